@@ -1,0 +1,54 @@
+# Every target sets itself up on a fresh Debian/Ubuntu machine with Python 3.11+.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+# System libraries: libzbar0 for pyzbar (runtime); chromium and tmux for the end-to-end tests.
+RUNTIME_DEBS := libzbar0
+TEST_DEBS := libzbar0 chromium tmux
+PYTEST_ARGS ?=
+
+.PHONY: all demo test lint unit bench emulator clean sysdeps-runtime sysdeps-test help
+
+all: test
+
+help:
+	@echo "make demo    run the demo: emulator + terminal UI with a synthetic camera"
+	@echo "make test    lint + the whole test suite"
+	@echo "make lint    ruff, mypy, import-linter"
+	@echo "make bench   benchmarks (decode, checkout overhead, emulator throughput, UI)"
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "pos-terminal needs Python 3.11 or newer")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	@touch $@
+
+sysdeps-runtime:
+	@./scripts/ensure-debs $(RUNTIME_DEBS)
+
+sysdeps-test:
+	@./scripts/ensure-debs $(TEST_DEBS)
+
+demo: sysdeps-runtime $(STAMP)
+	$(BIN)/pos-terminal demo
+
+emulator: $(STAMP)
+	$(BIN)/pos-terminal emulator
+
+lint: $(STAMP)
+	$(BIN)/ruff check pos_terminal hardware tests bench
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+unit: sysdeps-test $(STAMP)
+	$(BIN)/python -m pytest -n 2 -q $(PYTEST_ARGS)
+
+test: lint unit
+
+bench: sysdeps-runtime $(STAMP)
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

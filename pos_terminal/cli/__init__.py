@@ -1,0 +1,33 @@
+"""The `pos-terminal` command: one click group, one module per command family."""
+
+from __future__ import annotations
+
+import click
+
+from pos_terminal import __version__
+from pos_terminal.cli import (
+    emulator_cmd,
+    payment_cmds,
+    scan_cmds,
+    ui_cmds,
+    wallet_cmds,
+)
+from pos_terminal.cli.common import add_config_option
+
+
+@click.group(invoke_without_command=True,
+             context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pos-terminal")
+@click.pass_context
+def main(ctx: click.Context) -> None:
+    """Charge a customer's mobile wallet at the counter.
+
+    With no command, starts the cashier's terminal UI with the configured scanner.
+    """
+    if ctx.invoked_subcommand is None:
+        ui_cmds.run_ui(ctx)
+
+
+for _module in (wallet_cmds, emulator_cmd, payment_cmds, scan_cmds, ui_cmds):
+    _module.register(main)
+add_config_option(main)

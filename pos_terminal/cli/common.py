@@ -1,0 +1,65 @@
+"""What every command shares: the --config option, loading settings, errors and JSON output."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from pos_terminal.config import ConfigError, Settings, load_settings
+
+CONFIG_META = "pos_terminal.config_path"
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNRESOLVED = 0, 1, 2, 3
+
+
+def _remember_config(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
+    if value is not None:
+        ctx.meta[CONFIG_META] = value
+
+
+def config_param() -> click.Option:
+    return click.Option(
+        ["--config", "-c"],
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        expose_value=False,
+        is_eager=True,
+        callback=_remember_config,
+        help="Configuration file (default: config/default.toml, the emulator profile).",
+    )
+
+
+def add_config_option(command: click.Command) -> None:
+    """Give a command (and, for a group, every subcommand) the --config option."""
+    if not any(p.name == "config" for p in command.params):
+        command.params.append(config_param())
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            add_config_option(sub)
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    raise click.exceptions.Exit(code)
+
+
+def load_settings_or_exit(ctx: click.Context) -> Settings:
+    """The settings of --config, or a one-line error naming file and key, exit 2."""
+    cache = ctx.find_root().meta
+    settings = cache.get("pos_terminal.settings")
+    if isinstance(settings, Settings):
+        return settings
+    try:
+        settings = load_settings(ctx.meta.get(CONFIG_META))
+    except ConfigError as exc:
+        fail(str(exc), EXIT_USAGE)
+    for warning in settings.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    cache["pos_terminal.settings"] = settings
+    return settings
+
+
+def print_json(obj: Any) -> None:
+    click.echo(json.dumps(obj, ensure_ascii=False, default=str))

@@ -1,0 +1,276 @@
+"""Load and validate the TOML configuration into one typed, immutable Settings object.
+
+The `[service]` and `[terminal]` keys of DESIGN.md are a contract (other programs write these
+files); every other section is optional with defaults. Unknown keys, missing keys and bad values
+raise ConfigError naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import re
+import stat
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+ENV_OVERRIDES = {"POS_KEY1": "key1", "POS_KEY2": "key2", "POS_RSA_PUBLIC_KEY": "rsa_public_key"}
+_REPO_CONFIG = Path(__file__).resolve().parent.parent / "config"
+
+
+class ConfigError(Exception):
+    """A configuration problem, worded for the person who edits the file."""
+
+    def __init__(self, file: Path, key: str | None, message: str) -> None:
+        self.file = file
+        self.key = key
+        self.message = message
+        where = f"{file}: {key}: " if key else f"{file}: "
+        super().__init__(where + message)
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+def _check_url(value: str) -> str:
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"not an http(s) URL: {value!r}")
+    return value.rstrip("/")
+
+
+class ServiceSettings(_Section):
+    generation: Literal["v2", "v001"]
+    base_url: str
+    gateway_url: str
+    app_id: int = Field(gt=0)
+    key1: str = Field(min_length=1, repr=False)
+    key2: str = Field(min_length=1, repr=False)
+    rsa_public_key: str = Field(min_length=1, repr=False)
+    timeout_s: float = Field(gt=0, le=120)
+    connect_timeout_s: float = Field(default=3.0, gt=0, le=60)
+    payment_code_base64: Literal["standard", "urlsafe"] = "standard"
+    redirect_url: str = ""
+    environment: Literal["emulator", "sandbox", "production"] = "production"
+
+    _urls = field_validator("base_url", "gateway_url")(_check_url)
+
+    @field_validator("redirect_url")
+    @classmethod
+    def _optional_url(cls, value: str) -> str:
+        return _check_url(value) if value else value
+
+    @field_validator("rsa_public_key")
+    @classmethod
+    def _readable_key(cls, value: str) -> str:
+        # Imported here: the protocol package owns key parsing and itself imports this module.
+        from pos_terminal.wallet.crypto import load_public_key
+
+        try:
+            load_public_key(value)
+        except Exception as exc:
+            raise ValueError(f"unreadable RSA public key: {exc}") from None
+        return value
+
+
+class TerminalSettings(_Section):
+    journal: Path
+    app_user: str = Field(min_length=1, max_length=50)
+    terminal_id: str = Field(default="", pattern=r"^[A-Za-z0-9]{0,8}$")
+
+    @field_validator("journal", mode="before")
+    @classmethod
+    def _path(cls, value: object) -> object:
+        if isinstance(value, str):
+            if not value.strip():
+                raise ValueError("must name a file")
+            return Path(value)
+        return value
+
+
+class CheckoutSettings(_Section):
+    poll_deadline_s: float = Field(default=120.0, gt=0)
+    poll_intervals_s: tuple[float, ...] = (0.5, 0.5, 1.0, 1.0, 2.0, 3.0, 5.0)
+    not_found_grace_s: float = Field(default=60.0, ge=0)
+    status_query_window_h: float = Field(default=48.0, gt=0)
+    min_amount: int = Field(default=1, gt=0)
+    max_amount: int = Field(default=100_000_000, gt=0)
+    code_reuse_window_s: float = Field(default=120.0, ge=0)
+
+    @field_validator("poll_intervals_s", mode="before")
+    @classmethod
+    def _intervals(cls, value: object) -> object:
+        if isinstance(value, list):
+            value = tuple(value)
+        if isinstance(value, tuple) and (not value or any(
+            not isinstance(v, int | float) or isinstance(v, bool) or v <= 0 for v in value
+        )):
+            raise ValueError("must be a non-empty list of positive seconds")
+        return value
+
+
+class ScannerSettings(_Section):
+    source: str = "wedge"
+    decoder: str = "zxing"
+    code_alphabet: str = Field(default="0123456789", min_length=1)
+    code_min_length: int = Field(default=16, gt=0)
+    code_max_length: int = Field(default=24, gt=0)
+    debounce_s: float = Field(default=3.0, ge=0)
+    wedge_max_interkey_ms: float = Field(default=35.0, gt=0)
+    wedge_min_length: int = Field(default=8, gt=0)
+    rescue: bool = True
+
+
+class EmulatorSettings(_Section):
+    private_key: Path = Path("emulator-test-private-key.pem")
+    host: str = "127.0.0.1"
+    port: int = Field(default=8765, ge=0, le=65535)
+    code_lifetime_s: float = Field(default=60.0, gt=0)
+    processing_s: float = Field(default=3.0, ge=0)
+    app_time_tolerance_s: float = Field(default=900.0, gt=0)
+
+    @field_validator("private_key", mode="before")
+    @classmethod
+    def _path(cls, value: object) -> object:
+        return Path(value) if isinstance(value, str) else value
+
+
+class UiSettings(_Section):
+    result_timeout_s: float = Field(default=6.0, gt=0)
+    camera_preview: bool = False
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    service: ServiceSettings
+    terminal: TerminalSettings
+    checkout: CheckoutSettings = CheckoutSettings()
+    scanner: ScannerSettings = ScannerSettings()
+    emulator: EmulatorSettings = EmulatorSettings()
+    ui: UiSettings = UiSettings()
+    source: Path = Path("<memory>")
+    warnings: tuple[str, ...] = ()
+
+    def replace_service(self, **changes: Any) -> Settings:
+        """A copy with some [service] values changed (validated like the file)."""
+        service = ServiceSettings.model_validate({**self.service.model_dump(), **changes})
+        return self.model_copy(update={"service": service})
+
+    def replace_section(self, section: str, **changes: Any) -> Settings:
+        """A copy with values of any section changed, e.g. ("checkout", poll_deadline_s=5)."""
+        current: BaseModel = getattr(self, section)
+        updated = type(current).model_validate({**current.model_dump(), **changes})
+        return self.model_copy(update={section: updated})
+
+
+def default_config_path() -> Path:
+    repo = _REPO_CONFIG / "default.toml"
+    return repo if repo.exists() else Path.cwd() / "config" / "default.toml"
+
+
+def _derive_environment(base_url: str) -> str:
+    host = (urlsplit(base_url).hostname or "").lower()
+    if host == "localhost":
+        return "emulator"
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return "emulator"
+    except ValueError:
+        pass
+    if re.search(r"(^|[.-])(sb|sandbox|sbgateway)", host):
+        return "sandbox"
+    return "production"
+
+
+def _describe(err: Mapping[str, Any]) -> tuple[str, str]:
+    loc = [str(p) for p in err.get("loc", ())]
+    key = f"[{loc[0]}] {'.'.join(loc[1:])}".strip() if len(loc) > 1 else (
+        f"[{loc[0]}]" if loc else "")
+    kind = err.get("type", "")
+    if kind == "missing":
+        return key, "missing required key"
+    if kind == "extra_forbidden":
+        return key, "unknown key (check the spelling; see config/default.toml)"
+    ctx_error = err.get("ctx", {}).get("error")
+    message = str(ctx_error) if ctx_error is not None else str(err.get("msg", "invalid value"))
+    return key, f"{message} (got {err.get('input')!r})" if kind.endswith("_type") else message
+
+
+def _permission_warning(path: Path, data: Mapping[str, Any]) -> str | None:
+    service = data.get("service")
+    if not isinstance(service, Mapping) or not ({"key1", "key2"} & service.keys()):
+        return None
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    if mode & (stat.S_IRGRP | stat.S_IROTH):
+        return (f"{path} holds secret keys and other users can read it; "
+                f"run: chmod 600 {path}")
+    return None
+
+
+def load_settings(path: Path | str | None = None,
+                  env: Mapping[str, str] | None = None) -> Settings:
+    """Read, merge environment secrets into, and validate one configuration file."""
+    file = Path(path).expanduser() if path is not None else default_config_path()
+    environ = os.environ if env is None else env
+    try:
+        raw = file.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(file, None, "configuration file not found") from None
+    except OSError as exc:
+        raise ConfigError(file, None, f"cannot read the file: {exc.strerror}") from None
+    try:
+        data: dict[str, Any] = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(file, None, f"not valid TOML: {exc}") from None
+
+    service = data.get("service")
+    if isinstance(service, dict):
+        for var, key in ENV_OVERRIDES.items():
+            if environ.get(var):
+                service[key] = environ[var]
+        if "environment" not in service and isinstance(service.get("base_url"), str):
+            service["environment"] = _derive_environment(service["base_url"])
+
+    for section in ("service", "terminal"):
+        if section not in data:
+            raise ConfigError(file, f"[{section}]", "missing required section")
+
+    try:
+        settings = Settings.model_validate({**data, "source": file})
+    except ValidationError as exc:
+        errors = [_describe(e) for e in exc.errors()]
+        key, message = errors[0]
+        extra = "".join(f"\n  {k}: {m}" for k, m in errors[1:])
+        raise ConfigError(file, key, message + extra) from None
+
+    return _resolve(settings, file, data)
+
+
+def _resolve(settings: Settings, file: Path, data: Mapping[str, Any]) -> Settings:
+    base = file.parent
+    journal = settings.terminal.journal.expanduser()
+    if not journal.is_absolute():
+        journal = base / journal
+    terminal_id = settings.terminal.terminal_id or re.sub(
+        r"[^A-Za-z0-9]", "", settings.terminal.app_user)[:8] or "pos"
+    key_path = settings.emulator.private_key.expanduser()
+    if not key_path.is_absolute():
+        key_path = base / key_path
+    warning = None if settings.service.environment == "emulator" else _permission_warning(
+        file, data)
+    return settings.model_copy(update={
+        "terminal": settings.terminal.model_copy(
+            update={"journal": journal, "terminal_id": terminal_id}),
+        "emulator": settings.emulator.model_copy(update={"private_key": key_path}),
+        "warnings": (warning,) if warning else (),
+    })

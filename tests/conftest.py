@@ -1,0 +1,76 @@
+"""Shared fixtures: a real emulator on loopback and settings pointed at it.
+
+Every test that touches the wallet service talks HTTP to this emulator; nothing is mocked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+from pos_terminal.config import Settings, load_settings
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_CONFIG = REPO / "config" / "default.toml"
+
+# Fast enough for a test suite, slow enough that "processing" is observable by a poller.
+EMULATOR_PROCESSING_S = 0.6
+
+
+@pytest.fixture(scope="session")
+def base_settings() -> Settings:
+    """config/default.toml as shipped (the emulator profile)."""
+    return load_settings(DEFAULT_CONFIG, env={})
+
+
+@pytest.fixture(scope="module")
+def _emulator_server(base_settings: Settings) -> Iterator[object]:
+    from pos_terminal.emulator import start_emulator
+
+    settings = base_settings.replace_section("emulator", processing_s=EMULATOR_PROCESSING_S)
+    server = start_emulator(settings, host="127.0.0.1", port=0)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def emulator(_emulator_server: object) -> object:
+    """The running emulator (base_url, control API), reset to fresh wallets and no faults."""
+    base_url = _emulator_server.base_url  # type: ignore[attr-defined]
+    requests.post(f"{base_url}/_emulator/reset", timeout=5).raise_for_status()
+    return _emulator_server
+
+
+def _pointed_at(settings: Settings, emulator: object, tmp_path: Path, generation: str) -> Settings:
+    base_url = emulator.base_url  # type: ignore[attr-defined]
+    settings = settings.replace_service(
+        base_url=base_url, gateway_url=base_url, generation=generation, timeout_s=3.0,
+        connect_timeout_s=1.0)
+    settings = settings.replace_section("terminal", journal=tmp_path / "journal.sqlite3")
+    return settings.replace_section(
+        "checkout", poll_intervals_s=(0.1, 0.2, 0.3), poll_deadline_s=10.0,
+        not_found_grace_s=0.0)
+
+
+@pytest.fixture
+def settings(base_settings: Settings, emulator: object, tmp_path: Path) -> Settings:
+    """Current-generation (v2) settings against the test emulator, journal in tmp_path."""
+    return _pointed_at(base_settings, emulator, tmp_path, "v2")
+
+
+@pytest.fixture
+def settings_v001(base_settings: Settings, emulator: object, tmp_path: Path) -> Settings:
+    """Legacy-generation (v001) settings against the test emulator, journal in tmp_path."""
+    return _pointed_at(base_settings, emulator, tmp_path, "v001")
+
+
+@pytest.fixture(params=["v2", "v001"])
+def any_settings(request: pytest.FixtureRequest, base_settings: Settings, emulator: object,
+                 tmp_path: Path) -> Settings:
+    """Both generations, one test run each."""
+    return _pointed_at(base_settings, emulator, tmp_path, request.param)

@@ -1,0 +1,168 @@
+"""The configuration contract: the DESIGN.md keys load; every mistake names the file and key."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pos_terminal.config import ConfigError, load_settings
+
+REPO = Path(__file__).resolve().parent.parent
+PUBLIC_KEY = (
+    "MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQC74f3WvuTmzOvmPgDwBiaLFsQ7dEyyd2pX7p+wuyTBUH7BU2/k7ZWcmDq"
+    "LqtsEouULeD7bJV4WxFiRtQg7E9j85lJC3Ghw6t0oFTa6GrpuuYQ7WTmNzwx8r7Zo0CrOfgxOHrbfr1DHMnGcvrM7A4heae"
+    "4jN1yVsi+y1BEKWU0P6QIDAQAB"
+)
+
+CONTRACT = f"""
+[service]
+generation = "v2"
+base_url = "https://sb-openapi.zalopay.vn"
+gateway_url = "https://sbgateway.zalopay.vn"
+app_id = 2553
+key1 = "k1"
+key2 = "k2"
+rsa_public_key = "{PUBLIC_KEY}"
+timeout_s = 10
+
+[terminal]
+journal = "~/.local/share/pos-terminal/journal.sqlite3"
+app_user = "counter-1"
+"""
+
+
+def write(tmp_path: Path, text: str, mode: int = 0o600) -> Path:
+    path = tmp_path / "pos.toml"
+    path.write_text(text)
+    path.chmod(mode)
+    return path
+
+
+def error_of(path: Path, env: dict[str, str] | None = None) -> ConfigError:
+    with pytest.raises(ConfigError) as info:
+        load_settings(path, env=env or {})
+    return info.value
+
+
+def test_a_file_with_only_the_contract_keys_works(tmp_path: Path) -> None:
+    settings = load_settings(write(tmp_path, CONTRACT), env={})
+    assert settings.service.app_id == 2553
+    assert settings.service.base_url == "https://sb-openapi.zalopay.vn"
+    assert settings.service.environment == "sandbox"
+    assert settings.terminal.journal == Path.home() / ".local/share/pos-terminal/journal.sqlite3"
+    assert settings.terminal.terminal_id == "counter1"
+    assert settings.checkout.poll_deadline_s == 120
+    assert settings.scanner.code_min_length == 16
+    assert settings.warnings == ()
+
+
+def test_shipped_profiles_load() -> None:
+    default = load_settings(REPO / "config" / "default.toml", env={})
+    assert default.service.environment == "emulator"
+    assert default.emulator.private_key == REPO / "config" / "emulator-test-private-key.pem"
+    assert default.emulator.private_key.exists()
+
+
+@pytest.mark.parametrize("name", ["sandbox.example.toml", "production.example.toml"])
+def test_example_profiles_name_the_placeholder_key(name: str) -> None:
+    err = error_of(REPO / "config" / name)
+    assert err.key == "[service] rsa_public_key"
+    assert "unreadable RSA public key" in err.message
+
+
+def test_environment_overrides_secrets(tmp_path: Path) -> None:
+    text = CONTRACT.replace('key1 = "k1"\n', "").replace(
+        f'rsa_public_key = "{PUBLIC_KEY}"', 'rsa_public_key = "garbage"')
+    env = {"POS_KEY1": "from-env", "POS_KEY2": "k2-env", "POS_RSA_PUBLIC_KEY": PUBLIC_KEY}
+    settings = load_settings(write(tmp_path, text), env=env)
+    assert settings.service.key1 == "from-env"
+    assert settings.service.key2 == "k2-env"
+    assert settings.service.rsa_public_key == PUBLIC_KEY
+
+
+def test_secrets_are_not_in_repr(tmp_path: Path) -> None:
+    settings = load_settings(write(tmp_path, CONTRACT), env={})
+    assert "k1" not in repr(settings.service).replace("key1", "")
+    assert PUBLIC_KEY not in repr(settings)
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    err = error_of(tmp_path / "nope.toml")
+    assert str(err) == f"{tmp_path / 'nope.toml'}: configuration file not found"
+
+
+def test_not_toml(tmp_path: Path) -> None:
+    err = error_of(write(tmp_path, "[service\napp_id = 1"))
+    assert err.message.startswith("not valid TOML")
+
+
+def test_unknown_key(tmp_path: Path) -> None:
+    err = error_of(write(tmp_path, CONTRACT.replace("timeout_s = 10", "timeout_s = 10\ntimout = 3")))
+    assert err.key == "[service] timout"
+    assert "unknown key" in err.message
+    assert str(err).startswith(str(tmp_path / "pos.toml"))
+
+
+def test_unknown_section(tmp_path: Path) -> None:
+    err = error_of(write(tmp_path, CONTRACT + "\n[scaner]\nsource = 'wedge'\n"))
+    assert err.key == "[scaner]"
+    assert "unknown key" in err.message
+
+
+def test_missing_key(tmp_path: Path) -> None:
+    err = error_of(write(tmp_path, CONTRACT.replace("app_id = 2553\n", "")))
+    assert err.key == "[service] app_id"
+    assert err.message == "missing required key"
+
+
+def test_missing_section(tmp_path: Path) -> None:
+    text = CONTRACT.split("[terminal]")[0]
+    err = error_of(write(tmp_path, text))
+    assert err.key == "[terminal]"
+
+
+def test_wrong_type(tmp_path: Path) -> None:
+    err = error_of(write(tmp_path, CONTRACT.replace("app_id = 2553", 'app_id = "2553"')))
+    assert err.key == "[service] app_id"
+    assert "'2553'" in err.message
+
+
+def test_bad_generation(tmp_path: Path) -> None:
+    err = error_of(write(tmp_path, CONTRACT.replace('"v2"', '"v3"')))
+    assert err.key == "[service] generation"
+
+
+@pytest.mark.parametrize("url", ["sb-openapi.zalopay.vn", "ftp://x.vn", "https://"])
+def test_malformed_url(tmp_path: Path, url: str) -> None:
+    text = CONTRACT.replace('"https://sb-openapi.zalopay.vn"', f'"{url}"')
+    err = error_of(write(tmp_path, text))
+    assert err.key == "[service] base_url"
+    assert "not an http(s) URL" in err.message
+
+
+def test_unreadable_rsa_key(tmp_path: Path) -> None:
+    err = error_of(write(tmp_path, CONTRACT.replace(PUBLIC_KEY, PUBLIC_KEY[:40])))
+    assert err.key == "[service] rsa_public_key"
+    assert "unreadable RSA public key" in err.message
+
+
+def test_world_readable_secrets_draw_a_warning(tmp_path: Path) -> None:
+    path = write(tmp_path, CONTRACT, mode=0o644)
+    settings = load_settings(path, env={})
+    assert settings.warnings == (
+        f"{path} holds secret keys and other users can read it; run: chmod 600 {path}",)
+
+
+def test_cli_reports_config_error_with_exit_2_and_no_traceback(tmp_path: Path) -> None:
+    path = write(tmp_path, CONTRACT.replace("app_id = 2553", "app_id = -4"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "pos_terminal", "--config", str(path), "banks"],
+        capture_output=True, text=True, timeout=60, env={**os.environ, "POS_KEY1": ""})
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.strip() == (
+        f"error: {path}: [service] app_id: Input should be greater than 0")
