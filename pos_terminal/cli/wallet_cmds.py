@@ -1,0 +1,135 @@
+"""`pos-terminal banks` and `pos-terminal verify-redirect`: the wallet service's own operations."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, urlsplit
+
+import click
+
+from pos_terminal.cli.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    fail,
+    load_settings_or_exit,
+    print_json,
+)
+from pos_terminal.wallet.client import WalletClient
+from pos_terminal.wallet.errors import (
+    NoAnswer,
+    RsaKeyError,
+    ServiceRefused,
+    UnreadableAnswer,
+)
+from pos_terminal.wallet.results import Bank, BankList, RedirectResult, pmc_name
+from pos_terminal.wallet.verification import verify_redirect as check_redirect
+
+_HEADERS = ("CODE", "NAME", "MIN", "MAX")
+
+
+def _vnd(amount: int) -> str:
+    return f"{amount:,}".replace(",", ".")
+
+
+def _bank_row(bank: Bank) -> tuple[str, str, str, str]:
+    return (bank.bankcode, bank.name, _vnd(bank.minamount), _vnd(bank.maxamount))
+
+
+def format_bank_table(banks: BankList) -> str:
+    """One section per payment channel, columns aligned across all of them; amounts in VND."""
+    rows = [_bank_row(b) for listed in banks.banks_by_pmcid.values() for b in listed]
+    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(_HEADERS)]
+
+    def line(cells: tuple[str, str, str, str]) -> str:
+        code, name, low, high = cells
+        return (f"  {code:<{widths[0]}}  {name:<{widths[1]}}  {low:>{widths[2]}}  "
+                f"{high:>{widths[3]}}").rstrip()
+
+    out: list[str] = []
+    for pmcid, listed in banks.banks_by_pmcid.items():
+        if out:
+            out.append("")
+        out.append(f"{pmc_name(pmcid)} (pmcid {pmcid}), {len(listed)} "
+                   f"{'bank' if len(listed) == 1 else 'banks'}")
+        out.append(line(_HEADERS))
+        out.extend(line(_bank_row(b)) for b in listed)
+    if not out:
+        return "The service lists no banks for this application."
+    out.append("")
+    out.append("Amounts in VND.")
+    return "\n".join(out)
+
+
+@click.command("banks")
+@click.option("--json", "as_json", is_flag=True, help="Print the service's answer as JSON.")
+@click.pass_context
+def banks(ctx: click.Context, as_json: bool) -> None:
+    """List the banks and payment channels the service offers this application.
+
+    Grouped by payment channel, with each bank's minimum and maximum amount.
+    Exit 0 listed, 1 the service did not answer or refused, 2 configuration error.
+    """
+    settings = load_settings_or_exit(ctx)
+    try:
+        with WalletClient(settings.service) as client:
+            listed = client.list_banks()
+    except RsaKeyError as exc:
+        fail(f"{settings.source}: [service] rsa_public_key: {exc.message}", EXIT_USAGE)
+    except (NoAnswer, UnreadableAnswer) as exc:
+        fail(f"{exc.message}. Check the network and [service] gateway_url "
+             f"({settings.service.gateway_url}), then try again.", EXIT_FAILED)
+    except ServiceRefused as exc:
+        fail(exc.message, EXIT_FAILED)
+    if as_json:
+        print_json(dict(listed.raw))
+    else:
+        click.echo(format_bank_table(listed))
+
+
+def _received(url_or_query: str) -> list[tuple[str, str]]:
+    text = url_or_query.strip()
+    if "?" in text or "://" in text:
+        text = urlsplit(text).query
+    return parse_qsl(text.lstrip("?"), keep_blank_values=True)
+
+
+def _fields(result: RedirectResult) -> dict[str, object]:
+    return {
+        "appid": result.appid, "apptransid": result.apptransid, "pmcid": result.pmcid,
+        "bankcode": result.bankcode, "amount": result.amount,
+        "discountamount": result.discountamount, "status": result.status,
+    }
+
+
+@click.command("verify-redirect")
+@click.argument("url_or_query")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@click.pass_context
+def verify_redirect(ctx: click.Context, url_or_query: str, as_json: bool) -> None:
+    """Check the checksum of a gateway redirect (the full URL or its query string) with key2.
+
+    Exit 0 valid (its fields are printed), 1 invalid (answer it with 400 Bad Request).
+    """
+    settings = load_settings_or_exit(ctx)
+    result = check_redirect(url_or_query, settings.service.key2, settings.service.app_id)
+    if as_json:
+        print_json({"valid": result.valid, "reason": result.reason, **_fields(result)})
+    elif result.valid:
+        click.echo("valid redirect")
+        for name, value in _fields(result).items():
+            click.echo(f"  {name:<15}{value}")
+        if result.pmcid is not None:
+            click.echo(f"  {'channel':<15}{pmc_name(result.pmcid)}")
+    else:
+        click.echo(f"invalid redirect: {result.reason}")
+        received = [(k, v) for k, v in _received(url_or_query) if k != "checksum"]
+        if received:
+            click.echo("received (not trusted):")
+            for name, value in received:
+                click.echo(f"  {name:<15}{value}".rstrip())
+    raise click.exceptions.Exit(EXIT_OK if result.valid else EXIT_FAILED)
+
+
+def register(group: click.Group) -> None:
+    group.add_command(banks)
+    group.add_command(verify_redirect)

@@ -1,0 +1,65 @@
+"""Errors of the wallet protocol.
+
+NoAnswer and UnreadableAnswer mean "outcome unknown": a charge that raised one of them may or
+may not have happened, so callers resolve it with a status query and never treat it as failed.
+"""
+
+from __future__ import annotations
+
+
+class WalletError(Exception):
+    """Base of every wallet error; ``message`` is a sentence for a cashier or an integrator."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class FieldError(WalletError):
+    """A request field was refused locally: nothing was sent. ``field`` is the wire name."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class NoAnswer(WalletError):
+    """No answer came back: connect error, timeout, reset, TLS or DNS failure."""
+
+
+class UnreadableAnswer(WalletError):
+    """An answer came back but cannot be trusted: HTTP error, HTML, garbage, missing fields."""
+
+    def __init__(self, message: str, http_status: int | None = None) -> None:
+        super().__init__(message)
+        self.http_status = http_status
+
+
+class ServiceRefused(WalletError):
+    """A non-payment operation (bank list, gateway order) was answered with a refusal."""
+
+    def __init__(
+        self,
+        message: str,
+        return_code: int,
+        sub_return_code: int | None = None,
+        service_message: str = "",
+    ) -> None:
+        super().__init__(message)
+        self.return_code = return_code
+        self.sub_return_code = sub_return_code
+        self.service_message = service_message
+
+
+class RsaKeyError(WalletError):
+    """The RSA public key is unreadable, or the payment code is too long for it."""
+
+
+__all__ = [
+    "FieldError",
+    "NoAnswer",
+    "RsaKeyError",
+    "ServiceRefused",
+    "UnreadableAnswer",
+    "WalletError",
+]

@@ -1,0 +1,114 @@
+"""One result type per kind of answer, the same for both generations."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Outcome(StrEnum):
+    SUCCEEDED = "succeeded"
+    PROCESSING = "processing"
+    FAILED = "failed"
+    NOT_FOUND = "not_found"
+
+
+@dataclass(frozen=True)
+class PaymentResult:
+    """The answer to a quick pay or a status query.
+
+    ``app_trans_id`` is always the id of the request this answers. A duplicate app_trans_id
+    (-68) comes back as PROCESSING with ``duplicate=True``: the order exists, so query it; it
+    must never be read as "failed".
+    """
+
+    app_trans_id: str
+    outcome: Outcome
+    return_code: int
+    sub_return_code: int | None
+    message: str  # the service's own text
+    cashier_message: str  # what happened + what to do next
+    zp_trans_id: str | None
+    amount: int | None
+    is_processing: bool
+    raw: Mapping[str, object] = field(repr=False)
+    duplicate: bool = False
+
+
+@dataclass(frozen=True)
+class RefundResult:
+    m_refund_id: str
+    outcome: Outcome  # SUCCEEDED means refunded
+    return_code: int
+    sub_return_code: int | None
+    message: str
+    cashier_message: str
+    refund_id: str | None
+    raw: Mapping[str, object] = field(repr=False)
+
+
+PMC_NAMES: dict[int, str] = {
+    36: "Visa/Master/JCB",
+    37: "Bank Account",
+    38: "Wallet",
+    39: "ATM",
+    41: "Visa/Master Debit",
+}
+
+
+def pmc_name(pmcid: int) -> str:
+    return PMC_NAMES.get(pmcid, f"Channel {pmcid}")
+
+
+@dataclass(frozen=True)
+class Bank:
+    bankcode: str
+    name: str
+    displayorder: int
+    pmcid: int
+    minamount: int
+    maxamount: int
+
+
+@dataclass(frozen=True)
+class BankList:
+    banks_by_pmcid: dict[int, list[Bank]]  # pmcid ascending, banks by displayorder
+    raw: Mapping[str, object] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class GatewayOrderResult:
+    app_trans_id: str
+    return_code: int
+    message: str
+    order_url: str | None
+    zp_trans_token: str | None
+    qr_code: str | None
+    raw: Mapping[str, object] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class RedirectResult:
+    """A gateway redirect, verified. Typed fields are None when ``valid`` is False."""
+
+    valid: bool
+    reason: str  # "" when valid; otherwise why it was refused
+    appid: int | None = None
+    apptransid: str | None = None
+    pmcid: int | None = None
+    bankcode: str | None = None
+    amount: int | None = None
+    discountamount: int | None = None
+    status: int | None = None
+
+
+@dataclass(frozen=True)
+class CallbackResult:
+    """A server-to-server callback, verified. ``reply`` is the JSON body to answer with."""
+
+    valid: bool
+    reason: str
+    data: Mapping[str, object] | None  # the parsed ``data`` JSON when valid
+    type: int | None
+    reply: Mapping[str, object]

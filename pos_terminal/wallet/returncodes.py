@@ -1,0 +1,82 @@
+"""Return codes -> one sentence for the cashier: what happened, then what to do next."""
+
+from __future__ import annotations
+
+# Payment sentences, by the detailed code (the sub code in the current generation).
+PAYMENT_SENTENCES: dict[int, str] = {
+    1: "Payment received. Give the customer the receipt.",
+    2: "The payment failed and the customer was not charged. Ask for another way to pay.",
+    3: "The payment is still being processed. Wait for the result; do not charge again.",
+    10: "The payment is still being processed. Wait for the result; do not charge again.",
+    -54: "The order expired before it was paid. Start a new payment.",
+    -63: "The customer's wallet balance is too low. Ask the customer to top up the wallet "
+    "or pay another way.",
+    -68: "This transaction was already sent to the service. The terminal is checking its "
+    "status; do not charge again.",
+    -92: "The service refused the transaction number (wrong date or format). Check the "
+    "terminal's clock, then start a new payment.",
+    -101: "The service has no record of this payment. If it was just sent, wait and check "
+    "again; otherwise the customer was not charged.",
+    -217: "The customer's bank reported an error and nothing was charged. Ask the customer to "
+    "try again or pay another way.",
+    -322: "The payment code expired and the customer was not charged. Ask the customer to "
+    "refresh the code in the wallet app and scan again.",
+    -329: "The customer cancelled the payment. Ask how they would like to pay.",
+    -401: "The service refused the request data and nothing was charged. Check the amount and "
+    "details and try again; if it happens again, call support.",
+    -402: "The service refused this terminal's credentials and nothing was charged. Check "
+    "app_id and key1 in the configuration, or call support.",
+    -429: "The service is busy and refused the payment. Wait a few seconds, then scan again.",
+    -500: "The wallet service had an internal error and refused the payment. Wait a moment, "
+    "then try again.",
+    -999: "The wallet service is down for maintenance. Ask the customer to pay another way "
+    "for now.",
+}
+
+CODE_ALREADY_USED = (
+    "This payment code was already used and the customer was not charged again. Ask the "
+    "customer to refresh the code in the wallet app and scan the new one."
+)
+
+REFUND_SENTENCES: dict[int, str] = {
+    1: "The refund is complete.",
+    2: "The refund failed and no money moved. Check the amount and try again, or call support.",
+    3: "The refund is being processed. Check its status again later.",
+    -101: "The service has no record of this refund. If it was just sent, check again shortly.",
+}
+
+
+def detailed_code(return_code: int, sub_return_code: int | None) -> int:
+    """The code that says what happened: the negative sub code when there is one."""
+    if sub_return_code is not None and sub_return_code < 0:
+        return sub_return_code
+    return return_code
+
+
+def describe(
+    return_code: int,
+    sub_return_code: int | None = None,
+    service_message: str = "",
+    *,
+    refund: bool = False,
+) -> str:
+    """The cashier sentence for a code; unknown codes fall back to the service's own text."""
+    code = detailed_code(return_code, sub_return_code)
+    if refund:
+        if code in REFUND_SENTENCES:
+            return REFUND_SENTENCES[code]
+        if code > 1:
+            return REFUND_SENTENCES[3]
+    if code == -322 and "already used" in service_message.lower():
+        return CODE_ALREADY_USED
+    sentence = PAYMENT_SENTENCES.get(code)
+    if sentence is not None:
+        if code == -401 and service_message:
+            return f"{sentence} (Service: {service_message.strip()})"
+        return sentence
+    what = "refund" if refund else "payment"
+    next_step = "Call support." if refund else "Ask for another way to pay or call support."
+    detail = service_message.strip().rstrip(".")
+    if detail:
+        return f"The {what} failed: {detail} (code {code}). {next_step}"
+    return f"The {what} failed (code {code}). {next_step}"
