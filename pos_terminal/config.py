@@ -134,11 +134,19 @@ class EmulatorSettings(_Section):
     code_lifetime_s: float = Field(default=60.0, gt=0)
     processing_s: float = Field(default=3.0, ge=0)
     app_time_tolerance_s: float = Field(default=900.0, gt=0)
+    # Faults active from start: [{endpoint, mode, count, wallet, delay_s, status, return_code}];
+    # the emulator validates each entry and names `[emulator] faults[i]` in its errors.
+    faults: tuple[dict[str, Any], ...] = ()
 
     @field_validator("private_key", mode="before")
     @classmethod
     def _path(cls, value: object) -> object:
         return Path(value) if isinstance(value, str) else value
+
+    @field_validator("faults", mode="before")
+    @classmethod
+    def _faults(cls, value: object) -> object:
+        return tuple(value) if isinstance(value, list) else value
 
 
 class UiSettings(_Section):

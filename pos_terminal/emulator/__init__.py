@@ -1,0 +1,23 @@
+"""A local stand-in for the wallet service: real HTTP on loopback, strict like the real thing.
+
+``start_emulator(settings)`` serves it in-process (tests, demo); ``pos-terminal emulator`` in the
+foreground. See docs/readme/emulator.md.
+"""
+
+from pos_terminal.emulator.faults import FaultRule, FaultSpecError, parse_rule
+from pos_terminal.emulator.server import EmulatorControl, RunningEmulator, serve, start_emulator
+from pos_terminal.emulator.service import EmulatorOptions
+from pos_terminal.emulator.state import WALLET_IDS, WALLETS
+
+__all__ = [
+    "WALLETS",
+    "WALLET_IDS",
+    "EmulatorControl",
+    "EmulatorOptions",
+    "FaultRule",
+    "FaultSpecError",
+    "RunningEmulator",
+    "parse_rule",
+    "serve",
+    "start_emulator",
+]

@@ -1,0 +1,125 @@
+"""Fault injection: rules that make the next N requests of an endpoint (or of a wallet) misbehave.
+
+Modes and whether the request is processed (a charge committed) before the fault shows:
+
+============== ========== =========================================================
+mode           committed  what the client sees
+============== ========== =========================================================
+delay          yes        the normal answer, ``delay_s`` seconds late
+http500        no         HTTP 500 with a short JSON-less body
+html           no         an HTML error page (HTTP ``status``: 502, 503 or even 200)
+refuse         no         HTTP 200, a well-formed refusal with ``return_code`` (e.g. -429)
+garbage        yes        HTTP 200, bytes that are not JSON
+truncated      yes        HTTP 200, the real JSON answer cut in half
+drop           no         the connection closes, no answer at all
+drop_after_commit yes     the charge is committed, then the connection closes unanswered
+============== ========== =========================================================
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from pos_terminal.emulator import wire
+
+MODES = ("delay", "http500", "html", "refuse", "garbage", "truncated", "drop",
+         "drop_after_commit")
+COMMITTING_MODES = frozenset({"delay", "garbage", "truncated", "drop_after_commit"})
+HTML_STATUSES = (200, 502, 503)
+
+
+class FaultSpecError(ValueError):
+    """A fault description that cannot be used; the message says which key is wrong."""
+
+
+@dataclass(frozen=True)
+class FaultRule:
+    endpoint: str = "*"
+    mode: str = "http500"
+    count: int = 1          # requests left; 0 means "until cleared"
+    wallet: str | None = None
+    delay_s: float = 1.0
+    status: int = 502       # HTTP status of the html mode
+    return_code: int = wire.RATE_LIMITED   # of the refuse mode
+
+    @property
+    def commits(self) -> bool:
+        return self.mode in COMMITTING_MODES
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def parse_rule(data: Mapping[str, Any], wallet_ids: tuple[str, ...]) -> FaultRule:
+    """Validate a rule given as JSON (control API) or TOML (configuration)."""
+    known = {"endpoint", "mode", "count", "wallet", "delay_s", "status", "return_code"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise FaultSpecError(f"unknown key {unknown[0]!r}; known keys: {', '.join(sorted(known))}")
+    endpoint = data.get("endpoint", "*")
+    if endpoint != "*" and endpoint not in wire.ENDPOINT_NAMES:
+        raise FaultSpecError(
+            f"endpoint must be one of {', '.join(wire.ENDPOINT_NAMES)} or *; got {endpoint!r}")
+    mode = data.get("mode")
+    if mode not in MODES:
+        raise FaultSpecError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
+    count = data.get("count", 1)
+    if count is None:
+        count = 1
+    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+        raise FaultSpecError(f"count must be a whole number >= 0 (0: until cleared); got {count!r}")
+    wallet = data.get("wallet")
+    if wallet is not None and wallet not in wallet_ids:
+        raise FaultSpecError(f"wallet must be one of {', '.join(wallet_ids)}; got {wallet!r}")
+    delay_s = data.get("delay_s", 1.0)
+    if not isinstance(delay_s, int | float) or isinstance(delay_s, bool) or not (
+            0 <= delay_s <= 600):
+        raise FaultSpecError(f"delay_s must be seconds between 0 and 600; got {delay_s!r}")
+    status = data.get("status", 502)
+    if status not in HTML_STATUSES:
+        raise FaultSpecError(f"status must be one of {HTML_STATUSES}; got {status!r}")
+    return_code = data.get("return_code", wire.RATE_LIMITED)
+    if not isinstance(return_code, int) or isinstance(return_code, bool) or return_code >= 1:
+        raise FaultSpecError(f"return_code must be a negative code; got {return_code!r}")
+    return FaultRule(endpoint=endpoint, mode=mode, count=count, wallet=wallet,
+                     delay_s=float(delay_s), status=status, return_code=return_code)
+
+
+class FaultBook:
+    """The active rules, consumed first come first served; safe to use from any thread."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._rules: list[FaultRule] = []
+
+    def add(self, rule: FaultRule) -> None:
+        with self._lock:
+            self._rules.append(rule)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._rules.clear()
+
+    def rules(self) -> list[FaultRule]:
+        with self._lock:
+            return list(self._rules)
+
+    def take(self, endpoint: str, wallet: str | None) -> FaultRule | None:
+        """Consume one use of the first rule matching this endpoint and wallet.
+
+        ``wallet=None`` asks for rules that apply whatever the wallet; a wallet id asks for rules
+        bound to that wallet (the request's wallet is known only once its code is read).
+        """
+        with self._lock:
+            for index, rule in enumerate(self._rules):
+                if rule.endpoint not in ("*", endpoint) or rule.wallet != wallet:
+                    continue
+                if rule.count == 1:
+                    del self._rules[index]
+                elif rule.count > 1:
+                    self._rules[index] = replace(rule, count=rule.count - 1)
+                return rule
+        return None

@@ -1,0 +1,367 @@
+"""The HTTP side of the emulator (aiohttp): routes, fault injection, control API, run modes.
+
+``start_emulator`` runs it in-process on its own thread and event loop (tests, demo);
+``serve`` runs it in the foreground until Ctrl-C (the ``pos-terminal emulator`` command).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import threading
+import time
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any
+
+from aiohttp import web
+
+from pos_terminal.emulator import pages, wire
+from pos_terminal.emulator.appkeys import FAULTS_KEY, SERVICE_KEY
+from pos_terminal.emulator.faults import FaultBook, FaultRule, FaultSpecError, parse_rule
+from pos_terminal.emulator.service import JSON, EmulatorOptions, Service
+from pos_terminal.emulator.state import WALLET_IDS, Books
+from pos_terminal.emulator.verify import Form, Refused
+
+_QUERY_VARIANT_PATHS = frozenset({"/v2/quick_pay", "/api/getlistmerchantbanks"})
+_GARBAGE = b"\x00\xffnot json at all <<<\x1b[0m>>> \xfe\xfd"
+
+
+class EmulatorControl:
+    """In-process helpers over the same state the control API serves."""
+
+    def __init__(self, service: Service, faults: FaultBook) -> None:
+        self._service = service
+        self._faults = faults
+
+    @property
+    def books(self) -> Books:
+        return self._service.books
+
+    def wallets(self) -> list[dict[str, Any]]:
+        return self.books.wallets_json()
+
+    def code(self, wallet_id: str) -> str:
+        """The payment code wallet ``wallet_id`` shows now."""
+        return self.books.current_code(wallet_id).code
+
+    def rotate(self, wallet_id: str, count: int = 1) -> list[str]:
+        return [record.code for record in self.books.rotate(wallet_id, count)]
+
+    def ledger(self) -> dict[str, Any]:
+        return self.books.ledger_json()
+
+    def expire_order(self, app_trans_id: str) -> bool:
+        """Expire an unpaid gateway order now; False if there is no such pending order."""
+        return self.books.expire_gateway_order(app_trans_id)
+
+    def add_fault(self, **rule: Any) -> FaultRule:
+        parsed = parse_rule(rule, WALLET_IDS)
+        self._faults.add(parsed)
+        return parsed
+
+    def clear_faults(self) -> None:
+        self._faults.clear()
+
+    def reset(self) -> None:
+        self.books.reset()
+        self._faults.clear()
+        for rule in self._service.options.faults:
+            self._faults.add(rule)
+
+
+# -- service endpoints ---------------------------------------------------------------------------
+async def _fields(request: web.Request) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    if request.path in _QUERY_VARIANT_PATHS:
+        fields.update(request.query)
+    if request.method == "POST" and request.content_type == "application/x-www-form-urlencoded":
+        body = await request.post()
+        fields.update({k: v for k, v in body.items() if isinstance(v, str)})
+    return fields
+
+
+def _fault_response(rule: FaultRule) -> web.StreamResponse:
+    if rule.mode == "http500":
+        return web.Response(status=500, text="500 Internal Server Error",
+                            content_type="text/plain")
+    reason = {200: "OK", 502: "Bad Gateway", 503: "Service Unavailable"}[rule.status]
+    return web.Response(status=rule.status, content_type="text/html", text=(
+        f"<!DOCTYPE html><html><head><title>{rule.status} {reason}</title></head><body>"
+        f"<center><h1>{rule.status} {reason}</h1></center><hr><center>nginx</center>"
+        "</body></html>"))
+
+
+def _drop(request: web.Request) -> web.StreamResponse:
+    transport = request.transport
+    if transport is not None:
+        transport.close()
+    # aiohttp treats a cancelled handler as a lost connection: nothing is written, nothing logged.
+    raise asyncio.CancelledError
+
+
+async def _service_endpoint(request: web.Request) -> web.StreamResponse:
+    service = request.app[SERVICE_KEY]
+    faults = request.app[FAULTS_KEY]
+    endpoint, generation = wire.ENDPOINTS[request.path]
+    service.books.count(endpoint, request.path)
+    fields = await _fields(request)
+
+    rule = faults.take(endpoint, None)
+    if rule is not None and rule.mode == "delay":
+        await asyncio.sleep(rule.delay_s)
+    elif rule is not None and not rule.commits:
+        return _answer_fault(request, rule, generation)
+
+    taken: list[FaultRule] = []
+
+    def wallet_fault(wallet_id: str) -> bool:
+        found = faults.take(endpoint, wallet_id)
+        if found is None:
+            return False
+        taken.append(found)
+        return not found.commits
+
+    now = time.time()
+    answer: JSON | None
+    if generation is None:
+        answer = service.bank_list(fields, now)
+    else:
+        form = Form(fields, generation)
+        handler: dict[str, Callable[[], JSON | None]] = {
+            "quick_pay": lambda: service.quick_pay(form, now, wallet_fault),
+            "query": lambda: service.query(form, now, wallet_fault),
+            "create": lambda: service.create_order(form, now, _origin(request)),
+            "refund": lambda: service.refund(form, now, wallet_fault),
+            "query_refund": lambda: service.query_refund(form, now, wallet_fault),
+        }
+        answer = handler[endpoint]()
+    if taken:
+        rule = taken[0]
+        if not rule.commits:
+            return _answer_fault(request, rule, generation)
+        if rule.mode == "delay":
+            await asyncio.sleep(rule.delay_s)
+    assert answer is not None  # only a non-committing wallet fault yields no answer
+    body = json.dumps(answer, ensure_ascii=False).encode("utf-8")
+    if rule is not None and rule.mode == "drop_after_commit":
+        return _drop(request)
+    if rule is not None and rule.mode == "garbage":
+        return web.Response(body=_GARBAGE, content_type="application/json")
+    if rule is not None and rule.mode == "truncated":
+        return web.Response(body=body[: max(1, len(body) // 2)], content_type="application/json")
+    return web.Response(body=body, content_type="application/json")
+
+
+def _answer_fault(request: web.Request, rule: FaultRule,
+                  generation: wire.Generation | None) -> web.StreamResponse:
+    if rule.mode == "drop":
+        return _drop(request)
+    if rule.mode == "refuse":
+        refused = Refused(rule.return_code, _REFUSE_TEXT.get(rule.return_code, "refused"))
+        return web.json_response(Service.refusal(generation, refused))
+    return _fault_response(rule)
+
+
+_REFUSE_TEXT = {
+    wire.RATE_LIMITED: "rate limited: too many requests, try again later",
+    wire.SYSTEM_ERROR: "system error",
+    -999: "the service is under maintenance",
+}
+
+
+def _origin(request: web.Request) -> str:
+    return str(request.url.origin())
+
+
+# -- control API ---------------------------------------------------------------------------------
+def _control(request: web.Request) -> EmulatorControl:
+    return EmulatorControl(request.app[SERVICE_KEY], request.app[FAULTS_KEY])
+
+
+async def _wallets(request: web.Request) -> web.Response:
+    return web.json_response({"wallets": _control(request).wallets()})
+
+
+async def _rotate(request: web.Request) -> web.Response:
+    wallet_id = request.match_info["wallet"]
+    if wallet_id not in WALLET_IDS:
+        return web.json_response({"error": f"unknown wallet {wallet_id!r}; wallets: "
+                                           f"{', '.join(WALLET_IDS)}"}, status=404)
+    count_text = request.query.get("count", "1")
+    if not count_text.isdigit() or not 1 <= int(count_text) <= 100_000:
+        return web.json_response({"error": "count must be a whole number from 1 to 100000"},
+                                 status=400)
+    codes = _control(request).rotate(wallet_id, int(count_text))
+    wallet = next(w for w in _control(request).wallets() if w["id"] == wallet_id)
+    return web.json_response({"wallet": wallet, "codes": codes})
+
+
+async def _ledger(request: web.Request) -> web.Response:
+    return web.json_response(_control(request).ledger())
+
+
+async def _faults_get(request: web.Request) -> web.Response:
+    return web.json_response({"faults": [r.to_json() for r in request.app[FAULTS_KEY].rules()]})
+
+
+async def _faults_post(request: web.Request) -> web.Response:
+    try:
+        data = await request.json()
+    except ValueError:
+        return web.json_response({"error": "the body must be a JSON object"}, status=400)
+    items = data if isinstance(data, list) else [data]
+    try:
+        rules = [parse_rule(item, WALLET_IDS) if isinstance(item, dict) else parse_rule(
+            {"mode": None}, WALLET_IDS) for item in items]
+    except FaultSpecError as exc:
+        return web.json_response({"error": str(exc)}, status=400)
+    for rule in rules:
+        request.app[FAULTS_KEY].add(rule)
+    return await _faults_get(request)
+
+
+async def _faults_delete(request: web.Request) -> web.Response:
+    request.app[FAULTS_KEY].clear()
+    return web.json_response({"faults": []})
+
+
+async def _reset(request: web.Request) -> web.Response:
+    _control(request).reset()
+    return web.json_response({"reset": True})
+
+
+def build_app(options: EmulatorOptions) -> web.Application:
+    """The aiohttp application with every route of the emulator."""
+    service = Service(options, Books(options.code_lifetime_s, options.processing_s))
+    faults = FaultBook()
+    for rule in options.faults:
+        faults.add(rule)
+    app = web.Application(client_max_size=64 * 1024)
+    app[SERVICE_KEY] = service
+    app[FAULTS_KEY] = faults
+    for path in wire.ENDPOINTS:
+        app.router.add_post(path, _service_endpoint)
+    app.router.add_get("/api/getlistmerchantbanks", _service_endpoint)
+    app.router.add_get("/_emulator/wallets", _wallets)
+    app.router.add_post("/_emulator/wallets/{wallet}/rotate", _rotate)
+    app.router.add_get("/_emulator/ledger", _ledger)
+    app.router.add_get("/_emulator/faults", _faults_get)
+    app.router.add_post("/_emulator/faults", _faults_post)
+    app.router.add_delete("/_emulator/faults", _faults_delete)
+    app.router.add_post("/_emulator/reset", _reset)
+    pages.add_routes(app)
+    return app
+
+
+# -- running -------------------------------------------------------------------------------------
+class RunningEmulator:
+    """An emulator serving on its own thread and event loop; stop() (or ``with``) ends it."""
+
+    def __init__(self, app: web.Application, host: str, port: int) -> None:
+        self._app = app
+        self._host = host
+        self._loop = asyncio.new_event_loop()
+        # in-flight requests (a delay fault) get 2 s to finish when the emulator stops
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False,
+                                     shutdown_timeout=2.0)
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._stopped = False
+        self.port = port
+        self._thread = threading.Thread(target=self._run, name="wallet-emulator", daemon=True)
+        self._thread.start()
+        self._ready.wait(30)
+        if self._error is not None:
+            raise self._error
+        if not self._ready.is_set():
+            raise RuntimeError("the emulator did not start within 30 s")
+        self.control = EmulatorControl(app[SERVICE_KEY], app[FAULTS_KEY])
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        try:
+            self._loop.run_until_complete(self._runner.setup())
+            site = web.TCPSite(self._runner, self._host, self.port)
+            self._loop.run_until_complete(site.start())
+            # the bound socket tells the free port picked for port 0
+            sockets = getattr(site._server, "sockets", None)
+            if sockets:
+                self.port = sockets[0].getsockname()[1]
+        except BaseException as exc:  # reported to the starting thread
+            self._error = exc
+            self._ready.set()
+            return
+        self._ready.set()
+        try:
+            self._loop.run_forever()
+        finally:
+            self._loop.run_until_complete(self._runner.cleanup())
+            self._loop.close()
+
+    @property
+    def base_url(self) -> str:
+        host = f"[{self._host}]" if ":" in self._host else self._host
+        return f"http://{host}:{self.port}"
+
+    @property
+    def gateway_url(self) -> str:
+        return self.base_url
+
+    def stop(self) -> None:
+        if self._stopped:
+            return
+        self._stopped = True
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
+
+    def __enter__(self) -> RunningEmulator:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
+
+
+def start_emulator(settings: Any, host: str = "127.0.0.1", port: int = 0,
+                   faults: tuple[FaultRule, ...] = ()) -> RunningEmulator:
+    """Serve the emulator in-process on ``host:port`` (0: a free port) until ``.stop()``."""
+    options = EmulatorOptions.from_settings(settings)
+    if faults:
+        options = EmulatorOptions(**{**options.__dict__, "faults": options.faults + faults})
+    return RunningEmulator(build_app(options), host, port)
+
+
+def serve(settings: Any, host: str, port: int, faults: tuple[FaultRule, ...] = (),
+          on_ready: Callable[[str], None] | None = None) -> None:
+    """Serve in the foreground until Ctrl-C (SIGINT) or SIGTERM, then close cleanly.
+
+    ``on_ready`` receives the base URL once the socket is bound (the real port when 0 was asked).
+    Raises OSError when the address cannot be bound (port in use, no such interface).
+    """
+    options = EmulatorOptions.from_settings(settings)
+    if faults:
+        options = EmulatorOptions(**{**options.__dict__, "faults": options.faults + faults})
+    asyncio.run(_serve(build_app(options), host, port, on_ready))
+
+
+async def _serve(app: web.Application, host: str, port: int,
+                 on_ready: Callable[[str], None] | None) -> None:
+    runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=2.0)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, host, port)
+        await site.start()
+        sockets = getattr(site._server, "sockets", None)
+        bound = sockets[0].getsockname()[1] if sockets else port
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop.set)
+        if on_ready is not None:
+            shown = f"[{host}]" if ":" in host else host
+            on_ready(f"http://{shown}:{bound}")
+        await stop.wait()
+    finally:
+        await runner.cleanup()
