@@ -228,7 +228,7 @@ def _permission_warning(path: Path, data: Mapping[str, Any]) -> str | None:
 def load_settings(path: Path | str | None = None,
                   env: Mapping[str, str] | None = None) -> Settings:
     """Read, merge environment secrets into, and validate one configuration file."""
-    file = Path(path).expanduser() if path is not None else default_config_path()
+    file = Path(path).expanduser().absolute() if path is not None else default_config_path()
     environ = os.environ if env is None else env
     try:
         raw = file.read_bytes()

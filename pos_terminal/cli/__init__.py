@@ -14,6 +14,8 @@ from pos_terminal.cli import (
 )
 from pos_terminal.cli.common import add_config_option
 
+__all__ = ["main"]
+
 
 @click.group(invoke_without_command=True,
              context_settings={"help_option_names": ["-h", "--help"]})

@@ -1,0 +1,33 @@
+"""Checkout errors: refusals decided on this terminal, before anything is sent."""
+
+from __future__ import annotations
+
+
+class CheckoutError(Exception):
+    """Base; ``message`` is a sentence for the cashier or the integrator."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class CodeRefused(CheckoutError):
+    """The payment code is refused locally; nothing was sent.
+
+    ``reason`` is "in_flight" (the same code is being processed right now: a double read),
+    "unresolved" (it belongs to a payment still waiting for its result) or "charged" (this
+    terminal already charged it). ``app_trans_id`` names the payment it belongs to.
+    """
+
+    def __init__(self, message: str, reason: str, app_trans_id: str | None) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.app_trans_id = app_trans_id
+
+
+class InvalidPayment(CheckoutError):
+    """Bad input refused before anything is recorded or sent; ``field`` names it."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field

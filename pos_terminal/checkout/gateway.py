@@ -1,0 +1,97 @@
+"""Gateway orders (the UI's "Show QR"): the customer pays on the service's page or QR code.
+
+Journaled like a quick pay (kind "gateway", no payment code): intent committed before the create
+request, then PROCESSING while the customer has not paid, followed by status queries until paid
+(SUCCEEDED), cancelled or expired (FAILED).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pos_terminal.checkout import outcomes
+from pos_terminal.journal import PaymentState, PaymentView
+from pos_terminal.wallet.errors import NoAnswer, ServiceRefused, UnreadableAnswer
+from pos_terminal.wallet.ids import new_app_trans_id
+from pos_terminal.wallet.messages import EmbedData, GatewayOrder
+
+if TYPE_CHECKING:
+    from pos_terminal.checkout.engine import Checkout
+
+S = PaymentState
+MSG_WAITING = "Waiting for the customer to pay with the QR code or the order page."
+
+
+@dataclass(frozen=True)
+class GatewayOrderView:
+    payment: PaymentView
+    zp_trans_token: str | None = None
+
+    @property
+    def app_trans_id(self) -> str:
+        return self.payment.app_trans_id
+
+    @property
+    def state(self) -> PaymentState:
+        return self.payment.state
+
+    @property
+    def order_url(self) -> str | None:
+        return self.payment.order_url
+
+    @property
+    def qr_code(self) -> str | None:
+        return self.payment.qr_code
+
+    @property
+    def message(self) -> str:
+        return self.payment.message
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.payment.to_json()
+        data["zp_trans_token"] = self.zp_trans_token
+        return data
+
+
+def create_gateway_order(
+    co: Checkout, amount: int, description: str = "", bank_code: str = ""
+) -> GatewayOrderView:
+    amount = co.validate_amount(amount)
+    journal = co.journal
+    now = journal.now()
+    app_trans_id = new_app_trans_id(co.settings.terminal.terminal_id, now)
+    redirect = co.settings.service.redirect_url or None
+    order = GatewayOrder(
+        app_trans_id=app_trans_id,
+        app_user=co.settings.terminal.app_user,
+        app_time=now,
+        amount=amount,
+        description=description,
+        embed_data=EmbedData(redirecturl=redirect),
+        bank_code=bank_code,
+    )
+    order.validate(co.client.generation)
+    view = journal.record_intent(
+        app_trans_id=app_trans_id, amount=amount, generation=co.client.generation,
+        kind="gateway", description=description, message="Creating the order.", now=now,
+    )
+    token: str | None = None
+    try:
+        co.count_request()
+        result = co.client.create_order(order)
+    except (NoAnswer, UnreadableAnswer) as exc:
+        view = journal.transition(app_trans_id, S.UNKNOWN,
+                                  message=outcomes.no_answer_message(exc.message))
+    except ServiceRefused as exc:
+        view = journal.transition(
+            app_trans_id, S.FAILED, message=exc.message, return_code=exc.return_code,
+            sub_return_code=exc.sub_return_code, service_message=exc.service_message,
+        )
+    else:
+        token = result.zp_trans_token
+        view = journal.transition(
+            app_trans_id, S.PROCESSING, message=MSG_WAITING, return_code=result.return_code,
+            service_message=result.message, order_url=result.order_url, qr_code=result.qr_code,
+        )
+    return GatewayOrderView(view, token)

@@ -1,0 +1,191 @@
+"""Applying the service's answers to the journal: the only place results become states.
+
+Every function here takes the journal row as it is and a result, and commits the next state with
+its event. A result about another payment is never applied, and a refusal of the *query itself*
+(bad mac, rate limit, maintenance) never settles the payment it asked about.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from pos_terminal.journal import (
+    IllegalTransition,
+    Journal,
+    PaymentState,
+    PaymentView,
+    RefundView,
+)
+from pos_terminal.wallet.results import Outcome, PaymentResult, RefundResult
+
+log = logging.getLogger(__name__)
+S = PaymentState
+
+#: Codes that refuse the *request* (here: a status query), not the payment it asks about.
+QUERY_REFUSALS = frozenset({-92, -401, -402, -429, -500, -999})
+#: On a quick pay, codes after which the charge may still have happened: query before deciding.
+SEND_AMBIGUOUS = frozenset({-500})
+
+MSG_SENDING = "Sending the payment to the wallet service. Do not charge again."
+MSG_NEVER_ARRIVED = (
+    "The payment never reached the wallet service and the customer was not charged. It is safe "
+    "to retry with a new transaction."
+)
+MSG_CHECKING = (
+    "Checking with the wallet service whether the payment went through. Do not charge again."
+)
+
+
+def no_answer_message(detail: str) -> str:
+    return (
+        f"No clear answer from the wallet service ({detail}). The payment may or may not have "
+        "gone through: the terminal checks its status. Do not charge again."
+    )
+
+
+def still_open_message(seconds: float) -> str:
+    return (
+        f"No final result after {seconds:.0f} s. The payment stays open and is checked again in "
+        "the background (pos-terminal reconcile). Do not charge again."
+    )
+
+
+def _settle(
+    journal: Journal, view: PaymentView, to: PaymentState, *, message: str,
+    result: PaymentResult | None = None, poll: bool = False,
+) -> PaymentView:
+    fields: dict[str, object] = {}
+    if result is not None:
+        fields = {
+            "return_code": result.return_code,
+            "sub_return_code": result.sub_return_code,
+            "service_message": result.message,
+        }
+        if result.zp_trans_id is not None:
+            fields["zp_trans_id"] = result.zp_trans_id
+    try:
+        return journal.transition(
+            view.app_trans_id, to, message=message, count_poll=poll, **fields  # type: ignore[arg-type]
+        )
+    except IllegalTransition:
+        # Another process (or the background reconciler) settled it meanwhile: keep its verdict.
+        current = journal.get(view.app_trans_id)
+        log.info("payment %s already %s; answer %s not applied", view.app_trans_id,
+                 current.state.value, to.value)
+        return current
+
+
+def stay(journal: Journal, view: PaymentView, message: str, *, poll: bool = True) -> PaymentView:
+    """Keep the state (a SUBMITTING row becomes UNKNOWN: its request is over without a verdict)."""
+    to = S.UNKNOWN if view.state is S.SUBMITTING else view.state
+    return _settle(journal, view, to, message=message, poll=poll)
+
+
+def apply_payment_result(
+    journal: Journal,
+    view: PaymentView,
+    result: PaymentResult,
+    *,
+    from_query: bool,
+    not_found_grace_s: float,
+) -> PaymentView:
+    if result.app_trans_id != view.app_trans_id:
+        log.warning("ignored an answer for %s while resolving %s", result.app_trans_id,
+                    view.app_trans_id)
+        return stay(
+            journal, view,
+            f"An answer about another payment ({result.app_trans_id}) was ignored. "
+            + MSG_CHECKING, poll=from_query,
+        )
+    code = result.sub_return_code if result.sub_return_code not in (None, 1, 2, 3) else None
+    if result.outcome is Outcome.SUCCEEDED:
+        return _settle(journal, view, S.SUCCEEDED, message=result.cashier_message,
+                       result=result, poll=from_query)
+    if result.outcome is Outcome.PROCESSING:
+        if result.duplicate:
+            return _settle(
+                journal, view, S.UNKNOWN if view.state is not S.PROCESSING else S.PROCESSING,
+                message=result.cashier_message or MSG_CHECKING, result=result, poll=from_query,
+            )
+        return _settle(journal, view, S.PROCESSING, message=result.cashier_message,
+                       result=result, poll=from_query)
+    if result.outcome is Outcome.NOT_FOUND:
+        since_ms = view.submitted_ms or view.created_ms
+        age_s = (journal.now() - since_ms) / 1000
+        if age_s >= not_found_grace_s:
+            return _settle(journal, view, S.FAILED, message=MSG_NEVER_ARRIVED, result=result,
+                           poll=from_query)
+        return stay(journal, view, "The wallet service has no record of this payment yet. "
+                    + MSG_CHECKING, poll=from_query)
+    # FAILED
+    rc = code if code is not None else result.return_code
+    if from_query and rc in QUERY_REFUSALS:
+        return stay(
+            journal, view,
+            f"The status query was refused ({result.cashier_message}). The payment's outcome is "
+            "still unknown; it will be checked again. Do not charge again.",
+        )
+    if not from_query and rc in SEND_AMBIGUOUS:
+        return _settle(journal, view, S.UNKNOWN, message=no_answer_message(result.message
+                       or f"code {rc}"), result=result)
+    return _settle(journal, view, S.FAILED, message=result.cashier_message, result=result,
+                   poll=from_query)
+
+
+# ---------------------------------------------------------------- refunds
+MSG_REFUND_NEVER_ARRIVED = (
+    "The refund never reached the wallet service; no money moved. You can refund again."
+)
+
+
+def _refund_settle(
+    journal: Journal, refund: RefundView, to: PaymentState, *, message: str,
+    result: RefundResult | None = None,
+) -> RefundView:
+    fields: dict[str, object] = {}
+    if result is not None:
+        fields = {
+            "return_code": result.return_code,
+            "sub_return_code": result.sub_return_code,
+            "service_message": result.message,
+        }
+        if result.refund_id is not None:
+            fields["refund_id"] = result.refund_id
+    try:
+        return journal.refund_transition(
+            refund.m_refund_id, to, message=message, **fields  # type: ignore[arg-type]
+        )
+    except IllegalTransition:
+        return journal.get_refund(refund.m_refund_id)
+
+
+def refund_pending(journal: Journal, refund: RefundView, message: str) -> RefundView:
+    return _refund_settle(journal, refund, S.REFUNDING, message=message)
+
+
+def apply_refund_result(
+    journal: Journal, refund: RefundView, result: RefundResult, *, from_query: bool,
+    not_found_grace_s: float,
+) -> RefundView:
+    if result.m_refund_id != refund.m_refund_id:
+        return refund_pending(journal, refund, "An answer about another refund was ignored.")
+    if result.outcome is Outcome.SUCCEEDED:
+        return _refund_settle(journal, refund, S.REFUNDED, message=result.cashier_message,
+                              result=result)
+    if result.outcome is Outcome.PROCESSING:
+        return _refund_settle(journal, refund, S.REFUNDING, message=result.cashier_message,
+                              result=result)
+    if result.outcome is Outcome.NOT_FOUND:
+        age_s = (journal.now() - refund.request_ms) / 1000
+        if age_s >= not_found_grace_s:
+            return _refund_settle(journal, refund, S.FAILED, message=MSG_REFUND_NEVER_ARRIVED,
+                                  result=result)
+        return refund_pending(journal, refund, "The wallet service has no record of this refund "
+                              "yet; checking again.")
+    code = result.sub_return_code if result.sub_return_code not in (None, 1, 2, 3) else None
+    rc = code if code is not None else result.return_code
+    if from_query and rc in QUERY_REFUSALS:
+        return refund_pending(journal, refund, f"The refund status query was refused "
+                              f"({result.cashier_message}); it will be checked again.")
+    return _refund_settle(journal, refund, S.FAILED, message=result.cashier_message,
+                          result=result)

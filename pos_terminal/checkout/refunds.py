@@ -1,0 +1,124 @@
+"""Refunds, full or partial, of a succeeded payment.
+
+A refund has its own journal row: born REFUNDING (committed before the request leaves), it ends
+REFUNDED or FAILED, resolved by the refund status query when the first answer is missing or
+"processing". A refund never exceeds what is left (refunds in flight count). A partial refund
+keeps the payment SUCCEEDED and raises its refunded_amount; the payment becomes REFUNDED when
+refunds reach its whole amount.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING
+
+from pos_terminal.checkout import outcomes
+from pos_terminal.checkout.errors import InvalidPayment
+from pos_terminal.checkout.polling import Deadline, intervals
+from pos_terminal.journal import PaymentState, RefundNotAllowed, RefundView
+from pos_terminal.wallet.errors import NoAnswer, ServiceRefused, UnreadableAnswer
+from pos_terminal.wallet.ids import new_refund_id
+from pos_terminal.wallet.messages import RefundRequest
+
+if TYPE_CHECKING:
+    from pos_terminal.checkout.engine import Checkout
+
+S = PaymentState
+
+
+def _no_answer(detail: str) -> str:
+    return (
+        f"No clear answer to the refund ({detail}). It may or may not have been made: the "
+        "terminal checks its status. Do not refund again."
+    )
+
+
+def refund(
+    co: Checkout,
+    app_trans_id: str,
+    amount: int | None,
+    description: str,
+    *,
+    deadline_s: float | None = None,
+    cancel: threading.Event | None = None,
+) -> RefundView:
+    """Refund `amount` VND (None: all that is left) and follow it until final or the deadline."""
+    if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
+        raise InvalidPayment("amount", f"A refund amount must be a whole number of VND, not "
+                             f"{amount!r}.")
+    if amount is not None and amount <= 0:
+        raise InvalidPayment("amount", f"A refund amount must be positive, not {amount}.")
+    journal = co.journal
+    payment = journal.get(app_trans_id)
+    if payment.state is not S.SUCCEEDED:
+        raise RefundNotAllowed(
+            f"Payment {app_trans_id} is {payment.state.value}; only a succeeded payment can be "
+            "refunded."
+        )
+    if payment.zp_trans_id is None:
+        raise RefundNotAllowed(
+            f"Payment {app_trans_id} has no wallet transaction number (it was marked paid by "
+            "hand); refund it from the merchant portal."
+        )
+    now = journal.now()
+    m_refund_id = new_refund_id(co.settings.service.app_id, now)
+    text = description or f"Refund of {app_trans_id}"
+    # Validate the request with the largest amount it could carry before recording anything.
+    probe = RefundRequest(m_refund_id=m_refund_id, zp_trans_id=payment.zp_trans_id,
+                          amount=amount or payment.amount, description=text, timestamp=now)
+    probe.validate(co.client.generation, co.settings.service.app_id)
+    view = journal.record_refund_intent(
+        m_refund_id=m_refund_id, app_trans_id=app_trans_id, amount=amount, description=text,
+        request_ms=now, message="Sending the refund to the wallet service.",
+    )
+    request = RefundRequest(m_refund_id=m_refund_id, zp_trans_id=payment.zp_trans_id,
+                            amount=view.amount, description=text, timestamp=now)
+    try:
+        co.count_request()
+        result = co.client.refund(request)
+    except (NoAnswer, UnreadableAnswer) as exc:
+        view = outcomes.refund_pending(journal, view, _no_answer(exc.message))
+    except ServiceRefused as exc:
+        view = journal.refund_transition(
+            m_refund_id, S.FAILED, message=exc.message, return_code=exc.return_code,
+            sub_return_code=exc.sub_return_code, service_message=exc.service_message,
+        )
+    else:
+        view = outcomes.apply_refund_result(
+            journal, view, result, from_query=False,
+            not_found_grace_s=co.settings.checkout.not_found_grace_s,
+        )
+    return follow_refund(co, view, deadline_s=deadline_s, cancel=cancel)
+
+
+def follow_refund(
+    co: Checkout, view: RefundView, *, deadline_s: float | None = None,
+    cancel: threading.Event | None = None,
+) -> RefundView:
+    cfg = co.settings.checkout
+    deadline = Deadline.start(cfg.poll_deadline_s if deadline_s is None else deadline_s)
+    schedule = intervals(cfg.poll_intervals_s)
+    while not view.is_final:
+        remaining = deadline.remaining()
+        if remaining <= 0:
+            break
+        wait = min(next(schedule), remaining)
+        if cancel is not None:
+            if cancel.wait(wait):
+                break
+        else:
+            threading.Event().wait(wait)
+        view = query_refund_once(co, view)
+    return view
+
+
+def query_refund_once(co: Checkout, view: RefundView) -> RefundView:
+    try:
+        co.count_request()
+        result = co.client.query_refund(view.m_refund_id)
+    except (NoAnswer, UnreadableAnswer, ServiceRefused) as exc:
+        return outcomes.refund_pending(co.journal, view, _no_answer(exc.message))
+    return outcomes.apply_refund_result(
+        co.journal, view, result, from_query=True,
+        not_found_grace_s=co.settings.checkout.not_found_grace_s,
+    )

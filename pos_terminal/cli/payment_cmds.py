@@ -1,0 +1,551 @@
+"""Headless payment commands: pay, status, reconcile, refund, override, journal, report.
+
+Exit codes (the CLI contract of DESIGN.md): 0 succeeded, 1 failed or declined, 3 still
+unresolved (processing or unknown after the deadline), 2 usage, configuration or journal error.
+With --json every command prints exactly one JSON object on stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from pos_terminal.checkout import (
+    Checkout,
+    CheckoutError,
+    CodeRefused,
+    InvalidPayment,
+    PaymentState,
+    PaymentView,
+    RefundView,
+)
+from pos_terminal.checkout.validation import parse_amount
+from pos_terminal.cli.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_UNRESOLVED,
+    EXIT_USAGE,
+    load_settings_or_exit,
+    print_json,
+)
+from pos_terminal.config import Settings
+from pos_terminal.journal import (
+    FINAL_STATES,
+    IllegalTransition,
+    Journal,
+    JournalError,
+    RefundNotAllowed,
+    UnknownPayment,
+    vn_time,
+)
+from pos_terminal.journal.export import write_csv, write_json
+from pos_terminal.journal.views import VN_TZ
+from pos_terminal.wallet.errors import FieldError, RsaKeyError, WalletError
+from pos_terminal.wallet.messages import Item
+
+S = PaymentState
+STATE_NAMES = [s.value for s in PaymentState if s is not PaymentState.NEW]
+
+
+# ------------------------------------------------------------------ shared helpers
+def _exit(code: int) -> NoReturn:
+    raise click.exceptions.Exit(code)
+
+
+def _error(message: str, *, as_json: bool, code: int = EXIT_USAGE, **extra: Any) -> NoReturn:
+    """Refuse with a sentence on stderr (and one JSON object on stdout with --json)."""
+    click.echo(f"error: {message}", err=True)
+    if as_json:
+        print_json({"error": message, **extra})
+    _exit(code)
+
+
+def exit_code_for(state: PaymentState) -> int:
+    if state in (S.SUCCEEDED, S.REFUNDED):
+        return EXIT_OK
+    if state is S.FAILED:
+        return EXIT_FAILED
+    return EXIT_UNRESOLVED
+
+
+@contextmanager
+def _checkout(settings: Settings, as_json: bool) -> Iterator[Checkout]:
+    try:
+        co = Checkout(settings)
+    except JournalError as exc:
+        _error(exc.message, as_json=as_json, reason=getattr(exc, "reason", "journal"))
+    except RsaKeyError as exc:
+        _error(f"[service] rsa_public_key in {settings.source}: {exc.message}", as_json=as_json)
+    try:
+        yield co
+    finally:
+        co.close()
+
+
+@contextmanager
+def _journal(settings: Settings, as_json: bool) -> Iterator[Journal]:
+    try:
+        journal = Journal.open(settings.terminal.journal)
+    except JournalError as exc:
+        _error(exc.message, as_json=as_json)
+    try:
+        yield journal
+    finally:
+        journal.close()
+
+
+def _money(amount: int) -> str:
+    return f"{amount:,} VND"
+
+
+def _payment_line(view: PaymentView) -> str:
+    parts = [view.state.value.upper(), _money(view.amount), view.app_trans_id]
+    if view.zp_trans_id:
+        parts.append(f"zp {view.zp_trans_id}")
+    if view.refunded_amount:
+        parts.append(f"refunded {_money(view.refunded_amount)}")
+    if view.needs_review:
+        parts.append("NEEDS REVIEW")
+    return "  ".join(parts) + f"\n  {view.message}"
+
+
+def _refund_line(view: RefundView) -> str:
+    return (f"REFUND {view.state.value.upper()}  {_money(view.amount)}  {view.m_refund_id}  "
+            f"(payment {view.app_trans_id})\n  {view.message}")
+
+
+def _progress_printer(as_json: bool) -> Callable[[PaymentView], None] | None:
+    if as_json:
+        return None
+    started = time.monotonic()
+    last: list[str] = []
+
+    def show(view: PaymentView) -> None:
+        line = f"{view.state.value} ({time.monotonic() - started:.1f} s)"
+        if view.state in FINAL_STATES or last == [line]:
+            return
+        last[:] = [line]
+        click.echo(f"... {line}", err=True)
+
+    return show
+
+
+def _parse_items(raw: tuple[str, ...], as_json: bool) -> list[Item]:
+    items: list[Item] = []
+    for text in raw:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            _error(f"--item {text!r} is not JSON ({exc.msg}); give an object like "
+                   '{"itemid":"a1","itemname":"Tea","itemprice":20000,"itemquantity":1}',
+                   as_json=as_json, field="item")
+        for obj in data if isinstance(data, list) else [data]:
+            if not isinstance(obj, dict):
+                _error(f"--item {text!r} must be a JSON object (or a list of objects)",
+                       as_json=as_json, field="item")
+            try:
+                item = Item(itemid=str(obj["itemid"]), itemname=str(obj["itemname"]),
+                            itemprice=obj["itemprice"], itemquantity=obj.get("itemquantity", 1))
+            except KeyError as exc:
+                _error(f"--item {text!r} has no {exc.args[0]}", as_json=as_json, field="item")
+            if (not isinstance(item.itemprice, int) or isinstance(item.itemprice, bool)
+                    or not isinstance(item.itemquantity, int)
+                    or isinstance(item.itemquantity, bool)):
+                _error(f"--item {text!r}: itemprice and itemquantity must be whole numbers",
+                       as_json=as_json, field="item")
+            items.append(item)
+    return items
+
+
+def _read_scan(settings: Settings, spec: str, timeout_s: float) -> str:
+    """Wait for one code from a scan source (camera, wedge, serial, ...)."""
+    from hardware import CodeFilter, open_source
+
+    sc = settings.scanner
+    source = open_source(
+        spec, decoder=sc.decoder,
+        code_filter=CodeFilter(sc.code_alphabet, sc.code_min_length, sc.code_max_length),
+        debounce_s=sc.debounce_s, rescue=sc.rescue,
+    )
+    got: list[str] = []
+    ready = threading.Event()
+
+    def on_event(event: Any) -> None:
+        if not got:
+            got.append(str(event.text))
+            ready.set()
+
+    click.echo(f"Waiting for a payment code from {spec} (up to {timeout_s:g} s)...", err=True)
+    source.start(on_event)
+    try:
+        ready.wait(timeout_s)
+    finally:
+        source.stop()
+    if not got:
+        raise InvalidPayment("payment code", f"No payment code was read from {spec} within "
+                             f"{timeout_s:g} s. Nothing was charged.")
+    return got[0]
+
+
+# ------------------------------------------------------------------ pay
+@click.command("pay")
+@click.option("--amount", "amount_text", required=True, metavar="N",
+              help="Amount in whole VND.")
+@click.option("--code", default=None, help="The customer's payment code (as scanned).")
+@click.option("--scanner", "scanner_spec", default=None, metavar="SPEC",
+              help="Wait for a scan from this source instead (e.g. camera:0, wedge, "
+                   "serial:/dev/ttyACM0).")
+@click.option("--scan-timeout", default=60.0, show_default=True, type=float,
+              help="Seconds to wait for a scan with --scanner.")
+@click.option("--description", default="", help="Order description shown to the customer.")
+@click.option("--item", "items", multiple=True, metavar="JSON",
+              help='An item: {"itemid","itemname","itemprice","itemquantity"}; repeatable.')
+@click.option("--deadline", "deadline_s", type=float, default=None,
+              help="Seconds to wait for a final result (default [checkout] poll_deadline_s).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec: str | None,
+            scan_timeout: float, description: str, items: tuple[str, ...],
+            deadline_s: float | None, as_json: bool) -> None:
+    """Charge one payment and wait for its result.
+
+    Exit 0 succeeded, 1 failed, 3 still unresolved (it is checked again by `reconcile`),
+    2 bad input or configuration (nothing was charged).
+    """
+    settings = load_settings_or_exit(ctx)
+    if (code is None) == (scanner_spec is None):
+        _error("give exactly one of --code CODE or --scanner SPEC", as_json=as_json)
+    try:
+        amount = parse_amount(amount_text, settings.checkout)
+    except InvalidPayment as exc:
+        _error(exc.message, as_json=as_json, field=exc.field)
+    item_list = _parse_items(items, as_json)
+    if scanner_spec is not None:
+        try:
+            code = _read_scan(settings, scanner_spec, scan_timeout)
+        except InvalidPayment as exc:
+            _error(exc.message, as_json=as_json, field=exc.field)
+        except (ValueError, OSError) as exc:
+            _error(f"the scanner {scanner_spec!r} cannot be used: {exc}", as_json=as_json)
+    assert code is not None
+    with _checkout(settings, as_json) as co:
+        try:
+            view = co.pay(amount, code, description=description, items=item_list,
+                          on_progress=_progress_printer(as_json), deadline_s=deadline_s)
+        except InvalidPayment as exc:
+            _error(exc.message, as_json=as_json, field=exc.field)
+        except FieldError as exc:
+            _error(exc.message, as_json=as_json, field=exc.field)
+        except CodeRefused as exc:
+            click.echo(f"refused: {exc.message}", err=True)
+            if as_json:
+                print_json({"state": "failed", "app_trans_id": None, "amount": amount,
+                            "return_code": None, "message": exc.message, "zp_trans_id": None,
+                            "refused": exc.reason, "previous_app_trans_id": exc.app_trans_id})
+            _exit(EXIT_FAILED)
+        except JournalError as exc:
+            _error(exc.message, as_json=as_json, reason=getattr(exc, "reason", "journal"))
+        except (WalletError, CheckoutError) as exc:
+            _error(exc.message, as_json=as_json)
+    if as_json:
+        print_json(view.to_json())
+    else:
+        click.echo(_payment_line(view))
+    _exit(exit_code_for(view.state))
+
+
+# ------------------------------------------------------------------ status, reconcile
+@click.command("status")
+@click.argument("app_trans_id")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def status_cmd(ctx: click.Context, app_trans_id: str, as_json: bool) -> None:
+    """Show a payment; an unresolved one is asked about once first. Exit as for pay."""
+    settings = load_settings_or_exit(ctx)
+    with _checkout(settings, as_json) as co:
+        try:
+            view = co.status(app_trans_id)
+        except UnknownPayment as exc:
+            _error(exc.message, as_json=as_json)
+        except JournalError as exc:
+            _error(exc.message, as_json=as_json)
+    if as_json:
+        print_json(view.to_json())
+    else:
+        click.echo(_payment_line(view))
+    _exit(exit_code_for(view.state))
+
+
+@click.command("reconcile")
+@click.option("--wait", "wait_s", type=float, default=0.0, show_default=True,
+              help="Keep checking unresolved payments for up to this many seconds.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def reconcile_cmd(ctx: click.Context, wait_s: float, as_json: bool) -> None:
+    """Resolve every unresolved payment and refund by status queries (never by paying again).
+
+    Exit 0 when nothing is left open, 3 when some are still open or need review.
+    """
+    settings = load_settings_or_exit(ctx)
+    with _checkout(settings, as_json) as co:
+        try:
+            report = co.reconcile(on_progress=None, wait_s=wait_s)
+        except JournalError as exc:
+            _error(exc.message, as_json=as_json)
+    if as_json:
+        print_json(report.to_json())
+    else:
+        click.echo(f"checked {report.checked} payments: {report.resolved} resolved, "
+                   f"{report.still_open} still open, {report.flagged} need review; "
+                   f"{report.refunds_checked} refunds checked, {report.refunds_resolved} "
+                   f"resolved ({report.requests} requests)")
+        for view in report.payments:
+            click.echo(_payment_line(view))
+        for refund in report.refunds:
+            click.echo(_refund_line(refund))
+    open_left = report.still_open + (report.refunds_checked - report.refunds_resolved)
+    _exit(EXIT_UNRESOLVED if open_left else EXIT_OK)
+
+
+# ------------------------------------------------------------------ refund, override
+@click.command("refund")
+@click.argument("app_trans_id")
+@click.option("--amount", "amount_text", default=None, metavar="N",
+              help="VND to refund (default: everything that is left).")
+@click.option("--description", default="", help="Reason shown on the refund.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def refund_cmd(ctx: click.Context, app_trans_id: str, amount_text: str | None,
+               description: str, as_json: bool) -> None:
+    """Refund a succeeded payment, in full or in part. Exit 0 refunded, 1 failed, 3 in progress."""
+    settings = load_settings_or_exit(ctx)
+    amount: int | None = None
+    if amount_text is not None:
+        try:
+            amount = parse_amount(amount_text, settings.checkout)
+        except InvalidPayment as exc:
+            _error(exc.message.replace("The amount", "The refund amount"), as_json=as_json,
+                   field="amount")
+    with _checkout(settings, as_json) as co:
+        try:
+            view = co.refund(app_trans_id, amount, description)
+        except (UnknownPayment, RefundNotAllowed) as exc:
+            _error(exc.message, as_json=as_json)
+        except (FieldError, InvalidPayment) as exc:
+            _error(exc.message, as_json=as_json, field=exc.field)
+        except JournalError as exc:
+            _error(exc.message, as_json=as_json)
+        except WalletError as exc:
+            _error(exc.message, as_json=as_json)
+    if as_json:
+        print_json(view.to_json())
+    else:
+        click.echo(_refund_line(view))
+    _exit({S.REFUNDED: EXIT_OK, S.FAILED: EXIT_FAILED}.get(view.state, EXIT_UNRESOLVED))
+
+
+@click.command("override")
+@click.argument("app_trans_id")
+@click.option("--mark", type=click.Choice(["paid", "failed"]), required=True,
+              help="What you found in the merchant portal.")
+@click.option("--reason", required=True, help="What you checked, and where.")
+@click.option("--who", default=None, help="Who decides (default: the terminal's app_user).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def override_cmd(ctx: click.Context, app_trans_id: str, mark: str, reason: str,
+                 who: str | None, as_json: bool) -> None:
+    """Settle an unresolved payment by hand, as an explicit journaled event with its reason."""
+    settings = load_settings_or_exit(ctx)
+    target = S.SUCCEEDED if mark == "paid" else S.FAILED
+    with _checkout(settings, as_json) as co:
+        try:
+            view = co.override(app_trans_id, target, reason, who or settings.terminal.app_user)
+        except (UnknownPayment, IllegalTransition) as exc:
+            _error(exc.message, as_json=as_json)
+        except JournalError as exc:
+            _error(exc.message, as_json=as_json)
+    if as_json:
+        print_json(view.to_json())
+    else:
+        click.echo(_payment_line(view))
+    _exit(exit_code_for(view.state))
+
+
+# ------------------------------------------------------------------ journal
+def _day_start_ms(text: str, option: str, as_json: bool) -> int:
+    try:
+        day = datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=VN_TZ)
+    except ValueError:
+        _error(f"{option} {text!r} is not a date like 2026-11-21 (Vietnam time)",
+               as_json=as_json)
+    return int(day.timestamp() * 1000)
+
+
+def _filters(since: str | None, until: str | None, states: tuple[str, ...],
+             as_json: bool) -> dict[str, Any]:
+    return {
+        "since_ms": None if since is None else _day_start_ms(since, "--from", as_json),
+        "until_ms": None if until is None else _day_start_ms(until, "--to", as_json)
+        + int(timedelta(days=1).total_seconds() * 1000),
+        "states": [S(s) for s in states] or None,
+    }
+
+
+_filter_options = [
+    click.option("--from", "since", default=None, metavar="YYYY-MM-DD",
+                 help="First day (Vietnam time)."),
+    click.option("--to", "until", default=None, metavar="YYYY-MM-DD",
+                 help="Last day, included (Vietnam time)."),
+    click.option("--state", "states", multiple=True, type=click.Choice(STATE_NAMES),
+                 help="Only these states; repeatable."),
+]
+
+
+def _with_filters(f: Callable[..., Any]) -> Callable[..., Any]:
+    for option in reversed(_filter_options):
+        f = option(f)
+    return f
+
+
+@click.group("journal")
+def journal_group() -> None:
+    """Read the payment journal: list, show, export."""
+
+
+@journal_group.command("list")
+@_with_filters
+@click.option("--limit", type=int, default=None, help="At most this many (newest first).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def journal_list(ctx: click.Context, since: str | None, until: str | None,
+                 states: tuple[str, ...], limit: int | None, as_json: bool) -> None:
+    """List payments, newest first."""
+    settings = load_settings_or_exit(ctx)
+    filters = _filters(since, until, states, as_json)
+    with _journal(settings, as_json) as journal:
+        rows = journal.list_payments(**filters, limit=limit, newest_first=True)
+    if as_json:
+        print_json({"payments": [r.to_json() for r in rows], "count": len(rows)})
+        return
+    if not rows:
+        click.echo("no payments")
+    for r in rows:
+        flag = " REVIEW" if r.needs_review else ""
+        refunded = f" (refunded {_money(r.refunded_amount)})" if r.refunded_amount else ""
+        click.echo(f"{vn_time(r.created_ms)}  {r.app_trans_id:<32} {r.state.value:<10} "
+                   f"{r.amount:>13,}{refunded}{flag}")
+
+
+@journal_group.command("show")
+@click.argument("app_trans_id")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def journal_show(ctx: click.Context, app_trans_id: str, as_json: bool) -> None:
+    """One payment with its full history of events and its refunds."""
+    settings = load_settings_or_exit(ctx)
+    with _journal(settings, as_json) as journal:
+        try:
+            view = journal.get(app_trans_id)
+        except UnknownPayment as exc:
+            _error(exc.message, as_json=as_json)
+        events = journal.events(app_trans_id)
+        refunds = journal.refunds(app_trans_id)
+    if as_json:
+        data = view.to_json()
+        data["events"] = [e.to_json() for e in events]
+        data["refunds"] = [r.to_json() for r in refunds]
+        print_json(data)
+        return
+    click.echo(_payment_line(view))
+    if view.code_last4:
+        click.echo(f"  code ••••{view.code_last4}  created {vn_time(view.created_ms)}")
+    for e in events:
+        extra = f"  [{e.return_code}]" if e.return_code is not None else ""
+        why = f"  reason: {e.reason} (by {e.who})" if e.reason else ""
+        subject = f" refund {e.m_refund_id}" if e.m_refund_id else ""
+        click.echo(f"  {vn_time(e.time_ms)}{subject} {e.from_state} -> {e.to_state}{extra}  "
+                   f"{e.message}{why}")
+    for r in refunds:
+        click.echo(_refund_line(r))
+
+
+@journal_group.command("export")
+@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv",
+              show_default=True)
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write to this file instead of stdout.")
+@_with_filters
+@click.pass_context
+def journal_export(ctx: click.Context, fmt: str, output: Path | None, since: str | None,
+                   until: str | None, states: tuple[str, ...]) -> None:
+    """Export payments (CSV: one line each; JSON: with events and refunds), oldest first."""
+    settings = load_settings_or_exit(ctx)
+    filters = _filters(since, until, states, False)
+    with _journal(settings, False) as journal:
+        rows = journal.list_payments(**filters)
+        if output is None:
+            out = sys.stdout
+            (write_csv(rows, out) if fmt == "csv" else write_json(journal, rows, out))
+        else:
+            with output.open("w", encoding="utf-8", newline="") as out_file:
+                if fmt == "csv":
+                    write_csv(rows, out_file)
+                else:
+                    write_json(journal, rows, out_file)
+            click.echo(f"exported {len(rows)} payments to {output}", err=True)
+
+
+# ------------------------------------------------------------------ reports
+@click.group("report")
+def report_group() -> None:
+    """X report (running totals) and Z report (closes the day)."""
+
+
+@report_group.command("x")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def report_x(ctx: click.Context, as_json: bool) -> None:
+    """Running totals of the open day; changes nothing."""
+    settings = load_settings_or_exit(ctx)
+    with _journal(settings, as_json) as journal:
+        report = journal.x_report()
+    if as_json:
+        print_json(report.to_json())
+    else:
+        click.echo("\n".join(report.lines()))
+
+
+@report_group.command("z")
+@click.option("--show", "number", type=int, default=None,
+              help="Print the stored Z report with this number instead of closing the day.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def report_z(ctx: click.Context, number: int | None, as_json: bool) -> None:
+    """Close the day: a numbered Z report, immutable afterwards."""
+    settings = load_settings_or_exit(ctx)
+    with _journal(settings, as_json) as journal:
+        try:
+            report = journal.close_day() if number is None else journal.z_report(number)
+        except LookupError as exc:
+            _error(str(exc), as_json=as_json)
+        except JournalError as exc:
+            _error(exc.message, as_json=as_json)
+    if as_json:
+        print_json(report.to_json())
+    else:
+        click.echo("\n".join(report.lines()))
+
+
+def register(group: click.Group) -> None:
+    for command in (pay_cmd, status_cmd, reconcile_cmd, refund_cmd, override_cmd, journal_group,
+                    report_group):
+        group.add_command(command)

@@ -1,0 +1,47 @@
+"""The durable payment journal (SQLite): schema, migrations, events, queries, reports, export."""
+
+from pos_terminal.journal.errors import (
+    IllegalTransition,
+    JournalCorrupt,
+    JournalError,
+    JournalUnavailable,
+    RefundNotAllowed,
+    UnknownPayment,
+    UnknownRefund,
+)
+from pos_terminal.journal.reports import Report
+from pos_terminal.journal.schema import SCHEMA_VERSION
+from pos_terminal.journal.states import (
+    FINAL_STATES,
+    PAYMENT_TRANSITIONS,
+    PENDING_STATES,
+    REFUND_TRANSITIONS,
+    PaymentState,
+    can_move,
+)
+from pos_terminal.journal.store import Journal, now_ms
+from pos_terminal.journal.views import EventView, PaymentView, RefundView, vn_time
+
+__all__ = [
+    "FINAL_STATES",
+    "PAYMENT_TRANSITIONS",
+    "PENDING_STATES",
+    "REFUND_TRANSITIONS",
+    "SCHEMA_VERSION",
+    "EventView",
+    "IllegalTransition",
+    "Journal",
+    "JournalCorrupt",
+    "JournalError",
+    "JournalUnavailable",
+    "PaymentState",
+    "PaymentView",
+    "RefundNotAllowed",
+    "RefundView",
+    "Report",
+    "UnknownPayment",
+    "UnknownRefund",
+    "can_move",
+    "now_ms",
+    "vn_time",
+]

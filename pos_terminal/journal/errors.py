@@ -1,0 +1,103 @@
+"""Journal errors. Each carries a sentence a cashier or integrator can act on."""
+
+from __future__ import annotations
+
+import errno
+import os
+import sqlite3
+from pathlib import Path
+
+
+class JournalError(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class JournalUnavailable(JournalError):
+    """The journal cannot record right now (locked, read-only, full, unreadable).
+
+    New payments stop: a charge is never sent without its record.
+    """
+
+    def __init__(self, message: str, reason: str = "unavailable") -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class IllegalTransition(JournalError):
+    """A move the state machine forbids (backward, or out of a final state)."""
+
+
+class UnknownPayment(JournalError, LookupError):
+    def __init__(self, app_trans_id: str) -> None:
+        super().__init__(f"No payment {app_trans_id!r} in this terminal's journal.")
+        self.app_trans_id = app_trans_id
+
+
+class UnknownRefund(JournalError, LookupError):
+    def __init__(self, m_refund_id: str) -> None:
+        super().__init__(f"No refund {m_refund_id!r} in this terminal's journal.")
+        self.m_refund_id = m_refund_id
+
+
+class RefundNotAllowed(JournalError):
+    """A refund the journal refuses: wrong state, or more than what is left."""
+
+
+class JournalCorrupt(JournalError):
+    """The file is not a journal this version can read (newer schema, not SQLite)."""
+
+
+_STOP = "New payments are stopped so that nothing is charged without a record."
+
+
+def _read_only_place(path: Path) -> bool:
+    """The file or its folder cannot be written (read-only mount, permissions)."""
+    try:
+        folder = path.parent
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return True
+        if path.exists() and not os.access(path, os.W_OK):
+            return True
+        return not os.access(folder, os.W_OK)
+    except OSError:
+        return False
+
+
+def unavailable_from(exc: BaseException, path: Path) -> JournalUnavailable:
+    """Translate an sqlite3/OS error into the cashier sentence for it."""
+    text = str(exc).lower()
+    code = getattr(exc, "sqlite_errorcode", None)
+    os_errno = getattr(exc, "errno", None)
+    if "locked" in text or "busy" in text or code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return JournalUnavailable(
+            f"The payment journal {path} is locked by another program. {_STOP} "
+            "Close the other pos-terminal (or whatever holds the file) and try again.",
+            "locked",
+        )
+    if "readonly" in text or "read-only" in text or os_errno in (errno.EROFS, errno.EACCES) or (
+        code == sqlite3.SQLITE_READONLY or _read_only_place(path)
+    ):
+        return JournalUnavailable(
+            f"The payment journal {path} is read-only. {_STOP} "
+            "Make the file and its folder writable, then try again.",
+            "read-only",
+        )
+    if "full" in text or os_errno == errno.ENOSPC or code == sqlite3.SQLITE_FULL:
+        return JournalUnavailable(
+            f"The disk holding the payment journal {path} is full. {_STOP} "
+            "Free some space, then try again.",
+            "full",
+        )
+    if "unable to open" in text or isinstance(exc, OSError):
+        return JournalUnavailable(
+            f"The payment journal {path} cannot be opened ({exc}). {_STOP} "
+            "Check that its folder exists and is writable.",
+            "unopenable",
+        )
+    return JournalUnavailable(
+        f"The payment journal {path} cannot be written ({exc}). {_STOP} "
+        "Check the disk and the file, then try again.",
+        "error",
+    )

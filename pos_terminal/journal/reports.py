@@ -1,0 +1,171 @@
+"""X report (running totals of the open day) and Z report (closes the day, numbered, immutable).
+
+"The open day" is everything not yet in a Z report. A Z report takes every settled row (payments
+succeeded/failed/refunded, refunds refunded/failed) into it; unresolved payments and refunds in
+flight stay open and are counted in the next day once they settle. The totals of a Z report are
+stored as JSON in its row, which triggers keep from ever changing.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from pos_terminal.journal.views import vn_time
+
+_SALE_STATES = ("succeeded", "refunded")
+_SETTLED_PAYMENT_STATES = ("succeeded", "failed", "refunded")
+_PENDING_STATES = ("submitting", "processing", "unknown")
+_SETTLED_REFUND_STATES = ("refunded", "failed")
+
+
+@dataclass(frozen=True)
+class Report:
+    kind: str  # "x" or "z"
+    number: int | None
+    opened_ms: int | None
+    closed_ms: int | None
+    generated_ms: int
+    sales_count: int
+    sales_amount: int
+    refunds_count: int
+    refunds_amount: int
+    net_amount: int
+    failed_count: int
+    refunds_failed_count: int
+    unresolved_count: int
+    unresolved_amount: int
+    refunds_pending_count: int
+    refunds_pending_amount: int
+    needs_review_count: int
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["opened_vn"] = vn_time(self.opened_ms)
+        data["closed_vn"] = vn_time(self.closed_ms)
+        data["generated_vn"] = vn_time(self.generated_ms)
+        return data
+
+    def lines(self) -> list[str]:
+        title = f"Z report #{self.number}" if self.kind == "z" else "X report (day still open)"
+        out = [
+            title,
+            f"  from {vn_time(self.opened_ms) or '-'} to "
+            f"{vn_time(self.closed_ms or self.generated_ms)} (Vietnam time)",
+            f"  sales        {self.sales_count:6d}  {self.sales_amount:>15,d} VND",
+            f"  refunds      {self.refunds_count:6d}  {-self.refunds_amount:>15,d} VND",
+            f"  net                  {self.net_amount:>15,d} VND",
+            f"  failed       {self.failed_count:6d}",
+        ]
+        if self.refunds_failed_count:
+            out.append(f"  refunds failed {self.refunds_failed_count:4d}")
+        if self.unresolved_count or self.refunds_pending_count:
+            out.append(
+                f"  still open   {self.unresolved_count:6d}  {self.unresolved_amount:>15,d} VND "
+                f"(+{self.refunds_pending_count} refunds in progress); run `pos-terminal "
+                "reconcile`; they are carried to the next day"
+            )
+        if self.needs_review_count:
+            out.append(
+                f"  need review  {self.needs_review_count:6d}  (too old for a status query: check "
+                "the merchant portal, then `pos-terminal override`)"
+            )
+        return out
+
+
+def _in(states: tuple[str, ...]) -> str:
+    return "(" + ",".join(f"'{s}'" for s in states) + ")"
+
+
+def _totals(conn: sqlite3.Connection, z_clause: str, args: tuple[Any, ...]) -> dict[str, int]:
+    def one(sql: str, a: tuple[Any, ...] = args) -> tuple[int, int]:
+        row = conn.execute(sql, a).fetchone()
+        return int(row[0]), int(row[1] or 0)
+
+    sales = one(
+        "SELECT count(*), sum(amount) FROM payments "  # noqa: S608
+        f"WHERE {z_clause} AND state IN {_in(_SALE_STATES)}"
+    )
+    failed = one(
+        f"SELECT count(*), 0 FROM payments WHERE {z_clause} AND state='failed'"  # noqa: S608
+    )
+    refunds = one(
+        "SELECT count(*), sum(amount) FROM refunds "  # noqa: S608
+        f"WHERE {z_clause} AND state='refunded'"
+    )
+    refunds_failed = one(
+        f"SELECT count(*), 0 FROM refunds WHERE {z_clause} AND state='failed'"  # noqa: S608
+    )
+    return {
+        "sales_count": sales[0],
+        "sales_amount": sales[1],
+        "refunds_count": refunds[0],
+        "refunds_amount": refunds[1],
+        "net_amount": sales[1] - refunds[1],
+        "failed_count": failed[0],
+        "refunds_failed_count": refunds_failed[0],
+    }
+
+
+def _open_items(conn: sqlite3.Connection) -> dict[str, int]:
+    pending = conn.execute(
+        "SELECT count(*), coalesce(sum(amount),0), coalesce(sum(needs_review),0) FROM payments "  # noqa: S608
+        f"WHERE state IN {_in(_PENDING_STATES)}"
+    ).fetchone()
+    refunds = conn.execute(
+        "SELECT count(*), coalesce(sum(amount),0) FROM refunds WHERE state='refunding'"
+    ).fetchone()
+    return {
+        "unresolved_count": int(pending[0]),
+        "unresolved_amount": int(pending[1]),
+        "needs_review_count": int(pending[2]),
+        "refunds_pending_count": int(refunds[0]),
+        "refunds_pending_amount": int(refunds[1]),
+    }
+
+
+def _opened_ms(conn: sqlite3.Connection) -> int | None:
+    row = conn.execute("SELECT max(closed_ms) FROM z_reports").fetchone()
+    if row[0] is not None:
+        return int(row[0])
+    first = conn.execute("SELECT min(created_ms) FROM payments").fetchone()
+    return None if first[0] is None else int(first[0])
+
+
+def stored_z_report(conn: sqlite3.Connection, number: int) -> Report:
+    row = conn.execute("SELECT totals_json FROM z_reports WHERE number=?", (number,)).fetchone()
+    if row is None:
+        raise LookupError(f"There is no Z report #{number} in this journal.")
+    return Report(**json.loads(row[0]))
+
+
+def compute_report(conn: sqlite3.Connection, *, close: bool, now: int) -> Report:
+    """The X report, or with close=True the Z report (call it inside a write transaction)."""
+
+    totals = _totals(conn, "z_number IS NULL", ())
+    open_items = _open_items(conn)
+    opened = _opened_ms(conn)
+    if not close:
+        return Report(kind="x", number=None, opened_ms=opened, closed_ms=None, generated_ms=now,
+                      **totals, **open_items)
+
+    number = int(conn.execute("SELECT coalesce(max(number), 0) + 1 FROM z_reports").fetchone()[0])
+    report = Report(kind="z", number=number, opened_ms=opened, closed_ms=now, generated_ms=now,
+                    **totals, **open_items)
+    conn.execute(
+        "INSERT INTO z_reports(number, opened_ms, closed_ms, totals_json) VALUES (?,?,?,?)",
+        (number, opened, now, json.dumps(asdict(report), sort_keys=True)),
+    )
+    conn.execute(
+        "UPDATE payments SET z_number=? WHERE z_number IS NULL "  # noqa: S608
+        f"AND state IN {_in(_SETTLED_PAYMENT_STATES)}",
+        (number,),
+    )
+    conn.execute(
+        "UPDATE refunds SET z_number=? WHERE z_number IS NULL "  # noqa: S608
+        f"AND state IN {_in(_SETTLED_REFUND_STATES)}",
+        (number,),
+    )
+    return report

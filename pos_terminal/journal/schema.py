@@ -1,0 +1,117 @@
+"""Journal schema, one migration per version (PRAGMA user_version).
+
+A migration is applied in one transaction together with the new user_version, so a crash leaves
+the file at the old version or the new one, never between.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[str, ...] = (
+    # version 1
+    """
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value ANY NOT NULL
+    ) STRICT;
+
+    CREATE TABLE z_reports (
+        number      INTEGER PRIMARY KEY,
+        opened_ms   INTEGER,
+        closed_ms   INTEGER NOT NULL,
+        totals_json TEXT NOT NULL
+    ) STRICT;
+
+    CREATE TABLE payments (
+        app_trans_id     TEXT PRIMARY KEY,
+        kind             TEXT NOT NULL CHECK (kind IN ('quick_pay', 'gateway')),
+        generation       TEXT NOT NULL,
+        state            TEXT NOT NULL CHECK (state IN ('new', 'submitting', 'processing',
+                             'succeeded', 'failed', 'unknown', 'refunding', 'refunded')),
+        amount           INTEGER NOT NULL CHECK (amount > 0),
+        description      TEXT NOT NULL DEFAULT '',
+        items_json       TEXT NOT NULL DEFAULT '[]',
+        code_fingerprint TEXT,
+        code_last4       TEXT,
+        payload_hash     TEXT,
+        return_code      INTEGER,
+        sub_return_code  INTEGER,
+        service_message  TEXT NOT NULL DEFAULT '',
+        message          TEXT NOT NULL DEFAULT '',
+        zp_trans_id      TEXT,
+        order_url        TEXT,
+        qr_code          TEXT,
+        refunded_amount  INTEGER NOT NULL DEFAULT 0
+                             CHECK (refunded_amount >= 0 AND refunded_amount <= amount),
+        polls            INTEGER NOT NULL DEFAULT 0,
+        needs_review     INTEGER NOT NULL DEFAULT 0,
+        created_ms       INTEGER NOT NULL,
+        submitted_ms     INTEGER,
+        updated_ms       INTEGER NOT NULL,
+        z_number         INTEGER REFERENCES z_reports(number)
+    ) STRICT;
+    CREATE INDEX payments_state ON payments(state);
+    CREATE INDEX payments_fingerprint ON payments(code_fingerprint);
+    CREATE INDEX payments_created ON payments(created_ms);
+    CREATE INDEX payments_z ON payments(z_number);
+
+    CREATE TABLE refunds (
+        m_refund_id     TEXT PRIMARY KEY,
+        app_trans_id    TEXT NOT NULL REFERENCES payments(app_trans_id),
+        amount          INTEGER NOT NULL CHECK (amount > 0),
+        description     TEXT NOT NULL DEFAULT '',
+        state           TEXT NOT NULL CHECK (state IN ('refunding', 'refunded', 'failed')),
+        request_ms      INTEGER NOT NULL,
+        return_code     INTEGER,
+        sub_return_code INTEGER,
+        service_message TEXT NOT NULL DEFAULT '',
+        message         TEXT NOT NULL DEFAULT '',
+        refund_id       TEXT,
+        needs_review    INTEGER NOT NULL DEFAULT 0,
+        created_ms      INTEGER NOT NULL,
+        updated_ms      INTEGER NOT NULL,
+        z_number        INTEGER REFERENCES z_reports(number)
+    ) STRICT;
+    CREATE INDEX refunds_payment ON refunds(app_trans_id);
+    CREATE INDEX refunds_state ON refunds(state);
+
+    CREATE TABLE events (
+        id              INTEGER PRIMARY KEY AUTOINCREMENT,
+        app_trans_id    TEXT NOT NULL,
+        m_refund_id     TEXT,
+        time_ms         INTEGER NOT NULL,
+        kind            TEXT NOT NULL CHECK (kind IN ('transition', 'override', 'review')),
+        from_state      TEXT,
+        to_state        TEXT NOT NULL,
+        return_code     INTEGER,
+        sub_return_code INTEGER,
+        message         TEXT NOT NULL DEFAULT '',
+        reason          TEXT,
+        who             TEXT
+    ) STRICT;
+    CREATE INDEX events_payment ON events(app_trans_id);
+
+    CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+    BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+    CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+    BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+    CREATE TRIGGER z_reports_no_update BEFORE UPDATE ON z_reports
+    BEGIN SELECT RAISE(ABORT, 'a Z report is immutable'); END;
+    CREATE TRIGGER z_reports_no_delete BEFORE DELETE ON z_reports
+    BEGIN SELECT RAISE(ABORT, 'a Z report is immutable'); END;
+    CREATE TRIGGER payments_no_delete BEFORE DELETE ON payments
+    BEGIN SELECT RAISE(ABORT, 'payments are never deleted'); END;
+    CREATE TRIGGER refunds_no_delete BEFORE DELETE ON refunds
+    BEGIN SELECT RAISE(ABORT, 'refunds are never deleted'); END;
+    CREATE TRIGGER payments_z_fixed BEFORE UPDATE OF z_number ON payments
+        WHEN OLD.z_number IS NOT NULL
+    BEGIN SELECT RAISE(ABORT, 'a payment in a Z report stays in it'); END;
+    CREATE TRIGGER refunds_z_fixed BEFORE UPDATE OF z_number ON refunds
+        WHEN OLD.z_number IS NOT NULL
+    BEGIN SELECT RAISE(ABORT, 'a refund in a Z report stays in it'); END;
+    CREATE TRIGGER payments_amount_fixed BEFORE UPDATE OF amount, app_trans_id ON payments
+        WHEN NEW.amount IS NOT OLD.amount OR NEW.app_trans_id IS NOT OLD.app_trans_id
+    BEGIN SELECT RAISE(ABORT, 'amount and app_trans_id of a payment never change'); END;
+    """,
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)

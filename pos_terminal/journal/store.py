@@ -1,0 +1,727 @@
+"""The durable payment journal: one SQLite file, WAL, synchronous=FULL.
+
+Every state change is one `BEGIN IMMEDIATE ... COMMIT` holding both the row update and its
+appended event, so after a crash the file shows either the old state or the new state with its
+event, never one without the other. The raw payment code never reaches this module's storage:
+only an HMAC-SHA256 fingerprint keyed by a random per-journal secret, and its last 4 characters.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+from pos_terminal.journal.errors import (
+    IllegalTransition,
+    JournalCorrupt,
+    JournalError,
+    JournalUnavailable,
+    RefundNotAllowed,
+    UnknownPayment,
+    UnknownRefund,
+    unavailable_from,
+)
+from pos_terminal.journal.reports import Report, compute_report, stored_z_report
+from pos_terminal.journal.schema import MIGRATIONS, SCHEMA_VERSION
+from pos_terminal.journal.states import (
+    FINAL_STATES,
+    OVERRIDE_TARGETS,
+    PENDING_STATES,
+    PaymentState,
+    can_move,
+)
+from pos_terminal.journal.views import EventView, PaymentView, RefundView
+
+_UNSET: Any = object()
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def code_last4(code: str) -> str:
+    return code[-4:]
+
+
+_PAYMENT_COLUMNS = (
+    "app_trans_id, state, amount, description, return_code, message, service_message, "
+    "zp_trans_id, code_last4, created_ms, updated_ms, polls, refunded_amount, needs_review, kind, "
+    "generation, sub_return_code, submitted_ms, order_url, qr_code, items_json, z_number"
+)
+_REFUND_COLUMNS = (
+    "m_refund_id, app_trans_id, amount, description, state, return_code, sub_return_code, message, "
+    "service_message, refund_id, request_ms, created_ms, updated_ms, needs_review, z_number"
+)
+_EVENT_COLUMNS = (
+    "id, app_trans_id, m_refund_id, time_ms, kind, from_state, to_state, return_code, "
+    "sub_return_code, message, reason, who"
+)
+
+
+def _payment(row: Sequence[Any]) -> PaymentView:
+    return PaymentView(
+        app_trans_id=row[0], state=PaymentState(row[1]), amount=row[2], description=row[3],
+        return_code=row[4], message=row[5], service_message=row[6], zp_trans_id=row[7],
+        code_last4=row[8], created_ms=row[9], updated_ms=row[10], polls=row[11],
+        refunded_amount=row[12], needs_review=bool(row[13]), kind=row[14], generation=row[15],
+        sub_return_code=row[16], submitted_ms=row[17], order_url=row[18], qr_code=row[19],
+        items_json=row[20], z_number=row[21],
+    )
+
+
+def _refund(row: Sequence[Any]) -> RefundView:
+    return RefundView(
+        m_refund_id=row[0], app_trans_id=row[1], amount=row[2], description=row[3],
+        state=PaymentState(row[4]), return_code=row[5], sub_return_code=row[6], message=row[7],
+        service_message=row[8], refund_id=row[9], request_ms=row[10], created_ms=row[11],
+        updated_ms=row[12], needs_review=bool(row[13]), z_number=row[14],
+    )
+
+
+def _event(row: Sequence[Any]) -> EventView:
+    return EventView(*row)
+
+
+class Journal:
+    """Thread-safe (one connection behind a lock); several processes may share the file."""
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        path: Path,
+        secret: bytes,
+        clock: Callable[[], int] = now_ms,
+    ) -> None:
+        self._conn = conn
+        self.path = path
+        self._secret = secret
+        self._clock = clock
+        self._lock = threading.RLock()
+
+    # ---------------------------------------------------------------- opening
+    @classmethod
+    def open(
+        cls,
+        path: Path | str,
+        *,
+        busy_timeout_s: float = 5.0,
+        clock: Callable[[], int] = now_ms,
+    ) -> Journal:
+        """Open (creating or migrating) the journal at `path`.
+
+        Raises JournalUnavailable when the file cannot be opened or written, JournalCorrupt when it
+        is not a journal this version understands.
+        """
+        p = Path(path).expanduser()
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(
+                str(p), timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
+            )
+        except (sqlite3.Error, OSError) as exc:
+            raise unavailable_from(exc, p) from exc
+        try:
+            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise JournalUnavailable(
+                    f"The payment journal {p} cannot use write-ahead logging (mode {mode!r}). "
+                    "New payments are stopped so that nothing is charged without a record. "
+                    "Put the journal on a local disk.",
+                    "no-wal",
+                )
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            secret = cls._migrate(conn, p)
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            if "not a database" in str(exc) or "malformed" in str(exc):
+                raise JournalCorrupt(
+                    f"{p} is not a pos-terminal journal or is damaged ({exc}). Move it aside and "
+                    "keep it for inspection; a new journal will be created at this path."
+                ) from exc
+            raise unavailable_from(exc, p) from exc
+        except JournalError:
+            conn.close()
+            raise
+        return cls(conn, p, secret, clock)
+
+    @staticmethod
+    def _migrate(conn: sqlite3.Connection, path: Path) -> bytes:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise JournalCorrupt(
+                f"The journal {path} has schema version {version}, newer than this pos-terminal "
+                f"understands ({SCHEMA_VERSION}). Upgrade pos-terminal to read it."
+            )
+        if version < SCHEMA_VERSION:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                # Another process may have migrated while we waited for the write lock.
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                for number in range(version, SCHEMA_VERSION):
+                    for statement in _split_sql(MIGRATIONS[number]):
+                        conn.execute(statement)
+                    conn.execute(f"PRAGMA user_version={number + 1}")
+                if version == 0:
+                    conn.execute(
+                        "INSERT INTO meta(key, value) VALUES ('fingerprint_secret', ?)",
+                        (secrets.token_bytes(32),),
+                    )
+                    conn.execute(
+                        "INSERT INTO meta(key, value) VALUES ('created_ms', ?)", (now_ms(),)
+                    )
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        row = conn.execute("SELECT value FROM meta WHERE key='fingerprint_secret'").fetchone()
+        if row is None or not isinstance(row[0], bytes):
+            raise JournalCorrupt(f"The journal {path} has lost its fingerprint secret.")
+        return bytes(row[0])
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        with self._lock:
+            return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def now(self) -> int:
+        return self._clock()
+
+    # ---------------------------------------------------------------- plumbing
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One durable write transaction; any storage failure becomes JournalUnavailable."""
+        with self._lock:
+            conn = self._conn
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise unavailable_from(exc, self.path) from exc
+            try:
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException as exc:
+                with suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.IntegrityError):
+                    raise JournalError(f"The journal refused the change: {exc}") from exc
+                if isinstance(exc, sqlite3.Error):
+                    raise unavailable_from(exc, self.path) from exc
+                raise
+
+    def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        with self._lock:
+            try:
+                return self._conn.execute(sql, tuple(args)).fetchall()
+            except sqlite3.Error as exc:
+                raise unavailable_from(exc, self.path) from exc
+
+    @staticmethod
+    def _append_event(
+        conn: sqlite3.Connection,
+        *,
+        app_trans_id: str,
+        time_ms: int,
+        kind: str,
+        from_state: str | None,
+        to_state: str,
+        return_code: int | None = None,
+        sub_return_code: int | None = None,
+        message: str = "",
+        m_refund_id: str | None = None,
+        reason: str | None = None,
+        who: str | None = None,
+    ) -> None:
+        conn.execute(
+            "INSERT INTO events(app_trans_id, m_refund_id, time_ms, kind, from_state, to_state, "
+            "return_code, sub_return_code, message, reason, who) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (app_trans_id, m_refund_id, time_ms, kind, from_state, to_state, return_code,
+             sub_return_code, message, reason, who),
+        )
+
+    def _get_in(self, conn: sqlite3.Connection, app_trans_id: str) -> PaymentView:
+        row = conn.execute(
+            f"SELECT {_PAYMENT_COLUMNS} FROM payments WHERE app_trans_id=?",  # noqa: S608
+            (app_trans_id,),
+        ).fetchone()
+        if row is None:
+            raise UnknownPayment(app_trans_id)
+        return _payment(row)
+
+    # ---------------------------------------------------------------- codes
+    def fingerprint(self, code: str) -> str:
+        """Keyed fingerprint of a payment code: equal codes match, the code cannot be recovered."""
+        return hmac.new(self._secret, code.encode("utf-8"), hashlib.sha256).hexdigest()
+
+    def payments_with_code(self, code: str) -> list[PaymentView]:
+        rows = self._read(
+            f"SELECT {_PAYMENT_COLUMNS} FROM payments WHERE code_fingerprint=? "  # noqa: S608
+            "ORDER BY created_ms DESC",
+            (self.fingerprint(code),),
+        )
+        return [_payment(r) for r in rows]
+
+    # ---------------------------------------------------------------- payments
+    def record_intent(
+        self,
+        *,
+        app_trans_id: str,
+        amount: int,
+        generation: str,
+        kind: str = "quick_pay",
+        description: str = "",
+        items: Sequence[Any] = (),
+        payment_code: str | None = None,
+        payload_hash: str | None = None,
+        message: str = "",
+        now: int | None = None,
+    ) -> PaymentView:
+        """Commit the intent (NEW -> SUBMITTING) before anything is sent."""
+        t = self._clock() if now is None else now
+        fp = self.fingerprint(payment_code) if payment_code is not None else None
+        last4 = code_last4(payment_code) if payment_code is not None else None
+        items_json = json.dumps(list(items), ensure_ascii=False, separators=(",", ":"))
+        with self._tx() as conn:
+            conn.execute(
+                "INSERT INTO payments(app_trans_id, kind, generation, state, amount, description, "
+                "items_json, code_fingerprint, code_last4, payload_hash, message, created_ms, "
+                "submitted_ms, updated_ms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (app_trans_id, kind, generation, PaymentState.SUBMITTING.value, amount,
+                 description, items_json, fp, last4, payload_hash, message, t, t, t),
+            )
+            self._append_event(
+                conn, app_trans_id=app_trans_id, time_ms=t, kind="transition",
+                from_state=PaymentState.NEW.value, to_state=PaymentState.SUBMITTING.value,
+                message=message,
+            )
+            return self._get_in(conn, app_trans_id)
+
+    def transition(
+        self,
+        app_trans_id: str,
+        to_state: PaymentState,
+        *,
+        message: str,
+        return_code: int | None = _UNSET,
+        sub_return_code: int | None = _UNSET,
+        service_message: str = _UNSET,
+        zp_trans_id: str | None = _UNSET,
+        order_url: str | None = _UNSET,
+        qr_code: str | None = _UNSET,
+        count_poll: bool = False,
+        allowed_from: Collection[PaymentState] | None = None,
+    ) -> PaymentView:
+        """Move a payment to `to_state` with its event, or refresh it when already there.
+
+        Staying in the same state updates the row (codes, message, poll count) without an event.
+        A move the state machine forbids raises IllegalTransition and changes nothing.
+        """
+        t = self._clock()
+        with self._tx() as conn:
+            current = self._get_in(conn, app_trans_id)
+            if allowed_from is not None and current.state not in allowed_from:
+                raise IllegalTransition(
+                    f"Payment {app_trans_id} is {current.state.value}, not "
+                    f"{'/'.join(s.value for s in allowed_from)}; nothing changed."
+                )
+            moving = current.state is not to_state
+            if moving and not can_move(current.state, to_state):
+                raise IllegalTransition(
+                    f"Payment {app_trans_id} cannot go from {current.state.value} to "
+                    f"{to_state.value}."
+                )
+            sets: dict[str, Any] = {"state": to_state.value, "message": message, "updated_ms": t}
+            for column, value in (
+                ("return_code", return_code), ("sub_return_code", sub_return_code),
+                ("service_message", service_message), ("zp_trans_id", zp_trans_id),
+                ("order_url", order_url), ("qr_code", qr_code),
+            ):
+                if value is not _UNSET:
+                    sets[column] = value
+            if to_state in FINAL_STATES:
+                sets["needs_review"] = 0
+            assignments = ", ".join(f"{c}=?" for c in sets)
+            poll = ", polls=polls+1" if count_poll else ""
+            conn.execute(
+                f"UPDATE payments SET {assignments}{poll} WHERE app_trans_id=?",  # noqa: S608
+                (*sets.values(), app_trans_id),
+            )
+            if moving:
+                self._append_event(
+                    conn, app_trans_id=app_trans_id, time_ms=t, kind="transition",
+                    from_state=current.state.value, to_state=to_state.value,
+                    return_code=None if return_code is _UNSET else return_code,
+                    sub_return_code=None if sub_return_code is _UNSET else sub_return_code,
+                    message=message,
+                )
+            return self._get_in(conn, app_trans_id)
+
+    def override(
+        self, app_trans_id: str, to_state: PaymentState, *, reason: str, who: str, message: str
+    ) -> PaymentView:
+        """A cashier's explicit decision (after checking the merchant portal), never silent."""
+        if to_state not in OVERRIDE_TARGETS:
+            raise IllegalTransition(
+                f"An override can only mark a payment succeeded or failed, not {to_state.value}."
+            )
+        if not reason.strip():
+            raise IllegalTransition("An override needs a reason (what you checked, and where).")
+        if not who.strip():
+            raise IllegalTransition("An override needs the name of who decided it.")
+        t = self._clock()
+        with self._tx() as conn:
+            current = self._get_in(conn, app_trans_id)
+            if current.state not in PENDING_STATES:
+                raise IllegalTransition(
+                    f"Payment {app_trans_id} is already {current.state.value}; only an unresolved "
+                    "payment (submitting, processing, unknown) can be overridden."
+                )
+            conn.execute(
+                "UPDATE payments SET state=?, message=?, needs_review=0, updated_ms=? "
+                "WHERE app_trans_id=?",
+                (to_state.value, message, t, app_trans_id),
+            )
+            self._append_event(
+                conn, app_trans_id=app_trans_id, time_ms=t, kind="override",
+                from_state=current.state.value, to_state=to_state.value, message=message,
+                reason=reason.strip(), who=who.strip(),
+            )
+            return self._get_in(conn, app_trans_id)
+
+    def flag_for_review(self, app_trans_id: str, message: str) -> PaymentView:
+        """Mark a row that can no longer be resolved by a status query; its state stays as is."""
+        t = self._clock()
+        with self._tx() as conn:
+            current = self._get_in(conn, app_trans_id)
+            if current.needs_review or current.state not in PENDING_STATES:
+                return current
+            conn.execute(
+                "UPDATE payments SET needs_review=1, message=?, updated_ms=? WHERE app_trans_id=?",
+                (message, t, app_trans_id),
+            )
+            self._append_event(
+                conn, app_trans_id=app_trans_id, time_ms=t, kind="review",
+                from_state=current.state.value, to_state=current.state.value, message=message,
+            )
+            return self._get_in(conn, app_trans_id)
+
+    def get(self, app_trans_id: str) -> PaymentView:
+        rows = self._read(
+            f"SELECT {_PAYMENT_COLUMNS} FROM payments WHERE app_trans_id=?",  # noqa: S608
+            (app_trans_id,),
+        )
+        if not rows:
+            raise UnknownPayment(app_trans_id)
+        return _payment(rows[0])
+
+    def find(self, app_trans_id: str) -> PaymentView | None:
+        try:
+            return self.get(app_trans_id)
+        except UnknownPayment:
+            return None
+
+    def events(self, app_trans_id: str) -> list[EventView]:
+        rows = self._read(
+            f"SELECT {_EVENT_COLUMNS} FROM events WHERE app_trans_id=? ORDER BY id",  # noqa: S608
+            (app_trans_id,),
+        )
+        return [_event(r) for r in rows]
+
+    def pending(self, limit: int | None = None) -> list[PaymentView]:
+        """Unresolved payments, oldest first."""
+        marks = ",".join("?" for _ in PENDING_STATES)
+        sql = (
+            f"SELECT {_PAYMENT_COLUMNS} FROM payments WHERE state IN ({marks}) "  # noqa: S608
+            "ORDER BY created_ms, app_trans_id"
+        )
+        args: list[Any] = [s.value for s in PENDING_STATES]
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(limit)
+        return [_payment(r) for r in self._read(sql, args)]
+
+    def pending_count(self) -> int:
+        marks = ",".join("?" for _ in PENDING_STATES)
+        rows = self._read(
+            f"SELECT count(*) FROM payments WHERE state IN ({marks})",  # noqa: S608
+            [s.value for s in PENDING_STATES],
+        )
+        return int(rows[0][0])
+
+    def list_payments(
+        self,
+        *,
+        since_ms: int | None = None,
+        until_ms: int | None = None,
+        states: Collection[PaymentState] | None = None,
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> list[PaymentView]:
+        where: list[str] = []
+        args: list[Any] = []
+        if since_ms is not None:
+            where.append("created_ms >= ?")
+            args.append(since_ms)
+        if until_ms is not None:
+            where.append("created_ms < ?")
+            args.append(until_ms)
+        if states:
+            where.append(f"state IN ({','.join('?' for _ in states)})")
+            args.extend(s.value for s in states)
+        sql = f"SELECT {_PAYMENT_COLUMNS} FROM payments"  # noqa: S608
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY created_ms DESC, app_trans_id DESC" if newest_first else (
+            " ORDER BY created_ms, app_trans_id"
+        )
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(limit)
+        return [_payment(r) for r in self._read(sql, args)]
+
+    # ---------------------------------------------------------------- refunds
+    def record_refund_intent(
+        self,
+        *,
+        m_refund_id: str,
+        app_trans_id: str,
+        amount: int | None,
+        description: str,
+        request_ms: int,
+        message: str = "",
+    ) -> RefundView:
+        """Commit a refund before it is sent; `amount` None means everything that is left.
+
+        The check of what is left counts refunds still in flight, inside the same write
+        transaction, so two refunds racing cannot together exceed the payment.
+        """
+        t = self._clock()
+        with self._tx() as conn:
+            payment = self._get_in(conn, app_trans_id)
+            if payment.state is not PaymentState.SUCCEEDED:
+                raise RefundNotAllowed(
+                    f"Payment {app_trans_id} is {payment.state.value}; only a succeeded payment "
+                    "can be refunded."
+                )
+            if not payment.zp_trans_id:
+                raise RefundNotAllowed(
+                    f"Payment {app_trans_id} has no wallet transaction number (it was marked paid "
+                    "by hand); refund it from the merchant portal."
+                )
+            in_flight = conn.execute(
+                "SELECT coalesce(sum(amount), 0) FROM refunds WHERE app_trans_id=? AND state=?",
+                (app_trans_id, PaymentState.REFUNDING.value),
+            ).fetchone()[0]
+            left = payment.amount - payment.refunded_amount - int(in_flight)
+            wanted = left if amount is None else amount
+            if wanted <= 0:
+                pending = " (refunds still in progress count too)" if in_flight else ""
+                if amount is not None and left > 0:
+                    raise RefundNotAllowed(
+                        f"A refund amount must be a positive number of VND, not {amount}."
+                    )
+                raise RefundNotAllowed(
+                    f"Nothing is left to refund on {app_trans_id}: {payment.amount} VND paid, "
+                    f"{payment.refunded_amount} VND refunded{pending}."
+                )
+            if wanted > left:
+                raise RefundNotAllowed(
+                    f"Cannot refund {wanted} VND on {app_trans_id}: only {left} VND is left "
+                    f"({payment.amount} paid, {payment.refunded_amount} refunded, {in_flight} in "
+                    "progress)."
+                )
+            conn.execute(
+                "INSERT INTO refunds(m_refund_id, app_trans_id, amount, description, state, "
+                "request_ms, message, created_ms, updated_ms) VALUES (?,?,?,?,?,?,?,?,?)",
+                (m_refund_id, app_trans_id, wanted, description, PaymentState.REFUNDING.value,
+                 request_ms, message, t, t),
+            )
+            self._append_event(
+                conn, app_trans_id=app_trans_id, m_refund_id=m_refund_id, time_ms=t,
+                kind="transition", from_state=PaymentState.NEW.value,
+                to_state=PaymentState.REFUNDING.value, message=message or f"refund {wanted} VND",
+            )
+            return self._get_refund_in(conn, m_refund_id)
+
+    def _get_refund_in(self, conn: sqlite3.Connection, m_refund_id: str) -> RefundView:
+        row = conn.execute(
+            f"SELECT {_REFUND_COLUMNS} FROM refunds WHERE m_refund_id=?",  # noqa: S608
+            (m_refund_id,),
+        ).fetchone()
+        if row is None:
+            raise UnknownRefund(m_refund_id)
+        return _refund(row)
+
+    def refund_transition(
+        self,
+        m_refund_id: str,
+        to_state: PaymentState,
+        *,
+        message: str,
+        return_code: int | None = _UNSET,
+        sub_return_code: int | None = _UNSET,
+        service_message: str = _UNSET,
+        refund_id: str | None = _UNSET,
+        full_refund_message: str = "",
+    ) -> RefundView:
+        """Settle (or refresh) a refund; REFUNDED adds to the payment's refunded_amount and moves
+        the payment SUCCEEDED -> REFUNDED when nothing is left, all in one transaction."""
+        t = self._clock()
+        with self._tx() as conn:
+            current = self._get_refund_in(conn, m_refund_id)
+            moving = current.state is not to_state
+            if moving and not can_move(current.state, to_state, refund=True):
+                raise IllegalTransition(
+                    f"Refund {m_refund_id} cannot go from {current.state.value} to "
+                    f"{to_state.value}."
+                )
+            sets: dict[str, Any] = {"state": to_state.value, "message": message, "updated_ms": t}
+            for column, value in (
+                ("return_code", return_code), ("sub_return_code", sub_return_code),
+                ("service_message", service_message), ("refund_id", refund_id),
+            ):
+                if value is not _UNSET:
+                    sets[column] = value
+            if to_state is not PaymentState.REFUNDING:
+                sets["needs_review"] = 0
+            conn.execute(
+                f"UPDATE refunds SET {', '.join(f'{c}=?' for c in sets)} "  # noqa: S608
+                "WHERE m_refund_id=?",
+                (*sets.values(), m_refund_id),
+            )
+            if moving:
+                self._append_event(
+                    conn, app_trans_id=current.app_trans_id, m_refund_id=m_refund_id, time_ms=t,
+                    kind="transition", from_state=current.state.value, to_state=to_state.value,
+                    return_code=None if return_code is _UNSET else return_code,
+                    sub_return_code=None if sub_return_code is _UNSET else sub_return_code,
+                    message=message,
+                )
+            if moving and to_state is PaymentState.REFUNDED:
+                conn.execute(
+                    "UPDATE payments SET refunded_amount=refunded_amount+?, updated_ms=? "
+                    "WHERE app_trans_id=?",
+                    (current.amount, t, current.app_trans_id),
+                )
+                payment = self._get_in(conn, current.app_trans_id)
+                if payment.refunded_amount == payment.amount:
+                    text = full_refund_message or f"Refunded in full ({payment.amount} VND)."
+                    conn.execute(
+                        "UPDATE payments SET state=?, message=? WHERE app_trans_id=?",
+                        (PaymentState.REFUNDED.value, text, current.app_trans_id),
+                    )
+                    self._append_event(
+                        conn, app_trans_id=current.app_trans_id, m_refund_id=m_refund_id,
+                        time_ms=t, kind="transition", from_state=payment.state.value,
+                        to_state=PaymentState.REFUNDED.value, message=text,
+                    )
+            return self._get_refund_in(conn, m_refund_id)
+
+    def flag_refund_for_review(self, m_refund_id: str, message: str) -> RefundView:
+        t = self._clock()
+        with self._tx() as conn:
+            current = self._get_refund_in(conn, m_refund_id)
+            if current.needs_review or current.is_final:
+                return current
+            conn.execute(
+                "UPDATE refunds SET needs_review=1, message=?, updated_ms=? WHERE m_refund_id=?",
+                (message, t, m_refund_id),
+            )
+            self._append_event(
+                conn, app_trans_id=current.app_trans_id, m_refund_id=m_refund_id, time_ms=t,
+                kind="review", from_state=current.state.value, to_state=current.state.value,
+                message=message,
+            )
+            return self._get_refund_in(conn, m_refund_id)
+
+    def get_refund(self, m_refund_id: str) -> RefundView:
+        rows = self._read(
+            f"SELECT {_REFUND_COLUMNS} FROM refunds WHERE m_refund_id=?",  # noqa: S608
+            (m_refund_id,),
+        )
+        if not rows:
+            raise UnknownRefund(m_refund_id)
+        return _refund(rows[0])
+
+    def refunds(self, app_trans_id: str | None = None) -> list[RefundView]:
+        if app_trans_id is None:
+            rows = self._read(
+                f"SELECT {_REFUND_COLUMNS} FROM refunds ORDER BY created_ms"  # noqa: S608
+            )
+        else:
+            rows = self._read(
+                f"SELECT {_REFUND_COLUMNS} FROM refunds WHERE app_trans_id=? "  # noqa: S608
+                "ORDER BY created_ms",
+                (app_trans_id,),
+            )
+        return [_refund(r) for r in rows]
+
+    def pending_refunds(self) -> list[RefundView]:
+        rows = self._read(
+            f"SELECT {_REFUND_COLUMNS} FROM refunds WHERE state=? "  # noqa: S608
+            "ORDER BY created_ms",
+            (PaymentState.REFUNDING.value,),
+        )
+        return [_refund(r) for r in rows]
+
+    # ---------------------------------------------------------------- reports
+    def x_report(self) -> Report:
+        """Running totals of the open day (everything not yet in a Z report). Writes nothing."""
+        with self._lock:
+            try:
+                return compute_report(self._conn, close=False, now=self._clock())
+            except sqlite3.Error as exc:
+                raise unavailable_from(exc, self.path) from exc
+
+    def close_day(self) -> Report:
+        """The Z report: numbers and freezes every settled row of the open day, in one commit.
+
+        Unresolved payments and refunds in flight are not closed; they are listed and carried to
+        the next day.
+        """
+        with self._tx() as conn:
+            return compute_report(conn, close=True, now=self._clock())
+
+    def z_report(self, number: int) -> Report:
+        with self._lock:
+            try:
+                return stored_z_report(self._conn, number)
+            except sqlite3.Error as exc:
+                raise unavailable_from(exc, self.path) from exc
+
+    def z_numbers(self) -> list[int]:
+        return [int(r[0]) for r in self._read("SELECT number FROM z_reports ORDER BY number")]
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a migration into statements (triggers contain ';' inside BEGIN ... END)."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip():
+                statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        statements.append(buffer.strip())
+    return statements

@@ -1,0 +1,158 @@
+"""Read-only snapshots of journal rows, handed to the engine, the CLI and the UI."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from pos_terminal.journal.states import FINAL_STATES, PaymentState
+
+VN_TZ = timezone(timedelta(hours=7))
+
+
+def vn_time(ms: int | None) -> str:
+    """Unix ms shown in Vietnam time, e.g. '2026-11-21 19:21:23'."""
+    if ms is None:
+        return ""
+    return datetime.fromtimestamp(ms / 1000, VN_TZ).strftime("%Y-%m-%d %H:%M:%S")
+
+
+@dataclass(frozen=True)
+class PaymentView:
+    app_trans_id: str
+    state: PaymentState
+    amount: int
+    description: str
+    return_code: int | None
+    message: str
+    service_message: str
+    zp_trans_id: str | None
+    code_last4: str | None
+    created_ms: int
+    updated_ms: int
+    polls: int
+    refunded_amount: int
+    needs_review: bool
+    kind: str = "quick_pay"
+    generation: str = "v2"
+    sub_return_code: int | None = None
+    submitted_ms: int | None = None
+    order_url: str | None = None
+    qr_code: str | None = None
+    items_json: str = "[]"
+    z_number: int | None = None
+
+    @property
+    def is_final(self) -> bool:
+        return self.state in FINAL_STATES
+
+    @property
+    def refundable_amount(self) -> int:
+        """What is left to refund, not counting refunds still in flight."""
+        if self.state is not PaymentState.SUCCEEDED:
+            return 0
+        return self.amount - self.refunded_amount
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "state": self.state.value,
+            "app_trans_id": self.app_trans_id,
+            "amount": self.amount,
+            "return_code": self.return_code,
+            "message": self.message,
+            "zp_trans_id": self.zp_trans_id,
+            "sub_return_code": self.sub_return_code,
+            "service_message": self.service_message,
+            "description": self.description,
+            "items": json.loads(self.items_json),
+            "kind": self.kind,
+            "generation": self.generation,
+            "code_last4": self.code_last4,
+            "refunded_amount": self.refunded_amount,
+            "needs_review": self.needs_review,
+            "polls": self.polls,
+            "created_ms": self.created_ms,
+            "submitted_ms": self.submitted_ms,
+            "updated_ms": self.updated_ms,
+            "created_vn": vn_time(self.created_ms),
+            "order_url": self.order_url,
+            "qr_code": self.qr_code,
+            "z_number": self.z_number,
+        }
+
+
+@dataclass(frozen=True)
+class RefundView:
+    m_refund_id: str
+    app_trans_id: str
+    amount: int
+    description: str
+    state: PaymentState
+    return_code: int | None
+    sub_return_code: int | None
+    message: str
+    service_message: str
+    refund_id: str | None
+    request_ms: int
+    created_ms: int
+    updated_ms: int
+    needs_review: bool
+    z_number: int | None = None
+
+    @property
+    def is_final(self) -> bool:
+        return self.state is not PaymentState.REFUNDING
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "state": self.state.value,
+            "m_refund_id": self.m_refund_id,
+            "app_trans_id": self.app_trans_id,
+            "amount": self.amount,
+            "return_code": self.return_code,
+            "sub_return_code": self.sub_return_code,
+            "message": self.message,
+            "service_message": self.service_message,
+            "refund_id": self.refund_id,
+            "description": self.description,
+            "needs_review": self.needs_review,
+            "created_ms": self.created_ms,
+            "updated_ms": self.updated_ms,
+            "created_vn": vn_time(self.created_ms),
+            "z_number": self.z_number,
+        }
+
+
+@dataclass(frozen=True)
+class EventView:
+    id: int
+    app_trans_id: str
+    m_refund_id: str | None
+    time_ms: int
+    kind: str
+    from_state: str | None
+    to_state: str
+    return_code: int | None
+    sub_return_code: int | None
+    message: str
+    reason: str | None
+    who: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "app_trans_id": self.app_trans_id,
+            "m_refund_id": self.m_refund_id,
+            "time_ms": self.time_ms,
+            "time_vn": vn_time(self.time_ms),
+            "kind": self.kind,
+            "from": self.from_state,
+            "to": self.to_state,
+            "return_code": self.return_code,
+            "sub_return_code": self.sub_return_code,
+            "message": self.message,
+            "reason": self.reason,
+            "who": self.who,
+        }

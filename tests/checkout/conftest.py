@@ -1,0 +1,105 @@
+"""Helpers for checkout tests: the emulator's control API over HTTP, and a tiny real tmpfs."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+# Starting balances of the emulator's wallets (stable: the demo and the tests rely on them).
+BALANCES = {"an": 50_000_000, "binh": 20_000_000, "chi": 20_000_000, "dung": 0}
+
+
+def base(emulator: Any) -> str:
+    return str(emulator.base_url)
+
+
+def wallet_code(emulator: Any, wallet: str) -> str:
+    wallets = requests.get(f"{base(emulator)}/_emulator/wallets", timeout=5).json()["wallets"]
+    return next(w["code"] for w in wallets if w["id"] == wallet)
+
+
+def ledger(emulator: Any) -> dict[str, Any]:
+    answer = requests.get(f"{base(emulator)}/_emulator/ledger", timeout=5)
+    answer.raise_for_status()
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def charged(emulator: Any, app_trans_id: str) -> list[dict[str, Any]]:
+    """The emulator's successful charges for one order (what "charged once" is proven by)."""
+    return [c for c in ledger(emulator)["charges"]
+            if c["app_trans_id"] == app_trans_id and c["state"] == "succeeded"]
+
+
+def add_fault(emulator: Any, **rule: Any) -> None:
+    answer = requests.post(f"{base(emulator)}/_emulator/faults", json=rule, timeout=5)
+    assert answer.status_code == 200, answer.text
+
+
+def quick_pay_requests(emulator: Any) -> int:
+    return int(ledger(emulator)["requests"].get("quick_pay", 0))
+
+
+@pytest.fixture
+def tiny_tmpfs(tmp_path: Path) -> Iterator[Path]:
+    """A real 256 KiB tmpfs (needs CAP_SYS_ADMIN; skipped where mounting is not allowed)."""
+    mount = tmp_path / "tmpfs"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)],
+                          capture_output=True, check=False)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def write_config(settings: Any, path: Path, **checkout: Any) -> Path:
+    """A TOML file for a subprocess or a CLI run, carrying what `settings` points at."""
+    sv, term, co = settings.service, settings.terminal, settings.checkout
+    values = {
+        "poll_intervals_s": list(co.poll_intervals_s),
+        "poll_deadline_s": co.poll_deadline_s,
+        "not_found_grace_s": co.not_found_grace_s,
+        **checkout,
+    }
+
+    def toml(value: Any) -> str:
+        if isinstance(value, str | Path):
+            return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+        if isinstance(value, list):
+            return "[" + ", ".join(toml(v) for v in value) + "]"
+        return str(value).lower() if isinstance(value, bool) else str(value)
+
+    lines = [
+        "[service]",
+        f"generation = {toml(sv.generation)}",
+        f"base_url = {toml(sv.base_url)}",
+        f"gateway_url = {toml(sv.gateway_url)}",
+        f"app_id = {sv.app_id}",
+        f"key1 = {toml(sv.key1)}",
+        f"key2 = {toml(sv.key2)}",
+        f"rsa_public_key = {toml(sv.rsa_public_key)}",
+        f"timeout_s = {sv.timeout_s}",
+        f"connect_timeout_s = {sv.connect_timeout_s}",
+        'environment = "emulator"',
+        "",
+        "[terminal]",
+        f"journal = {toml(term.journal)}",
+        f"app_user = {toml(term.app_user)}",
+        "",
+        "[checkout]",
+        *(f"{key} = {toml(value)}" for key, value in values.items()),
+        "",
+        "[emulator]",
+        f"private_key = {toml(settings.emulator.private_key)}",
+        "",
+    ]
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path

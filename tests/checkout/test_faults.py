@@ -1,0 +1,212 @@
+"""The fault matrix: whatever the emulator does to the answer, the payment ends in the right
+state and its ledger shows exactly one charge or none. Plus a journal that cannot be written:
+nothing is sent. Plus: the raw payment code is in no byte of the journal files or the logs."""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import sqlite3
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pos_terminal.checkout import Checkout, JournalUnavailable, PaymentState
+from pos_terminal.config import Settings
+from pos_terminal.journal import Journal
+from tests.checkout.conftest import (
+    BALANCES,
+    add_fault,
+    charged,
+    ledger,
+    quick_pay_requests,
+    wallet_code,
+)
+
+S = PaymentState
+
+# mode, extra rule fields, final state, charges expected.
+# The emulator's endpoint-wide delay holds the request *before* processing it (a request slow in
+# transit): a status query sent after the 1 s timeout finds no order yet. Only the not-found grace
+# (here 2.5 s, longer than the delay) stops the terminal from calling that payment failed while
+# the charge is about to land: this row proves the grace period is what makes it safe.
+MATRIX = [
+    ("delay", {"delay_s": 1.6}, S.SUCCEEDED, 1),
+    ("http500", {}, S.FAILED, 0),
+    ("html", {}, S.FAILED, 0),
+    ("garbage", {}, S.SUCCEEDED, 1),
+    ("truncated", {}, S.SUCCEEDED, 1),
+    ("drop", {}, S.FAILED, 0),
+    ("drop_after_commit", {}, S.SUCCEEDED, 1),
+]
+
+
+@pytest.mark.parametrize(("mode", "extra", "final", "charges"), MATRIX,
+                         ids=[m[0] for m in MATRIX])
+def test_fault_on_the_charge(any_settings: Settings, emulator: Any, mode: str,
+                             extra: dict[str, Any], final: S, charges: int) -> None:
+    settings = any_settings.replace_service(timeout_s=1.0)
+    if mode == "delay":
+        settings = settings.replace_section("checkout", not_found_grace_s=2.5)
+    add_fault(emulator, endpoint="quick_pay", mode=mode, **extra)
+    with Checkout(settings) as co:
+        view = co.pay(15_000, wallet_code(emulator, "an"))
+        path = [(e.from_state, e.to_state) for e in co.journal.events(view.app_trans_id)]
+    assert view.state is final
+    # The answer was missing or unreadable: UNKNOWN first, then settled by a status query.
+    assert path[:2] == [("new", "submitting"), ("submitting", "unknown")]
+    assert path[-1] == ("unknown", final.value)
+    assert len(charged(emulator, view.app_trans_id)) == charges
+    book = ledger(emulator)
+    assert book["requests"]["quick_pay"] == 1  # never sent twice
+    assert book["balances"]["an"] == BALANCES["an"] - 15_000 * charges
+
+
+def test_commit_then_drop_while_processing_settles_by_polling(settings: Settings,
+                                                              emulator: Any) -> None:
+    add_fault(emulator, endpoint="quick_pay", mode="drop_after_commit")
+    add_fault(emulator, endpoint="query", mode="garbage", count=2)
+    with Checkout(settings) as co:
+        view = co.pay(9_000, wallet_code(emulator, "binh"))
+    assert view.state is S.SUCCEEDED
+    assert len(charged(emulator, view.app_trans_id)) == 1
+    assert ledger(emulator)["requests"]["quick_pay"] == 1
+
+
+def test_status_queries_that_fail_never_settle_the_payment(settings: Settings,
+                                                           emulator: Any) -> None:
+    add_fault(emulator, endpoint="quick_pay", mode="drop_after_commit")
+    add_fault(emulator, endpoint="query", mode="http500", count=0)  # until cleared
+    with Checkout(settings) as co:
+        view = co.pay(9_000, wallet_code(emulator, "an"), deadline_s=0.5)
+        assert view.state is S.UNKNOWN
+        assert view.message.startswith("No final result after")
+        emulator.control.clear_faults()
+        assert co.reconcile().payments[0].state is S.SUCCEEDED
+    assert len(charged(emulator, view.app_trans_id)) == 1
+
+
+def test_locked_journal_sends_nothing(settings: Settings, emulator: Any) -> None:
+    journal = Journal.open(settings.terminal.journal, busy_timeout_s=0.2)
+    holder = sqlite3.connect(settings.terminal.journal, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with Checkout(settings, journal=journal) as co, pytest.raises(
+                JournalUnavailable, match=r"locked by another program\. New payments are stopped"):
+            co.pay(5_000, wallet_code(emulator, "an"))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+        journal.close()
+    assert quick_pay_requests(emulator) == 0
+
+
+def test_read_only_journal_sends_nothing(settings: Settings, emulator: Any,
+                                         tiny_tmpfs: Path) -> None:
+    settings = settings.replace_section("terminal", journal=tiny_tmpfs / "j.sqlite3")
+    Journal.open(settings.terminal.journal).close()  # an existing journal, then the mount goes ro
+    subprocess.run(["mount", "-o", "remount,ro", str(tiny_tmpfs)], check=True)
+    try:
+        with pytest.raises(JournalUnavailable,
+                           match=r"is read-only\. New payments are stopped") as err:
+            Checkout(settings)
+        assert err.value.reason == "read-only"
+    finally:
+        subprocess.run(["mount", "-o", "remount,rw", str(tiny_tmpfs)], check=True)
+    assert quick_pay_requests(emulator) == 0
+
+
+def test_full_disk_sends_nothing(settings: Settings, emulator: Any, tiny_tmpfs: Path) -> None:
+    settings = settings.replace_section("terminal", journal=tiny_tmpfs / "j.sqlite3")
+    journal = Journal.open(settings.terminal.journal)
+    fd = os.open(tiny_tmpfs / "filler", os.O_WRONLY | os.O_CREAT)
+    try:
+        while os.write(fd, b"\0" * 4096):
+            pass
+    except OSError as exc:
+        assert exc.errno == errno.ENOSPC
+    finally:
+        os.close(fd)
+    try:
+        with Checkout(settings, journal=journal) as co, pytest.raises(
+                JournalUnavailable, match=r"is full\. New payments are stopped") as err:
+            co.pay(5_000, wallet_code(emulator, "an"))
+        assert err.value.reason == "full"
+    finally:
+        journal.close()
+    assert quick_pay_requests(emulator) == 0
+
+
+def test_raw_code_is_in_no_byte_of_the_journal_or_the_logs(
+        settings: Settings, emulator: Any, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    codes = [wallet_code(emulator, w) for w in ("an", "binh", "dung")]
+    add_fault(emulator, endpoint="quick_pay", mode="drop_after_commit", wallet="binh")
+    with Checkout(settings) as co:
+        paid = co.pay(20_000, codes[0])
+        co.pay(20_000, codes[1])
+        co.pay(20_000, codes[2])
+        co.refund(paid.app_trans_id, 5_000)
+        co.journal.close_day()
+        # While the connection is open the -wal and -shm files exist: check them too.
+        files = [Path(f"{settings.terminal.journal}{s}") for s in ("", "-wal", "-shm")]
+        assert all(f.exists() for f in files)
+        blobs = {f.name.split(".")[-1]: f.read_bytes() for f in files}
+    blobs["log"] = caplog.text.encode()
+    for code in codes:
+        for name, blob in blobs.items():
+            assert code.encode() not in blob, name
+        # ... while its last 4 characters are there (so the check above looks at real data).
+        assert code[-4:].encode() in blobs["sqlite3"] + blobs["sqlite3-wal"]
+
+
+def test_journal_locked_after_sending_keeps_the_intent_for_reconcile(
+        settings: Settings, emulator: Any) -> None:
+    journal = Journal.open(settings.terminal.journal, busy_timeout_s=0.2)
+    holder = sqlite3.connect(settings.terminal.journal, isolation_level=None)
+
+    def lock_once_intent_is_written(view: Any) -> None:
+        if view.state is S.SUBMITTING:
+            holder.execute("BEGIN EXCLUSIVE")
+
+    with Checkout(settings, journal=journal) as co:
+        with pytest.raises(JournalUnavailable, match=r"was sent, but its answer could not be "
+                           r"recorded: .* run pos-terminal reconcile") as err:
+            co.pay(5_000, wallet_code(emulator, "an"), on_progress=lock_once_intent_is_written)
+        holder.execute("ROLLBACK")
+        holder.close()
+        [row] = co.journal.pending()
+        assert row.state is S.SUBMITTING and row.app_trans_id in err.value.message
+        assert co.reconcile().payments[0].state is S.SUCCEEDED
+    journal.close()
+    assert len(charged(emulator, row.app_trans_id)) == 1
+
+
+def test_refusals_of_the_charge(any_settings: Settings, emulator: Any) -> None:
+    """-429 says nothing was charged: FAILED at once. -500 may hide a charge: query first."""
+    add_fault(emulator, endpoint="quick_pay", mode="refuse", return_code=-429)
+    add_fault(emulator, endpoint="quick_pay", mode="refuse", return_code=-500)
+    with Checkout(any_settings) as co:
+        busy = co.pay(3_000, wallet_code(emulator, "an"))
+        assert busy.state is S.FAILED and -429 in (busy.return_code, busy.sub_return_code)
+        assert [e.to_state for e in co.journal.events(busy.app_trans_id)] == [
+            "submitting", "failed"]
+        broken = co.pay(3_000, wallet_code(emulator, "an"))
+        assert broken.state is S.FAILED
+        assert [e.to_state for e in co.journal.events(broken.app_trans_id)] == [
+            "submitting", "unknown", "failed"]
+    assert ledger(emulator)["charges"] == []
+
+
+def test_a_refused_status_query_never_settles_the_payment(any_settings: Settings,
+                                                          emulator: Any) -> None:
+    add_fault(emulator, endpoint="quick_pay", mode="drop_after_commit")
+    add_fault(emulator, endpoint="query", mode="refuse", return_code=-402, count=3)
+    with Checkout(any_settings) as co:
+        view = co.pay(3_000, wallet_code(emulator, "an"))
+        assert view.state is S.SUCCEEDED
+        assert ledger(emulator)["requests"]["query"] >= 4  # 3 refused, then the real answer
+    assert len(charged(emulator, view.app_trans_id)) == 1

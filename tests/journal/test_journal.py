@@ -1,0 +1,309 @@
+"""The journal on real SQLite files: schema, pragmas, state machine, fingerprints, append-only
+events, refunds' arithmetic, reports, export, and refusals when the file cannot be written."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import hmac
+import io
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from pos_terminal.journal import (
+    PAYMENT_TRANSITIONS,
+    SCHEMA_VERSION,
+    IllegalTransition,
+    Journal,
+    JournalCorrupt,
+    JournalUnavailable,
+    PaymentState,
+    RefundNotAllowed,
+)
+from pos_terminal.journal.export import write_csv
+
+S = PaymentState
+CODE = "123456789012345678"
+
+
+@pytest.fixture
+def journal(tmp_path: Path):
+    j = Journal.open(tmp_path / "j.sqlite3")
+    yield j
+    j.close()
+
+
+def _intent(j: Journal, app_trans_id: str = "261121_t1_a", amount: int = 50_000,
+            code: str | None = CODE, now: int | None = None):
+    return j.record_intent(app_trans_id=app_trans_id, amount=amount, generation="v2",
+                           description="tea", items=[{"itemid": "1"}], payment_code=code,
+                           payload_hash="ab" * 32, message="sending", now=now)
+
+
+def test_new_journal_is_wal_full_sync_and_versioned(journal: Journal, tmp_path: Path) -> None:
+    assert journal.schema_version == SCHEMA_VERSION == 1
+    assert journal._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    other = sqlite3.connect(tmp_path / "j.sqlite3")
+    assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert other.execute("PRAGMA user_version").fetchone()[0] == 1
+    tables = {r[0] for r in other.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"meta", "payments", "events", "refunds", "z_reports"} <= tables
+    other.close()
+
+
+def test_state_table_is_the_design_state_machine() -> None:
+    assert {k.value: sorted(v.value for v in vs) for k, vs in PAYMENT_TRANSITIONS.items()} == {
+        "new": ["submitting"],
+        "submitting": ["failed", "processing", "succeeded", "unknown"],
+        "unknown": ["failed", "processing", "succeeded"],
+        "processing": ["failed", "succeeded", "unknown"],
+        "succeeded": ["refunded"],
+        "failed": [],
+        "refunding": [],
+        "refunded": [],
+    }
+
+
+def test_intent_stores_fingerprint_and_last4_never_the_code(journal: Journal,
+                                                            tmp_path: Path) -> None:
+    view = _intent(journal)
+    assert view.state is S.SUBMITTING and view.code_last4 == "5678" and view.amount == 50_000
+    raw = sqlite3.connect(tmp_path / "j.sqlite3")
+    secret = raw.execute("SELECT value FROM meta WHERE key='fingerprint_secret'").fetchone()[0]
+    assert len(secret) == 32
+    expected = hmac.new(secret, CODE.encode(), hashlib.sha256).hexdigest()
+    row = raw.execute("SELECT code_fingerprint, amount, typeof(amount), created_ms FROM payments"
+                      ).fetchone()
+    assert row[0] == expected
+    assert row[1:3] == (50_000, "integer")
+    assert row[3] > 1_700_000_000_000  # Unix ms
+    raw.close()
+    assert [p.app_trans_id for p in journal.payments_with_code(CODE)] == ["261121_t1_a"]
+    assert journal.payments_with_code(CODE + "0") == []
+    for path in tmp_path.iterdir():
+        assert CODE.encode() not in path.read_bytes(), path
+
+
+def test_fingerprint_secret_is_per_journal_and_survives_reopen(tmp_path: Path) -> None:
+    a = Journal.open(tmp_path / "a.sqlite3")
+    b = Journal.open(tmp_path / "b.sqlite3")
+    fp = a.fingerprint(CODE)
+    assert fp != b.fingerprint(CODE)
+    a.close()
+    b.close()
+    assert Journal.open(tmp_path / "a.sqlite3").fingerprint(CODE) == fp
+
+
+def test_each_transition_appends_one_event_and_same_state_appends_none(
+        journal: Journal) -> None:
+    _intent(journal)
+    journal.transition("261121_t1_a", S.UNKNOWN, message="no answer")
+    journal.transition("261121_t1_a", S.UNKNOWN, message="still nothing", count_poll=True)
+    journal.transition("261121_t1_a", S.PROCESSING, message="processing", return_code=3)
+    view = journal.transition("261121_t1_a", S.SUCCEEDED, message="paid", return_code=1,
+                              sub_return_code=1, zp_trans_id="42", service_message="ok")
+    assert (view.state, view.zp_trans_id, view.polls, view.return_code) == (
+        S.SUCCEEDED, "42", 1, 1)
+    assert [(e.from_state, e.to_state, e.return_code, e.message)
+            for e in journal.events("261121_t1_a")] == [
+        ("new", "submitting", None, "sending"),
+        ("submitting", "unknown", None, "no answer"),
+        ("unknown", "processing", 3, "processing"),
+        ("processing", "succeeded", 1, "paid"),
+    ]
+
+
+def test_backward_moves_and_moves_out_of_final_states_are_refused(journal: Journal) -> None:
+    _intent(journal)
+    journal.transition("261121_t1_a", S.FAILED, message="declined", return_code=-63)
+    for target in (S.SUCCEEDED, S.PROCESSING, S.UNKNOWN, S.SUBMITTING, S.REFUNDED):
+        with pytest.raises(IllegalTransition, match="cannot go from failed"):
+            journal.transition("261121_t1_a", target, message="late answer")
+    view = journal.get("261121_t1_a")
+    assert view.state is S.FAILED and view.message == "declined"
+    assert len(journal.events("261121_t1_a")) == 2
+
+
+def test_events_payments_and_z_reports_cannot_be_rewritten(journal: Journal,
+                                                           tmp_path: Path) -> None:
+    _intent(journal)
+    journal.transition("261121_t1_a", S.SUCCEEDED, message="paid", zp_trans_id="1")
+    journal.close_day()
+    raw = sqlite3.connect(tmp_path / "j.sqlite3")
+    for sql in ("UPDATE events SET message='x'", "DELETE FROM events",
+                "DELETE FROM payments", "UPDATE z_reports SET totals_json='{}'",
+                "DELETE FROM z_reports", "UPDATE payments SET amount=1",
+                "UPDATE payments SET z_number=NULL"):
+        with pytest.raises(sqlite3.IntegrityError):
+            raw.execute(sql)
+    raw.close()
+
+
+def test_override_needs_reason_and_only_settles_unresolved_rows(journal: Journal) -> None:
+    _intent(journal)
+    journal.transition("261121_t1_a", S.UNKNOWN, message="no answer")
+    with pytest.raises(IllegalTransition, match="needs a reason"):
+        journal.override("261121_t1_a", S.SUCCEEDED, reason="  ", who="lan", message="m")
+    with pytest.raises(IllegalTransition, match="only mark a payment succeeded or failed"):
+        journal.override("261121_t1_a", S.PROCESSING, reason="r", who="lan", message="m")
+    view = journal.override("261121_t1_a", S.SUCCEEDED, reason="portal shows paid",
+                            who="lan", message="marked paid")
+    assert view.state is S.SUCCEEDED
+    last = journal.events("261121_t1_a")[-1]
+    assert (last.kind, last.from_state, last.to_state, last.reason, last.who) == (
+        "override", "unknown", "succeeded", "portal shows paid", "lan")
+    with pytest.raises(IllegalTransition, match="already succeeded"):
+        journal.override("261121_t1_a", S.FAILED, reason="oops", who="lan", message="m")
+
+
+def test_refunds_never_exceed_what_is_left(journal: Journal) -> None:
+    _intent(journal)
+    with pytest.raises(RefundNotAllowed, match="only a succeeded payment"):
+        journal.record_refund_intent(m_refund_id="r0", app_trans_id="261121_t1_a", amount=1,
+                                     description="", request_ms=1)
+    journal.transition("261121_t1_a", S.SUCCEEDED, message="paid", zp_trans_id="9")
+    first = journal.record_refund_intent(m_refund_id="r1", app_trans_id="261121_t1_a",
+                                         amount=30_000, description="", request_ms=1)
+    assert first.state is S.REFUNDING
+    # 30 000 in flight counts: only 20 000 is left.
+    with pytest.raises(RefundNotAllowed, match="only 20000 VND is left"):
+        journal.record_refund_intent(m_refund_id="r2", app_trans_id="261121_t1_a",
+                                     amount=20_001, description="", request_ms=1)
+    journal.refund_transition("r1", S.REFUNDED, message="done")
+    partial = journal.get("261121_t1_a")
+    assert (partial.state, partial.refunded_amount) == (S.SUCCEEDED, 30_000)
+    rest = journal.record_refund_intent(m_refund_id="r3", app_trans_id="261121_t1_a",
+                                        amount=None, description="", request_ms=1)
+    assert rest.amount == 20_000
+    journal.refund_transition("r3", S.REFUNDED, message="done")
+    full = journal.get("261121_t1_a")
+    assert (full.state, full.refunded_amount) == (S.REFUNDED, 50_000)
+    with pytest.raises(RefundNotAllowed):
+        journal.record_refund_intent(m_refund_id="r4", app_trans_id="261121_t1_a",
+                                     amount=None, description="", request_ms=1)
+    assert [(e.m_refund_id, e.from_state, e.to_state) for e in journal.events("261121_t1_a")
+            if e.m_refund_id] == [
+        ("r1", "new", "refunding"), ("r1", "refunding", "refunded"),
+        ("r3", "new", "refunding"), ("r3", "refunding", "refunded"),
+        ("r3", "succeeded", "refunded"),
+    ]
+
+
+def test_x_and_z_reports(journal: Journal) -> None:
+    for n, (amount, state) in enumerate([(10_000, S.SUCCEEDED), (25_000, S.SUCCEEDED),
+                                         (7_000, S.FAILED), (3_000, S.UNKNOWN)]):
+        _intent(journal, f"261121_t1_{n}", amount, code=f"{CODE}{n}")
+        journal.transition(f"261121_t1_{n}", state, message="x", zp_trans_id=str(n + 1))
+    journal.record_refund_intent(m_refund_id="r1", app_trans_id="261121_t1_1", amount=5_000,
+                                 description="", request_ms=1)
+    journal.refund_transition("r1", S.REFUNDED, message="done")
+    x = journal.x_report()
+    assert (x.kind, x.sales_count, x.sales_amount, x.refunds_amount, x.net_amount,
+            x.failed_count, x.unresolved_count, x.unresolved_amount) == (
+        "x", 2, 35_000, 5_000, 30_000, 1, 1, 3_000)
+    z1 = journal.close_day()
+    assert (z1.number, z1.sales_amount, z1.net_amount, z1.unresolved_count) == (1, 35_000,
+                                                                                30_000, 1)
+    # The carried payment settles the next day and lands in Z #2, not in Z #1.
+    journal.transition("261121_t1_3", S.SUCCEEDED, message="paid late", zp_trans_id="4")
+    assert journal.x_report().sales_amount == 3_000
+    z2 = journal.close_day()
+    assert (z2.number, z2.sales_count, z2.sales_amount, z2.unresolved_count) == (2, 1, 3_000, 0)
+    assert journal.z_report(1) == z1
+    assert journal.z_numbers() == [1, 2]
+    z3 = journal.close_day()
+    assert (z3.number, z3.sales_count, z3.net_amount) == (3, 0, 0)
+
+
+def test_csv_export_has_one_line_per_payment(journal: Journal) -> None:
+    _intent(journal)
+    journal.transition("261121_t1_a", S.SUCCEEDED, message="paid", zp_trans_id="77",
+                       return_code=1)
+    out = io.StringIO()
+    write_csv(journal.list_payments(), out)
+    rows = list(csv.DictReader(io.StringIO(out.getvalue())))
+    assert len(rows) == 1
+    row = rows[0]
+    assert (row["app_trans_id"], row["state"], row["amount"], row["zp_trans_id"],
+            row["code_last4"], row["return_code"]) == ("261121_t1_a", "succeeded", "50000",
+                                                       "77", "5678", "1")
+    assert json.loads(journal.list_payments()[0].items_json) == [{"itemid": "1"}]
+
+
+def test_newer_schema_and_foreign_files_are_refused(tmp_path: Path) -> None:
+    newer = tmp_path / "newer.sqlite3"
+    raw = sqlite3.connect(newer)
+    raw.execute("PRAGMA user_version=7")
+    raw.close()
+    with pytest.raises(JournalCorrupt, match="schema version 7, newer"):
+        Journal.open(newer)
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_bytes(b"this is not a database at all" * 100)
+    with pytest.raises(JournalCorrupt, match="not a pos-terminal journal"):
+        Journal.open(junk)
+
+
+def test_locked_journal_refuses_with_a_sentence_and_records_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    journal = Journal.open(path, busy_timeout_s=0.2)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    with pytest.raises(JournalUnavailable, match="locked by another program") as err:
+        _intent(journal)
+    assert err.value.reason == "locked"
+    holder.execute("ROLLBACK")
+    holder.close()
+    assert journal.list_payments() == []
+    journal.close()
+
+
+def test_journal_at_its_size_limit_refuses_as_full(tmp_path: Path) -> None:
+    journal = Journal.open(tmp_path / "j.sqlite3")
+    pages = journal._conn.execute("PRAGMA page_count").fetchone()[0]
+    journal._conn.execute(f"PRAGMA max_page_count={pages}")
+    with pytest.raises(JournalUnavailable, match="is full") as err:
+        for n in range(200):
+            _intent(journal, f"261121_t1_{n}", code=f"{CODE}{n}")
+    assert err.value.reason == "full"
+    journal.close()
+
+
+def test_an_existing_journal_is_migrated_in_place_keeping_its_rows(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pos_terminal.journal import schema, store
+
+    path = tmp_path / "j.sqlite3"
+    with Journal.open(path) as journal:
+        _intent(journal)
+        fp = journal.fingerprint(CODE)
+    future = (*schema.MIGRATIONS, "ALTER TABLE payments ADD COLUMN receipt_no INTEGER;")
+    monkeypatch.setattr(store, "MIGRATIONS", future)
+    monkeypatch.setattr(store, "SCHEMA_VERSION", len(future))
+    with Journal.open(path) as journal:
+        assert journal.schema_version == 2
+        assert journal.get("261121_t1_a").state is S.SUBMITTING
+        assert journal.fingerprint(CODE) == fp
+    raw = sqlite3.connect(path)
+    assert raw.execute("SELECT receipt_no FROM payments").fetchall() == [(None,)]
+    raw.close()
+
+
+def test_a_failing_migration_leaves_the_old_version(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from pos_terminal.journal import schema, store
+
+    path = tmp_path / "j.sqlite3"
+    Journal.open(path).close()
+    future = (*schema.MIGRATIONS, "ALTER TABLE payments ADD COLUMN x INTEGER;\nBROKEN SQL;")
+    monkeypatch.setattr(store, "MIGRATIONS", future)
+    monkeypatch.setattr(store, "SCHEMA_VERSION", len(future))
+    with pytest.raises(JournalUnavailable):
+        Journal.open(path)
+    raw = sqlite3.connect(path)
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == 1
+    columns = [r[1] for r in raw.execute("PRAGMA table_info(payments)")]
+    assert "x" not in columns
+    raw.close()
