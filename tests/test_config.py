@@ -101,7 +101,8 @@ def test_not_toml(tmp_path: Path) -> None:
 
 
 def test_unknown_key(tmp_path: Path) -> None:
-    err = error_of(write(tmp_path, CONTRACT.replace("timeout_s = 10", "timeout_s = 10\ntimout = 3")))
+    text = CONTRACT.replace("timeout_s = 10", "timeout_s = 10\ntimout = 3")
+    err = error_of(write(tmp_path, text))
     assert err.key == "[service] timout"
     assert "unknown key" in err.message
     assert str(err).startswith(str(tmp_path / "pos.toml"))
