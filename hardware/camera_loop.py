@@ -1,0 +1,158 @@
+"""The camera loop: one thread captures and keeps only the newest frame, another decodes it.
+
+A decoder slower than the camera never builds a queue of stale frames: it always takes the
+newest frame when it is ready for one. Capture fps and decode time are measured (EMA) and shown
+in status(); decoding pauses while a payment is in flight, capture (and the preview) go on.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Protocol
+
+import numpy as np
+
+from hardware.acceptance import ReadAcceptor
+from hardware.decoders.base import Decoder, to_gray
+from hardware.sources.base import BaseSource, EndOfStream, SourceUnavailable
+
+
+class FrameGrabber(Protocol):
+    """Where frames come from: a capture device, a video file, pictures, a renderer."""
+
+    describe: str          # "camera 0", "video clip.mp4": used in status messages
+    pace_fps: float | None  # deliver at most this many frames a second (None: as they come)
+    lossless: bool          # wait for each frame to be decoded before grabbing the next
+
+    def open(self) -> None:
+        """Raise SourceUnavailable (with a sentence) when the device/file is not there."""
+
+    def read(self) -> np.ndarray:
+        """The next BGR or gray frame; raise SourceUnavailable (lost) or EndOfStream (done)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+_EMA = 0.2
+
+
+class CameraSource(BaseSource):
+    def __init__(self, spec: str, grabber: FrameGrabber, decoder: Decoder,
+                 acceptor: ReadAcceptor) -> None:
+        super().__init__(spec, acceptor)
+        self.grabber = grabber
+        if hasattr(grabber, "stop_event"):  # grabbers that wait for frames stop waiting with us
+            grabber.stop_event = self._stop
+        self.decoder = decoder
+        self._cond = threading.Condition()
+        self._frame: np.ndarray | None = None
+        self._frame_no = 0
+        self._decoded_no = 0
+        self._capture_done = False
+        self._fps: float | None = None
+        self._decode_ms: float | None = None
+
+    def latest_frame(self) -> np.ndarray | None:
+        with self._cond:
+            return self._frame
+
+    def _start_threads(self) -> None:
+        self._capture_done = False
+        self._set_status("running", f"opening {self.grabber.describe}")
+        self._spawn(self._capture, "capture")
+        self._spawn(self._decode, "decode")
+
+    def _close(self) -> None:
+        self.grabber.close()
+
+    def stop(self) -> None:
+        self._stop.set()
+        with self._cond:
+            self._cond.notify_all()
+        super().stop()
+
+    # -- capture thread ---------------------------------------------------------------------
+    def _capture(self) -> None:
+        opened = False
+        lost_once = False
+        last_t: float | None = None
+        while not self._stop.is_set():
+            if not opened:
+                try:
+                    self.grabber.open()
+                except SourceUnavailable as exc:
+                    state = "reconnecting" if lost_once else "disconnected"
+                    self._set_status(state, f"{exc}; retrying every {self.reconnect_s:g} s")
+                    lost_once = True
+                    self._stop.wait(self.reconnect_s)
+                    continue
+                opened = True
+                last_t = None
+                detail = "reconnected" if lost_once else "capturing"
+                self._set_status("running", f"{detail}: {self.grabber.describe}")
+            try:
+                frame = self.grabber.read()
+            except SourceUnavailable as exc:
+                self.grabber.close()
+                opened = False
+                lost_once = True
+                self._set_status("disconnected", f"{exc}; will reconnect when it returns")
+                continue
+            except EndOfStream as exc:
+                if not self._stop.is_set():
+                    self._set_status("running", str(exc) or f"end of {self.grabber.describe}")
+                break
+            now = time.monotonic()
+            if last_t is not None and now > last_t:
+                inst = 1.0 / (now - last_t)
+                self._fps = inst if self._fps is None else self._fps + _EMA * (inst - self._fps)
+                self._update_metrics(fps=self._fps)
+            last_t = now
+            with self._cond:
+                self._frame = frame
+                self._frame_no += 1
+                self._cond.notify_all()
+                if self.grabber.lossless:
+                    while (self._decoded_no < self._frame_no and not self._stop.is_set()
+                           and not self.paused):
+                        self._cond.wait(0.1)
+            if self.grabber.pace_fps:
+                target = 1.0 / self.grabber.pace_fps
+                spent = time.monotonic() - now
+                if spent < target:
+                    self._stop.wait(target - spent)
+        with self._cond:
+            self._capture_done = True
+            self._cond.notify_all()
+
+    # -- decode thread ----------------------------------------------------------------------
+    def _decode(self) -> None:
+        while not self._stop.is_set():
+            with self._cond:
+                while (self._decoded_no >= self._frame_no and not self._capture_done
+                       and not self._stop.is_set()):
+                    self._cond.wait(0.2)
+                if self._stop.is_set():
+                    return
+                if self._decoded_no >= self._frame_no:  # capture ended and all is decoded
+                    break
+                frame, number = self._frame, self._frame_no
+            if frame is None or self.paused:
+                with self._cond:
+                    self._decoded_no = number
+                    self._cond.notify_all()
+                continue
+            t0 = time.perf_counter()
+            reads = self.decoder.decode(to_gray(frame))
+            ms = (time.perf_counter() - t0) * 1000
+            self._decode_ms = ms if self._decode_ms is None else (
+                self._decode_ms + _EMA * (ms - self._decode_ms))
+            self._update_metrics(decode_ms=self._decode_ms)
+            self._offer(reads, frame=number, decode_ms=ms)
+            with self._cond:
+                self._decoded_no = number
+                self._cond.notify_all()
+        self._set_status("stopped", f"end of {self.grabber.describe}")
+        self._finished.set()

@@ -1,0 +1,1 @@
+"""Scan sources by SPEC string; see hardware.open_source."""

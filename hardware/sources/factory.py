@@ -1,0 +1,79 @@
+"""open_source(SPEC): the one place a SPEC string becomes a source."""
+
+from __future__ import annotations
+
+from hardware.acceptance import ReadAcceptor
+from hardware.events import CodeFilter
+from hardware.sources.protocol import ScanSource
+
+SPEC_FORMS = ("camera:N", "video:PATH", "images:DIR", "synthetic", "wedge",
+              "evdev:/dev/input/eventN", "serial:/dev/ttyACM0[:baud]")
+
+
+class SpecError(ValueError):
+    """A SPEC string that names no source; str() says what forms exist."""
+
+
+def _bad(spec: str, why: str) -> SpecError:
+    return SpecError(f"scanner source {spec!r}: {why}; use one of: {', '.join(SPEC_FORMS)}")
+
+
+def open_source(spec: str, *, decoder: str = "zxing", code_filter: CodeFilter | None = None,
+                debounce_s: float = 3.0, rescue: bool = True) -> ScanSource:
+    """A source for `spec`, not started yet. Raises SpecError for an unusable spec and
+    ValueError for an unknown decoder; a missing device is NOT an error here (the source
+    reports it as disconnected and waits for it)."""
+    acceptor = ReadAcceptor(code_filter, debounce_s=debounce_s)
+    kind, _, arg = spec.strip().partition(":")
+    kind = kind.lower()
+    if kind in ("camera", "video", "images", "synthetic"):
+        from hardware.camera_loop import CameraSource
+        from hardware.decoders import make_decoder
+
+        frames = make_decoder(decoder, rescue=rescue)
+        if kind == "synthetic":
+            if arg:
+                raise _bad(spec, "synthetic takes no argument")
+            from hardware.sources.synthetic import SyntheticSource
+
+            return SyntheticSource(frames, acceptor, spec=spec)
+        if not arg:
+            raise _bad(spec, f"{kind} needs an argument")
+        if kind == "camera":
+            if not arg.isdigit():
+                raise _bad(spec, f"camera index {arg!r} is not a number")
+            from hardware.sources.capture import CameraGrabber
+
+            return CameraSource(spec, CameraGrabber(int(arg)), frames, acceptor)
+        if kind == "video":
+            from hardware.sources.capture import VideoGrabber
+
+            return CameraSource(spec, VideoGrabber(arg), frames, acceptor)
+        from hardware.sources.images import ImagesGrabber
+
+        return CameraSource(spec, ImagesGrabber(arg), frames, acceptor)
+    if kind == "wedge":
+        if arg:
+            raise _bad(spec, "wedge takes no argument")
+        from hardware.sources.wedge import WedgeSource
+
+        return WedgeSource(acceptor, spec=spec)
+    if kind == "evdev":
+        if not arg:
+            raise _bad(spec, "evdev needs a device path")
+        from hardware.sources.lines import EvdevSource
+
+        return EvdevSource(arg, acceptor, spec=spec)
+    if kind == "serial":
+        if not arg:
+            raise _bad(spec, "serial needs a device path")
+        path, baud = arg, 9600
+        head, sep, tail = arg.rpartition(":")
+        if sep and tail.isdigit():
+            path, baud = head, int(tail)
+        elif sep and tail and not tail.startswith("/"):
+            raise _bad(spec, f"baud rate {tail!r} is not a number")
+        from hardware.sources.lines import SerialSource
+
+        return SerialSource(path, acceptor, baud=baud, spec=spec)
+    raise _bad(spec, f"unknown kind {kind!r}")

@@ -1,0 +1,119 @@
+"""scan-image and scan through click, on images and a video made in the test."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import cv2
+import numpy as np
+import pytest
+import segno
+from click.testing import CliRunner
+
+from hardware.render import cluttered_background, layout_phone, phone_frame
+from pos_terminal.cli import scan_cmds
+from tests.hardware.helpers import CODE_A, CODE_B, write_video
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def cli() -> click.Group:
+    group = click.Group("pos-terminal")
+    scan_cmds.register(group)
+    return group
+
+
+@pytest.fixture
+def pictures(tmp_path: Path) -> dict[str, Path]:
+    qr = tmp_path / "qr.png"
+    segno.make_qr(CODE_A).save(str(qr), scale=6)
+    phone = tmp_path / "phone.png"
+    cv2.imwrite(str(phone), layout_phone(CODE_B, qr_module_px=4, bar_module_px=2)[0])
+    empty = tmp_path / "empty.jpg"
+    cv2.imwrite(str(empty), cluttered_background(np.random.default_rng(2), 640, 480))
+    return {"qr": qr, "phone": phone, "empty": empty}
+
+
+def test_scan_image_json_one_object_a_line(cli: click.Group, pictures: dict[str, Path]) -> None:
+    result = CliRunner().invoke(cli, ["scan-image", "--json", str(pictures["qr"]),
+                                      str(pictures["empty"]), str(pictures["phone"])])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert lines[0] == {"file": str(pictures["qr"]),
+                        "codes": [{"text": CODE_A, "symbology": "qr"}]}
+    assert lines[1] == {"file": str(pictures["empty"]), "codes": []}
+    assert lines[2]["file"] == str(pictures["phone"])
+    assert sorted(lines[2]["codes"], key=lambda c: c["symbology"]) == [
+        {"text": CODE_B, "symbology": "code128"}, {"text": CODE_B, "symbology": "qr"}]
+
+
+def test_scan_image_exit_1_when_no_file_had_a_code(cli: click.Group,
+                                                   pictures: dict[str, Path]) -> None:
+    result = CliRunner().invoke(cli, ["scan-image", str(pictures["empty"])])
+    assert result.exit_code == 1
+    assert result.stdout == f"{pictures['empty']}: no code found\n"
+
+
+def test_scan_image_plain_output_and_pyzbar(cli: click.Group, pictures: dict[str, Path]) -> None:
+    result = CliRunner().invoke(cli, ["scan-image", "--decoder", "pyzbar", str(pictures["qr"])])
+    assert result.exit_code == 0
+    assert result.stdout == f"{pictures['qr']}: qr {CODE_A}\n"
+
+
+def test_scan_image_unreadable_file_is_named(cli: click.Group, tmp_path: Path,
+                                             pictures: dict[str, Path]) -> None:
+    missing = tmp_path / "missing.png"
+    result = CliRunner().invoke(cli, ["scan-image", str(missing), str(pictures["qr"])])
+    assert result.exit_code == 0
+    assert f"error: {missing}: no such file" in result.stderr
+    only_missing = CliRunner().invoke(cli, ["scan-image", str(missing)])
+    assert only_missing.exit_code == 2
+
+
+def test_scan_image_unknown_decoder(cli: click.Group, pictures: dict[str, Path]) -> None:
+    result = CliRunner().invoke(cli, ["scan-image", "--decoder", "zbar", str(pictures["qr"])])
+    assert result.exit_code == 2
+    assert "unknown decoder 'zbar': use one of zxing, pyzbar, pyzbar-all" in result.stderr
+
+
+def test_scan_prints_events_from_a_video_masked_with_decode_time(cli: click.Group,
+                                                                  tmp_path: Path) -> None:
+    empty = cluttered_background(np.random.default_rng(5), 640, 480)
+    code = phone_frame(CODE_A, width=640, height=480, seed=5, qr_module_px=4, bar_module_px=2)
+    video = write_video(tmp_path / "desk.avi", [empty] * 3 + [code] * 8 + [empty] * 2, fps=15)
+    result = CliRunner().invoke(cli, ["scan", "--source", f"video:{video}", "--seconds", "60"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1
+    assert "••••3456" in lines[0] and CODE_A not in lines[0]
+    assert " decode " in lines[0] and lines[0].endswith(" ms")
+    assert "1 code(s) read; capture" in result.stderr
+    assert f"[video:{video}] stopped: end of video desk.avi" in result.stderr
+
+
+def test_scan_bad_spec_lists_the_forms(cli: click.Group) -> None:
+    result = CliRunner().invoke(cli, ["scan", "--source", "webcam:0"])
+    assert result.exit_code == 2
+    assert "scanner source 'webcam:0': unknown kind 'webcam'; use one of: camera:N" in \
+        result.stderr
+
+
+def test_scan_wedge_points_to_evdev(cli: click.Group) -> None:
+    result = CliRunner().invoke(cli, ["scan", "--source", "wedge"])
+    assert result.exit_code == 2
+    assert "use evdev:/dev/input/eventN" in result.stderr
+
+
+def test_scan_image_through_the_real_entry_point(pictures: dict[str, Path]) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "pos_terminal", "scan-image", "--json", str(pictures["qr"])],
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == {"file": str(pictures["qr"]),
+                                       "codes": [{"text": CODE_A, "symbology": "qr"}]}
