@@ -1,0 +1,191 @@
+"""`pos-terminal` (no command): the cashier's UI; `demo`: emulator + UI with a synthetic
+camera; `headless`: the line protocol for a counter with no screen."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from pos_terminal.cli.common import fail, load_settings_or_exit
+from pos_terminal.config import Settings
+
+if TYPE_CHECKING:
+    from hardware import ScanSource
+    from pos_terminal.checkout import Checkout
+
+
+def source_factory(settings: Settings, spec: str) -> Callable[[], ScanSource | None]:
+    """`wedge` is the keyboard itself (the UI recognises bursts); anything else is opened
+    through hardware.open_source with the configured decoder and code filter."""
+
+    def make() -> ScanSource | None:
+        if spec == "wedge":
+            return None
+        from hardware import CodeFilter, open_source
+
+        scanner = settings.scanner
+        return open_source(
+            spec, decoder=scanner.decoder,
+            code_filter=CodeFilter(scanner.code_alphabet, scanner.code_min_length,
+                                   scanner.code_max_length),
+            debounce_s=scanner.debounce_s, rescue=scanner.rescue)
+
+    return make
+
+
+def open_scanner(settings: Settings, spec: str) -> Callable[[], ScanSource | None]:
+    """Build the source now, so a bad SPEC stops the command with its message (exit 2) instead
+    of surfacing later; a device that is not plugged in yet is not an error (it reconnects)."""
+    try:
+        source = source_factory(settings, spec)()
+    except ValueError as exc:  # hardware.SpecError, or an unknown decoder
+        fail(str(exc))
+    return lambda: source
+
+
+def open_checkout(settings: Settings) -> Checkout:
+    from pos_terminal.checkout import Checkout
+    from pos_terminal.journal import JournalError
+
+    try:
+        return Checkout(settings)
+    except JournalError as exc:
+        fail(exc.message)
+
+
+def run_ui(ctx: click.Context) -> None:
+    """The Textual UI with the configured scanner (`pos-terminal` with no command)."""
+    settings = load_settings_or_exit(ctx)
+    from pos_terminal.tui.app import PosApp
+
+    scanner = open_scanner(settings, settings.scanner.source)
+    checkout = open_checkout(settings)
+    try:
+        PosApp(settings, checkout, scanner).run()
+    finally:
+        checkout.close()
+
+
+@click.command("demo")
+@click.option("--camera", type=int, default=None, metavar="N",
+              help="Use webcam N instead of the synthetic camera; hold a phone (or a second "
+                   "screen) showing the emulator's wallet page up to it.")
+@click.pass_context
+def demo_command(ctx: click.Context, camera: int | None) -> None:
+    """The emulator and the UI together: a full payment by keyboard alone.
+
+    Type an amount and press Enter: a moment later the synthetic camera holds up the chosen
+    wallet's payment code (F9 on the sale screen, or 1-4 on the pay screen, chooses the wallet:
+    pays at once, slow processing, declined, insufficient balance).
+    """
+    settings = load_settings_or_exit(ctx)
+    from pos_terminal.emulator import start_emulator
+    from pos_terminal.tui.app import PosApp
+    from pos_terminal.tui.demo import DemoController
+
+    try:
+        emulator = start_emulator(settings, host="127.0.0.1", port=0)
+    except OSError as exc:
+        fail(f"the emulator could not start on loopback: {exc}")
+    with emulator, tempfile.TemporaryDirectory(prefix="pos-terminal-demo-") as tmp:
+        demo_settings = settings.replace_service(
+            base_url=emulator.base_url, gateway_url=emulator.gateway_url,
+            environment="emulator")
+        demo_settings = demo_settings.replace_section(
+            "terminal", journal=Path(tmp) / "journal.sqlite3")
+        if camera is None:
+            from hardware import SyntheticSource
+
+            synthetic = source_factory(demo_settings, "synthetic")()
+            assert isinstance(synthetic, SyntheticSource)
+            demo = DemoController(emulator.base_url, synthetic.show)
+            factory: Callable[[], ScanSource | None] = lambda: synthetic  # noqa: E731
+        else:
+            demo = DemoController(emulator.base_url, None)
+            factory = open_scanner(demo_settings, f"camera:{camera}")
+            click.echo(f"Emulator wallet page: {demo.wallet_page_url}  (open it on a phone or "
+                       "a second screen and hold its code up to the camera)")
+        checkout = open_checkout(demo_settings)
+        try:
+            PosApp(demo_settings, checkout, factory, demo).run()
+        finally:
+            checkout.close()
+            demo.close()
+    if camera is not None:
+        click.echo("Demo finished; the demo journal was a temporary file and is gone.")
+
+
+@click.command("headless")
+@click.option("--scanner", "spec", required=True, metavar="SPEC",
+              help="Scanner source, e.g. camera:0, serial:/dev/ttyACM0, evdev:/dev/input/event3.")
+@click.option("--serial", "serial_path", default=None, metavar="PATH",
+              help="Take commands from (and answer on) this serial port instead of stdin/stdout.")
+@click.option("--baud", default=9600, show_default=True, help="Baud rate of --serial.")
+@click.option("--scan-timeout", default=60.0, show_default=True, metavar="SECONDS",
+              help="How long PAY waits for a payment code.")
+@click.pass_context
+def headless_command(ctx: click.Context, spec: str, serial_path: str | None, baud: int,
+                     scan_timeout: float) -> None:
+    """Counter mode with no screen: one command a line in, one JSON object a line out.
+
+    PAY <amount> [description] · STATUS <app_trans_id> · REFUND <app_trans_id> [amount] ·
+    RECONCILE · QUIT
+    """
+    settings = load_settings_or_exit(ctx)
+    from pos_terminal.headless import serve
+
+    scanner = open_scanner(settings, spec)
+    checkout = open_checkout(settings)
+    try:
+        if serial_path is None:
+            serve(checkout, scanner, sys.stdin, sys.stdout, scan_timeout_s=scan_timeout)
+        else:
+            line = _serial_line(serial_path, baud)
+            try:
+                serve(checkout, scanner, line, line, scan_timeout_s=scan_timeout)
+            finally:
+                line.close()
+    finally:
+        checkout.close()
+
+
+class SerialLine:
+    """The cash register's serial line: an iterator of command lines and a writer of answers."""
+
+    def __init__(self, port: Any) -> None:
+        self._port = port
+
+    def __iter__(self) -> Iterator[str]:
+        while True:
+            raw = self._port.read_until(b"\n")  # blocks (timeout None) until a whole line
+            if not raw:
+                return
+            yield raw.decode("utf-8", errors="replace")
+
+    def write(self, text: str) -> int:
+        return int(self._port.write(text.replace("\n", "\r\n").encode("utf-8")))
+
+    def flush(self) -> None:
+        self._port.flush()
+
+    def close(self) -> None:
+        self._port.close()
+
+
+def _serial_line(path: str, baud: int) -> SerialLine:
+    import serial
+
+    try:
+        return SerialLine(serial.serial_for_url(path, baudrate=baud, timeout=None))
+    except serial.SerialException as exc:
+        fail(f"cannot open the serial port {path}: {exc}")
+
+
+def register(group: click.Group) -> None:
+    group.add_command(demo_command)
+    group.add_command(headless_command)

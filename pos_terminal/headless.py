@@ -1,0 +1,159 @@
+"""Headless counter mode: the cash register drives the terminal over a line protocol.
+
+One command a line in, one JSON object a line out:
+
+    PAY <amount> [description]   wait for a scan, charge, answer with the payment
+    STATUS <app_trans_id>        the journal's view (a pending payment is queried once)
+    REFUND <app_trans_id> [amount]
+    RECONCILE                    resolve every unresolved payment and refund
+    QUIT
+
+Every answer has "ok" and "command"; a refused or malformed line gets {"ok": false, "error": ...}
+and the loop goes on."""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pos_terminal.wallet.codes import mask_code
+
+if TYPE_CHECKING:
+    from hardware import ScanEvent, ScanSource
+    from pos_terminal.checkout import Checkout
+
+COMMANDS = ("PAY", "STATUS", "REFUND", "RECONCILE", "QUIT")
+USAGE = ("commands: PAY <amount> [description] | STATUS <app_trans_id> | "
+         "REFUND <app_trans_id> [amount] | RECONCILE | QUIT")
+
+
+class Writer(Protocol):
+    def write(self, text: str, /) -> int: ...
+    def flush(self) -> None: ...
+
+
+class LineError(Exception):
+    """A line the loop refuses; the message says what to send instead."""
+
+
+def _amount(text: str, what: str) -> int:
+    if not text.isdigit():
+        raise LineError(f"{what} must be a whole number of VND (digits only), got {text!r}")
+    return int(text)
+
+
+def _message(exc: BaseException) -> str:
+    return str(getattr(exc, "message", None) or exc or type(exc).__name__)
+
+
+class CounterLoop:
+    """Runs commands against a Checkout; PAY takes the next code from `source`."""
+
+    def __init__(self, checkout: Checkout, source: ScanSource | None, out: Writer, *,
+                 scan_timeout_s: float = 60.0) -> None:
+        self.checkout = checkout
+        self.source = source
+        self.out = out
+        self.scan_timeout_s = scan_timeout_s
+        self._codes: queue.Queue[ScanEvent] = queue.Queue()
+        self._write_lock = threading.Lock()
+        if source is not None:
+            source.start(self._codes.put)
+            source.pause()
+
+    def emit(self, obj: dict[str, Any]) -> None:
+        with self._write_lock:
+            self.out.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")
+            self.out.flush()
+
+    def run(self, lines: Iterable[str]) -> None:
+        for raw in lines:
+            line = raw.strip()
+            if not line:
+                continue
+            if not self.handle(line):
+                break
+
+    def handle(self, line: str) -> bool:
+        """Answer one line; False after QUIT."""
+        verb, _, rest = line.partition(" ")
+        command = verb.upper()
+        try:
+            if command not in COMMANDS:
+                raise LineError(f"unknown command {verb!r}; {USAGE}")
+            if command == "QUIT":
+                self.emit({"ok": True, "command": "QUIT"})
+                return False
+            result = self._dispatch(command, rest.strip())
+        except LineError as exc:
+            self.emit({"ok": False, "command": command if command in COMMANDS else None,
+                       "error": str(exc), "line": line[:200]})
+        except Exception as exc:  # every refusal of the engine is a sentence; keep serving
+            self.emit({"ok": False, "command": command, "error": _message(exc)})
+        else:
+            self.emit({"command": command, **result})
+        return True
+
+    def _dispatch(self, command: str, args: str) -> dict[str, Any]:
+        if command == "PAY":
+            if not args:
+                raise LineError("PAY needs an amount: PAY <amount> [description]")
+            amount_text, _, description = args.partition(" ")
+            return self.pay(_amount(amount_text, "the amount"), description.strip())
+        if command == "STATUS":
+            if not args or " " in args:
+                raise LineError("STATUS needs one app_trans_id: STATUS <app_trans_id>")
+            view = self.checkout.status(args)
+            return {"ok": True, **view.to_json()}
+        if command == "REFUND":
+            parts = args.split()
+            if not 1 <= len(parts) <= 2:
+                raise LineError("REFUND needs an app_trans_id and optionally an amount: "
+                                "REFUND <app_trans_id> [amount]")
+            amount = _amount(parts[1], "the refund amount") if len(parts) == 2 else None
+            refund = self.checkout.refund(parts[0], amount)
+            return {"ok": refund.state.value != "failed", **refund.to_json()}
+        if args:
+            raise LineError("RECONCILE takes no arguments")
+        return {"ok": True, **self.checkout.reconcile().to_json()}
+
+    def pay(self, amount: int, description: str) -> dict[str, Any]:
+        self.checkout.validate_amount(amount)  # limits before any scan
+        event = self.wait_for_code()
+        view = self.checkout.pay(amount, event.text, description=description)
+        return {"ok": view.state.value == "succeeded", "code": mask_code(event.text),
+                **view.to_json()}
+
+    def wait_for_code(self) -> ScanEvent:
+        if self.source is None:
+            raise LineError("no scanner: start with --scanner SPEC to take payment codes")
+        while not self._codes.empty():  # a code read while nobody was paying is stale
+            self._codes.get_nowait()
+        self.source.resume()
+        try:
+            return self._codes.get(timeout=self.scan_timeout_s)
+        except queue.Empty:
+            raise LineError(f"no payment code read within {self.scan_timeout_s:g} s: nothing "
+                            "was charged; send PAY again when the customer is ready") from None
+        finally:
+            self.source.pause()
+
+    def close(self) -> None:
+        if self.source is not None:
+            self.source.stop()
+
+
+def serve(checkout: Checkout, source_factory: Callable[[], ScanSource | None],
+          inp: Iterable[str], out: Writer, *, scan_timeout_s: float = 60.0) -> None:
+    """The whole session: announce readiness, answer lines until QUIT or end of input."""
+    checkout.reconcile()  # on start, every payment a previous run left open is resolved
+    loop = CounterLoop(checkout, source_factory(), out, scan_timeout_s=scan_timeout_s)
+    try:
+        loop.emit({"ok": True, "command": "READY", "scanner": loop.source.spec if loop.source
+                   else None, "pending": checkout.pending_count()})
+        loop.run(inp)
+    finally:
+        loop.close()

@@ -1,0 +1,1 @@
+"""The cashier's terminal UI (Textual): app.py, screens/, widgets/, app.tcss."""

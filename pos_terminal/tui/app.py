@@ -1,0 +1,341 @@
+"""The cashier's terminal: a Textual App over the checkout engine and a scanner source.
+
+Everything it needs comes in through the constructor (settings, a Checkout, a scanner-source
+factory, an optional demo controller) so tests build it against the in-process emulator."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
+from urllib.parse import urlsplit
+
+from textual import events, work
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.message import Message
+
+from hardware import CodeFilter
+from pos_terminal.checkout import PaymentView
+from pos_terminal.config import Settings
+from pos_terminal.tui.payment import PaymentRun, charge
+from pos_terminal.tui.screens.pay import PayScreen
+from pos_terminal.tui.screens.progress import ProgressScreen
+from pos_terminal.tui.screens.result import Outcome, ResultScreen
+from pos_terminal.tui.screens.sale import Sale
+from pos_terminal.tui.wedge import KeyWedge
+from pos_terminal.tui.widgets.header import StatusHeader
+from pos_terminal.wallet.codes import mask_code
+
+if TYPE_CHECKING:
+    from hardware import ScanEvent, ScanSource, SourceStatus
+    from pos_terminal.checkout import Checkout
+    from pos_terminal.tui.demo import DemoController
+
+SourceFactory = Callable[[], "ScanSource | None"]
+REACHABILITY_EVERY_S = 15.0
+RECONCILE_EVERY_S = 30.0
+PROGRESS_AFTER_S = 0.4  # a payment settled sooner goes from Pay straight to Result
+
+
+class PosApp(App[None]):
+    """Keyboard and scanner only. Sale is the home screen; every other screen returns to it."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "pos-terminal"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+
+    def __init__(
+        self,
+        settings: Settings,
+        checkout: Checkout,
+        source_factory: SourceFactory | None = None,
+        demo: DemoController | None = None,
+        *,
+        background: bool = True,
+    ) -> None:
+        super().__init__()
+        self.settings = settings
+        self.checkout = checkout
+        self.demo = demo
+        self.source: ScanSource | None = None
+        self.source_status: SourceStatus | None = None
+        self._source_factory = source_factory
+        self._background = background
+        self._wedge = KeyWedge(settings.scanner.wedge_max_interkey_ms,
+                               settings.scanner.wedge_min_length)
+        self._replaying: set[int] = set()
+        self._keys_seen = 0
+        self._code_filter = CodeFilter(settings.scanner.code_alphabet,
+                                       settings.scanner.code_min_length,
+                                       settings.scanner.code_max_length)
+        self.payment_in_flight = threading.Event()
+        self.stopping = threading.Event()
+        self.sale_finished = False  # set by Result: Sale starts afresh when it comes back
+        self.payment: PaymentRun | None = None
+        self.header_state: dict[str, Any] = {"reachable": None, "pending": None}
+
+    def on_mount(self) -> None:
+        from pos_terminal.tui.screens.sale import SaleScreen
+
+        self.push_screen(SaleScreen())
+        self.start_source()
+        self.check_service()
+        if self._background:  # tests and screenshots run without the timers
+            self.reconcile_in_background()
+            self.set_interval(REACHABILITY_EVERY_S, self.check_service)
+            self.set_interval(RECONCILE_EVERY_S, self.reconcile_in_background)
+        else:
+            self.refresh_pending()
+
+    # ---- header state (every screen has its own StatusHeader showing these) -------------
+    def set_header(self, **values: Any) -> None:
+        self.header_state.update(values)
+        for screen in self.screen_stack:
+            for header in screen.query(StatusHeader):
+                header.show(self.header_state)
+
+    # ---- scanner sources ----------------------------------------------------------------
+    @property
+    def scanner_label(self) -> str:
+        """What the Pay screen says about the active scanner."""
+        if self.source is None:
+            return "USB scanner ready (keyboard wedge)"
+        status = self.source.status()
+        parts = [f"{self.source.spec}: {status.state}"]
+        if status.fps is not None:
+            parts.append(f"{status.fps:.0f} fps")
+        if status.decode_ms is not None:
+            parts.append(f"decode {status.decode_ms:.1f} ms")
+        if status.detail:
+            parts.append(status.detail)
+        return " · ".join(parts)
+
+    @work(thread=True, group="source", exit_on_error=False)
+    def start_source(self) -> None:
+        if self._source_factory is None:
+            return
+        try:
+            source = self._source_factory()
+        except Exception as exc:  # a missing camera or device must not stop the counter
+            self.call_from_thread(self.notify, f"Scanner not available: {exc}. The keyboard "
+                                  "wedge (USB scanner) still works.", severity="error", timeout=10)
+            return
+        if source is None:
+            return
+        self.source = source
+        source.start(self._on_source_event, self._on_source_status)
+        source.pause()
+        self.call_from_thread(self._scanner_started)
+
+    def _scanner_started(self) -> None:
+        if self.source is not None and isinstance(self.screen, PayScreen):
+            self.source.resume()
+
+    def _on_source_event(self, event: ScanEvent) -> None:
+        if not self.stopping.is_set():
+            self.call_from_thread(self.handle_scan, event.text, event.source)
+
+    def _on_source_status(self, status: SourceStatus) -> None:
+        previous, self.source_status = self.source_status, status
+        lost = status.state in ("disconnected", "reconnecting")
+        if lost and (previous is None or previous.state != status.state) and (
+                not self.stopping.is_set()):
+            self.call_from_thread(self.notify, f"Scanner {status.state}: {status.detail}. "
+                                  "Check its cable; the keyboard wedge still works.",
+                                  severity="warning", timeout=8)
+
+    def handle_scan(self, text: str, source: str) -> None:
+        """Every scan (wedge burst, camera, evdev, serial) arrives here on the UI thread."""
+        handler = getattr(self.screen, "code_read", None)
+        if callable(handler):
+            handler(text, source)
+        else:
+            self.notify(f"Payment code {mask_code(text)} read, but no payment is waiting: "
+                        "type the amount and press Enter first.", severity="warning")
+
+    def on_unmount(self) -> None:
+        self.stopping.set()
+        if self.payment is not None:
+            self.payment.cancel.set()
+        if self.source is not None:
+            self.source.stop()
+
+    # ---- keyboard wedge -----------------------------------------------------------------
+    class WedgeFlush(Message):
+        """Queued behind any keys already waiting, so a burst is never cut by a busy loop."""
+
+        def __init__(self, keys_seen: int) -> None:
+            super().__init__()
+            self.keys_seen = keys_seen
+
+    async def on_event(self, event: events.Event) -> None:
+        if (isinstance(event, events.Key) and not event.is_forwarded
+                and id(event) not in self._replaying):
+            self._keys_seen += 1
+            # event.time is when the driver read the key: the scanner's own rhythm, not ours.
+            outcome = self._wedge.feed(event, event.time)
+            for held in outcome.release:
+                await self._replay(held)
+            if outcome.scan is not None:
+                self._wedge_scan(outcome.scan)
+            if self._wedge.holding:
+                seen = self._keys_seen
+                self.set_timer(self._wedge.threshold_s * 1.5,
+                               lambda: self.post_message(self.WedgeFlush(seen)))
+            if not outcome.passthrough:
+                return
+        await super().on_event(event)
+
+    def _wedge_scan(self, text: str) -> None:
+        # Other sources filter inside hardware; a burst from the keyboard is filtered here.
+        if self._code_filter.accepts(text):
+            self.handle_scan(text, "wedge")
+        else:
+            scanner = self.settings.scanner
+            self.notify(f"Scanned {mask_code(text)} ({len(text)} characters) is not a payment "
+                        f"code ({scanner.code_min_length}-{scanner.code_max_length} characters "
+                        f"of {scanner.code_alphabet!r}): ask for the wallet's payment code.",
+                        severity="warning")
+
+    async def on_pos_app_wedge_flush(self, message: WedgeFlush) -> None:
+        if message.keys_seen != self._keys_seen:
+            return  # another key came in since: its own timer decides
+        for held in self._wedge.flush_due(time.monotonic()):
+            await self._replay(held)
+
+    async def _replay(self, event: events.Key) -> None:
+        self._replaying.add(id(event))
+        try:
+            await super().on_event(event)
+        finally:
+            self._replaying.discard(id(event))
+
+    # ---- the payment in flight ----------------------------------------------------------
+    def start_payment(self, sale: Sale, code: str, source: str) -> None:
+        """Charge `code` for `sale` in a worker. Pay stays up for a moment: a quick answer goes
+        straight to Result; a slower one brings up Progress."""
+        run = PaymentRun(sale, code[-4:], source)
+        self.payment = run
+        self.payment_in_flight.set()
+        self.run_worker(lambda: self._charge(run, code), thread=True, group="payment",
+                        exit_on_error=False)
+        self.set_timer(PROGRESS_AFTER_S, lambda: self._show_progress(run))
+
+    def follow_payment(self, run: PaymentRun) -> None:
+        """Keep waiting: poll the same payment again (Checkout.follow), never charge again."""
+        if run.view is None:
+            return
+        run.restart()
+        app_trans_id = run.view.app_trans_id
+
+        def follow() -> None:
+            try:
+                view = self.checkout.follow(app_trans_id, cancel=run.cancel,
+                                            on_progress=lambda v: self._report(run, v))
+            except Exception as exc:
+                self._report_error(run, exc)
+            else:
+                self._report_done(run, view)
+
+        self.run_worker(follow, thread=True, group="payment", exit_on_error=False)
+
+    def end_payment(self, run: PaymentRun) -> None:
+        run.cancel.set()
+        if self.payment is run:
+            self.payment = None
+            self.payment_in_flight.clear()
+
+    def _charge(self, run: PaymentRun, code: str) -> None:
+        try:
+            view = charge(self.checkout, run, code, lambda v: self._report(run, v))
+        except Exception as exc:
+            self._report_error(run, exc)
+        else:
+            self._report_done(run, view)
+
+    def _report(self, run: PaymentRun, view: PaymentView) -> None:
+        if not run.cancel.is_set() and not self.stopping.is_set():
+            self.call_from_thread(self._progress, run, view)
+
+    def _report_done(self, run: PaymentRun, view: PaymentView) -> None:
+        if not run.cancel.is_set() and not self.stopping.is_set():
+            self.call_from_thread(self._finished, run, view)
+
+    def _report_error(self, run: PaymentRun, exc: Exception) -> None:
+        if not run.cancel.is_set() and not self.stopping.is_set():
+            self.call_from_thread(self._failed, run, exc)
+
+    def _progress(self, run: PaymentRun, view: PaymentView) -> None:
+        run.view = view
+        if isinstance(self.screen, ProgressScreen) and self.screen.run is run:
+            self.screen.show_run()
+
+    def _show_progress(self, run: PaymentRun) -> None:
+        if self.payment is run and not (run.finished and not run.unresolved) and isinstance(
+                self.screen, PayScreen):
+            self.switch_screen(ProgressScreen(run))
+
+    def _finished(self, run: PaymentRun, view: PaymentView) -> None:
+        run.view = view
+        run.finish()
+        if run.unresolved:  # the deadline passed: the cashier chooses
+            if isinstance(self.screen, ProgressScreen) and self.screen.run is run:
+                self.screen.show_run()
+            else:
+                self._show_progress(run)
+            return
+        self._conclude(run, Outcome.from_view(view))
+
+    def _failed(self, run: PaymentRun, exc: Exception) -> None:
+        run.finish()
+        message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+        if run.unresolved:
+            message += (" The payment is kept in the journal and checked again in the "
+                        "background: see History before charging again.")
+        self._conclude(run, Outcome.from_error(run.sale.amount, message))
+
+    def _conclude(self, run: PaymentRun, outcome: Outcome) -> None:
+        self.end_payment(run)
+        if isinstance(self.screen, PayScreen | ProgressScreen):
+            self.switch_screen(ResultScreen(outcome))
+
+    # ---- background work ----------------------------------------------------------------
+    @work(thread=True, group="reach", exclusive=True, exit_on_error=False)
+    def check_service(self) -> None:
+        url = urlsplit(self.settings.service.base_url)
+        port = url.port or (443 if url.scheme == "https" else 80)
+        try:
+            with socket.create_connection((url.hostname or "", port),
+                                          timeout=self.settings.service.connect_timeout_s):
+                ok = True
+        except OSError:
+            ok = False
+        if not self.stopping.is_set():
+            self.call_from_thread(self.set_header, reachable=ok)
+
+    @work(thread=True, group="reconcile", exclusive=True, exit_on_error=False)
+    def reconcile_in_background(self) -> None:
+        if not self.payment_in_flight.is_set():
+            try:
+                self.checkout.reconcile()
+            except Exception as exc:
+                if not self.stopping.is_set():
+                    self.call_from_thread(self.notify, f"Background reconciliation failed: {exc}",
+                                          severity="warning")
+        self._publish_pending()
+
+    @work(thread=True, group="pending", exit_on_error=False)
+    def refresh_pending(self) -> None:
+        self._publish_pending()
+
+    def _publish_pending(self) -> None:
+        try:
+            count: int | None = self.checkout.pending_count()
+        except Exception:
+            count = None
+        if not self.stopping.is_set():
+            self.call_from_thread(self.set_header, pending=count)

@@ -1,0 +1,91 @@
+"""The demo's customer: picks one of the emulator's wallets and holds its current payment code
+up to the synthetic camera (or, with a real webcam, points at the emulator's wallet page)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import requests
+
+
+@dataclass(frozen=True)
+class DemoWallet:
+    id: str
+    name: str
+    behaviour: str
+
+
+#: The emulator's stable wallets (docs/CONTRACTS.md): every outcome can be shown.
+DEMO_WALLETS = (
+    DemoWallet("an", "An Nguyen", "pays at once"),
+    DemoWallet("binh", "Binh Tran", "slow processing, then paid"),
+    DemoWallet("chi", "Chi Le", "slow processing, then declined"),
+    DemoWallet("dung", "Dung Pham", "insufficient balance"),
+)
+
+
+class DemoController:
+    """`show` holds a code up to the synthetic camera (None takes it away); without it the demo
+    runs with a real camera and the person holds up a phone showing `wallet_page_url`."""
+
+    def __init__(self, emulator_url: str, show: Callable[[str | None], None] | None, *,
+                 show_after_s: float = 1.5) -> None:
+        self.emulator_url = emulator_url.rstrip("/")
+        self.show_after_s = show_after_s  # how long after the Pay screen opens
+        self._show = show
+        self.index = 0
+        self._lock = threading.Lock()
+        self._session = requests.Session()
+
+    @property
+    def synthetic(self) -> bool:
+        return self._show is not None
+
+    @property
+    def wallet_page_url(self) -> str:
+        return f"{self.emulator_url}/wallets"
+
+    @property
+    def wallet(self) -> DemoWallet:
+        return DEMO_WALLETS[self.index]
+
+    def describe(self) -> str:
+        return f"{self.wallet.name} ({self.wallet.behaviour}, key {self.index + 1})"
+
+    def select_index(self, index: int) -> None:
+        if 0 <= index < len(DEMO_WALLETS):
+            self.index = index
+
+    def cycle(self) -> None:
+        self.index = (self.index + 1) % len(DEMO_WALLETS)
+
+    def current_code(self) -> str:
+        """A fresh code of the chosen wallet (rotated first: codes are single use)."""
+        wallet_id = self.wallet.id
+        rotate = self._session.post(
+            f"{self.emulator_url}/_emulator/wallets/{wallet_id}/rotate", timeout=5)
+        rotate.raise_for_status()
+        answer = self._session.get(f"{self.emulator_url}/_emulator/wallets", timeout=5)
+        answer.raise_for_status()
+        for wallet in answer.json()["wallets"]:
+            if wallet["id"] == wallet_id:
+                return str(wallet["code"])
+        raise LookupError(f"the emulator has no wallet {wallet_id!r}")
+
+    def present_code(self) -> None:
+        """Blocking (HTTP): run it in a worker."""
+        if self._show is None:
+            return
+        code = self.current_code()
+        with self._lock:
+            self._show(code)
+
+    def withdraw(self) -> None:
+        if self._show is not None:
+            with self._lock:
+                self._show(None)
+
+    def close(self) -> None:
+        self._session.close()

@@ -1,0 +1,1 @@
+"""One module per screen; each returns to Sale."""

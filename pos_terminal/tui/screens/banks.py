@@ -1,0 +1,63 @@
+"""Banks: the service's bank list grouped by payment channel."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+from textual import work
+from textual.binding import Binding, BindingType
+from textual.widget import Widget
+from textual.widgets import DataTable, Static
+
+from pos_terminal.tui.format import format_vnd
+from pos_terminal.tui.screens.base import PosScreen
+from pos_terminal.tui.widgets.line import Line
+from pos_terminal.wallet.results import BankList, pmc_name
+
+
+class BanksScreen(PosScreen):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("r", "reload", "Reload"),
+    ]
+
+    def body(self) -> Iterable[Widget]:
+        yield Line("Asking the service for its bank list…", id="banks-state")
+        yield DataTable(id="banks-table", cursor_type="row", zebra_stripes=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#banks-table", DataTable).add_columns(
+            "Channel", "Code", "Bank", "Min", "Max")
+        self.action_reload()
+
+    def action_reload(self) -> None:
+        self.load()
+
+    @work(thread=True, group="banks", exclusive=True, exit_on_error=False)
+    def load(self) -> None:
+        try:
+            banks = self.pos.checkout.client.list_banks()
+        except Exception as exc:
+            text = getattr(exc, "message", None) or str(exc)
+            self.app.call_from_thread(self._error, text)
+            return
+        self.app.call_from_thread(self._fill, banks)
+
+    def _error(self, text: str) -> None:
+        state = self.query_one("#banks-state", Static)
+        state.update(f"Bank list not available: {text} Press R to try again.")
+        state.add_class("error")
+
+    def _fill(self, banks: BankList) -> None:
+        table = self.query_one("#banks-table", DataTable)
+        table.clear()
+        total = 0
+        for pmcid, group in banks.banks_by_pmcid.items():
+            for n, bank in enumerate(group):
+                table.add_row(f"{pmc_name(pmcid)} ({pmcid})" if n == 0 else "", bank.bankcode,
+                              bank.name, format_vnd(bank.minamount), format_vnd(bank.maxamount))
+                total += 1
+        state = self.query_one("#banks-state", Static)
+        state.remove_class("error")
+        state.update(f"{total} banks in {len(banks.banks_by_pmcid)} channels")

@@ -1,0 +1,137 @@
+"""Small modal dialogs: refund (amount + confirmation) and manual override (state + reason)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+from pos_terminal.checkout import PaymentState, PaymentView
+from pos_terminal.tui.format import format_vnd
+from pos_terminal.tui.widgets.line import Line
+
+
+@dataclass(frozen=True)
+class RefundRequestUi:
+    amount: int
+
+
+@dataclass(frozen=True)
+class OverrideRequestUi:
+    state: PaymentState
+    reason: str
+
+
+class RefundDialog(ModalScreen[RefundRequestUi | None]):
+    """Type the amount (the rest of the payment by default), Enter, then Y to confirm."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("y", "confirm", "Yes", show=False),
+    ]
+
+    def __init__(self, view: PaymentView) -> None:
+        super().__init__(classes="dialog")
+        self.view = view
+        self.pending_amount: int | None = None
+
+    def compose(self) -> ComposeResult:
+        left = self.view.refundable_amount
+        with Vertical():
+            yield Line(f"Refund payment {self.view.app_trans_id}")
+            yield Line(f"Paid {format_vnd(self.view.amount)}, already refunded "
+                         f"{format_vnd(self.view.refunded_amount)}, refundable "
+                         f"{format_vnd(left)}.")
+            yield Input(value=str(left), restrict=r"[0-9]*", max_length=12, id="refund-amount")
+            yield Line("Enter: check the amount · Esc: cancel", id="refund-message")
+
+    @on(Input.Submitted, "#refund-amount")
+    def _check(self, event: Input.Submitted) -> None:
+        left = self.view.refundable_amount
+        amount = int(event.value) if event.value else 0
+        message = self.query_one("#refund-message", Static)
+        if amount <= 0 or amount > left:
+            message.update(f"Type an amount between 1 ₫ and {format_vnd(left)}, then Enter.")
+            message.add_class("error")
+            return
+        self.pending_amount = amount
+        message.remove_class("error")
+        message.update(f"Refund {format_vnd(amount)} to the customer's wallet? "
+                       "Y: yes, refund · Esc: no")
+        self.set_focus(None)
+
+    def action_confirm(self) -> None:
+        if self.pending_amount is not None:
+            self.dismiss(RefundRequestUi(self.pending_amount))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class OverrideDialog(ModalScreen[OverrideRequestUi | None]):
+    """S or F chooses the state (after checking the merchant portal); a reason is required."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel"),
+                Binding("ctrl+s", "choose('succeeded')", "Paid", show=False),
+                Binding("ctrl+f", "choose('failed')", "Not paid", show=False)]
+
+    def __init__(self, view: PaymentView) -> None:
+        super().__init__(classes="dialog")
+        self.view = view
+        self.state: PaymentState | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Line(f"Manual override of {self.view.app_trans_id} "
+                         f"({self.view.state.value}, {format_vnd(self.view.amount)})")
+            yield Line("Only after checking the merchant portal. "
+                         "Ctrl+S: it was paid · Ctrl+F: it was not paid", id="override-state")
+            yield Input(placeholder="Reason (required)", max_length=200, id="override-reason")
+            yield Line("Enter: record the override · Esc: cancel", id="override-message")
+
+    def action_choose(self, state: str) -> None:
+        self.state = PaymentState(state)
+        label = "PAID (succeeded)" if self.state is PaymentState.SUCCEEDED else "NOT PAID (failed)"
+        self.query_one("#override-state", Static).update(f"New state: {label}")
+        self.query_one("#override-reason", Input).focus()
+
+    @on(Input.Submitted, "#override-reason")
+    def _submit(self, event: Input.Submitted) -> None:
+        message = self.query_one("#override-message", Static)
+        if self.state is None:
+            message.update("Choose the state first: Ctrl+S paid, Ctrl+F not paid.")
+            message.add_class("error")
+            return
+        if not event.value.strip():
+            message.update("Type the reason (what you checked, e.g. the portal reference).")
+            message.add_class("error")
+            return
+        self.dismiss(OverrideRequestUi(self.state, event.value.strip()))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__(classes="dialog")
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Line(self.question)
+            yield Line("Y: yes · N: no")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

@@ -1,0 +1,298 @@
+"""History: the journal as a table (today by default, filter by state and date), a detail view
+with the event timeline, refund, manual override and export."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import ClassVar
+
+from textual import on, work
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widget import Widget
+from textual.widgets import DataTable, Input, Static
+
+from pos_terminal.checkout import PaymentState, PaymentView, RefundView
+from pos_terminal.journal import EventView
+from pos_terminal.journal.export import write_csv
+from pos_terminal.tui.format import day_bounds_ms, format_vnd, vn_day, vn_time
+from pos_terminal.tui.screens.base import PosScreen
+from pos_terminal.tui.screens.dialogs import (
+    OverrideDialog,
+    OverrideRequestUi,
+    RefundDialog,
+    RefundRequestUi,
+)
+from pos_terminal.tui.widgets.line import Line
+
+STATE_FILTERS: tuple[PaymentState | None, ...] = (None, *PaymentState)
+
+
+class HistoryScreen(PosScreen):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("s", "next_state", "State filter"),
+        Binding("d", "choose_day", "Date"),
+        Binding("t", "today", "Today"),
+        Binding("e", "export", "Export CSV"),
+        Binding("r", "reload", "Reload"),
+    ]
+
+    def __init__(self, day: str | None = None) -> None:
+        super().__init__()
+        self.day = day or vn_day(int(time.time() * 1000))
+        self.state_index = 0
+        self.rows: list[PaymentView] = []
+
+    def body(self) -> Iterable[Widget]:
+        with Vertical():
+            yield Line("", id="history-filter")
+            yield Input(placeholder="YYYY-MM-DD, Enter", id="day-input", max_length=10,
+                        restrict=r"[0-9-]*")
+            yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
+
+    def on_mount(self) -> None:
+        table = self.query_one("#history-table", DataTable)
+        table.add_columns("Time", "Order", "Amount", "State", "Note")
+        table.focus()
+        self.action_reload()
+
+    @property
+    def state_filter(self) -> PaymentState | None:
+        return STATE_FILTERS[self.state_index]
+
+    def _show_filter(self, extra: str = "") -> None:
+        state = self.state_filter.value if self.state_filter else "all states"
+        text = f"Day {self.day} (Vietnam time) · {state} · {len(self.rows)} payments"
+        self.query_one("#history-filter", Static).update(text + (f" · {extra}" if extra else ""))
+
+    def action_reload(self) -> None:
+        self.load(self.day, self.state_filter)
+
+    @work(thread=True, group="history", exclusive=True, exit_on_error=False)
+    def load(self, day: str, state: PaymentState | None) -> None:
+        since, until = day_bounds_ms(day)
+        try:
+            rows = self.pos.checkout.journal.list_payments(
+                since_ms=since, until_ms=until, states=[state] if state else None,
+                newest_first=True)
+        except Exception as exc:
+            self.app.call_from_thread(self.notify, f"Cannot read the journal: {exc}",
+                                      severity="error")
+            return
+        self.app.call_from_thread(self._fill, rows)
+
+    def _fill(self, rows: list[PaymentView]) -> None:
+        self.rows = rows
+        table = self.query_one("#history-table", DataTable)
+        table.clear()
+        for view in rows:
+            note = view.zp_trans_id or view.message
+            if view.refunded_amount:
+                note = f"refunded {format_vnd(view.refunded_amount)}"
+            if view.needs_review:
+                note = "NEEDS REVIEW " + note
+            table.add_row(vn_time(view.created_ms, with_date=False), view.app_trans_id,
+                          format_vnd(view.amount), view.state.value, note[:40],
+                          key=view.app_trans_id)
+        self._show_filter()
+
+    def action_next_state(self) -> None:
+        self.state_index = (self.state_index + 1) % len(STATE_FILTERS)
+        self.action_reload()
+
+    def action_today(self) -> None:
+        self.day = vn_day(int(time.time() * 1000))
+        self.action_reload()
+
+    def action_choose_day(self) -> None:
+        field = self.query_one("#day-input", Input)
+        field.add_class("shown")
+        field.value = self.day
+        field.focus()
+
+    @on(Input.Submitted, "#day-input")
+    def _day_chosen(self, event: Input.Submitted) -> None:
+        try:
+            day_bounds_ms(event.value)
+        except ValueError:
+            self.notify(f"{event.value!r} is not a date: type it as YYYY-MM-DD, e.g. 2026-11-21.",
+                        severity="error")
+            return
+        self.day = event.value
+        event.input.remove_class("shown")
+        self.query_one("#history-table", DataTable).focus()
+        self.action_reload()
+
+    @on(DataTable.RowSelected, "#history-table")
+    def _open(self, event: DataTable.RowSelected) -> None:
+        if event.row_key.value is not None:
+            self.app.push_screen(PaymentDetailScreen(event.row_key.value),
+                                 lambda _: self.action_reload())
+
+    def action_export(self) -> None:
+        self.export(self.day, list(self.rows))
+
+    @work(thread=True, group="export", exit_on_error=False)
+    def export(self, day: str, rows: list[PaymentView]) -> None:
+        folder = Path(self.pos.checkout.journal.path).parent
+        suffix = f"-{self.state_filter.value}" if self.state_filter else ""
+        target = folder / f"payments-{day}{suffix}.csv"
+        try:
+            with target.open("w", encoding="utf-8", newline="") as out:
+                write_csv(rows, out)
+        except OSError as exc:
+            self.app.call_from_thread(self.notify, f"Export failed: {exc.strerror} ({target}). "
+                                      "Check the folder is writable.", severity="error")
+            return
+        self.app.call_from_thread(self.notify, f"Exported {len(rows)} payments to {target}")
+        self.app.call_from_thread(self._show_filter, f"exported to {target.name}")
+
+
+class PaymentDetailScreen(PosScreen):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back"),
+        Binding("f", "refund", "Refund"),
+        Binding("o", "override", "Override"),
+        Binding("u", "status", "Update status"),
+    ]
+
+    def __init__(self, app_trans_id: str) -> None:
+        super().__init__()
+        self.app_trans_id = app_trans_id
+        self.view: PaymentView | None = None
+
+    def body(self) -> Iterable[Widget]:
+        with Vertical(id="detail"):
+            yield Line("", id="detail-summary")
+            yield DataTable(id="timeline", cursor_type="row", zebra_stripes=True)
+            yield Line("", id="detail-message")
+
+    def on_mount(self) -> None:
+        self.query_one("#timeline", DataTable).add_columns("Time", "Event", "State", "Detail")
+        self.load()
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+    @work(thread=True, group="detail", exclusive=True, exit_on_error=False)
+    def load(self) -> None:
+        journal = self.pos.checkout.journal
+        try:
+            view = journal.get(self.app_trans_id)
+            events = journal.events(self.app_trans_id)
+            refunds = journal.refunds(self.app_trans_id)
+        except Exception as exc:
+            self.app.call_from_thread(self.say, f"Cannot read the journal: {exc}", True)
+            return
+        self.app.call_from_thread(self._fill, view, events, refunds)
+
+    def _fill(self, view: PaymentView, events: list[EventView],
+              refunds: list[RefundView]) -> None:
+        self.view = view
+        lines = [
+            f"{view.app_trans_id}   {format_vnd(view.amount)}   {view.state.value.upper()}"
+            + ("   NEEDS REVIEW" if view.needs_review else ""),
+            f"created {vn_time(view.created_ms)} · code ••••{view.code_last4 or '????'} · "
+            f"transaction {view.zp_trans_id or '-'}",
+        ]
+        if view.description:
+            lines.append(f"description: {view.description}")
+        if view.message:
+            lines.append(view.message)
+        if view.refunded_amount or refunds:
+            lines.append(f"refunded {format_vnd(view.refunded_amount)} in "
+                         f"{len(refunds)} refund(s)")
+        self.query_one("#detail-summary", Static).update("\n".join(lines))
+        table = self.query_one("#timeline", DataTable)
+        table.clear()
+        for event in events:
+            detail = event.message or ""
+            if event.reason:
+                detail = f"{event.who or '?'}: {event.reason}"
+            if event.return_code is not None:
+                detail = f"[{event.return_code}] {detail}"
+            table.add_row(vn_time(event.time_ms, with_date=False), event.kind,
+                          f"{event.from_state or '-'} → {event.to_state}", detail[:60])
+
+    def say(self, text: str, error: bool = False) -> None:
+        message = self.query_one("#detail-message", Static)
+        message.update(text)
+        message.set_class(error, "error")
+
+    # ---- refund -------------------------------------------------------------------------
+    def action_refund(self) -> None:
+        if self.view is None:
+            return
+        if self.view.refundable_amount <= 0:
+            self.say(f"Nothing to refund: the payment is {self.view.state.value} and "
+                     f"{format_vnd(self.view.refunded_amount)} is already refunded.", True)
+            return
+        self.app.push_screen(RefundDialog(self.view), self._refund_chosen)
+
+    def _refund_chosen(self, request: RefundRequestUi | None) -> None:
+        if request is not None:
+            self.say(f"Refunding {format_vnd(request.amount)}…")
+            self.refund(request.amount)
+
+    @work(thread=True, group="refund", exit_on_error=False)
+    def refund(self, amount: int) -> None:
+        try:
+            result = self.pos.checkout.refund(self.app_trans_id, amount)
+        except Exception as exc:
+            text = getattr(exc, "message", None) or str(exc)
+            self.app.call_from_thread(self.say, f"Refund not done: {text}", True)
+            return
+        state = result.state.value
+        ok = result.state is PaymentState.REFUNDED
+        text = (f"Refund {result.m_refund_id}: {format_vnd(result.amount)} {state}"
+                + (f". {result.message}" if result.message and not ok else ""))
+        self.app.call_from_thread(self.say, text, result.state is PaymentState.FAILED)
+        self.app.call_from_thread(self.load)
+
+    # ---- override -----------------------------------------------------------------------
+    def action_override(self) -> None:
+        if self.view is None:
+            return
+        if self.view.state not in (PaymentState.UNKNOWN, PaymentState.PROCESSING,
+                                   PaymentState.SUBMITTING) and not self.view.needs_review:
+            self.say(f"A {self.view.state.value} payment is settled; an override is only for "
+                     "payments the service cannot resolve.", True)
+            return
+        self.app.push_screen(OverrideDialog(self.view), self._override_chosen)
+
+    def _override_chosen(self, request: OverrideRequestUi | None) -> None:
+        if request is not None:
+            self.override(request)
+
+    @work(thread=True, group="override", exit_on_error=False)
+    def override(self, request: OverrideRequestUi) -> None:
+        try:
+            view = self.pos.checkout.override(self.app_trans_id, request.state, request.reason,
+                                              self.pos.settings.terminal.app_user)
+        except Exception as exc:
+            text = getattr(exc, "message", None) or str(exc)
+            self.app.call_from_thread(self.say, f"Override not recorded: {text}", True)
+            return
+        self.app.call_from_thread(self.say, f"Recorded: {view.app_trans_id} is now "
+                                  f"{view.state.value} ({request.reason}).")
+        self.app.call_from_thread(self.pos.refresh_pending)
+        self.app.call_from_thread(self.load)
+
+    # ---- status -------------------------------------------------------------------------
+    def action_status(self) -> None:
+        self.status()
+
+    @work(thread=True, group="status", exclusive=True, exit_on_error=False)
+    def status(self) -> None:
+        try:
+            view = self.pos.checkout.status(self.app_trans_id)
+        except Exception as exc:
+            text = getattr(exc, "message", None) or str(exc)
+            self.app.call_from_thread(self.say, f"Status not available: {text}", True)
+            return
+        self.app.call_from_thread(self.say, f"Status: {view.state.value}. {view.message}")
+        self.app.call_from_thread(self.pos.refresh_pending)
+        self.app.call_from_thread(self.load)

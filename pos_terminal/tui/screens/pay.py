@@ -1,0 +1,123 @@
+"""Pay: a large "scan the customer's payment code" prompt, the active scanner and its state, an
+optional camera preview; Escape cancels until a code is read."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widget import Widget
+from textual.widgets import Static
+
+from pos_terminal.tui.format import format_vnd
+from pos_terminal.tui.screens.base import PosScreen
+from pos_terminal.tui.screens.sale import Sale
+from pos_terminal.tui.widgets.line import Line
+from pos_terminal.tui.widgets.preview import CameraPreview
+from pos_terminal.wallet.codes import mask_code
+
+
+class PayScreen(PosScreen):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("p", "toggle_preview", "Camera preview"),
+        Binding("1", "demo_wallet(0)", "", show=False),
+        Binding("2", "demo_wallet(1)", "", show=False),
+        Binding("3", "demo_wallet(2)", "", show=False),
+        Binding("4", "demo_wallet(3)", "", show=False),
+    ]
+
+    def __init__(self, sale: Sale) -> None:
+        super().__init__()
+        self.sale = sale
+        self.code: str | None = None
+
+    def body(self) -> Iterable[Widget]:
+        with Vertical(id="pay"):
+            yield Line(format_vnd(self.sale.amount), id="pay-amount")
+            yield Line("Scan the customer's payment code", id="pay-prompt")
+            yield Line("", id="scanner-state")
+            yield Line("", id="demo-hint")
+            yield CameraPreview(self._frame, id="preview")
+
+    def on_mount(self) -> None:
+        preview = self.query_one(CameraPreview)
+        preview.display = self.pos.settings.ui.camera_preview and self._has_camera()
+        self._update_scanner()
+        self.set_interval(0.5, self._update_scanner)
+        demo = self.pos.demo
+        hint = self.query_one("#demo-hint", Static)
+        if demo is not None and demo.synthetic:
+            hint.update(f"Demo: {demo.describe()} holds up the phone in a moment "
+                        "(keys 1-4 choose another wallet)")
+            self.set_timer(demo.show_after_s, self._demo_present)
+        elif demo is not None:
+            hint.update(f"Demo: show a code from {demo.wallet_page_url} to the camera")
+        else:
+            hint.display = False
+
+    def on_screen_resume(self) -> None:
+        if self.pos.source is not None:
+            self.pos.source.resume()
+
+    def on_screen_suspend(self) -> None:
+        if self.pos.source is not None:
+            self.pos.source.pause()
+
+    def _has_camera(self) -> bool:
+        return self.pos.source is not None and self._frame() is not None
+
+    def _frame(self) -> object:
+        source = self.pos.source
+        return source.latest_frame() if source is not None else None
+
+    def _update_scanner(self) -> None:
+        if self.code is not None:
+            return
+        self.query_one("#scanner-state", Static).update(self.pos.scanner_label)
+
+    # ---- reading the code ---------------------------------------------------------------
+    def code_read(self, text: str, source: str) -> None:
+        if self.code is not None:
+            return  # a double read of the same phone screen
+        self.code = mask_code(text)
+        if self.pos.source is not None:
+            self.pos.source.pause()
+        if self.pos.demo is not None:
+            self.pos.demo.withdraw()
+        self.query_one("#pay-prompt", Static).update("Submitting the payment…")
+        self.query_one("#scanner-state", Static).update(f"Code {self.code} read by {source}")
+        self.pos.start_payment(self.sale, text, source)
+
+    def action_cancel(self) -> None:
+        if self.code is None:
+            if self.pos.demo is not None:
+                self.pos.demo.withdraw()
+            self.app.pop_screen()
+
+    def action_toggle_preview(self) -> None:
+        preview = self.query_one(CameraPreview)
+        if not self._has_camera():
+            self.notify("No camera frames to preview: the active scanner is not a camera.",
+                        severity="warning")
+            preview.display = False
+            return
+        preview.display = not preview.display
+
+    # ---- demo ---------------------------------------------------------------------------
+    def action_demo_wallet(self, index: int) -> None:
+        demo = self.pos.demo
+        if demo is None or self.code is not None:
+            return
+        demo.select_index(index)
+        self.query_one("#demo-hint", Static).update(
+            f"Demo: {demo.describe()} holds up the phone")
+        if demo.synthetic:
+            self._demo_present()
+
+    def _demo_present(self) -> None:
+        if self.code is None and self.pos.demo is not None:
+            self.run_worker(self.pos.demo.present_code, thread=True, group="demo",
+                            exclusive=True, exit_on_error=False)

@@ -1,0 +1,92 @@
+"""Progress: submitting, then processing with the elapsed time and poll count. After the
+deadline the cashier keeps waiting or hands the payment to background reconciliation.
+
+Shown only when the answer takes a moment: a payment that is settled at once goes from Pay
+straight to Result. The payment itself runs in the App (tui/payment.py); this is its view."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widget import Widget
+from textual.widgets import Static
+
+from pos_terminal.checkout import PaymentState, PaymentView
+from pos_terminal.tui.format import format_vnd
+from pos_terminal.tui.payment import PaymentRun
+from pos_terminal.tui.screens.base import PosScreen
+from pos_terminal.tui.widgets.line import Line
+
+
+class ProgressScreen(PosScreen):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("w", "keep_waiting", "Keep waiting", show=False),
+        Binding("b", "background", "Reconcile in background", show=False),
+    ]
+    AUTO_FOCUS = None
+
+    def __init__(self, run: PaymentRun) -> None:
+        super().__init__()
+        self.run = run
+
+    @property
+    def view(self) -> PaymentView | None:
+        return self.run.view
+
+    @property
+    def awaiting_choice(self) -> bool:
+        return self.run.finished and self.run.unresolved
+
+    def body(self) -> Iterable[Widget]:
+        with Vertical(id="progress"):
+            yield Line(format_vnd(self.run.sale.amount), id="progress-amount")
+            yield Line("Submitting the payment…", id="progress-state")
+            yield Line(f"Code ••••{self.run.code_last4} read by {self.run.source}",
+                       id="progress-code")
+            yield Line("", id="progress-elapsed")
+            yield Line("", id="progress-choice")
+
+    def on_mount(self) -> None:
+        self.set_interval(0.5, self.show_run)
+        self.show_run()
+
+    def code_read(self, text: str, source: str) -> None:
+        pass  # one payment at a time: further reads are the same phone held up a bit longer
+
+    def show_run(self) -> None:
+        run, view = self.run, self.run.view
+        state = self.query_one("#progress-state", Static)
+        choice = self.query_one("#progress-choice", Static)
+        if self.awaiting_choice:
+            state.update("Still not confirmed after the waiting time.")
+            choice.update("W  keep waiting      B  hand it to background reconciliation")
+        elif view is not None and view.state is PaymentState.PROCESSING:
+            state.update("Processing: the customer may be confirming on the phone…")
+            choice.update("")
+        elif view is not None and view.state is PaymentState.UNKNOWN:
+            state.update("No clear answer yet: asking the service for the status…")
+            choice.update("")
+        elapsed = run.elapsed_s
+        polls = view.polls if view is not None else 0
+        self.query_one("#progress-elapsed", Static).update(
+            f"{elapsed:.0f} s elapsed · {polls} status {'query' if polls == 1 else 'queries'}")
+
+    def action_keep_waiting(self) -> None:
+        if self.awaiting_choice:
+            self.pos.follow_payment(self.run)
+            self.show_run()
+
+    def action_background(self) -> None:
+        if not self.awaiting_choice or self.run.view is None:
+            return
+        view = self.run.view
+        self.app.notify(f"Payment {view.app_trans_id} ({format_vnd(view.amount)}) is being "
+                        "checked in the background; the header counts it until it is "
+                        "resolved. Do not charge it again.", timeout=10)
+        self.pos.end_payment(self.run)
+        self.pos.sale_finished = True
+        self.pos.refresh_pending()
+        self.app.pop_screen()

@@ -1,0 +1,65 @@
+"""Reports: X (running totals of the open day) and Z (closes the day) from the journal."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+from textual import work
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Static
+
+from pos_terminal.journal import Report
+from pos_terminal.tui.screens.base import PosScreen
+from pos_terminal.tui.screens.dialogs import ConfirmDialog
+from pos_terminal.tui.widgets.line import Line
+
+
+class ReportsScreen(PosScreen):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("x", "x_report", "X report"),
+        Binding("z", "z_report", "Z report (close the day)"),
+    ]
+
+    def body(self) -> Iterable[Widget]:
+        yield Line("X: running totals · Z: close the day (numbered, cannot be undone)",
+                     id="reports-state")
+        with VerticalScroll(id="report"):
+            yield Line("", id="report-text")
+
+    def on_mount(self) -> None:
+        self.action_x_report()
+
+    def action_x_report(self) -> None:
+        self.make_report(close=False)
+
+    def action_z_report(self) -> None:
+        self.app.push_screen(ConfirmDialog(
+            "Close the day with a Z report? Settled payments are numbered and frozen; "
+            "unresolved ones are carried to the next day."), self._confirmed)
+
+    def _confirmed(self, yes: bool | None) -> None:
+        if yes:
+            self.make_report(close=True)
+
+    @work(thread=True, group="report", exclusive=True, exit_on_error=False)
+    def make_report(self, close: bool) -> None:
+        journal = self.pos.checkout.journal
+        try:
+            report = journal.close_day() if close else journal.x_report()
+        except Exception as exc:
+            text = getattr(exc, "message", None) or str(exc)
+            self.app.call_from_thread(self._show_error, f"Report not made: {text}")
+            return
+        self.app.call_from_thread(self._show, report)
+
+    def _show(self, report: Report) -> None:
+        self.query_one("#report-text", Static).update("\n".join(report.lines()))
+
+    def _show_error(self, text: str) -> None:
+        label = self.query_one("#report-text", Static)
+        label.update(text)
+        label.add_class("error")

@@ -1,0 +1,82 @@
+"""Result: an unmistakable full-screen success or failure; any key (or a few seconds) returns
+to Sale."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from textual import events
+from textual.containers import Vertical
+from textual.widget import Widget
+
+from pos_terminal.checkout import PaymentState, PaymentView
+from pos_terminal.tui.format import format_vnd, vn_time
+from pos_terminal.tui.screens.base import PosScreen
+from pos_terminal.tui.widgets.line import Line
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the Result screen shows; built from a PaymentView or from an error sentence."""
+
+    success: bool
+    headline: str
+    amount: int
+    lines: tuple[str, ...]
+
+    @classmethod
+    def from_view(cls, view: PaymentView) -> Outcome:
+        if view.state is PaymentState.SUCCEEDED:
+            return cls(True, "PAID", view.amount, (
+                f"Time: {vn_time(view.updated_ms)}",
+                f"Transaction: {view.zp_trans_id or '-'}",
+                f"Order: {view.app_trans_id}",
+            ))
+        if view.state in (PaymentState.PROCESSING, PaymentState.UNKNOWN,
+                          PaymentState.SUBMITTING):
+            return cls(False, "NOT CONFIRMED YET", view.amount, (
+                view.message or "The wallet service has not answered yet.",
+                "It is being checked in the background: see History before charging again.",
+                f"Order: {view.app_trans_id}",
+            ))
+        return cls(False, "NOT PAID", view.amount, (
+            view.message or "The payment was declined.",
+            f"Order: {view.app_trans_id}",
+        ))
+
+    @classmethod
+    def from_error(cls, amount: int, message: str) -> Outcome:
+        return cls(False, "NOT PAID", amount, (message,))
+
+
+class ResultScreen(PosScreen):
+    AUTO_FOCUS = None
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(classes="success" if outcome.success else "failure")
+        self.outcome = outcome
+
+    def body(self) -> Iterable[Widget]:
+        with Vertical(id="result"):
+            yield Line(self.outcome.headline, id="result-headline")
+            yield Line(format_vnd(self.outcome.amount), id="result-amount")
+            for line in self.outcome.lines:
+                yield Line(line, classes="result-line")
+            yield Line("Press any key for the next sale", id="result-hint")
+
+    def on_mount(self) -> None:
+        self.pos.sale_finished = True
+        self.pos.refresh_pending()
+        self.set_timer(self.pos.settings.ui.result_timeout_s, self.back_to_sale)
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        self.back_to_sale()
+
+    def code_read(self, text: str, source: str) -> None:
+        pass  # a late double read of the phone that was just charged
+
+    def back_to_sale(self) -> None:
+        if self.is_current:
+            self.app.pop_screen()

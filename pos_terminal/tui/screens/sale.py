@@ -1,0 +1,224 @@
+"""Sale: the amount (shown as VND while typed), an optional description and item list; Enter
+charges. Amount limits are checked here, before any scan."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual import on
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import DataTable, Input, Label, Static
+
+from pos_terminal.tui.format import format_vnd
+from pos_terminal.tui.screens.base import PosScreen
+from pos_terminal.tui.widgets.amount import AmountField
+from pos_terminal.tui.widgets.line import Line
+
+
+@dataclass(frozen=True)
+class SaleItem:
+    name: str
+    price: int
+    quantity: int
+
+    @property
+    def total(self) -> int:
+        return self.price * self.quantity
+
+
+@dataclass(frozen=True)
+class Sale:
+    amount: int
+    description: str
+    items: tuple[SaleItem, ...]
+
+
+class SaleScreen(PosScreen):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "charge", "Charge"),
+        Binding("f2", "history", "History"),
+        Binding("f3", "reports", "Reports"),
+        Binding("f4", "banks", "Banks"),
+        Binding("f5", "show_qr", "Show QR"),
+        Binding("f6", "items", "Items"),
+        Binding("f7", "clear", "Clear"),
+        Binding("f9", "demo_wallet", "Demo wallet", show=False),
+        Binding("ctrl+x", "remove_item", "Remove item", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.items: list[SaleItem] = []
+
+    def body(self) -> Iterable[Widget]:
+        with Vertical(id="sale"):
+            yield Label("Amount (type digits; Backspace corrects, Delete clears)", classes="hint")
+            yield AmountField(id="amount")
+            yield Input(placeholder="Description (optional)", id="description", max_length=100)
+            with Horizontal(id="item-form", classes="hidden"):
+                yield Input(placeholder="Item", id="item-name", max_length=50)
+                yield Input(placeholder="Price", id="item-price", restrict=r"[0-9]*",
+                            max_length=12)
+                yield Input(placeholder="Qty", id="item-qty", restrict=r"[0-9]*",
+                            max_length=4, value="1")
+            yield DataTable(id="items", classes="hidden", cursor_type="row", zebra_stripes=True)
+            yield Line("", id="sale-message")
+            yield Line("", id="demo-wallet")
+
+    def on_mount(self) -> None:
+        table = self.query_one("#items", DataTable)
+        table.add_columns("Item", "Price", "Qty", "Total")
+        self.query_one("#amount", AmountField).focus()
+        self._show_demo_wallet()
+
+    # ---- the sale -----------------------------------------------------------------------
+    def current_sale(self) -> Sale:
+        return Sale(self.query_one("#amount", AmountField).amount,
+                    self.query_one("#description", Input).value.strip(), tuple(self.items))
+
+    def say(self, text: str, error: bool = False) -> None:
+        message = self.query_one("#sale-message", Static)
+        message.update(text)
+        message.set_class(error, "error")
+
+    def limit_problem(self, amount: int) -> str | None:
+        low, high = self.pos.settings.checkout.min_amount, self.pos.settings.checkout.max_amount
+        if amount <= 0:
+            return "Type the amount first (digits), then press Enter."
+        if amount < low:
+            return (f"{format_vnd(amount)} is below the minimum of {format_vnd(low)}: "
+                    "type a larger amount.")
+        if amount > high:
+            return (f"{format_vnd(amount)} is above the maximum of {format_vnd(high)}: "
+                    "split the sale or type a smaller amount.")
+        return None
+
+    def action_charge(self) -> None:
+        sale = self.current_sale()
+        problem = self.limit_problem(sale.amount)
+        if problem:
+            self.say(problem, error=True)
+            self.query_one("#amount", AmountField).focus()
+            return
+        self.say("")
+        from pos_terminal.tui.screens.pay import PayScreen
+
+        self.app.push_screen(PayScreen(sale))
+
+    def on_screen_resume(self) -> None:
+        if self.pos.sale_finished:
+            self.pos.sale_finished = False
+            self.action_clear()
+        self._show_demo_wallet()
+
+    def action_clear(self) -> None:
+        self.items = []
+        self._refresh_items()
+        amount = self.query_one("#amount", AmountField)
+        amount.amount = 0
+        self.query_one("#description", Input).value = ""
+        self.say("")
+        amount.focus()
+
+    def code_read(self, text: str, source: str) -> None:
+        from pos_terminal.wallet.codes import mask_code
+
+        self.say(f"Code {mask_code(text)} read before a payment was started: press Enter to "
+                 "charge the amount, then scan again.", error=True)
+
+    @on(Input.Submitted, "#description")
+    def _description_done(self) -> None:
+        self.action_charge()
+
+    # ---- items --------------------------------------------------------------------------
+    def action_items(self) -> None:
+        form = self.query_one("#item-form")
+        form.remove_class("hidden")
+        self.query_one("#items").remove_class("hidden")
+        self.query_one("#item-name", Input).focus()
+        self.say("Item: name, Tab, price, Tab, quantity, Enter adds it. Ctrl+X removes the "
+                 "selected item.")
+
+    @on(Input.Submitted, "#item-name, #item-price, #item-qty")
+    def _add_item(self) -> None:
+        name = self.query_one("#item-name", Input).value.strip()
+        price_text = self.query_one("#item-price", Input).value
+        qty_text = self.query_one("#item-qty", Input).value or "1"
+        if not name:
+            self.say("Give the item a name, then Enter.", error=True)
+            self.query_one("#item-name", Input).focus()
+            return
+        if not price_text or int(price_text) <= 0:
+            self.say("Type the item's price in đồng (digits), then Enter.", error=True)
+            self.query_one("#item-price", Input).focus()
+            return
+        if int(qty_text) <= 0:
+            self.say("The quantity must be at least 1.", error=True)
+            self.query_one("#item-qty", Input).focus()
+            return
+        self.items.append(SaleItem(name, int(price_text), int(qty_text)))
+        self._refresh_items()
+        for field_id, value in (("#item-name", ""), ("#item-price", ""), ("#item-qty", "1")):
+            self.query_one(field_id, Input).value = value
+        self.query_one("#item-name", Input).focus()
+        self.say(f"Added {name}. Next item, or Enter on the description to charge.")
+
+    def action_remove_item(self) -> None:
+        table = self.query_one("#items", DataTable)
+        if self.items and 0 <= table.cursor_row < len(self.items):
+            removed = self.items.pop(table.cursor_row)
+            self._refresh_items()
+            self.say(f"Removed {removed.name}.")
+
+    def _refresh_items(self) -> None:
+        table = self.query_one("#items", DataTable)
+        table.clear()
+        for item in self.items:
+            table.add_row(item.name, format_vnd(item.price), str(item.quantity),
+                          format_vnd(item.total))
+        amount = self.query_one("#amount", AmountField)
+        amount.locked = bool(self.items)
+        if self.items:
+            amount.amount = sum(item.total for item in self.items)
+        else:
+            self.query_one("#item-form").add_class("hidden")
+            table.add_class("hidden")
+
+    # ---- navigation ---------------------------------------------------------------------
+    def action_history(self) -> None:
+        from pos_terminal.tui.screens.history import HistoryScreen
+
+        self.app.push_screen(HistoryScreen())
+
+    def action_reports(self) -> None:
+        from pos_terminal.tui.screens.reports import ReportsScreen
+
+        self.app.push_screen(ReportsScreen())
+
+    def action_banks(self) -> None:
+        from pos_terminal.tui.screens.banks import BanksScreen
+
+        self.app.push_screen(BanksScreen())
+
+    def action_show_qr(self) -> None:
+        from pos_terminal.tui.screens.show_qr import ShowQrScreen
+
+        self.app.push_screen(ShowQrScreen(self.query_one("#amount", AmountField).amount))
+
+    def action_demo_wallet(self) -> None:
+        demo = self.pos.demo
+        if demo is not None:
+            demo.cycle()
+            self._show_demo_wallet()
+
+    def _show_demo_wallet(self) -> None:
+        demo = self.pos.demo
+        label = self.query_one("#demo-wallet", Static)
+        if demo is None:
+            label.display = False
+            return
+        label.update(f"Demo: the customer is {demo.describe()}  (F9 changes the wallet)")

@@ -1,0 +1,139 @@
+"""Show QR (the gateway order model): create an order, draw its order URL as a QR code for the
+customer's phone, follow its status until paid, expired or cancelled."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterable
+from typing import ClassVar
+
+from textual import on, work
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import Input, Label, Static
+
+from pos_terminal.checkout import PaymentState, PaymentView
+from pos_terminal.tui.format import format_vnd
+from pos_terminal.tui.screens.base import PosScreen
+from pos_terminal.tui.screens.result import Outcome, ResultScreen
+from pos_terminal.tui.widgets.amount import AmountField
+from pos_terminal.tui.widgets.line import Line
+from pos_terminal.tui.widgets.qr import QrCode
+
+FOLLOW_FOR_S = 16 * 60  # an unpaid order expires after 15 minutes by default
+
+
+class ShowQrScreen(PosScreen):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back"),
+        Binding("enter", "create", "Create order"),
+    ]
+
+    def __init__(self, amount: int = 0) -> None:
+        super().__init__()
+        self.initial_amount = amount
+        self.view: PaymentView | None = None
+        self.cancel = threading.Event()
+        self.started = 0.0
+
+    def body(self) -> Iterable[Widget]:
+        with Vertical(id="show-qr"):
+            with Vertical(id="qr-form"):
+                yield Label("Amount for the customer to pay by phone, then Enter", classes="hint")
+                yield AmountField(id="qr-amount")
+                yield Input(placeholder="Description (optional)", id="qr-description",
+                            max_length=100)
+            with Horizontal(id="qr-body"):
+                yield QrCode(id="qr-code")
+                with Vertical(id="qr-side"):
+                    yield Line("", id="qr-state")
+                    yield Line("", id="qr-amount-label")
+                    yield Line("", id="qr-url")
+
+    def on_mount(self) -> None:
+        field = self.query_one("#qr-amount", AmountField)
+        field.amount = self.initial_amount
+        field.focus()
+        self.set_interval(1.0, self._tick)
+
+    def on_unmount(self) -> None:
+        self.cancel.set()
+
+    def say(self, text: str, error: bool = False) -> None:
+        state = self.query_one("#qr-state", Static)
+        state.update(text)
+        state.set_class(error, "error")
+
+    @on(Input.Submitted, "#qr-description")
+    def _description_done(self) -> None:
+        self.action_create()
+
+    def action_create(self) -> None:
+        if self.view is not None:
+            return
+        amount = self.query_one("#qr-amount", AmountField).amount
+        low, high = self.pos.settings.checkout.min_amount, self.pos.settings.checkout.max_amount
+        if not low <= amount <= high:
+            self.say(f"Type an amount between {format_vnd(low)} and {format_vnd(high)}, "
+                     "then Enter.", True)
+            return
+        description = self.query_one("#qr-description", Input).value.strip()
+        self.say("Creating the order…")
+        self.create(amount, description)
+
+    @work(thread=True, group="gateway", exclusive=True, exit_on_error=False)
+    def create(self, amount: int, description: str) -> None:
+        try:
+            view = self.pos.checkout.create_gateway_order(amount, description).payment
+        except Exception as exc:
+            text = getattr(exc, "message", None) or str(exc)
+            self.app.call_from_thread(self.say, f"Order not created: {text}", True)
+            return
+        self.app.call_from_thread(self._created, view)
+        try:
+            final = self.pos.checkout.follow(view.app_trans_id, deadline_s=FOLLOW_FOR_S,
+                                             on_progress=self._progress, cancel=self.cancel)
+        except Exception as exc:
+            text = getattr(exc, "message", None) or str(exc)
+            self.app.call_from_thread(self.say, f"Status not available: {text}", True)
+            return
+        if not self.cancel.is_set():
+            self.app.call_from_thread(self._finished, final)
+
+    def _progress(self, view: PaymentView) -> None:
+        if not self.cancel.is_set():
+            self.app.call_from_thread(setattr, self, "view", view)
+
+    def _created(self, view: PaymentView) -> None:
+        self.view = view
+        if not view.order_url:
+            self.say(f"The service gave no order URL: {view.message}", True)
+            return
+        self.started = time.monotonic()
+        self.query_one("#qr-form").display = False
+        self.query_one(QrCode).set_data(view.order_url)
+        self.query_one("#qr-amount-label", Static).update(
+            f"{format_vnd(view.amount)}\n{view.description or ''}".rstrip())
+        self.query_one("#qr-url", Static).update(view.order_url)
+        self._tick()
+
+    def _tick(self) -> None:
+        if self.view is None or not self.started or self.view.is_final:
+            return
+        waited = int(time.monotonic() - self.started)
+        self.say(f"Customer: scan with the wallet app and pay. Waiting {waited // 60}:"
+                 f"{waited % 60:02d} · Esc stops watching (the order stays valid)")
+
+    def _finished(self, view: PaymentView) -> None:
+        self.view = view
+        if view.state in (PaymentState.SUCCEEDED, PaymentState.FAILED):
+            self.app.switch_screen(ResultScreen(Outcome.from_view(view)))
+        else:
+            self.say("Not paid yet after 16 minutes: the order has expired or will be checked "
+                     "in the background. Esc goes back.", True)
+
+    def action_back(self) -> None:
+        self.cancel.set()
+        self.app.pop_screen()

@@ -1,0 +1,61 @@
+"""The amount the cashier types, shown as VND while typing (50000 -> 50.000 ₫)."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from pos_terminal.tui.format import format_vnd
+
+MAX_DIGITS = 12
+
+
+class AmountField(Widget, can_focus=True):
+    """Digits and Backspace edit; Delete clears. Read-only while `locked` (item list total)."""
+
+    DEFAULT_CSS = """
+    AmountField { height: 3; border: tall $accent; padding: 0 1; content-align: right middle; }
+    AmountField:focus { border: tall $primary; }
+    """
+
+    digits: reactive[str] = reactive("")
+    locked: reactive[bool] = reactive(False)
+
+    class Changed(Message):
+        def __init__(self, field: AmountField, amount: int) -> None:
+            super().__init__()
+            self.field = field
+            self.amount = amount
+
+    @property
+    def amount(self) -> int:
+        return int(self.digits) if self.digits else 0
+
+    @amount.setter
+    def amount(self, value: int) -> None:
+        self.digits = str(value) if value > 0 else ""
+
+    def render(self) -> str:
+        return format_vnd(self.amount)
+
+    def watch_digits(self) -> None:
+        self.post_message(self.Changed(self, self.amount))
+
+    def on_key(self, event: events.Key) -> None:
+        if self.locked:
+            return
+        if event.character is not None and event.character.isdigit() and event.is_printable:
+            if len(self.digits) < MAX_DIGITS and not (self.digits == "" and event.character == "0"):
+                self.digits += event.character
+            event.stop()
+            event.prevent_default()
+        elif event.key == "backspace":
+            self.digits = self.digits[:-1]
+            event.stop()
+            event.prevent_default()
+        elif event.key == "delete":
+            self.digits = ""
+            event.stop()
+            event.prevent_default()

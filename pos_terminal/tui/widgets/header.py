@@ -1,0 +1,50 @@
+"""The top line: which service we talk to (badge), whether it answers, and how many payments
+are still waiting for reconciliation."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+
+from pos_terminal.tui.widgets.line import Line
+
+BADGES = {"emulator": "EMULATOR", "sandbox": "SANDBOX", "production": "PRODUCTION"}
+
+
+class StatusHeader(Horizontal):
+    def __init__(self, environment: str, terminal_id: str) -> None:
+        super().__init__(classes="status-header")
+        self.environment = environment
+        self.terminal_id = terminal_id
+
+    def compose(self) -> ComposeResult:
+        state = getattr(self.app, "header_state", {})
+        yield Line(f" {BADGES.get(self.environment, self.environment.upper())} ",
+                   classes=f"badge badge-{self.environment}")
+        yield Line(f"pos-terminal · {self.terminal_id}", classes="title")
+        for text, classes in (self._reach(state.get("reachable")),
+                              self._pending(state.get("pending"))):
+            yield Line(text, classes=classes)
+
+    @staticmethod
+    def _reach(reachable: bool | None) -> tuple[str, str]:
+        if reachable is None:
+            return "service …", "reach"
+        return ("service ok", "reach good") if reachable else ("service UNREACHABLE", "reach bad")
+
+    @staticmethod
+    def _pending(pending: int | None) -> tuple[str, str]:
+        if pending is None:
+            return "pending …", "pending"
+        return f"{pending} to reconcile", "pending warn" if pending else "pending"
+
+    def show(self, state: Mapping[str, Any]) -> None:
+        for label, (text, classes) in (
+                (".reach", self._reach(state.get("reachable"))),
+                (".pending", self._pending(state.get("pending")))):
+            for widget in self.query(label).results(Line):
+                widget.update(text)
+                widget.set_classes(classes)

@@ -1,0 +1,124 @@
+"""`pos-terminal demo` in a real terminal (tmux): type an amount, Enter, the synthetic camera
+shows the demo wallet's code, and the screen says PAID. Keyboard only, as a newcomer does it."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import subprocess
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import REPO, cli_command, cli_env
+
+pytestmark = [pytest.mark.e2e,
+              pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")]
+
+
+class Tmux:
+    def __init__(self, command: list[str], width: int = 80, height: int = 24) -> None:
+        self.name = f"pos-e2e-{uuid.uuid4().hex[:8]}"
+        env = cli_env()
+        env_args = [f"{k}={env[k]}" for k in ("PYTHONPATH",)]
+        shell = "env " + " ".join(shlex.quote(a) for a in env_args + command)
+        for attempt in range(3):  # a tmux server that is just exiting refuses new sessions
+            started = subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x",
+                                      str(width), "-y", str(height), "-c", str(REPO), shell],
+                                     capture_output=True, text=True)
+            if started.returncode == 0:
+                break
+            time.sleep(0.5 * (attempt + 1))
+        else:
+            raise RuntimeError(f"tmux would not start a session: {started.stderr}")
+
+    def keys(self, *keys: str) -> None:
+        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
+
+    def screen(self) -> str:
+        done = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name],
+                              capture_output=True, text=True)
+        return done.stdout
+
+    def wait_for(self, text: str, timeout: float = 30.0) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{text!r} never appeared; the screen:\n{screen}")
+            time.sleep(0.2)
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+
+
+@pytest.fixture
+def demo() -> Iterator[Tmux]:
+    session = Tmux(cli_command("demo"))
+    try:
+        yield session
+    finally:
+        session.close()
+
+
+def test_demo_takes_a_payment_by_keyboard_alone(demo: Tmux) -> None:
+    demo.wait_for("service ok")
+    demo.wait_for("Demo: the customer is An Nguyen")
+    for digit in "125000":
+        demo.keys(digit)
+        time.sleep(0.1)  # a person typing (a burst would be taken for a scanner)
+    demo.wait_for("125.000 ₫")
+    demo.keys("Enter")
+    demo.wait_for("Scan the customer's payment code")
+    screen = demo.wait_for("PAID")
+    assert "NOT PAID" not in screen
+    assert "125.000 ₫" in screen and "Transaction: " in screen
+    demo.keys("Space")
+    demo.wait_for("Amount (type digits")
+
+    # An insufficient-balance wallet: the failure is shown with its cashier sentence.
+    for key in ("F9", "F9", "F9"):
+        demo.keys(key)
+        time.sleep(0.1)
+    demo.wait_for("Dung Pham")
+    for digit in "9000":
+        demo.keys(digit)
+        time.sleep(0.1)
+    demo.keys("Enter")
+    screen = demo.wait_for("NOT PAID")
+    assert "9.000 ₫" in screen
+    demo.keys("C-q")
+
+
+def test_ui_with_a_usb_scanner_typing_into_the_terminal(config_file: Path,
+                                                        emulator: object) -> None:
+    """`pos-terminal` (no command, wedge scanner): the code arrives as a burst of keys through
+    the real terminal, as a USB scanner in keyboard mode types it."""
+    import requests
+
+    session = Tmux(cli_command("--config", str(config_file)))
+    try:
+        session.wait_for("service ok")
+        for digit in "42000":
+            session.keys(digit)
+            time.sleep(0.1)
+        session.wait_for("42.000 ₫")
+        session.keys("Enter")
+        session.wait_for("USB scanner ready")
+        base = emulator.base_url  # type: ignore[attr-defined]
+        requests.post(f"{base}/_emulator/wallets/an/rotate", timeout=5).raise_for_status()
+        wallets = requests.get(f"{base}/_emulator/wallets", timeout=5).json()["wallets"]
+        code = next(str(w["code"]) for w in wallets if w["id"] == "an")
+        session.keys(code, "Enter")  # one write: the keys arrive as a burst
+        screen = session.wait_for("PAID")
+        assert "NOT PAID" not in screen and "42.000 ₫" in screen
+        charges = requests.get(f"{base}/_emulator/ledger", timeout=5).json()["charges"]
+        assert [(c["wallet"], c["amount"]) for c in charges] == [("an", 42000)]
+        assert code not in session.screen()
+    finally:
+        session.close()

@@ -1,0 +1,214 @@
+"""`pos-terminal headless`: a real subprocess driven over stdin/stdout, its scanner a serial
+port (a pseudo-terminal the test types the customer's code into, as a CDC scanner would)."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from tests.e2e.conftest import REPO, cli_command, cli_env
+
+pytestmark = pytest.mark.e2e
+
+
+class SerialScanner:
+    """The device side of a pty: holds the customer's code up (writes it) until told to stop."""
+
+    def __init__(self) -> None:
+        self.master, slave = pty.openpty()
+        self.path = os.ttyname(slave)
+        self._slave = slave
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def hold_up(self, code: str) -> None:
+        self._stop.clear()
+
+        def repeat() -> None:
+            while not self._stop.is_set():
+                os.write(self.master, f"{code}\r\n".encode())
+                self._stop.wait(0.25)
+
+        self._thread = threading.Thread(target=repeat, daemon=True)
+        self._thread.start()
+
+    def take_away(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def close(self) -> None:
+        self.take_away()
+        os.close(self.master)
+        os.close(self._slave)
+
+
+class Counter:
+    def __init__(self, config: Path, scanner: SerialScanner) -> None:
+        self.proc = subprocess.Popen(
+            cli_command("--config", str(config), "headless", "--scanner",
+                        f"serial:{scanner.path}", "--scan-timeout", "20"),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, env=cli_env(), cwd=REPO)
+
+    def read(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        assert line, f"no answer; stderr: {self.proc.stderr.read() if self.proc.stderr else ''}"
+        return json.loads(line)
+
+    def ask(self, line: str) -> dict[str, Any]:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        return self.read()
+
+
+@pytest.fixture
+def scanner() -> Iterator[SerialScanner]:
+    device = SerialScanner()
+    yield device
+    device.close()
+
+
+@pytest.fixture
+def counter(config_file: Path, scanner: SerialScanner) -> Iterator[Counter]:
+    running = Counter(config_file, scanner)
+    try:
+        yield running
+    finally:
+        if running.proc.poll() is None:
+            running.proc.kill()
+        running.proc.wait(timeout=10)
+
+
+def fresh_code(emulator: object, wallet: str) -> str:
+    base = emulator.base_url
+    requests.post(f"{base}/_emulator/wallets/{wallet}/rotate", timeout=5).raise_for_status()
+    wallets = requests.get(f"{base}/_emulator/wallets", timeout=5).json()["wallets"]
+    return next(str(w["code"]) for w in wallets if w["id"] == wallet)
+
+
+def test_pay_status_refund_reconcile_quit(counter: Counter, scanner: SerialScanner,
+                                          emulator: object) -> None:
+    ready = counter.read()
+    assert ready == {"ok": True, "command": "READY", "scanner": f"serial:{scanner.path}",
+                     "pending": 0}
+
+    code = fresh_code(emulator, "an")
+    scanner.hold_up(code)
+    paid = counter.ask("PAY 50000 two coffees")
+    scanner.take_away()
+    assert paid["ok"] is True and paid["command"] == "PAY"
+    assert (paid["state"], paid["amount"], paid["description"]) == ("succeeded", 50000,
+                                                                    "two coffees")
+    assert paid["code"] == "••••" + code[-4:] and code not in json.dumps(paid)
+    base = emulator.base_url
+    charges = requests.get(f"{base}/_emulator/ledger", timeout=5).json()["charges"]
+    assert [(c["app_trans_id"], c["amount"], c["wallet"]) for c in charges] == [
+        (paid["app_trans_id"], 50000, "an")]
+    assert paid["zp_trans_id"] == str(charges[0]["zp_trans_id"])
+
+    status = counter.ask(f"STATUS {paid['app_trans_id']}")
+    assert (status["ok"], status["command"], status["state"]) == (True, "STATUS", "succeeded")
+
+    refund = counter.ask(f"REFUND {paid['app_trans_id']} 20000")
+    assert (refund["command"], refund["amount"], refund["app_trans_id"]) == (
+        "REFUND", 20000, paid["app_trans_id"])
+    assert refund["state"] in ("refunding", "refunded") and refund["ok"] is True
+    refunds = requests.get(f"{base}/_emulator/ledger", timeout=5).json()["refunds"]
+    assert [r["amount"] for r in refunds] == [20000]
+
+    reconciled = counter.ask("RECONCILE")
+    assert reconciled["ok"] is True and reconciled["command"] == "RECONCILE"
+    assert reconciled["still_open"] == 0
+
+    assert counter.ask("QUIT") == {"ok": True, "command": "QUIT"}
+    assert counter.proc.wait(timeout=10) == 0
+
+
+def test_bad_lines_get_an_error_and_the_loop_goes_on(counter: Counter, scanner: SerialScanner,
+                                                     emulator: object) -> None:
+    counter.read()  # READY
+    assert counter.ask("HELLO there") == {
+        "ok": False, "command": None, "line": "HELLO there",
+        "error": "unknown command 'HELLO'; commands: PAY <amount> [description] | STATUS "
+                 "<app_trans_id> | REFUND <app_trans_id> [amount] | RECONCILE | QUIT"}
+    assert counter.ask("PAY 50.000đ")["error"] == (
+        "the amount must be a whole number of VND (digits only), got '50.000đ'")
+    assert counter.ask("PAY")["error"] == "PAY needs an amount: PAY <amount> [description]"
+    too_big = counter.ask("PAY 999999999999")
+    assert too_big["ok"] is False and "above the maximum" in too_big["error"]
+    unknown = counter.ask("STATUS 261121_nosuch_1")
+    assert unknown["ok"] is False and "261121_nosuch_1" in unknown["error"]
+    assert counter.ask("REFUND")["error"].startswith("REFUND needs an app_trans_id")
+    assert counter.ask("RECONCILE now")["error"] == "RECONCILE takes no arguments"
+
+    code = fresh_code(emulator, "dung")
+    scanner.hold_up(code)
+    declined = counter.ask("pay 70000")
+    scanner.take_away()
+    assert (declined["ok"], declined["state"], declined["amount"]) == (False, "failed", 70000)
+    assert declined["message"]  # the cashier sentence
+    base = emulator.base_url
+    ledger = requests.get(f"{base}/_emulator/ledger", timeout=5).json()
+    assert [c["state"] for c in ledger["charges"]] in ([], ["failed"])
+    assert counter.ask("QUIT")["ok"] is True
+
+
+def test_end_of_input_ends_the_session(counter: Counter) -> None:
+    assert counter.read()["command"] == "READY"
+    assert counter.proc.stdin is not None
+    counter.proc.stdin.close()
+    assert counter.proc.wait(timeout=10) == 0
+
+
+def test_commands_over_a_serial_line(config_file: Path, scanner: SerialScanner,
+                                     emulator: object) -> None:
+    """--serial PATH: the cash register talks over a serial port (here a pty) instead of stdio."""
+    register = SerialScanner()  # the cash register's end of the line
+    proc = subprocess.Popen(
+        cli_command("--config", str(config_file), "headless", "--scanner",
+                    f"serial:{scanner.path}", "--serial", register.path),
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=cli_env(), cwd=REPO)
+    with os.fdopen(os.dup(register.master), "r+b", buffering=0) as line:
+        def ask(command: str | None) -> dict[str, Any]:
+            if command is not None:
+                line.write(f"{command}\r\n".encode())
+            answer = b""
+            while not answer.endswith(b"\n"):
+                answer += line.read(1)
+            return json.loads(answer)
+
+        try:
+            assert ask(None)["command"] == "READY"
+            code = fresh_code(emulator, "an")
+            scanner.hold_up(code)
+            paid = ask("PAY 12000")
+            scanner.take_away()
+            assert (paid["ok"], paid["state"], paid["amount"]) == (True, "succeeded", 12000)
+            assert ask("QUIT") == {"ok": True, "command": "QUIT"}
+            assert proc.wait(timeout=10) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            register.close()
+
+
+def test_an_unusable_scanner_spec_stops_with_its_message(config_file: Path) -> None:
+    done = subprocess.run(cli_command("--config", str(config_file), "headless", "--scanner",
+                                      "bogus:1"), capture_output=True, text=True, env=cli_env(),
+                          cwd=REPO, stdin=subprocess.DEVNULL, timeout=30)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("error: scanner source 'bogus:1': unknown kind 'bogus'; use "
+                                  "one of: camera:N")

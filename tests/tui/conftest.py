@@ -1,0 +1,66 @@
+"""The real App against the in-process emulator (the `settings` fixture of tests/conftest.py),
+with a real Checkout and journal. Keys carry explicit timestamps (as the terminal driver stamps
+them) so a "person typing" and a "scanner burst" are exact whatever the load on the machine."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+import requests
+
+from pos_terminal.checkout import Checkout
+from pos_terminal.config import Settings
+from pos_terminal.tui.app import PosApp
+
+HUMAN_GAP_S = 0.180      # a fast typist: well above the 35 ms wedge threshold
+SCANNER_GAP_S = 0.004    # a USB scanner types a character every few milliseconds
+
+
+@dataclass
+class KeyClock:
+    """The timeline keys are stamped with (Key.time, as a terminal driver stamps them)."""
+
+    now: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.now = time.monotonic()
+
+    def next(self, gap: float) -> float:
+        self.now = max(self.now + gap, time.monotonic())
+        return self.now
+
+
+@pytest.fixture
+def key_clock() -> KeyClock:
+    return KeyClock()
+
+
+@pytest.fixture
+def checkout(settings: Settings) -> Iterator[Checkout]:
+    with Checkout(settings) as engine:
+        yield engine
+
+
+@pytest.fixture
+def make_app(settings: Settings, checkout: Checkout):
+    def build(**kwargs: object) -> PosApp:
+        kwargs.setdefault("background", False)
+        return PosApp(kwargs.pop("settings", settings), checkout, **kwargs)
+
+    return build
+
+
+def wallet_code(emulator: object, wallet_id: str) -> str:
+    """The wallet's current payment code, read from the emulator's control API."""
+    base = emulator.base_url
+    requests.post(f"{base}/_emulator/wallets/{wallet_id}/rotate", timeout=5).raise_for_status()
+    wallets = requests.get(f"{base}/_emulator/wallets", timeout=5).json()["wallets"]
+    return next(str(w["code"]) for w in wallets if w["id"] == wallet_id)
+
+
+def ledger(emulator: object) -> dict:
+    base = emulator.base_url
+    return requests.get(f"{base}/_emulator/ledger", timeout=5).json()

@@ -1,0 +1,76 @@
+"""Driving the App like a cashier (keys) and a USB scanner (bursts): real Key events, sent
+through the App's driver like a terminal's, stamped with the times a person or a scanner
+would type them."""
+
+from __future__ import annotations
+
+import time
+import unicodedata
+from collections.abc import Callable
+
+from textual import events
+from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from tests.tui.conftest import HUMAN_GAP_S, SCANNER_GAP_S, KeyClock
+
+
+def make_key(key: str, at: float) -> events.Key:
+    """The Key event a terminal driver produces for `key` (a character or a key name)."""
+    if len(key) == 1 and not key.isalnum():
+        key = _character_to_key(key)
+    original = REPLACED_KEYS.get(key, key)
+    char: str | None
+    try:
+        char = unicodedata.lookup(_get_unicode_name_from_key(original))
+    except KeyError:
+        char = key if len(key) == 1 else None
+    event = events.Key(key, char)
+    event.time = at
+    return event
+
+
+def _send(pilot: Pilot, event: events.Key) -> None:
+    event.set_sender(pilot.app)
+    assert pilot.app._driver is not None
+    pilot.app._driver.send_message(event)
+
+
+async def type_keys(pilot: Pilot, clock: KeyClock, *keys: str) -> None:
+    """A person typing: keys well apart; afterwards the last held key is let through."""
+    for key in keys:
+        _send(pilot, make_key(key, clock.next(HUMAN_GAP_S)))
+        await pilot.pause()
+    clock.next(HUMAN_GAP_S)
+    await pilot.pause(0.1)  # the wedge's hold-back timer releases the last key
+
+
+async def scan_burst(pilot: Pilot, clock: KeyClock, text: str, enter: bool = True,
+                     gap: float = SCANNER_GAP_S) -> None:
+    """A USB scanner in keyboard mode: `text` in one burst, ending in Enter."""
+    clock.next(HUMAN_GAP_S)
+    for key in [*text, "enter"] if enter else list(text):
+        _send(pilot, make_key(key, clock.next(gap)))
+    clock.next(HUMAN_GAP_S)
+    await pilot.pause(0.1)
+
+
+async def wait_until(pilot: Pilot, condition: Callable[[], bool], timeout: float = 15.0,
+                     what: str = "condition") -> None:
+    """Let the App run until `condition` holds (an upper bound, not a timing assertion)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}; on {pilot.app.screen!r}: "
+                                 f"{screen_text(pilot)!r}; notices: "
+                                 f"{[n.message for n in pilot.app._notifications]}")
+        await pilot.pause(0.05)
+
+
+def text_of(pilot: Pilot, selector: str) -> str:
+    return str(pilot.app.screen.query_one(selector, Static).render())
+
+
+def screen_text(pilot: Pilot) -> str:
+    return "\n".join(str(w.render()) for w in pilot.app.screen.query(Static))

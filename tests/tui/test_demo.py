@@ -1,0 +1,76 @@
+"""The demo inside the App: the synthetic camera (the real camera loop over rendered frames)
+holds up the chosen emulator wallet's code after the Pay screen opens; the preview draws it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from hardware import CodeFilter, ScanSource, SyntheticSource, open_source
+from pos_terminal.checkout import Checkout, PaymentState
+from pos_terminal.config import Settings
+from pos_terminal.tui.app import PosApp
+from pos_terminal.tui.demo import DemoController
+from pos_terminal.tui.screens.pay import PayScreen
+from pos_terminal.tui.screens.result import ResultScreen
+from pos_terminal.tui.widgets.preview import CameraPreview
+from tests.tui.conftest import ledger
+from tests.tui.helpers import text_of, type_keys, wait_until
+
+pytestmark = pytest.mark.asyncio
+
+
+@pytest.fixture
+def synthetic(settings: Settings) -> Iterator[SyntheticSource]:
+    scanner = settings.scanner
+    source = open_source("synthetic", decoder=scanner.decoder, code_filter=CodeFilter(
+        scanner.code_alphabet, scanner.code_min_length, scanner.code_max_length))
+    assert isinstance(source, SyntheticSource)
+    yield source
+    source.stop()
+
+
+def demo_app(settings: Settings, checkout: Checkout, source: SyntheticSource,
+             emulator: object, show_after_s: float = 1.5) -> PosApp:
+    demo = DemoController(emulator.base_url, source.show,
+                          show_after_s=show_after_s)
+    factory: ScanSource = source
+    return PosApp(settings, checkout, lambda: factory, demo, background=False)
+
+
+async def test_demo_wallet_is_shown_to_the_camera_and_paid(settings: Settings, checkout: Checkout,
+                                                           synthetic: SyntheticSource,
+                                                           emulator: object, key_clock) -> None:
+    app = demo_app(settings, checkout, synthetic, emulator, show_after_s=600)
+    async with app.run_test(size=(100, 40)) as pilot:
+        assert "An Nguyen (pays at once, key 1)" in text_of(pilot, "#demo-wallet")
+        await type_keys(pilot, key_clock, "f9")
+        assert "Binh Tran (slow processing, then paid, key 2)" in text_of(pilot, "#demo-wallet")
+        await type_keys(pilot, key_clock, *"64000", "enter")
+        assert isinstance(pilot.app.screen, PayScreen)
+        await wait_until(pilot, lambda: "synthetic: running" in text_of(pilot, "#scanner-state"),
+                         what="the camera running")
+        await type_keys(pilot, key_clock, "p")
+        preview = pilot.app.screen.query_one(CameraPreview)
+        assert preview.display
+        await wait_until(pilot, lambda: preview.frames_drawn > 0, what="a preview frame")
+        await type_keys(pilot, key_clock, "1")  # the customer is An after all
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen),
+                         what="the result")
+        assert pilot.app.screen.outcome.success
+    [charge] = ledger(emulator)["charges"]
+    assert (charge["wallet"], charge["amount"]) == ("an", 64000)
+    assert checkout.journal.get(charge["app_trans_id"]).state is PaymentState.SUCCEEDED
+
+
+async def test_escape_on_pay_takes_the_phone_away(settings: Settings, checkout: Checkout,
+                                                 synthetic: SyntheticSource, emulator: object,
+                                                 key_clock) -> None:
+    app = demo_app(settings, checkout, synthetic, emulator)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_keys(pilot, key_clock, *"64000", "enter", "escape")
+        assert not isinstance(pilot.app.screen, PayScreen)
+        await pilot.pause(2.0)  # past the moment the demo would have shown the code
+        assert not isinstance(pilot.app.screen, ResultScreen)
+    assert ledger(emulator)["charges"] == []

@@ -1,0 +1,393 @@
+"""Every screen flow of the cashier's UI, driven by keys through Pilot, against the in-process
+emulator with a real Checkout and journal. Outcomes are checked on screen, in the journal and in
+the emulator's ledger."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+import requests
+from textual.widgets import DataTable, Input
+
+from pos_terminal.checkout import Checkout, PaymentState
+from pos_terminal.config import Settings
+from pos_terminal.tui.screens.history import HistoryScreen, PaymentDetailScreen
+from pos_terminal.tui.screens.pay import PayScreen
+from pos_terminal.tui.screens.progress import ProgressScreen
+from pos_terminal.tui.screens.result import ResultScreen
+from pos_terminal.tui.screens.sale import SaleScreen
+from pos_terminal.tui.widgets.amount import AmountField
+from pos_terminal.wallet.returncodes import describe
+from tests.tui.conftest import KeyClock, ledger, wallet_code
+from tests.tui.helpers import scan_burst, screen_text, text_of, type_keys, wait_until
+
+pytestmark = pytest.mark.asyncio
+
+
+async def charge(pilot, clock: KeyClock, emulator, amount: str, wallet: str) -> None:
+    await type_keys(pilot, clock, *amount, "enter")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, PayScreen), what="Pay screen")
+    await scan_burst(pilot, clock, wallet_code(emulator, wallet))
+
+
+def choice_shown(pilot) -> bool:
+    screen = pilot.app.screen
+    if not (isinstance(screen, ProgressScreen) and screen.awaiting_choice and screen.is_mounted):
+        return False
+    return text_of(pilot, "#progress-choice") == (
+        "W  keep waiting      B  hand it to background reconciliation")
+
+
+async def test_amount_is_shown_as_vnd_while_typed(make_app, key_clock) -> None:
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await type_keys(pilot, key_clock, "5", "0", "0", "0", "0")
+        field = pilot.app.screen.query_one(AmountField)
+        assert str(field.render()) == "50.000 ₫"
+        await type_keys(pilot, key_clock, "backspace")
+        assert str(field.render()) == "5.000 ₫"
+        await type_keys(pilot, key_clock, "delete")
+        assert field.amount == 0
+
+
+async def test_amount_limits_are_checked_before_any_scan(settings: Settings, checkout: Checkout,
+                                                         make_app, key_clock, emulator) -> None:
+    limited = settings.replace_section("checkout", min_amount=1000, max_amount=2_000_000)
+    async with make_app(settings=limited).run_test(size=(80, 24)) as pilot:
+        await type_keys(pilot, key_clock, "5", "0", "0", "enter")
+        assert isinstance(pilot.app.screen, SaleScreen)
+        assert text_of(pilot, "#sale-message") == (
+            "500 ₫ is below the minimum of 1.000 ₫: type a larger amount.")
+        await type_keys(pilot, key_clock, "delete", *"3000000", "enter")
+        assert isinstance(pilot.app.screen, SaleScreen)
+        assert text_of(pilot, "#sale-message") == (
+            "3.000.000 ₫ is above the maximum of 2.000.000 ₫: split the sale or type a "
+            "smaller amount.")
+        await type_keys(pilot, key_clock, "delete", "enter")
+        assert text_of(pilot, "#sale-message") == (
+            "Type the amount first (digits), then press Enter.")
+    assert ledger(emulator)["charges"] == []
+
+
+async def test_full_payment_by_keyboard_and_scanner(make_app, key_clock, emulator,
+                                                    checkout: Checkout) -> None:
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await type_keys(pilot, key_clock, "tab", *"lunch", "shift+tab")
+        await charge(pilot, key_clock, emulator, "50000", "an")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
+        screen = pilot.app.screen
+        assert screen.outcome.success
+        charges = ledger(emulator)["charges"]
+        assert [(c["wallet"], c["amount"], c["state"]) for c in charges] == [
+            ("an", 50000, "succeeded")]
+        text = screen_text(pilot)
+        assert "PAID" in text and "50.000 ₫" in text
+        assert f"Transaction: {charges[0]['zp_trans_id']}" in text
+        row = checkout.journal.get(charges[0]["app_trans_id"])
+        assert (row.state, row.amount, row.description) == (PaymentState.SUCCEEDED, 50000, "lunch")
+        await type_keys(pilot, key_clock, "space")  # any key: next sale, cleared
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen), what="sale")
+        assert pilot.app.screen.query_one(AmountField).amount == 0
+        assert pilot.app.screen.query_one("#description", Input).value == ""
+
+
+async def test_processing_shows_progress_then_paid(make_app, key_clock, emulator,
+                                                   checkout: Checkout) -> None:
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await charge(pilot, key_clock, emulator, "120000", "binh")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ProgressScreen)
+                         and "Processing" in text_of(pilot, "#progress-state"),
+                         what="processing on the progress screen")
+        assert "status quer" in text_of(pilot, "#progress-elapsed")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
+        assert pilot.app.screen.outcome.success
+        [charge_row] = ledger(emulator)["charges"]
+        view = checkout.journal.get(charge_row["app_trans_id"])
+        assert view.state is PaymentState.SUCCEEDED and view.polls >= 1
+
+
+async def test_declined_payment_shows_the_cashier_sentence(make_app, key_clock, emulator,
+                                                           checkout: Checkout) -> None:
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await charge(pilot, key_clock, emulator, "70000", "dung")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
+        outcome = pilot.app.screen.outcome
+        assert not outcome.success and outcome.headline == "NOT PAID"
+        [row] = checkout.journal.list_payments()
+        assert row.state is PaymentState.FAILED and row.return_code is not None
+        assert outcome.lines[0] == row.message
+        assert describe(-63) in row.message or row.message.startswith(describe(-63)[:20])
+
+
+async def test_slow_payment_after_deadline_keep_waiting(settings: Settings, emulator, key_clock,
+                                                        make_app) -> None:
+    quick = settings.replace_section("checkout", poll_deadline_s=0.2, poll_intervals_s=(0.1,))
+    with Checkout(quick) as engine:
+        app = make_app(settings=quick)
+        app.checkout = engine
+        async with app.run_test(size=(80, 24)) as pilot:
+            await charge(pilot, key_clock, emulator, "30000", "binh")
+            await wait_until(pilot, lambda: choice_shown(pilot), what="the deadline choice")
+            presses = 0
+            while not isinstance(pilot.app.screen, ResultScreen):
+                if pilot.app.screen.awaiting_choice:
+                    presses += 1
+                    assert presses < 50, "never resolved"
+                    await type_keys(pilot, key_clock, "w")
+                await pilot.pause(0.05)
+            assert pilot.app.screen.outcome.success
+
+
+async def test_slow_payment_handed_to_background_reconciliation(
+        settings: Settings, emulator, key_clock, make_app) -> None:
+    quick = settings.replace_section("checkout", poll_deadline_s=0.2, poll_intervals_s=(0.1,))
+    with Checkout(quick) as engine:
+        app = make_app(settings=quick)
+        app.checkout = engine
+        async with app.run_test(size=(80, 24)) as pilot:
+            await charge(pilot, key_clock, emulator, "30000", "binh")
+            await wait_until(pilot, lambda: choice_shown(pilot), what="the deadline choice")
+            await type_keys(pilot, key_clock, "b")
+            await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen), what="sale")
+            await wait_until(pilot, lambda: pilot.app.header_state["pending"] == 1,
+                             what="pending count 1")
+            assert "1 to reconcile" in screen_text(pilot)
+            await wait_until(pilot, lambda: engine.reconcile().still_open == 0, what="resolved")
+            pilot.app.reconcile_in_background()
+            await wait_until(pilot, lambda: pilot.app.header_state["pending"] == 0,
+                             what="pending count back to 0")
+
+
+async def test_escape_cancels_before_a_code_is_read(make_app, key_clock, emulator) -> None:
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await type_keys(pilot, key_clock, *"45000", "enter")
+        assert isinstance(pilot.app.screen, PayScreen)
+        assert "Scan the customer's payment code" in screen_text(pilot)
+        assert "USB scanner ready" in text_of(pilot, "#scanner-state")
+        await type_keys(pilot, key_clock, "escape")
+        assert isinstance(pilot.app.screen, SaleScreen)
+        assert pilot.app.screen.query_one(AmountField).amount == 45000
+    assert ledger(emulator)["charges"] == []
+
+
+async def test_items_total_becomes_the_amount(make_app, key_clock, emulator,
+                                              checkout: Checkout) -> None:
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await type_keys(pilot, key_clock, "f6", *"tea", "tab", *"15000", "tab", "backspace",
+                        "2", "enter")
+        await type_keys(pilot, key_clock, *"cake", "tab", *"20000", "enter")
+        amount = pilot.app.screen.query_one(AmountField)
+        assert amount.amount == 2 * 15000 + 20000 and amount.locked
+        table = pilot.app.screen.query_one("#items", DataTable)
+        assert [table.get_row_at(i) for i in range(table.row_count)] == [
+            ["tea", "15.000 ₫", "2", "30.000 ₫"], ["cake", "20.000 ₫", "1", "20.000 ₫"]]
+        pilot.app.screen.query_one("#description", Input).focus()
+        await type_keys(pilot, key_clock, "enter")
+        assert isinstance(pilot.app.screen, PayScreen)
+        await scan_burst(pilot, key_clock, wallet_code(emulator, "an"))
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
+    [row] = checkout.journal.list_payments()
+    assert row.amount == 50000
+    assert [(i["itemname"], i["itemprice"], i["itemquantity"]) for i in
+            __import__("json").loads(row.items_json)] == [("tea", 15000, 2), ("cake", 20000, 1)]
+
+
+async def test_history_detail_refund_and_export(make_app, key_clock, emulator,
+                                                checkout: Checkout, settings: Settings) -> None:
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        await charge(pilot, key_clock, emulator, "50000", "an")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
+        await type_keys(pilot, key_clock, "space")
+        await type_keys(pilot, key_clock, "f2")
+        assert isinstance(pilot.app.screen, HistoryScreen)
+        table = pilot.app.screen.query_one("#history-table", DataTable)
+        await wait_until(pilot, lambda: table.row_count == 1, what="one journal row")
+        [row] = checkout.journal.list_payments()
+        assert table.get_row_at(0)[1:4] == [row.app_trans_id, "50.000 ₫", "succeeded"]
+
+        await type_keys(pilot, key_clock, "e")
+        export = settings.terminal.journal.parent / f"payments-{pilot.app.screen.day}.csv"
+        await wait_until(pilot, export.exists, what="the CSV export")
+        with export.open(encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        assert [(r["app_trans_id"], r["amount"], r["state"]) for r in rows] == [
+            (row.app_trans_id, "50000", "succeeded")]
+
+        await type_keys(pilot, key_clock, "enter")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, PaymentDetailScreen)
+                         and pilot.app.screen.view is not None, what="detail")
+        timeline = pilot.app.screen.query_one("#timeline", DataTable)
+        assert timeline.row_count >= 2  # intent, answer
+        await type_keys(pilot, key_clock, "f")
+        refund_field = pilot.app.screen.query_one("#refund-amount", Input)
+        assert refund_field.value == "50000"
+        await type_keys(pilot, key_clock, *["backspace"] * 5, *"20000", "enter", "y")
+        await wait_until(pilot, lambda: checkout.journal.get(row.app_trans_id).refunded_amount
+                         == 20000, what="the refund in the journal")
+        await wait_until(pilot, lambda: "Refund" in text_of(pilot, "#detail-message"),
+                         what="refund message")
+    refunds = ledger(emulator)["refunds"]
+    assert [r["amount"] for r in refunds] == [20000]
+
+
+async def test_history_filters_by_state_and_date(make_app, key_clock, emulator,
+                                                 checkout: Checkout) -> None:
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        await charge(pilot, key_clock, emulator, "50000", "an")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
+        await type_keys(pilot, key_clock, "space")
+        await charge(pilot, key_clock, emulator, "60000", "dung")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
+        await type_keys(pilot, key_clock, "space")
+        await type_keys(pilot, key_clock, "f2")
+        screen = pilot.app.screen
+        table = screen.query_one("#history-table", DataTable)
+        await wait_until(pilot, lambda: table.row_count == 2, what="two rows")
+        await type_keys(pilot, key_clock, "s")  # new
+        await type_keys(pilot, key_clock, "s", "s", "s")  # submitting, processing, succeeded
+        await wait_until(pilot, lambda: table.row_count == 1, what="succeeded only")
+        assert table.get_row_at(0)[2:4] == ["50.000 ₫", "succeeded"]
+        await type_keys(pilot, key_clock, "s")  # failed
+        await wait_until(pilot, lambda: table.row_count == 1
+                         and table.get_row_at(0)[3] == "failed", what="failed only")
+        await type_keys(pilot, key_clock, "d", *["backspace"] * 10, *"2020-01-01", "enter")
+        await wait_until(pilot, lambda: table.row_count == 0, what="nothing on 2020-01-01")
+        assert "Day 2020-01-01" in text_of(pilot, "#history-filter")
+        await type_keys(pilot, key_clock, "t")
+        await wait_until(pilot, lambda: table.row_count == 1, what="today again")
+
+
+async def test_manual_override_with_reason(settings: Settings, emulator, key_clock,
+                                           make_app) -> None:
+    quick = settings.replace_section("checkout", poll_deadline_s=0.2, poll_intervals_s=(0.1,))
+    with Checkout(quick) as engine:
+        app = make_app(settings=quick)
+        app.checkout = engine
+        async with app.run_test(size=(120, 40)) as pilot:
+            await charge(pilot, key_clock, emulator, "30000", "chi")
+            await wait_until(pilot, lambda: choice_shown(pilot), what="the deadline choice")
+            app_trans_id = pilot.app.screen.view.app_trans_id
+            await type_keys(pilot, key_clock, "b")
+            await type_keys(pilot, key_clock, "f2")
+            await type_keys(pilot, key_clock, "enter")
+            await wait_until(pilot, lambda: isinstance(pilot.app.screen, PaymentDetailScreen)
+                             and pilot.app.screen.view is not None, what="detail")
+            await type_keys(pilot, key_clock, "o", "ctrl+f", *"portal says declined", "enter")
+            await wait_until(pilot, lambda: engine.journal.get(app_trans_id).state
+                             is PaymentState.FAILED, what="override in the journal")
+        events = engine.journal.events(app_trans_id)
+        assert any(e.reason == "portal says declined" and e.who == quick.terminal.app_user
+                   for e in events)
+
+
+async def test_reports_x_and_z(make_app, key_clock, emulator) -> None:
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        await charge(pilot, key_clock, emulator, "50000", "an")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
+        await type_keys(pilot, key_clock, "space")
+        await type_keys(pilot, key_clock, "f3")
+        await wait_until(pilot, lambda: "X report" in text_of(pilot, "#report-text"), what="X")
+        assert "sales             1           50,000 VND" in text_of(pilot, "#report-text")
+        await type_keys(pilot, key_clock, "z", "y")
+        await wait_until(pilot, lambda: "Z report #1" in text_of(pilot, "#report-text"),
+                         what="Z report")
+        await type_keys(pilot, key_clock, "x")
+        await wait_until(pilot, lambda: "sales             0" in text_of(pilot, "#report-text"),
+                         what="a fresh day")
+
+
+async def test_banks_grouped_by_channel(make_app, key_clock, emulator) -> None:
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        await type_keys(pilot, key_clock, "f4")
+        table = pilot.app.screen.query_one("#banks-table", DataTable)
+        await wait_until(pilot, lambda: table.row_count > 0, what="the bank list")
+        channels = [table.get_row_at(i)[0] for i in range(table.row_count)]
+        headings = [c for c in channels if c]
+        assert headings == sorted(set(headings), key=headings.index)  # each channel once
+        assert any(h.startswith("Wallet (38)") for h in headings)
+
+
+async def test_show_qr_gateway_order_paid_on_the_phone(make_app, key_clock, emulator,
+                                                       checkout: Checkout) -> None:
+    from pos_terminal.tui.screens.show_qr import ShowQrScreen
+    from pos_terminal.tui.widgets.qr import QrCode
+
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        await type_keys(pilot, key_clock, *"99000", "f5")
+        assert isinstance(pilot.app.screen, ShowQrScreen)
+        await type_keys(pilot, key_clock, "enter")
+        qr = pilot.app.screen.query_one(QrCode)
+        await wait_until(pilot, lambda: bool(qr.data), what="the order QR code")
+        [row] = checkout.journal.list_payments()
+        assert qr.data == row.order_url and row.amount == 99000
+        answer = requests.post(f"{row.order_url}/pay", data={"wallet": "an",
+                               "bankcode": "walletapp"}, allow_redirects=False, timeout=5)
+        assert answer.status_code == 303
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="paid")
+        assert pilot.app.screen.outcome.success
+        assert checkout.journal.get(row.app_trans_id).state is PaymentState.SUCCEEDED
+
+
+@pytest.mark.parametrize("environment,label", [("emulator", "EMULATOR"), ("sandbox", "SANDBOX"),
+                                               ("production", "PRODUCTION")])
+async def test_header_badge_names_the_environment(settings: Settings, make_app, environment: str,
+                                                  label: str) -> None:
+    app = make_app(settings=settings.replace_service(environment=environment))
+    async with app.run_test(size=(80, 24)) as pilot:
+        badge = pilot.app.screen.query_one(".badge")
+        assert str(badge.render()).strip() == label
+        assert badge.has_class(f"badge-{environment}")
+        await wait_until(pilot, lambda: pilot.app.header_state["reachable"] is True,
+                         what="service reachable")
+        assert "service ok" in screen_text(pilot)
+
+
+async def test_result_returns_to_sale_by_itself(settings: Settings, make_app, key_clock,
+                                                emulator) -> None:
+    brief = settings.replace_section("ui", result_timeout_s=0.3)
+    async with make_app(settings=brief).run_test(size=(80, 24)) as pilot:
+        await charge(pilot, key_clock, emulator, "15000", "an")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen),
+                         what="back to sale without a key")
+        assert pilot.app.screen.query_one(AmountField).amount == 0
+
+
+async def test_a_code_already_charged_is_refused_without_a_request(make_app, key_clock, emulator,
+                                                                   checkout: Checkout) -> None:
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        code = wallet_code(emulator, "an")
+        await type_keys(pilot, key_clock, *"15000", "enter")
+        await scan_burst(pilot, key_clock, code)
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="paid")
+        [first] = checkout.journal.list_payments()
+        await type_keys(pilot, key_clock, "space")
+        await type_keys(pilot, key_clock, *"15000", "enter")
+        await scan_burst(pilot, key_clock, code)  # the customer shows the same screen again
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen)
+                         and not pilot.app.screen.outcome.success, what="refused")
+        assert pilot.app.screen.outcome.lines == (
+            f"This payment code (••••{code[-4:]}) was already charged on this terminal (payment "
+            f"{first.app_trans_id}). Ask the customer to show a fresh code in the wallet app.",)
+    assert len(ledger(emulator)["charges"]) == 1
+
+
+async def test_show_qr_order_cancelled_by_the_customer(make_app, key_clock, emulator,
+                                                       checkout: Checkout) -> None:
+    from pos_terminal.tui.widgets.qr import QrCode
+
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await type_keys(pilot, key_clock, "f5")
+        await type_keys(pilot, key_clock, *"0", "enter")
+        assert "Type an amount between 1 ₫ and 100.000.000 ₫" in text_of(pilot, "#qr-state")
+        await type_keys(pilot, key_clock, *"45000", "enter")
+        qr = pilot.app.screen.query_one(QrCode)
+        await wait_until(pilot, lambda: bool(qr.data), what="the order QR code")
+        answer = requests.post(f"{qr.data}/cancel", allow_redirects=False, timeout=5)
+        assert answer.status_code == 303
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen),
+                         what="the cancelled order's result")
+        assert not pilot.app.screen.outcome.success
+        [row] = checkout.journal.list_payments()
+        assert row.state is PaymentState.FAILED and row.amount == 45000
+        assert pilot.app.screen.outcome.lines[0] == row.message
