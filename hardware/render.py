@@ -18,8 +18,12 @@ BLACK = 0
 
 
 def qr_modules(text: str) -> np.ndarray:
-    """The QR matrix of `text` (True = dark), without quiet zone."""
-    return np.array(segno.make_qr(text, error="m").matrix, dtype=bool)
+    """The standard QR matrix of `text` (True = dark), without quiet zone.
+
+    Never Micro QR (segno's `make` picks Micro QR for a short code unless micro=False): wallet
+    apps show a standard QR, and the terminal's decoders read only that.
+    """
+    return np.array(segno.make(text, error="m", micro=False).matrix, dtype=bool)
 
 
 def code128_modules(text: str) -> np.ndarray:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 ENV_OVERRIDES = {"POS_KEY1": "key1", "POS_KEY2": "key2", "POS_RSA_PUBLIC_KEY": "rsa_public_key"}
 _REPO_CONFIG = Path(__file__).resolve().parent.parent / "config"
@@ -75,7 +75,12 @@ class ServiceSettings(_Section):
         try:
             load_public_key(value)
         except Exception as exc:
-            raise ValueError(f"unreadable RSA public key: {exc}") from None
+            # One sentence (the key's name is already in front of it): what is wrong, what to do.
+            reason = str(exc)
+            if "cannot be read" in reason:
+                reason = ("not a readable RSA public key: paste the service's public key from "
+                          "the merchant portal, as base64 of the DER key or a PEM block")
+            raise ValueError(reason) from None
         return value
 
 
@@ -102,6 +107,24 @@ class CheckoutSettings(_Section):
     min_amount: int = Field(default=1, gt=0)
     max_amount: int = Field(default=100_000_000, gt=0)
     code_reuse_window_s: float = Field(default=120.0, ge=0)
+
+    @model_validator(mode="after")
+    def _amount_bounds(self) -> CheckoutSettings:
+        if self.min_amount > self.max_amount:
+            from pydantic_core import InitErrorDetails, PydanticCustomError
+
+            # Raised with its own location so the error names `[checkout] min_amount`.
+            raise ValidationError.from_exception_data(type(self).__name__, [InitErrorDetails(
+                type=PydanticCustomError(
+                    "amount_bounds",
+                    "min_amount ({min_amount}) is larger than max_amount ({max_amount}): no "
+                    "amount could be charged; make min_amount <= max_amount",
+                    {"min_amount": self.min_amount, "max_amount": self.max_amount},
+                ),
+                loc=("min_amount",),
+                input=self.min_amount,
+            )])
+        return self
 
     @field_validator("poll_intervals_s", mode="before")
     @classmethod
@@ -211,15 +234,37 @@ def _describe(err: Mapping[str, Any]) -> tuple[str, str]:
     return key, f"{message} (got {err.get('input')!r})" if kind.endswith("_type") else message
 
 
-def _permission_warning(path: Path, data: Mapping[str, Any]) -> str | None:
+_SECRET_KEYS = ("key1", "key2")
+
+
+def _file_secrets(data: Mapping[str, Any]) -> tuple[str, ...]:
+    """The secret values written in the file itself (before the environment overrides)."""
     service = data.get("service")
-    if not isinstance(service, Mapping) or not ({"key1", "key2"} & service.keys()):
+    if not isinstance(service, Mapping):
+        return ()
+    return tuple(v for k in _SECRET_KEYS if isinstance(v := service.get(k), str) and v)
+
+
+def _public_test_secrets() -> frozenset[str]:
+    """key1/key2 of the shipped emulator profile (config/default.toml): public in the
+    repository, so a file holding only these holds no secret."""
+    try:
+        service = tomllib.loads(default_config_path().read_text("utf-8")).get("service", {})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return frozenset()
+    return frozenset(v for k in _SECRET_KEYS if isinstance(v := service.get(k), str))
+
+
+def _permission_warning(path: Path, secrets: tuple[str, ...]) -> str | None:
+    """A warning when the file holds a real secret (key1/key2 other than the public test keys
+    of the emulator profile) and users other than its owner can read it."""
+    if not secrets:
         return None
     try:
         mode = path.stat().st_mode
     except OSError:
         return None
-    if mode & (stat.S_IRGRP | stat.S_IROTH):
+    if mode & (stat.S_IRGRP | stat.S_IROTH) and not set(secrets) <= _public_test_secrets():
         return (f"{path} holds secret keys and other users can read it; "
                 f"run: chmod 600 {path}")
     return None
@@ -241,6 +286,7 @@ def load_settings(path: Path | str | None = None,
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(file, None, f"not valid TOML: {exc}") from None
 
+    secrets = _file_secrets(data)  # what the file itself holds, for the permission warning
     service = data.get("service")
     if isinstance(service, dict):
         for var, key in ENV_OVERRIDES.items():
@@ -261,10 +307,10 @@ def load_settings(path: Path | str | None = None,
         extra = "".join(f"\n  {k}: {m}" for k, m in errors[1:])
         raise ConfigError(file, key, message + extra) from None
 
-    return _resolve(settings, file, data)
+    return _resolve(settings, file, secrets)
 
 
-def _resolve(settings: Settings, file: Path, data: Mapping[str, Any]) -> Settings:
+def _resolve(settings: Settings, file: Path, secrets: tuple[str, ...]) -> Settings:
     base = file.parent
     journal = settings.terminal.journal.expanduser()
     if not journal.is_absolute():
@@ -274,8 +320,7 @@ def _resolve(settings: Settings, file: Path, data: Mapping[str, Any]) -> Setting
     key_path = settings.emulator.private_key.expanduser()
     if not key_path.is_absolute():
         key_path = base / key_path
-    warning = None if settings.service.environment == "emulator" else _permission_warning(
-        file, data)
+    warning = _permission_warning(file, secrets)
     return settings.model_copy(update={
         "terminal": settings.terminal.model_copy(
             update={"journal": journal, "terminal_id": terminal_id}),

@@ -67,11 +67,15 @@ def test_shipped_profiles_load() -> None:
     assert default.emulator.private_key.exists()
 
 
+UNREADABLE_KEY = ("not a readable RSA public key: paste the service's public key from the "
+                  "merchant portal, as base64 of the DER key or a PEM block")
+
+
 @pytest.mark.parametrize("name", ["sandbox.example.toml", "production.example.toml"])
 def test_example_profiles_name_the_placeholder_key(name: str) -> None:
     err = error_of(REPO / "config" / name)
     assert err.key == "[service] rsa_public_key"
-    assert "unreadable RSA public key" in err.message
+    assert err.message == UNREADABLE_KEY
 
 
 def test_environment_overrides_secrets(tmp_path: Path) -> None:
@@ -146,16 +150,54 @@ def test_malformed_url(tmp_path: Path, url: str) -> None:
 
 
 def test_unreadable_rsa_key(tmp_path: Path) -> None:
-    err = error_of(write(tmp_path, CONTRACT.replace(PUBLIC_KEY, PUBLIC_KEY[:40])))
+    path = write(tmp_path, CONTRACT.replace(PUBLIC_KEY, PUBLIC_KEY[:40]))
+    err = error_of(path)
     assert err.key == "[service] rsa_public_key"
-    assert "unreadable RSA public key" in err.message
+    # one sentence, not "unreadable RSA public key: the RSA public key cannot be read: ..."
+    assert str(err) == f"{path}: [service] rsa_public_key: {UNREADABLE_KEY}"
+
+
+def test_blank_rsa_key_says_what_to_do(tmp_path: Path) -> None:
+    err = error_of(write(tmp_path, CONTRACT.replace(PUBLIC_KEY, "   ")))
+    assert err.message == "the RSA public key is empty: paste the key from the merchant portal"
+
+
+def _warning(path: Path) -> str:
+    return f"{path} holds secret keys and other users can read it; run: chmod 600 {path}"
 
 
 def test_world_readable_secrets_draw_a_warning(tmp_path: Path) -> None:
     path = write(tmp_path, CONTRACT, mode=0o644)
     settings = load_settings(path, env={})
-    assert settings.warnings == (
-        f"{path} holds secret keys and other users can read it; run: chmod 600 {path}",)
+    assert settings.warnings == (_warning(path),)
+
+
+def test_real_keys_draw_the_warning_whatever_the_environment(tmp_path: Path) -> None:
+    # an emulator-looking profile (loopback URL) that holds keys of its own: still secrets
+    text = CONTRACT.replace("https://sb-openapi.zalopay.vn", "http://127.0.0.1:8765").replace(
+        "https://sbgateway.zalopay.vn", "http://127.0.0.1:8765")
+    path = write(tmp_path, text, mode=0o644)
+    settings = load_settings(path, env={})
+    assert settings.service.environment == "emulator"
+    assert settings.warnings == (_warning(path),)
+
+
+def test_the_emulator_profile_public_test_keys_draw_no_warning(tmp_path: Path) -> None:
+    shipped = REPO / "config" / "default.toml"
+    assert load_settings(shipped, env={}).warnings == ()
+    copy = write(tmp_path, shipped.read_text(), mode=0o644)
+    (tmp_path / "emulator-test-private-key.pem").write_text(
+        (REPO / "config" / "emulator-test-private-key.pem").read_text())
+    assert load_settings(copy, env={}).warnings == ()
+
+
+def test_secrets_from_the_environment_draw_no_warning(tmp_path: Path) -> None:
+    # the file itself holds no secret: readable by others is fine
+    text = CONTRACT.replace('key1 = "k1"\n', "").replace('key2 = "k2"\n', "")
+    path = write(tmp_path, text, mode=0o644)
+    settings = load_settings(path, env={"POS_KEY1": "from-env", "POS_KEY2": "k2-env"})
+    assert settings.service.key1 == "from-env"
+    assert settings.warnings == ()
 
 
 def test_cli_reports_config_error_with_exit_2_and_no_traceback(tmp_path: Path) -> None:

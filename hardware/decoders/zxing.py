@@ -10,8 +10,19 @@ import zxingcpp
 
 from hardware.events import Decoded
 
+
+def _standard_qr() -> zxingcpp.BarcodeFormat:
+    """A standard (Model 2) QR code only. In zxing-cpp 3 `QRCode` is a family that also reads
+    Micro QR and rMQR: a wallet app shows a standard QR, so the others are not accepted (segno,
+    for one, renders a short code as Micro QR unless told micro=False). zxing-cpp 2 has no
+    QRCodeModel2 and its `QRCode` is the standard QR already."""
+    fmt: zxingcpp.BarcodeFormat = getattr(zxingcpp.BarcodeFormat, "QRCodeModel2",
+                                          zxingcpp.BarcodeFormat.QRCode)
+    return fmt
+
+
 _FORMATS: dict[str, zxingcpp.BarcodeFormat] = {
-    "qr": zxingcpp.BarcodeFormat.QRCode,
+    "qr": _standard_qr(),
     "code128": zxingcpp.BarcodeFormat.Code128,
     "code39": zxingcpp.BarcodeFormat.Code39,
     "code93": zxingcpp.BarcodeFormat.Code93,
@@ -24,6 +35,7 @@ _FORMATS: dict[str, zxingcpp.BarcodeFormat] = {
     "aztec": zxingcpp.BarcodeFormat.Aztec,
 }
 _NAMES = {fmt: name for name, fmt in _FORMATS.items()}
+_NAMES[zxingcpp.BarcodeFormat.QRCode] = "qr"  # what a standard QR's result reports
 _MATRIX = frozenset({"qr", "datamatrix", "aztec", "pdf417"})
 
 

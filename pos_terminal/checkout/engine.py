@@ -16,10 +16,15 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from pos_terminal.checkout import gateway, outcomes, recovery, refunds
-from pos_terminal.checkout.errors import CodeRefused
+from pos_terminal.checkout.errors import AnswerNotRecorded, CodeRefused
 from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.polling import Deadline, intervals
-from pos_terminal.checkout.validation import check_amount, check_code
+from pos_terminal.checkout.validation import (
+    check_amount,
+    check_code,
+    check_description,
+    check_items,
+)
 from pos_terminal.config import CheckoutSettings, Settings
 from pos_terminal.journal import (
     FINAL_STATES,
@@ -32,12 +37,21 @@ from pos_terminal.journal import (
 )
 from pos_terminal.wallet.client import WalletClient
 from pos_terminal.wallet.codes import mask_code
-from pos_terminal.wallet.errors import NoAnswer, ServiceRefused, UnreadableAnswer
+from pos_terminal.wallet.errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
 from pos_terminal.wallet.ids import new_app_trans_id
 from pos_terminal.wallet.messages import Item, QuickPayOrder
 
 log = logging.getLogger(__name__)
 S = PaymentState
+_PREPARING = "(preparing)"  # a claimed code whose payment has no app_trans_id yet
+
+
+def in_flight_message(masked_code: str, app_trans_id: str | None) -> str:
+    where = f"in payment {app_trans_id}" if app_trans_id else "(its payment is being prepared)"
+    return (
+        f"This payment code ({masked_code}) is already being charged {where}. Wait for its "
+        "result; do not charge again."
+    )
 
 Progress = Callable[[PaymentView], None]
 
@@ -48,8 +62,14 @@ class Checkout:
         settings: Settings,
         client: WalletClient | None = None,
         journal: Journal | None = None,
+        *,
+        reconciles_in_background: bool = True,
     ) -> None:
+        """`reconciles_in_background`: whether the program using this Checkout keeps resolving
+        open payments itself (the UI does); a one-shot program (the CLI) passes False so that an
+        open payment's message tells the reader to run `pos-terminal reconcile` instead."""
         self.settings = settings
+        self.reconciles_in_background = reconciles_in_background
         self._owns_journal = journal is None
         self.journal = journal if journal is not None else Journal.open(settings.terminal.journal)
         self._owns_client = client is None
@@ -112,11 +132,8 @@ class Checkout:
         with self._lock:
             current = self._codes_in_flight.get(fp)
             if current is not None:
-                raise CodeRefused(
-                    f"This payment code ({mask_code(code)}) is already being processed in "
-                    f"payment {current}. Wait for its result.",
-                    "in_flight", current,
-                )
+                known = current if current != _PREPARING else None
+                raise CodeRefused(in_flight_message(mask_code(code), known), "in_flight", known)
             for p in self.journal.payments_with_code(code):
                 if p.state in (S.SUCCEEDED, S.REFUNDED):
                     raise CodeRefused(
@@ -128,8 +145,7 @@ class Checkout:
                 if p.state in PENDING_STATES:
                     if now - p.created_ms <= window_ms:
                         raise CodeRefused(
-                            f"This payment code ({mask_code(code)}) is already being processed "
-                            f"in payment {p.app_trans_id}. Wait for its result.",
+                            in_flight_message(mask_code(code), p.app_trans_id),
                             "in_flight", p.app_trans_id,
                         )
                     raise CodeRefused(
@@ -138,7 +154,7 @@ class Checkout:
                         "reconcile, and ask the customer to show a fresh code.",
                         "unresolved", p.app_trans_id,
                     )
-            self._codes_in_flight[fp] = "(preparing)"
+            self._codes_in_flight[fp] = _PREPARING
         return fp
 
     def _release_code(self, fp: str) -> None:
@@ -161,11 +177,15 @@ class Checkout:
 
         Raises InvalidPayment / FieldError / RsaKeyError / CodeRefused before anything is
         recorded or sent, and JournalUnavailable when the intent cannot be recorded (nothing
-        sent). Every other outcome, including no answer at all, comes back as a PaymentView.
+        sent; its subclass AnswerNotRecorded when the journal fails after the send). Every other
+        outcome, including no answer at all, comes back as a PaymentView. A charge that could not
+        even connect (NotSent) is FAILED at once: nothing reached the service.
         """
         deadline = Deadline.start(self._cfg.poll_deadline_s if deadline_s is None else deadline_s)
         amount = self.validate_amount(amount)
         code = self.validate_code(payment_code)
+        description = check_description(description)
+        items = check_items(items, amount)
         fp = self._claim_code(code)
         try:
             now = self.journal.now()
@@ -199,6 +219,14 @@ class Checkout:
                 try:
                     self.count_request()
                     result = self.client.send_quick_pay(prepared)
+                except NotSent as exc:
+                    pause_point("after_answer")
+                    never_sent = outcomes.not_sent_message(exc.cause)
+                    view = self._record_answer(
+                        app_trans_id,
+                        lambda: self.journal.transition(app_trans_id, S.FAILED,
+                                                        message=never_sent),
+                    )
                 except (NoAnswer, UnreadableAnswer) as exc:
                     pause_point("after_answer")
                     unknown = outcomes.no_answer_message(exc.message)
@@ -228,11 +256,11 @@ class Checkout:
         try:
             return commit()
         except JournalUnavailable as exc:
-            raise JournalUnavailable(
+            raise AnswerNotRecorded(
                 f"Payment {app_trans_id} was sent, but its answer could not be recorded: "
                 f"{exc.message} Its intent is in the journal: once the journal is fixed, run "
                 "pos-terminal reconcile to learn the result. Do not charge again.",
-                exc.reason,
+                exc.reason, app_trans_id,
             ) from exc
 
     # ---------------------------------------------------------------- follow / status
@@ -268,7 +296,10 @@ class Checkout:
                 on_progress(view)
         if view.state in PENDING_STATES and not view.needs_review:
             view = outcomes.stay(
-                self.journal, view, outcomes.still_open_message(deadline.elapsed()), poll=False
+                self.journal, view,
+                outcomes.still_open_message(deadline.elapsed(), view.app_trans_id,
+                                            background=self.reconciles_in_background),
+                poll=False,
             )
             if on_progress is not None:
                 on_progress(view)

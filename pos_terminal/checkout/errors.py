@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pos_terminal.journal import JournalUnavailable
+
 
 class CheckoutError(Exception):
     """Base; ``message`` is a sentence for the cashier or the integrator."""
@@ -16,7 +18,8 @@ class CodeRefused(CheckoutError):
 
     ``reason`` is "in_flight" (the same code is being processed right now: a double read),
     "unresolved" (it belongs to a payment still waiting for its result) or "charged" (this
-    terminal already charged it). ``app_trans_id`` names the payment it belongs to.
+    terminal already charged it). ``app_trans_id`` names the payment it belongs to (None while
+    that payment is still being prepared in this process and has no id yet).
     """
 
     def __init__(self, message: str, reason: str, app_trans_id: str | None) -> None:
@@ -31,3 +34,12 @@ class InvalidPayment(CheckoutError):
     def __init__(self, field: str, message: str) -> None:
         super().__init__(message)
         self.field = field
+
+
+class AnswerNotRecorded(JournalUnavailable):
+    """The journal failed *after* the charge left: payment ``app_trans_id`` is unresolved (its
+    intent is in the journal, for reconcile), not refused. Nothing may be charged again."""
+
+    def __init__(self, message: str, reason: str, app_trans_id: str) -> None:
+        super().__init__(message, reason)
+        self.app_trans_id = app_trans_id

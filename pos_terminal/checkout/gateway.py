@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from pos_terminal.checkout import outcomes
 from pos_terminal.journal import PaymentState, PaymentView
-from pos_terminal.wallet.errors import NoAnswer, ServiceRefused, UnreadableAnswer
+from pos_terminal.wallet.errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
 from pos_terminal.wallet.ids import new_app_trans_id
 from pos_terminal.wallet.messages import EmbedData, GatewayOrder
 
@@ -80,6 +80,9 @@ def create_gateway_order(
     try:
         co.count_request()
         result = co.client.create_order(order)
+    except NotSent as exc:
+        view = journal.transition(app_trans_id, S.FAILED,
+                                  message=outcomes.not_sent_message(exc.cause))
     except (NoAnswer, UnreadableAnswer) as exc:
         view = journal.transition(app_trans_id, S.UNKNOWN,
                                   message=outcomes.no_answer_message(exc.message))

@@ -43,10 +43,25 @@ def no_answer_message(detail: str) -> str:
     )
 
 
-def still_open_message(seconds: float) -> str:
+def still_open_message(seconds: float, app_trans_id: str = "", *, background: bool = True) -> str:
+    if background:
+        return (
+            f"No final result after {seconds:.0f} s. The payment stays open and is checked "
+            "again in the background (pos-terminal reconcile). Do not charge again."
+        )
+    target = app_trans_id or "<app_trans_id>"
     return (
-        f"No final result after {seconds:.0f} s. The payment stays open and is checked again in "
-        "the background (pos-terminal reconcile). Do not charge again."
+        f"No final result after {seconds:.0f} s: the payment is still unresolved. Run "
+        f"`pos-terminal reconcile` (or `pos-terminal status {target}`) later to learn its "
+        "result; do not charge again."
+    )
+
+
+def not_sent_message(cause: str) -> str:
+    """A charge that could not even connect: nothing reached the service."""
+    return (
+        f"Cannot reach the wallet service ({cause}): nothing was charged. Check the network or "
+        "the service address, then charge again."
     )
 
 

@@ -16,7 +16,7 @@ from pos_terminal.checkout import outcomes
 from pos_terminal.checkout.errors import InvalidPayment
 from pos_terminal.checkout.polling import Deadline, intervals
 from pos_terminal.journal import PaymentState, RefundNotAllowed, RefundView
-from pos_terminal.wallet.errors import NoAnswer, ServiceRefused, UnreadableAnswer
+from pos_terminal.wallet.errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
 from pos_terminal.wallet.ids import new_refund_id
 from pos_terminal.wallet.messages import RefundRequest
 
@@ -76,6 +76,12 @@ def refund(
     try:
         co.count_request()
         result = co.client.refund(request)
+    except NotSent as exc:
+        view = journal.refund_transition(
+            m_refund_id, S.FAILED,
+            message=f"Cannot reach the wallet service ({exc.cause}): no money moved. Check the "
+            "network or the service address, then refund again.",
+        )
     except (NoAnswer, UnreadableAnswer) as exc:
         view = outcomes.refund_pending(journal, view, _no_answer(exc.message))
     except ServiceRefused as exc:

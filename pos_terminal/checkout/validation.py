@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Sequence
+
 from pos_terminal.checkout.errors import InvalidPayment
-from pos_terminal.config import CheckoutSettings
+from pos_terminal.config import CheckoutSettings, ScannerSettings
+from pos_terminal.wallet.messages import Item
+
+#: Unicode categories refused in text that is sent and journaled: control and format characters
+#: (newlines, tabs, escapes, bidi overrides) and line/paragraph separators.
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
+
+
+def vnd(amount: int) -> str:
+    """An amount as every message shows it: "25,000 VND"."""
+    return f"{amount:,} VND"
 
 
 def check_amount(amount: object, cfg: CheckoutSettings) -> int:
@@ -15,12 +28,13 @@ def check_amount(amount: object, cfg: CheckoutSettings) -> int:
         )
     if amount < cfg.min_amount:
         raise InvalidPayment(
-            "amount", f"The amount {amount} VND is too small: the minimum is {cfg.min_amount} VND."
+            "amount",
+            f"The amount {vnd(amount)} is too small: the minimum is {vnd(cfg.min_amount)}.",
         )
     if amount > cfg.max_amount:
         raise InvalidPayment(
             "amount",
-            f"The amount {amount:,} VND is above the maximum of {cfg.max_amount:,} VND for one "
+            f"The amount {vnd(amount)} is above the maximum of {vnd(cfg.max_amount)} for one "
             "payment.",
         )
     return amount
@@ -51,3 +65,76 @@ def check_code(code: object) -> str:
             "control characters): scan it again.",
         )
     return code
+
+
+def check_code_format(code: str, scanner: ScannerSettings, field: str = "payment code") -> str:
+    """A typed code against the [scanner] code filter (alphabet, lengths): what a scanner would
+    have accepted. The message names the rule broken, never the code."""
+    low, high = scanner.code_min_length, scanner.code_max_length
+    if not low <= len(code) <= high:
+        size = f"{low}" if low == high else f"{low} to {high}"
+        raise InvalidPayment(
+            field,
+            f"{field} has {len(code)} characters, but a payment code has {size} ([scanner] "
+            "code_min_length / code_max_length). Nothing was sent: scan or type the customer's "
+            "whole code.",
+        )
+    if any(ch not in scanner.code_alphabet for ch in code):
+        raise InvalidPayment(
+            field,
+            f"{field} holds characters a payment code never has (allowed: "
+            f"{scanner.code_alphabet!r}, the [scanner] code_alphabet). Nothing was sent: scan "
+            "or type the customer's code again.",
+        )
+    return code
+
+
+def refused_character(text: str) -> str | None:
+    """The first control/format character of `text`, as U+XXXX, or None."""
+    for ch in text:
+        if unicodedata.category(ch) in _REFUSED_CATEGORIES:
+            return f"U+{ord(ch):04X}"
+    return None
+
+
+def check_description(description: object, label: str = "The description") -> str:
+    if not isinstance(description, str):
+        raise InvalidPayment("description", f"{label} must be text.")
+    bad = refused_character(description)
+    if bad is not None:
+        raise InvalidPayment(
+            "description",
+            f"{label} holds a control character ({bad}: a newline, tab or similar). Use plain "
+            "text on one line; nothing was sent.",
+        )
+    return description
+
+
+def check_items(
+    items: Sequence[Item], amount: int, *, items_label: str = "The items",
+    amount_label: str = "the amount",
+) -> tuple[Item, ...]:
+    """Items, when given, must add up to the amount charged; their names are plain text."""
+    for item in items:
+        for name, text in (("itemid", item.itemid), ("itemname", item.itemname)):
+            bad = refused_character(text)
+            if bad is not None:
+                raise InvalidPayment(
+                    "items",
+                    f"{items_label}: an {name} holds a control character ({bad}). Use plain "
+                    "text; nothing was sent.",
+                )
+    whole = all(
+        isinstance(v, int) and not isinstance(v, bool)
+        for item in items for v in (item.itemprice, item.itemquantity)
+    )
+    if items and whole:  # (prices that are not whole numbers are refused by the wire checks)
+        total = sum(item.itemprice * item.itemquantity for item in items)
+        if total != amount:
+            raise InvalidPayment(
+                "items",
+                f"{items_label} add up to {vnd(total)} but {amount_label} is {vnd(amount)}. "
+                f"Make {amount_label} equal to the items' total (or leave the items out); "
+                "nothing was sent.",
+            )
+    return tuple(items)

@@ -28,8 +28,9 @@ def _parse_fault(text: str) -> dict[str, object]:
               help="Port (default: [emulator] port, 8765; 0 picks a free one).")
 @click.option("--fault", "fault_texts", multiple=True, metavar="ENDPOINT:MODE[:COUNT]",
               help="Inject a fault from the start (repeatable). Endpoints: quick_pay, query, "
-                   "banks, create, refund, query_refund, *. Modes: delay, http500, html, refuse, "
-                   "garbage, truncated, drop, drop_after_commit. COUNT 0 means every request.")
+                   "banks, create, refund, query_refund, *. Modes: delay (answer late), "
+                   "delay_before_commit (held in transit), http500, html, refuse, garbage, "
+                   "truncated, drop, drop_after_commit. COUNT 0 means every request.")
 @click.pass_context
 def emulator(ctx: click.Context, host: str | None, port: int | None,
              fault_texts: tuple[str, ...]) -> None:

@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, NoReturn
@@ -28,7 +29,14 @@ from pos_terminal.checkout import (
     PaymentView,
     RefundView,
 )
-from pos_terminal.checkout.validation import parse_amount
+from pos_terminal.checkout.errors import AnswerNotRecorded
+from pos_terminal.checkout.validation import (
+    check_code,
+    check_code_format,
+    check_description,
+    check_items,
+    parse_amount,
+)
 from pos_terminal.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -53,7 +61,9 @@ from pos_terminal.wallet.errors import FieldError, RsaKeyError, WalletError
 from pos_terminal.wallet.messages import Item
 
 S = PaymentState
-STATE_NAMES = [s.value for s in PaymentState if s is not PaymentState.NEW]
+#: States a payment row can be in (NEW is before the intent; REFUNDING is a refund row's state).
+STATE_NAMES = [s.value for s in PaymentState if s not in (PaymentState.NEW,
+                                                            PaymentState.REFUNDING)]
 
 
 # ------------------------------------------------------------------ shared helpers
@@ -78,13 +88,22 @@ def exit_code_for(state: PaymentState) -> int:
 
 
 @contextmanager
-def _checkout(settings: Settings, as_json: bool) -> Iterator[Checkout]:
+def _checkout(settings: Settings, as_json: bool, *, pay: bool = False,
+              amount: int | None = None) -> Iterator[Checkout]:
+    """A Checkout for one command. The CLI runs no background reconciler, so an open payment's
+    message says to run `pos-terminal reconcile`. With `pay`, errors carry the pay contract."""
+
+    def refuse(message: str, **extra: Any) -> NoReturn:
+        if pay:
+            _pay_error(message, as_json=as_json, amount=amount, **extra)
+        _error(message, as_json=as_json, **extra)
+
     try:
-        co = Checkout(settings)
+        co = Checkout(settings, reconciles_in_background=False)
     except JournalError as exc:
-        _error(exc.message, as_json=as_json, reason=getattr(exc, "reason", "journal"))
+        refuse(exc.message, reason=getattr(exc, "reason", "journal"))
     except RsaKeyError as exc:
-        _error(f"[service] rsa_public_key in {settings.source}: {exc.message}", as_json=as_json)
+        refuse(f"[service] rsa_public_key in {settings.source}: {exc.message}")
     try:
         yield co
     finally:
@@ -109,7 +128,8 @@ def _money(amount: int) -> str:
 
 def _payment_line(view: PaymentView) -> str:
     parts = [view.state.value.upper(), _money(view.amount), view.app_trans_id]
-    if view.zp_trans_id:
+    # A wallet transaction number only for money that moved (a failed row may carry one).
+    if view.zp_trans_id and view.state in (S.SUCCEEDED, S.REFUNDED):
         parts.append(f"zp {view.zp_trans_id}")
     if view.refunded_amount:
         parts.append(f"refunded {_money(view.refunded_amount)}")
@@ -130,8 +150,15 @@ def _progress_printer(as_json: bool) -> Callable[[PaymentView], None] | None:
     last: list[str] = []
 
     def show(view: PaymentView) -> None:
-        line = f"{view.state.value} ({time.monotonic() - started:.1f} s)"
-        if view.state in FINAL_STATES or last == [line]:
+        if view.state in FINAL_STATES:
+            return
+        why = ""
+        if view.state is S.UNKNOWN:  # say why it waits (a 5xx or a drop can take a minute)
+            queries = {0: "no query yet", 1: "1 query"}.get(view.polls, f"{view.polls} queries")
+            why = (": no answer to the charge; asking the service whether it arrived "
+                   f"({queries})")
+        line = f"{view.state.value} ({time.monotonic() - started:.1f} s){why}"
+        if last == [line]:
             return
         last[:] = [line]
         click.echo(f"... {line}", err=True)
@@ -139,29 +166,30 @@ def _progress_printer(as_json: bool) -> Callable[[PaymentView], None] | None:
     return show
 
 
-def _parse_items(raw: tuple[str, ...], as_json: bool) -> list[Item]:
+def _parse_items(raw: tuple[str, ...], as_json: bool, amount: int) -> list[Item]:
     items: list[Item] = []
+
+    def bad(message: str) -> NoReturn:
+        _pay_error(message, as_json=as_json, amount=amount, field="item")
+
     for text in raw:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            _error(f"--item {text!r} is not JSON ({exc.msg}); give an object like "
-                   '{"itemid":"a1","itemname":"Tea","itemprice":20000,"itemquantity":1}',
-                   as_json=as_json, field="item")
+            bad(f"--item {text!r} is not JSON ({exc.msg}); give an object like "
+                '{"itemid":"a1","itemname":"Tea","itemprice":20000,"itemquantity":1}')
         for obj in data if isinstance(data, list) else [data]:
             if not isinstance(obj, dict):
-                _error(f"--item {text!r} must be a JSON object (or a list of objects)",
-                       as_json=as_json, field="item")
+                bad(f"--item {text!r} must be a JSON object (or a list of objects)")
             try:
                 item = Item(itemid=str(obj["itemid"]), itemname=str(obj["itemname"]),
                             itemprice=obj["itemprice"], itemquantity=obj.get("itemquantity", 1))
             except KeyError as exc:
-                _error(f"--item {text!r} has no {exc.args[0]}", as_json=as_json, field="item")
+                bad(f"--item {text!r} has no {exc.args[0]}")
             if (not isinstance(item.itemprice, int) or isinstance(item.itemprice, bool)
                     or not isinstance(item.itemquantity, int)
                     or isinstance(item.itemquantity, bool)):
-                _error(f"--item {text!r}: itemprice and itemquantity must be whole numbers",
-                       as_json=as_json, field="item")
+                bad(f"--item {text!r}: itemprice and itemquantity must be whole numbers")
             items.append(item)
     return items
 
@@ -197,19 +225,83 @@ def _read_scan(settings: Settings, spec: str, timeout_s: float) -> str:
 
 
 # ------------------------------------------------------------------ pay
+WEDGE_REFUSAL = (
+    "the keyboard wedge is read by the terminal UI, not by `pay` (a keyboard-wedge scanner types "
+    "into the terminal UI): for a scanner in keyboard mode use --scanner "
+    "evdev:/dev/input/eventN (see `ls /dev/input/by-id`), or give the code with --code. Nothing "
+    "was charged."
+)
+
+
+def _contract(message: str, amount: int | None, *, state: str = "failed",
+              app_trans_id: str | None = None) -> dict[str, Any]:
+    """The CLI contract keys, for a result that is not (or not only) a journal row."""
+    return {"state": state, "app_trans_id": app_trans_id, "amount": amount,
+            "return_code": None, "message": message, "zp_trans_id": None}
+
+
+def _pay_error(message: str, *, as_json: bool, amount: int | None, field: str | None = None,
+               **extra: Any) -> NoReturn:
+    """Refuse a payment before anything was charged: exit 2, and with --json one object with
+    the contract keys (state "failed", no app_trans_id) plus error and field."""
+    click.echo(f"error: {message}", err=True)
+    if as_json:
+        print_json({**_contract(message, amount), "error": message, "field": field, **extra})
+    _exit(EXIT_USAGE)
+
+
+def _refused_result(co: Checkout, exc: CodeRefused, amount: int,
+                    as_json: bool) -> NoReturn:
+    """A code refused locally. In flight or unresolved: answer with THAT payment (exit 3; this
+    code is already being charged there). Already charged: this attempt failed (exit 1)."""
+    click.echo(f"refused: {exc.message}", err=True)
+    other = co.journal.find(exc.app_trans_id) if exc.app_trans_id else None
+    if exc.reason != "charged" and (other is None or not other.is_final):
+        message = exc.message
+        if exc.app_trans_id:
+            message += f" Check it with `pos-terminal status {exc.app_trans_id}`."
+        if other is not None:
+            shown = replace(other, message=message)
+            data = shown.to_json()
+        else:
+            data = _contract(message, amount, state=S.PROCESSING.value)
+        data.update(refused=exc.reason, previous_app_trans_id=exc.app_trans_id)
+        if as_json:
+            print_json(data)
+        elif other is not None:
+            click.echo(_payment_line(shown))
+        else:
+            click.echo(f"PROCESSING  {_money(amount)}  (payment being prepared)\n  {message}")
+        _exit(EXIT_UNRESOLVED)
+    message = exc.message
+    if exc.reason != "charged" and other is not None:  # it settled meanwhile
+        message += f" That payment is now {other.state.value}: see `pos-terminal status " \
+            f"{other.app_trans_id}`."
+    if as_json:
+        print_json({**_contract(message, amount), "refused": exc.reason,
+                    "previous_app_trans_id": exc.app_trans_id})
+    else:
+        click.echo(f"FAILED  {_money(amount)}  not sent (refused: {exc.reason}, payment "
+                   f"{exc.app_trans_id})\n  {message}")
+    _exit(EXIT_FAILED)
+
+
 @click.command("pay")
 @click.option("--amount", "amount_text", required=True, metavar="N",
               help="Amount in whole VND.")
 @click.option("--code", default=None, help="The customer's payment code (as scanned).")
 @click.option("--scanner", "scanner_spec", default=None, metavar="SPEC",
-              help="Wait for a scan from this source instead (e.g. camera:0, wedge, "
-                   "serial:/dev/ttyACM0).")
-@click.option("--scan-timeout", default=60.0, show_default=True, type=float,
+              help="Wait for a scan from this source instead: camera:0, images:DIR, "
+                   "evdev:/dev/input/event3, serial:/dev/ttyACM0 (not wedge: a keyboard-wedge "
+                   "scanner types into the terminal UI).")
+@click.option("--scan-timeout", default=60.0, show_default=True,
+              type=click.FloatRange(min=0, min_open=True),
               help="Seconds to wait for a scan with --scanner.")
 @click.option("--description", default="", help="Order description shown to the customer.")
 @click.option("--item", "items", multiple=True, metavar="JSON",
-              help='An item: {"itemid","itemname","itemprice","itemquantity"}; repeatable.')
-@click.option("--deadline", "deadline_s", type=float, default=None,
+              help='An item: {"itemid","itemname","itemprice","itemquantity"}; repeatable. '
+                   "The items must add up to --amount.")
+@click.option("--deadline", "deadline_s", type=click.FloatRange(min=0), default=None,
               help="Seconds to wait for a final result (default [checkout] poll_deadline_s).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
@@ -218,44 +310,69 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
             deadline_s: float | None, as_json: bool) -> None:
     """Charge one payment and wait for its result.
 
-    Exit 0 succeeded, 1 failed, 3 still unresolved (it is checked again by `reconcile`),
-    2 bad input or configuration (nothing was charged).
+    \b
+    Examples:
+      pos-terminal pay --amount 50000 --code 123456789012345678 --json
+      pos-terminal pay --amount 50000 --scanner camera:0 --description "Table 4"
+      pos-terminal pay --amount 50000 --scanner evdev:/dev/input/event3
+
+    Exit 0 succeeded, 1 failed or declined, 3 still unresolved (run `pos-terminal reconcile`
+    later; never charge again), 2 bad input or configuration (nothing was charged).
     """
     settings = load_settings_or_exit(ctx)
-    if (code is None) == (scanner_spec is None):
-        _error("give exactly one of --code CODE or --scanner SPEC", as_json=as_json)
     try:
         amount = parse_amount(amount_text, settings.checkout)
     except InvalidPayment as exc:
-        _error(exc.message, as_json=as_json, field=exc.field)
-    item_list = _parse_items(items, as_json)
+        _pay_error(exc.message, as_json=as_json, amount=None, field=exc.field)
+    if (code is None) == (scanner_spec is None):
+        _pay_error("give exactly one of --code CODE or --scanner SPEC", as_json=as_json,
+                   amount=amount, field="code")
+    if scanner_spec is not None and scanner_spec.strip().partition(":")[0].lower() == "wedge":
+        _pay_error(WEDGE_REFUSAL, as_json=as_json, amount=amount, field="scanner")
+    if code is not None:
+        try:
+            check_code(code)
+            check_code_format(code, settings.scanner, field="--code")
+        except InvalidPayment as exc:
+            _pay_error(exc.message, as_json=as_json, amount=amount, field="code")
+    item_list = _parse_items(items, as_json, amount)
+    try:
+        check_description(description, label="--description")
+        check_items(item_list, amount, items_label="The --item values",
+                    amount_label="--amount")
+    except InvalidPayment as exc:
+        field = "item" if exc.field == "items" else exc.field
+        _pay_error(exc.message, as_json=as_json, amount=amount, field=field)
     if scanner_spec is not None:
         try:
             code = _read_scan(settings, scanner_spec, scan_timeout)
         except InvalidPayment as exc:
-            _error(exc.message, as_json=as_json, field=exc.field)
+            _pay_error(exc.message, as_json=as_json, amount=amount, field=exc.field)
         except (ValueError, OSError) as exc:
-            _error(f"the scanner {scanner_spec!r} cannot be used: {exc}", as_json=as_json)
+            _pay_error(f"the scanner {scanner_spec!r} cannot be used: {exc}", as_json=as_json,
+                       amount=amount, field="scanner")
     assert code is not None
-    with _checkout(settings, as_json) as co:
+    with _checkout(settings, as_json, pay=True, amount=amount) as co:
         try:
             view = co.pay(amount, code, description=description, items=item_list,
                           on_progress=_progress_printer(as_json), deadline_s=deadline_s)
-        except InvalidPayment as exc:
-            _error(exc.message, as_json=as_json, field=exc.field)
-        except FieldError as exc:
-            _error(exc.message, as_json=as_json, field=exc.field)
+        except (InvalidPayment, FieldError) as exc:
+            _pay_error(exc.message, as_json=as_json, amount=amount, field=exc.field)
         except CodeRefused as exc:
-            click.echo(f"refused: {exc.message}", err=True)
+            _refused_result(co, exc, amount, as_json)
+        except AnswerNotRecorded as exc:
+            # The charge left, its answer is not journaled: unresolved, never charge again.
+            click.echo(f"error: {exc.message}", err=True)
             if as_json:
-                print_json({"state": "failed", "app_trans_id": None, "amount": amount,
-                            "return_code": None, "message": exc.message, "zp_trans_id": None,
-                            "refused": exc.reason, "previous_app_trans_id": exc.app_trans_id})
-            _exit(EXIT_FAILED)
+                print_json({**_contract(exc.message, amount, state=S.UNKNOWN.value,
+                                        app_trans_id=exc.app_trans_id),
+                            "error": exc.message, "reason": exc.reason})
+            _exit(EXIT_UNRESOLVED)
         except JournalError as exc:
-            _error(exc.message, as_json=as_json, reason=getattr(exc, "reason", "journal"))
+            _pay_error(exc.message, as_json=as_json, amount=amount,
+                       reason=getattr(exc, "reason", "journal"))
         except (WalletError, CheckoutError) as exc:
-            _error(exc.message, as_json=as_json)
+            _pay_error(exc.message, as_json=as_json, amount=amount)
     if as_json:
         print_json(view.to_json())
     else:
@@ -286,7 +403,7 @@ def status_cmd(ctx: click.Context, app_trans_id: str, as_json: bool) -> None:
 
 
 @click.command("reconcile")
-@click.option("--wait", "wait_s", type=float, default=0.0, show_default=True,
+@click.option("--wait", "wait_s", type=click.FloatRange(min=0), default=0.0, show_default=True,
               help="Keep checking unresolved payments for up to this many seconds.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
@@ -392,10 +509,15 @@ def _day_start_ms(text: str, option: str, as_json: bool) -> int:
 
 def _filters(since: str | None, until: str | None, states: tuple[str, ...],
              as_json: bool) -> dict[str, Any]:
+    since_ms = None if since is None else _day_start_ms(since, "--from", as_json)
+    until_start = None if until is None else _day_start_ms(until, "--to", as_json)
+    if since_ms is not None and until_start is not None and since_ms > until_start:
+        _error(f"--from {since} is after --to {until}: no day could match. Give --from on or "
+               "before --to.", as_json=as_json, field="from")
     return {
-        "since_ms": None if since is None else _day_start_ms(since, "--from", as_json),
-        "until_ms": None if until is None else _day_start_ms(until, "--to", as_json)
-        + int(timedelta(days=1).total_seconds() * 1000),
+        "since_ms": since_ms,
+        "until_ms": None if until_start is None
+        else until_start + int(timedelta(days=1).total_seconds() * 1000),
         "states": [S(s) for s in states] or None,
     }
 
@@ -423,7 +545,8 @@ def journal_group() -> None:
 
 @journal_group.command("list")
 @_with_filters
-@click.option("--limit", type=int, default=None, help="At most this many (newest first).")
+@click.option("--limit", type=click.IntRange(min=1), default=None,
+              help="At most this many (newest first).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def journal_list(ctx: click.Context, since: str | None, until: str | None,
@@ -525,7 +648,7 @@ def report_x(ctx: click.Context, as_json: bool) -> None:
 
 
 @report_group.command("z")
-@click.option("--show", "number", type=int, default=None,
+@click.option("--show", "number", type=click.IntRange(min=1), default=None,
               help="Print the stored Z report with this number instead of closing the day.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import threading
 import time
+from datetime import datetime
 from pathlib import Path
 
 import click
 
 from pos_terminal.cli.common import EXIT_FAILED, fail, load_settings_or_exit, print_json
+from pos_terminal.wallet.ids import VN_TZ
+
+
+def vn_clock(t: float) -> str:
+    """A scan event's time (Unix seconds) as HH:MM:SS in Vietnam time (GMT+7), like every other
+    time the terminal shows, whatever the machine's own time zone."""
+    return datetime.fromtimestamp(t, VN_TZ).strftime("%H:%M:%S")
 
 
 def _mask(text: str) -> str:
@@ -107,7 +115,7 @@ def scan_cmd(ctx: click.Context, spec: str | None, seconds: float | None,
         nonlocal count
         text = event.text if show_codes else _mask(event.text)
         decode = f"{event.decode_ms:.1f} ms" if event.decode_ms is not None else "-"
-        stamp = time.strftime("%H:%M:%S", time.localtime(event.time))
+        stamp = vn_clock(event.time)
         with lock:
             count += 1
             click.echo(f"{stamp}  {event.symbology:<8} {text}  decode {decode}")

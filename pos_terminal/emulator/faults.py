@@ -2,18 +2,26 @@
 
 Modes and whether the request is processed (a charge committed) before the fault shows:
 
-============== ========== =========================================================
-mode           committed  what the client sees
-============== ========== =========================================================
-delay          yes        the normal answer, ``delay_s`` seconds late
-http500        no         HTTP 500 with a short JSON-less body
-html           no         an HTML error page (HTTP ``status``: 502, 503 or even 200)
-refuse         no         HTTP 200, a well-formed refusal with ``return_code`` (e.g. -429)
-garbage        yes        HTTP 200, bytes that are not JSON
-truncated      yes        HTTP 200, the real JSON answer cut in half
-drop           no         the connection closes, no answer at all
-drop_after_commit yes     the charge is committed, then the connection closes unanswered
-============== ========== =========================================================
+=================== ========== ====================================================
+mode                committed  what the client sees
+=================== ========== ====================================================
+delay               yes        committed at once; the normal answer ``delay_s`` late
+                               (a slow answer)
+delay_before_commit yes, late  held ``delay_s`` *before* it is processed, then
+                               committed and answered (a request stuck in transit:
+                               a status query meanwhile finds no order)
+http500             no         HTTP 500 with a short JSON-less body
+html                no         an HTML error page (HTTP ``status``: 502, 503 or 200)
+refuse              no         HTTP 200, a well-formed refusal with ``return_code``
+garbage             yes        HTTP 200, bytes that are not JSON
+truncated           yes        HTTP 200, the real JSON answer cut in half
+drop                no         the connection closes, no answer at all
+drop_after_commit   yes        the charge is committed, then the connection closes
+=================== ========== ====================================================
+
+A rule applies the same way whether it names a wallet or not (a wallet rule is only known once
+the request names its wallet; the request is then held or answered exactly as an endpoint rule
+would do it).
 """
 
 from __future__ import annotations
@@ -25,9 +33,10 @@ from typing import Any
 
 from pos_terminal.emulator import wire
 
-MODES = ("delay", "http500", "html", "refuse", "garbage", "truncated", "drop",
-         "drop_after_commit")
-COMMITTING_MODES = frozenset({"delay", "garbage", "truncated", "drop_after_commit"})
+MODES = ("delay", "delay_before_commit", "http500", "html", "refuse", "garbage", "truncated",
+         "drop", "drop_after_commit")
+COMMITTING_MODES = frozenset({"delay", "delay_before_commit", "garbage", "truncated",
+                              "drop_after_commit"})
 HTML_STATUSES = (200, 502, 503)
 
 
@@ -47,7 +56,13 @@ class FaultRule:
 
     @property
     def commits(self) -> bool:
+        """The request is processed (a charge committed), before or after the fault shows."""
         return self.mode in COMMITTING_MODES
+
+    @property
+    def stops_before_commit(self) -> bool:
+        """Nothing may be committed when the rule is found (refused, or held in transit)."""
+        return not self.commits or self.mode == "delay_before_commit"
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import threading
 import time
@@ -108,11 +109,16 @@ async def _service_endpoint(request: web.Request) -> web.StreamResponse:
     service.books.count(endpoint, request.path)
     fields = await _fields(request)
 
-    rule = faults.take(endpoint, None)
-    if rule is not None and rule.mode == "delay":
-        await asyncio.sleep(rule.delay_s)
-    elif rule is not None and not rule.commits:
-        return _answer_fault(request, rule, generation)
+    # A rule for the whole endpoint is known before the request is read; a rule bound to a
+    # wallet only once the request names that wallet (its code, order or refund). Both kinds
+    # behave the same: a rule that stops the request before the commit (not committed, or held
+    # in transit) makes the service answer None with nothing recorded; the request is then
+    # answered by the fault, or processed after the hold.
+    endpoint_rule = faults.take(endpoint, None)
+    if endpoint_rule is not None and endpoint_rule.mode == "delay_before_commit":
+        await asyncio.sleep(endpoint_rule.delay_s)  # in transit: nothing is committed yet
+    elif endpoint_rule is not None and not endpoint_rule.commits:
+        return _answer_fault(request, endpoint_rule, generation)
 
     taken: list[FaultRule] = []
 
@@ -121,29 +127,21 @@ async def _service_endpoint(request: web.Request) -> web.StreamResponse:
         if found is None:
             return False
         taken.append(found)
-        return not found.commits
+        return found.stops_before_commit
 
-    now = time.time()
-    answer: JSON | None
-    if generation is None:
-        answer = service.bank_list(fields, now)
-    else:
-        form = Form(fields, generation)
-        handler: dict[str, Callable[[], JSON | None]] = {
-            "quick_pay": lambda: service.quick_pay(form, now, wallet_fault),
-            "query": lambda: service.query(form, now, wallet_fault),
-            "create": lambda: service.create_order(form, now, _origin(request)),
-            "refund": lambda: service.refund(form, now, wallet_fault),
-            "query_refund": lambda: service.query_refund(form, now, wallet_fault),
-        }
-        answer = handler[endpoint]()
-    if taken:
-        rule = taken[0]
-        if not rule.commits:
-            return _answer_fault(request, rule, generation)
-        if rule.mode == "delay":
-            await asyncio.sleep(rule.delay_s)
-    assert answer is not None  # only a non-committing wallet fault yields no answer
+    answer = _process(request, endpoint, generation, fields, wallet_fault)
+    wallet_rule = taken[0] if taken else None
+    if wallet_rule is not None and not wallet_rule.commits:
+        return _answer_fault(request, wallet_rule, generation)
+    if wallet_rule is not None and wallet_rule.mode == "delay_before_commit":
+        await asyncio.sleep(wallet_rule.delay_s)  # in transit, then processed (committed) late
+        answer = _process(request, endpoint, generation, fields, lambda _wallet: False)
+    assert answer is not None  # only a stopping wallet fault yields no answer
+    rules = [r for r in (wallet_rule, endpoint_rule) if r is not None]
+    late = sum(r.delay_s for r in rules if r.mode == "delay")
+    if late:
+        await asyncio.sleep(late)  # committed above; only the answer is late
+    rule = next((r for r in rules if r.mode in _ANSWER_MODES), None)
     body = json.dumps(answer, ensure_ascii=False).encode("utf-8")
     if rule is not None and rule.mode == "drop_after_commit":
         return _drop(request)
@@ -152,6 +150,27 @@ async def _service_endpoint(request: web.Request) -> web.StreamResponse:
     if rule is not None and rule.mode == "truncated":
         return web.Response(body=body[: max(1, len(body) // 2)], content_type="application/json")
     return web.Response(body=body, content_type="application/json")
+
+
+_ANSWER_MODES = frozenset({"drop_after_commit", "garbage", "truncated"})
+
+
+def _process(request: web.Request, endpoint: str, generation: wire.Generation | None,
+             fields: dict[str, str], wallet_fault: Callable[[str], bool]) -> JSON | None:
+    """Run the service endpoint now (this is where a charge is committed)."""
+    service = request.app[SERVICE_KEY]
+    now = time.time()
+    if generation is None:
+        return service.bank_list(fields, now)
+    form = Form(fields, generation)
+    handler: dict[str, Callable[[], JSON | None]] = {
+        "quick_pay": lambda: service.quick_pay(form, now, wallet_fault),
+        "query": lambda: service.query(form, now, wallet_fault),
+        "create": lambda: service.create_order(form, now, _origin(request)),
+        "refund": lambda: service.refund(form, now, wallet_fault),
+        "query_refund": lambda: service.query_refund(form, now, wallet_fault),
+    }
+    return handler[endpoint]()
 
 
 def _answer_fault(request: web.Request, rule: FaultRule,
@@ -289,6 +308,10 @@ class RunningEmulator:
             sockets = getattr(site._server, "sockets", None)
             if sockets:
                 self.port = sockets[0].getsockname()[1]
+        except OSError as exc:  # reported to the starting thread
+            self._error = _bind_error(exc)
+            self._ready.set()
+            return
         except BaseException as exc:  # reported to the starting thread
             self._error = exc
             self._ready.set()
@@ -333,6 +356,14 @@ def start_emulator(settings: Any, host: str = "127.0.0.1", port: int = 0,
     return RunningEmulator(build_app(options), host, port)
 
 
+def _bind_error(exc: OSError) -> OSError:
+    """The bare system reason ("Address already in use"), without asyncio's long wrapper
+    ("error while attempting to bind on address ('127.0.0.1', 8765): address already in use")."""
+    if exc.errno is None:
+        return exc
+    return OSError(exc.errno, os.strerror(exc.errno))
+
+
 def serve(settings: Any, host: str, port: int, faults: tuple[FaultRule, ...] = (),
           on_ready: Callable[[str], None] | None = None) -> None:
     """Serve in the foreground until Ctrl-C (SIGINT) or SIGTERM, then close cleanly.
@@ -352,7 +383,10 @@ async def _serve(app: web.Application, host: str, port: int,
     await runner.setup()
     try:
         site = web.TCPSite(runner, host, port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as exc:
+            raise _bind_error(exc) from exc
         sockets = getattr(site._server, "sockets", None)
         bound = sockets[0].getsockname()[1] if sockets else port
         stop = asyncio.Event()

@@ -50,10 +50,12 @@ class Report:
 
     def lines(self) -> list[str]:
         title = f"Z report #{self.number}" if self.kind == "z" else "X report (day still open)"
+        until = vn_time(self.closed_ms or self.generated_ms)
+        period = (f"  from {vn_time(self.opened_ms)} to {until} (Vietnam time)" if self.opened_ms
+                  else f"  no payments yet; as of {until} (Vietnam time)")
         out = [
             title,
-            f"  from {vn_time(self.opened_ms) or '-'} to "
-            f"{vn_time(self.closed_ms or self.generated_ms)} (Vietnam time)",
+            period,
             f"  sales        {self.sales_count:6d}  {self.sales_amount:>15,d} VND",
             f"  refunds      {self.refunds_count:6d}  {-self.refunds_amount:>15,d} VND",
             f"  net                  {self.net_amount:>15,d} VND",

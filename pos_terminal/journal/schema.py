@@ -112,6 +112,34 @@ MIGRATIONS: tuple[str, ...] = (
         WHEN NEW.amount IS NOT OLD.amount OR NEW.app_trans_id IS NOT OLD.app_trans_id
     BEGIN SELECT RAISE(ABORT, 'amount and app_trans_id of a payment never change'); END;
     """,
+    # version 2: the database itself refuses what the state machine forbids, whoever writes.
+    # A final state never moves (SUCCEEDED may only become REFUNDED), refunds only add up, and
+    # what identifies a charge (amount, app_trans_id, code fingerprint) never changes. Rows
+    # written before version 2 keep no code characters when the code was shorter than 4.
+    """
+    UPDATE payments SET code_last4 = NULL
+        WHERE code_last4 IS NOT NULL AND length(code_last4) < 4;
+
+    CREATE TRIGGER payments_final_state BEFORE UPDATE OF state ON payments
+        WHEN NEW.state IS NOT OLD.state AND (
+            OLD.state IN ('failed', 'refunded')
+            OR (OLD.state = 'succeeded' AND NEW.state IS NOT 'refunded'))
+    BEGIN SELECT RAISE(ABORT, 'a payment in a final state never changes state'); END;
+    CREATE TRIGGER payments_refunded_only_grows BEFORE UPDATE OF refunded_amount ON payments
+        WHEN NEW.refunded_amount < OLD.refunded_amount
+    BEGIN SELECT RAISE(ABORT, 'the refunded amount of a payment never decreases'); END;
+    CREATE TRIGGER payments_code_fixed BEFORE UPDATE OF code_fingerprint ON payments
+        WHEN NEW.code_fingerprint IS NOT OLD.code_fingerprint
+    BEGIN SELECT RAISE(ABORT, 'the code fingerprint of a payment never changes'); END;
+    CREATE TRIGGER refunds_final_state BEFORE UPDATE OF state ON refunds
+        WHEN NEW.state IS NOT OLD.state AND OLD.state IN ('refunded', 'failed')
+    BEGIN SELECT RAISE(ABORT, 'a refund in a final state never changes state'); END;
+    CREATE TRIGGER refunds_identity_fixed BEFORE UPDATE OF amount, app_trans_id, m_refund_id
+        ON refunds
+        WHEN NEW.amount IS NOT OLD.amount OR NEW.app_trans_id IS NOT OLD.app_trans_id
+            OR NEW.m_refund_id IS NOT OLD.m_refund_id
+    BEGIN SELECT RAISE(ABORT, 'amount and ids of a refund never change'); END;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

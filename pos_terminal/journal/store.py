@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -48,8 +49,19 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-def code_last4(code: str) -> str:
-    return code[-4:]
+#: A code shorter than this keeps no characters at all: its last 4 would be most of it.
+MIN_CODE_FOR_LAST4 = 8
+
+
+def code_last4(code: str) -> str | None:
+    """The last 4 characters of a payment code, or None for a code shorter than 8 (whose last
+    4 would reveal too much of it)."""
+    return code[-4:] if len(code) >= MIN_CODE_FOR_LAST4 else None
+
+
+def vnd(amount: int) -> str:
+    """An amount as every message shows it: "25,000 VND"."""
+    return f"{amount:,} VND"
 
 
 _PAYMENT_COLUMNS = (
@@ -123,7 +135,7 @@ class Journal:
         """
         p = Path(path).expanduser()
         try:
-            p.parent.mkdir(parents=True, exist_ok=True)
+            _create_private(p)
             conn = sqlite3.connect(
                 str(p), timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
             )
@@ -540,14 +552,14 @@ class Journal:
                         f"A refund amount must be a positive number of VND, not {amount}."
                     )
                 raise RefundNotAllowed(
-                    f"Nothing is left to refund on {app_trans_id}: {payment.amount} VND paid, "
-                    f"{payment.refunded_amount} VND refunded{pending}."
+                    f"Nothing is left to refund on {app_trans_id}: {vnd(payment.amount)} paid, "
+                    f"{vnd(payment.refunded_amount)} refunded{pending}."
                 )
             if wanted > left:
                 raise RefundNotAllowed(
-                    f"Cannot refund {wanted} VND on {app_trans_id}: only {left} VND is left "
-                    f"({payment.amount} paid, {payment.refunded_amount} refunded, {in_flight} in "
-                    "progress)."
+                    f"Cannot refund {vnd(wanted)} on {app_trans_id}: only {vnd(left)} is left "
+                    f"({vnd(payment.amount)} paid, {vnd(payment.refunded_amount)} refunded, "
+                    f"{vnd(int(in_flight))} in progress)."
                 )
             conn.execute(
                 "INSERT INTO refunds(m_refund_id, app_trans_id, amount, description, state, "
@@ -558,7 +570,7 @@ class Journal:
             self._append_event(
                 conn, app_trans_id=app_trans_id, m_refund_id=m_refund_id, time_ms=t,
                 kind="transition", from_state=PaymentState.NEW.value,
-                to_state=PaymentState.REFUNDING.value, message=message or f"refund {wanted} VND",
+                to_state=PaymentState.REFUNDING.value, message=message or f"refund {vnd(wanted)}",
             )
             return self._get_refund_in(conn, m_refund_id)
 
@@ -624,7 +636,7 @@ class Journal:
                 )
                 payment = self._get_in(conn, current.app_trans_id)
                 if payment.refunded_amount == payment.amount:
-                    text = full_refund_message or f"Refunded in full ({payment.amount} VND)."
+                    text = full_refund_message or f"Refunded in full ({vnd(payment.amount)})."
                     conn.execute(
                         "UPDATE payments SET state=?, message=? WHERE app_trans_id=?",
                         (PaymentState.REFUNDED.value, text, current.app_trans_id),
@@ -710,6 +722,22 @@ class Journal:
 
     def z_numbers(self) -> list[int]:
         return [int(r[0]) for r in self._read("SELECT number FROM z_reports ORDER BY number")]
+
+
+def _create_private(path: Path) -> None:
+    """Create the journal's folder (0700) and an empty journal file (0600) if missing.
+
+    SQLite gives the -wal and -shm files the mode of the database file, so they are 0600 too.
+    Files and folders that already exist are left as their owner set them."""
+    folder = path.parent
+    if not folder.is_dir():
+        with suppress(FileExistsError):  # another process may make it meanwhile
+            folder.mkdir(parents=True, mode=0o700)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    os.close(fd)
 
 
 def _split_sql(script: str) -> list[str]:

@@ -77,6 +77,8 @@ class PaymentView:
             "submitted_ms": self.submitted_ms,
             "updated_ms": self.updated_ms,
             "created_vn": vn_time(self.created_ms),
+            "submitted_vn": vn_time(self.submitted_ms) or None,
+            "updated_vn": vn_time(self.updated_ms),
             "order_url": self.order_url,
             "qr_code": self.qr_code,
             "z_number": self.z_number,
@@ -121,6 +123,7 @@ class RefundView:
             "created_ms": self.created_ms,
             "updated_ms": self.updated_ms,
             "created_vn": vn_time(self.created_ms),
+            "updated_vn": vn_time(self.updated_ms),
             "z_number": self.z_number,
         }
 

@@ -38,6 +38,8 @@ SourceFactory = Callable[[], "ScanSource | None"]
 REACHABILITY_EVERY_S = 15.0
 RECONCILE_EVERY_S = 30.0
 PROGRESS_AFTER_S = 0.4  # a payment settled sooner goes from Pay straight to Result
+KEY_SETTLE_POLL_S = 0.005
+KEY_SETTLE_MAX_S = 1.0
 
 
 class PosApp(App[None]):
@@ -68,6 +70,9 @@ class PosApp(App[None]):
         self._wedge = KeyWedge(settings.scanner.wedge_max_interkey_ms,
                                settings.scanner.wedge_min_length)
         self._replaying: set[int] = set()
+        self._unsettled: events.Key | None = None  # forwarded, its binding not yet run
+        self._unsettled_since = 0.0
+        self._waiting: list[events.Key] = []       # keys that came in behind it
         self._keys_seen = 0
         self._code_filter = CodeFilter(settings.scanner.code_alphabet,
                                        settings.scanner.code_min_length,
@@ -175,20 +180,67 @@ class PosApp(App[None]):
     async def on_event(self, event: events.Event) -> None:
         if (isinstance(event, events.Key) and not event.is_forwarded
                 and id(event) not in self._replaying):
-            self._keys_seen += 1
-            # event.time is when the driver read the key: the scanner's own rhythm, not ours.
-            outcome = self._wedge.feed(event, event.time)
-            for held in outcome.release:
-                await self._replay(held)
-            if outcome.scan is not None:
-                self._wedge_scan(outcome.scan)
-            if self._wedge.holding:
-                seen = self._keys_seen
-                self.set_timer(self._wedge.threshold_s * 1.5,
-                               lambda: self.post_message(self.WedgeFlush(seen)))
-            if not outcome.passthrough:
+            if self._unsettled is not None:
+                # An editing key (Backspace, Enter, ...) is still on its way to its binding:
+                # keys behind it wait, so a fast burst acts in the order it was typed.
+                self._waiting.append(event)
                 return
+            await self._take_key(event)
+            return
         await super().on_event(event)
+
+    def _forwarding(self, event: events.Key) -> None:
+        """Textual inserts printable keys in the focused field at once, but runs the bindings
+        of Backspace, Delete, Enter, arrows... only when the key has bubbled up to the App.
+        Until such a key has arrived there, later keys are held back (see `on_event`)."""
+        if event.key != "enter" and event.is_printable:
+            return
+        self._unsettled = event
+        self._unsettled_since = time.monotonic()
+        self.set_timer(KEY_SETTLE_POLL_S, self._check_settled)
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Runs before App._on_key (Textual calls each class's handler); the binding has run
+        # by the time the callback does.
+        if event is self._unsettled:
+            self.call_later(self._settle_key, event)
+
+    async def _settle_key(self, event: events.Key) -> None:
+        if event is self._unsettled:
+            await self._settle()
+
+    async def _check_settled(self) -> None:
+        key = self._unsettled
+        if key is None:
+            return
+        # A key some widget stopped never reaches the App; a key nobody handles is not
+        # waited for longer than KEY_SETTLE_MAX_S.
+        if key._stop_propagation or time.monotonic() - self._unsettled_since > KEY_SETTLE_MAX_S:
+            await self._settle()
+        else:
+            self.set_timer(KEY_SETTLE_POLL_S, self._check_settled)
+
+    async def _settle(self) -> None:
+        self._unsettled = None
+        while self._waiting and self._unsettled is None:
+            await self._take_key(self._waiting.pop(0))
+
+    async def _take_key(self, event: events.Key) -> None:
+        """A key from the terminal, in the order typed: through the wedge, then to the UI."""
+        self._keys_seen += 1
+        # event.time is when the driver read the key: the scanner's own rhythm, not ours.
+        outcome = self._wedge.feed(event, event.time)
+        for held in outcome.release:
+            await self._replay(held)
+        if outcome.scan is not None:
+            self._wedge_scan(outcome.scan)
+        if self._wedge.holding:
+            seen = self._keys_seen
+            self.set_timer(self._wedge.threshold_s * 1.5,
+                           lambda: self.post_message(self.WedgeFlush(seen)))
+        if outcome.passthrough:
+            self._forwarding(event)
+            await super().on_event(event)
 
     def _wedge_scan(self, text: str) -> None:
         # Other sources filter inside hardware; a burst from the keyboard is filtered here.
@@ -196,9 +248,10 @@ class PosApp(App[None]):
             self.handle_scan(text, "wedge")
         else:
             scanner = self.settings.scanner
-            self.notify(f"Scanned {mask_code(text)} ({len(text)} characters) is not a payment "
-                        f"code ({scanner.code_min_length}-{scanner.code_max_length} characters "
-                        f"of {scanner.code_alphabet!r}): ask for the wallet's payment code.",
+            self.notify(f"Scanner read {mask_code(text)} ({len(text)} characters) was ignored: "
+                        f"it is not a payment code ({scanner.code_min_length}-"
+                        f"{scanner.code_max_length} characters of {scanner.code_alphabet!r}). "
+                        "Ask for the wallet's payment code.",
                         severity="warning")
 
     async def on_pos_app_wedge_flush(self, message: WedgeFlush) -> None:
@@ -209,6 +262,7 @@ class PosApp(App[None]):
 
     async def _replay(self, event: events.Key) -> None:
         self._replaying.add(id(event))
+        self._forwarding(event)
         try:
             await super().on_event(event)
         finally:

@@ -7,6 +7,7 @@ backoff, and only when no answer or an unreadable one came back.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -17,11 +18,12 @@ from urllib.parse import urlencode, urlsplit
 import requests
 from requests.adapters import HTTPAdapter
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
+from urllib3.exceptions import MaxRetryError, NameResolutionError, NewConnectionError
 from urllib3.util.retry import Retry
 
 from . import answers, messages, verification
 from .crypto import encrypt_payment_code, load_public_key
-from .errors import NoAnswer, UnreadableAnswer
+from .errors import NoAnswer, NotSent, UnreadableAnswer
 from .fields import BANK_LIST_PATH, wire
 from .ids import current_ms
 from .results import (
@@ -55,6 +57,30 @@ def no_retry_adapter() -> HTTPAdapter:
         raise_on_status=False,
     )
     return HTTPAdapter(max_retries=retry)
+
+
+def not_connected_cause(exc: requests.exceptions.ConnectionError) -> str | None:
+    """Why no connection could be opened, or None when the request may have left.
+
+    Only a failure to open a new connection (refused, unreachable, name not resolved) proves the
+    request's bytes never left this machine. A reset or close on a connection (a reused
+    keep-alive one included) comes back as a ProtocolError instead: the request may have been
+    sent, so it is not classified here."""
+    wrapped = exc.args[0] if exc.args else None
+    reason = wrapped.reason if isinstance(wrapped, MaxRetryError) else None
+    if isinstance(reason, NameResolutionError):
+        return f"the name {reason.conn.host} could not be resolved"
+    if not isinstance(reason, NewConnectionError):
+        return None
+    os_error = reason.__cause__ if isinstance(reason.__cause__, OSError) else None
+    if isinstance(os_error, ConnectionRefusedError):
+        return "connection refused"
+    if os_error is not None and os_error.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH):
+        return "network unreachable" if os_error.errno == errno.ENETUNREACH else (
+            "host unreachable")
+    if os_error is not None and os_error.strerror:
+        return f"could not connect: {os_error.strerror.lower()}"
+    return "could not connect"
 
 
 @dataclass(frozen=True)
@@ -116,8 +142,11 @@ class WalletClient:
                 allow_redirects=False,
             )
         except requests.exceptions.ConnectTimeout as exc:
-            raise NoAnswer(
-                f"no answer to the {operation}: could not connect to {host} within {connect_s:g} s"
+            cause = f"no connection within {connect_s:g} s"
+            raise NotSent(
+                f"no answer to the {operation}: could not connect to {host} ({cause}); nothing "
+                "was sent",
+                cause,
             ) from exc
         except requests.exceptions.ReadTimeout as exc:
             raise NoAnswer(
@@ -133,6 +162,13 @@ class WalletClient:
                 f"no answer to the {operation}: the connection to {host} dropped mid-answer"
             ) from exc
         except requests.exceptions.ConnectionError as exc:
+            why = not_connected_cause(exc)
+            if why is not None:
+                raise NotSent(
+                    f"no answer to the {operation}: could not connect to {host} ({why}); "
+                    "nothing was sent",
+                    why,
+                ) from exc
             raise NoAnswer(
                 f"no answer to the {operation}: the connection to {host} failed or was dropped "
                 "(network, DNS or service down)"

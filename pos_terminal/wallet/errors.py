@@ -27,6 +27,19 @@ class NoAnswer(WalletError):
     """No answer came back: connect error, timeout, reset, TLS or DNS failure."""
 
 
+class NotSent(NoAnswer):
+    """The request never left this machine: no connection could be opened (connection refused,
+    name not resolved, connect timeout). Unlike its base, the outcome is known: nothing reached
+    the service. ``cause`` is a few words naming why ("connection refused", ...).
+
+    A reset or a close on a reused keep-alive connection is NOT this: that request may have been
+    sent, so it stays a plain NoAnswer."""
+
+    def __init__(self, message: str, cause: str) -> None:
+        super().__init__(message)
+        self.cause = cause
+
+
 class UnreadableAnswer(WalletError):
     """An answer came back but cannot be trusted: HTTP error, HTML, garbage, missing fields."""
 
@@ -58,6 +71,7 @@ class RsaKeyError(WalletError):
 __all__ = [
     "FieldError",
     "NoAnswer",
+    "NotSent",
     "RsaKeyError",
     "ServiceRefused",
     "UnreadableAnswer",

@@ -33,10 +33,23 @@ PAYMENT_SENTENCES: dict[int, str] = {
     "for now.",
 }
 
+# -322 "payment code already used": the earlier use may itself have failed (e.g. a low balance),
+# so the sentence must not imply an earlier charge.
 CODE_ALREADY_USED = (
-    "This payment code was already used and the customer was not charged again. Ask the "
-    "customer to refresh the code in the wallet app and scan the new one."
+    "This payment code was already used once and cannot be used again; the customer was not "
+    "charged for this attempt. Ask the customer to refresh the code in the wallet app and scan "
+    "the new one."
 )
+
+# -401 "payment_code: unknown payment code": the code itself was not recognised (a stale or
+# mistyped code), not a problem with the request's other data.
+CODE_NOT_RECOGNISED = (
+    "The service did not recognise this payment code and the customer was not charged. Ask the "
+    "customer to refresh the code in the wallet app and scan again."
+)
+_CODE_FIELD_NAMES = ("payment_code", "paymentcode", "payment code")
+_NOT_RECOGNISED_WORDS = ("unknown", "not recognised", "not recognized", "not found",
+                         "does not exist")
 
 REFUND_SENTENCES: dict[int, str] = {
     1: "The refund is complete.",
@@ -69,6 +82,8 @@ def describe(
             return REFUND_SENTENCES[3]
     if code == -322 and "already used" in service_message.lower():
         return CODE_ALREADY_USED
+    if code == -401 and not refund and _is_unrecognised_code(service_message):
+        return CODE_NOT_RECOGNISED
     sentence = PAYMENT_SENTENCES.get(code)
     if sentence is not None:
         if code == -401 and service_message:
@@ -80,3 +95,11 @@ def describe(
     if detail:
         return f"The {what} failed: {detail} (code {code}). {next_step}"
     return f"The {what} failed (code {code}). {next_step}"
+
+
+def _is_unrecognised_code(service_message: str) -> bool:
+    """True when a -401 says the payment code is unknown (not undecryptable or malformed: those
+    come from the terminal's key or encoding, and a fresh code would not help)."""
+    text = service_message.lower()
+    return any(name in text for name in _CODE_FIELD_NAMES) and any(
+        word in text for word in _NOT_RECOGNISED_WORDS)

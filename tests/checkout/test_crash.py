@@ -123,7 +123,7 @@ def test_killed_during_the_request(settings: Settings, emulator: Any, tmp_path: 
     # The request is held 1 s in transit; the grace period (3 s) covers it, so the reconciler
     # waits for the order instead of calling it failed while the charge is about to land.
     config = write_config(settings, tmp_path / "pos.toml", not_found_grace_s=3.0)
-    add_fault(emulator, endpoint="quick_pay", mode="delay", delay_s=1.0)
+    add_fault(emulator, endpoint="quick_pay", mode="delay_before_commit", delay_s=1.0)
     proc = _start_pay(config, wallet_code(emulator, "an"))
     _wait_for("the request to reach the service",
               lambda: ledger(emulator)["requests"].get("quick_pay", 0) == 1, proc)

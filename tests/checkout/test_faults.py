@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from pos_terminal.checkout import Checkout, JournalUnavailable, PaymentState
+from pos_terminal.checkout.errors import AnswerNotRecorded
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
 from tests.checkout.conftest import (
@@ -29,12 +30,14 @@ from tests.checkout.conftest import (
 S = PaymentState
 
 # mode, extra rule fields, final state, charges expected.
-# The emulator's endpoint-wide delay holds the request *before* processing it (a request slow in
-# transit): a status query sent after the 1 s timeout finds no order yet. Only the not-found grace
-# (here 2.5 s, longer than the delay) stops the terminal from calling that payment failed while
-# the charge is about to land: this row proves the grace period is what makes it safe.
+# `delay` commits the charge and answers after the 1 s timeout: the first status query finds it.
+# `delay_before_commit` holds the request *before* processing it (a request slow in transit): a
+# status query sent after the timeout finds no order yet. Only the not-found grace (here 2.5 s,
+# longer than the hold) stops the terminal from calling that payment failed while the charge is
+# about to land: this row proves the grace period is what makes it safe.
 MATRIX = [
     ("delay", {"delay_s": 1.6}, S.SUCCEEDED, 1),
+    ("delay_before_commit", {"delay_s": 1.6}, S.SUCCEEDED, 1),
     ("http500", {}, S.FAILED, 0),
     ("html", {}, S.FAILED, 0),
     ("garbage", {}, S.SUCCEEDED, 1),
@@ -49,7 +52,7 @@ MATRIX = [
 def test_fault_on_the_charge(any_settings: Settings, emulator: Any, mode: str,
                              extra: dict[str, Any], final: S, charges: int) -> None:
     settings = any_settings.replace_service(timeout_s=1.0)
-    if mode == "delay":
+    if mode == "delay_before_commit":
         settings = settings.replace_section("checkout", not_found_grace_s=2.5)
     add_fault(emulator, endpoint="quick_pay", mode=mode, **extra)
     with Checkout(settings) as co:
@@ -180,6 +183,9 @@ def test_journal_locked_after_sending_keeps_the_intent_for_reconcile(
         holder.close()
         [row] = co.journal.pending()
         assert row.state is S.SUBMITTING and row.app_trans_id in err.value.message
+        # Not "nothing was charged": the CLI reports this payment as unresolved (exit 3).
+        assert isinstance(err.value, AnswerNotRecorded)
+        assert err.value.app_trans_id == row.app_trans_id
         assert co.reconcile().payments[0].state is S.SUCCEEDED
     journal.close()
     assert len(charged(emulator, row.app_trans_id)) == 1
@@ -210,3 +216,51 @@ def test_a_refused_status_query_never_settles_the_payment(any_settings: Settings
         assert view.state is S.SUCCEEDED
         assert ledger(emulator)["requests"]["query"] >= 4  # 3 refused, then the real answer
     assert len(charged(emulator, view.app_trans_id)) == 1
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_unreachable_service_fails_at_once_and_the_code_stays_usable(
+        any_settings: Settings, emulator: Any) -> None:
+    """Connection refused: the charge never left, so it is FAILED at once (no UNKNOWN, no
+    status queries, no waiting out the deadline) with a sentence naming the cause."""
+    code = wallet_code(emulator, "an")
+    unreachable = any_settings.replace_service(base_url=f"http://127.0.0.1:{_closed_port()}")
+    with Checkout(unreachable) as co:
+        view = co.pay(15_000, code, deadline_s=600)
+        assert view.state is S.FAILED
+        assert view.message == (
+            "Cannot reach the wallet service (connection refused): nothing was charged. Check "
+            "the network or the service address, then charge again.")
+        assert [e.to_state for e in co.journal.events(view.app_trans_id)] == [
+            "submitting", "failed"]
+        assert co.requests_sent == 1  # the charge only: no status query followed
+    assert ledger(emulator)["requests"] == {}
+    # The code was not used up: the same code charges once the service is reachable.
+    with Checkout(any_settings) as co:
+        again = co.pay(15_000, code)
+    assert again.state is S.SUCCEEDED
+    assert len(charged(emulator, again.app_trans_id)) == 1
+
+
+@pytest.mark.parametrize("mode", ["drop", "drop_after_commit"])
+def test_a_dropped_reused_connection_stays_unknown(settings: Settings, emulator: Any,
+                                                   mode: str) -> None:
+    """A close on a kept-alive connection may hide a charge: UNKNOWN, then the status query."""
+    with Checkout(settings) as co:
+        first = co.pay(1_000, wallet_code(emulator, "an"))  # opens the kept-alive connection
+        assert first.state is S.SUCCEEDED
+        add_fault(emulator, endpoint="quick_pay", mode=mode)
+        view = co.pay(2_000, wallet_code(emulator, "binh"))
+        path = [(e.from_state, e.to_state) for e in co.journal.events(view.app_trans_id)]
+    assert path[1] == ("submitting", "unknown")
+    expected = S.SUCCEEDED if mode == "drop_after_commit" else S.FAILED
+    assert view.state is expected
+    assert len(charged(emulator, view.app_trans_id)) == (mode == "drop_after_commit")
+    assert ledger(emulator)["requests"]["quick_pay"] == 2

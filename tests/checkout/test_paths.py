@@ -125,7 +125,7 @@ def test_code_read_twice_and_code_already_charged_are_refused(settings: Settings
     with Checkout(settings) as co:
         first = co.pay(5_000, code, deadline_s=0.01)
         assert first.state is S.PROCESSING
-        with pytest.raises(CodeRefused, match="already being processed") as err:
+        with pytest.raises(CodeRefused, match="already being charged in payment") as err:
             co.pay(5_000, code)
         assert (err.value.reason, err.value.app_trans_id) == ("in_flight", first.app_trans_id)
         assert "••••" + code[-4:] in err.value.message and code not in err.value.message

@@ -74,13 +74,169 @@ def test_pay_exit_codes_and_human_output(cli: Any, emulator: Any) -> None:
 
 def test_code_already_charged_is_refused(cli: Any, emulator: Any) -> None:
     code = wallet_code(emulator, "an")
-    assert cli("pay", "--amount", "1000", "--code", code).exit_code == 0
+    first = cli("pay", "--amount", "1000", "--code", code)
+    assert first.exit_code == 0
     again = cli("pay", "--amount", "1000", "--code", code, "--json")
     assert again.exit_code == 1
     data = _json(again)
     assert (data["state"], data["refused"]) == ("failed", "charged")
     assert code not in again.stdout + again.stderr
+    human = cli("pay", "--amount", "1000", "--code", code)
+    assert human.exit_code == 1
+    # One result line on stdout, as for every other result.
+    assert human.stdout.startswith("FAILED  1,000 VND  not sent (refused: charged, payment ")
+    assert "already charged on this terminal" in human.stdout
+    assert code not in human.stdout + human.stderr
     assert quick_pay_requests(emulator) == 1
+
+
+def test_code_in_flight_answers_with_the_payment_in_flight(cli: Any, emulator: Any) -> None:
+    """Exit 3 with THAT payment (not "failed", not exit 1): its charge may still land."""
+    code = wallet_code(emulator, "binh")
+    first = _json(cli("pay", "--amount", "5000", "--code", code, "--deadline", "0", "--json"))
+    assert first["state"] == "processing"
+    tid = first["app_trans_id"]
+    again = cli("pay", "--amount", "5000", "--code", code, "--json")
+    assert again.exit_code == 3
+    data = _json(again)
+    assert (data["state"], data["app_trans_id"], data["refused"]) == ("processing", tid,
+                                                                      "in_flight")
+    assert data["amount"] == 5000
+    assert f"already being charged in payment {tid}" in data["message"]
+    assert f"`pos-terminal status {tid}`" in data["message"]
+    human = cli("pay", "--amount", "5000", "--code", code)
+    assert human.exit_code == 3
+    assert human.stdout.startswith(f"PROCESSING  5,000 VND  {tid}")
+    assert code not in again.stdout + human.stdout + human.stderr
+    assert quick_pay_requests(emulator) == 1
+
+
+def test_an_unresolved_result_says_what_to_run(cli: Any, emulator: Any) -> None:
+    slow = cli("pay", "--amount", "5000", "--code", wallet_code(emulator, "binh"),
+               "--deadline", "0.05", "--json")
+    assert slow.exit_code == 3
+    data = _json(slow)
+    assert "background" not in data["message"]
+    assert "Run `pos-terminal reconcile` (or `pos-terminal status " \
+        f"{data['app_trans_id']}`) later" in data["message"]
+    assert data["message"].endswith("do not charge again.")
+
+
+CONTRACT_KEYS = {"state", "app_trans_id", "amount", "return_code", "message", "zp_trans_id"}
+
+
+@pytest.mark.parametrize(("args", "field", "amount", "needle"), [
+    (["--amount", "abc"], "amount", None, "is not a whole number"),
+    (["--amount", "5", "--code", "123"], "code",  5, "--code has 3 characters"),
+    (["--amount", "5", "--code", "12345678901234567a"], "code", 5, "--code holds characters"),
+    (["--amount", "25000", "--item", '{"itemid":"1","itemname":"Tea","itemprice":12000,'
+      '"itemquantity":2}'], "item", 25000, "add up to 24,000 VND but --amount is 25,000 VND"),
+    (["--amount", "5", "--description", "two\nlines"], "description", 5,
+     "--description holds a control character (U+000A"),
+    (["--amount", "5", "--scanner", "wedge"], "scanner", 5,
+     "a keyboard-wedge scanner types into the terminal UI"),
+])
+def test_refused_input_prints_the_contract_keys_and_sends_nothing(
+        cli: Any, emulator: Any, args: list[str], field: str, amount: int | None,
+        needle: str) -> None:
+    if "--code" not in args and "--scanner" not in args:
+        args = [*args, "--code", wallet_code(emulator, "an")]
+    result = cli("pay", *args, "--json")
+    assert result.exit_code == 2, result.stderr
+    data = _json(result)
+    assert CONTRACT_KEYS | {"error", "field"} <= set(data)
+    assert (data["state"], data["app_trans_id"], data["return_code"], data["zp_trans_id"]) == (
+        "failed", None, None, None)
+    assert (data["field"], data["amount"]) == (field, amount)
+    assert needle in data["message"] and data["message"] == data["error"]
+    assert needle in result.stderr
+    assert quick_pay_requests(emulator) == 0
+
+
+def test_pay_help_shows_usable_scanner_examples(cli: Any) -> None:
+    text = cli("pay", "--help").stdout
+    assert "evdev:/dev/input/event3" in text and "pos-terminal pay --amount 50000" in text
+    assert "(e.g. camera:0, wedge" not in text
+
+
+@pytest.mark.parametrize("args", [
+    ["pay", "--amount", "5000", "--code", "123456789012345678", "--deadline", "-1"],
+    ["pay", "--amount", "5000", "--scanner", "camera:0", "--scan-timeout", "0"],
+    ["journal", "list", "--limit", "0"],
+    ["journal", "list", "--limit", "-1"],
+    ["journal", "list", "--from", "2026-11-22", "--to", "2026-11-21"],
+    ["journal", "list", "--state", "refunding"],
+    ["reconcile", "--wait", "-5"],
+    ["report", "z", "--show", "0"],
+])
+def test_values_that_make_no_sense_are_refused(cli: Any, emulator: Any,
+                                               args: list[str]) -> None:
+    result = cli(*args)
+    assert result.exit_code == 2
+    assert result.stderr.strip()
+    assert quick_pay_requests(emulator) == 0
+
+
+def test_from_after_to_names_both(cli: Any) -> None:
+    result = cli("journal", "list", "--from", "2026-11-22", "--to", "2026-11-21")
+    assert "--from 2026-11-22 is after --to 2026-11-21" in result.stderr
+
+
+def test_failed_lines_show_no_wallet_transaction_and_amounts_read_alike(
+        cli: Any, emulator: Any) -> None:
+    declined = cli("pay", "--amount", "25000", "--code", wallet_code(emulator, "dung"))
+    assert declined.exit_code == 1
+    assert declined.stdout.startswith("FAILED  25,000 VND  ")
+    assert " zp " not in declined.stdout.splitlines()[0] + " "
+    paid = _json(cli("pay", "--amount", "30000", "--code", wallet_code(emulator, "an"),
+                     "--json"))
+    ok_line = cli("status", paid["app_trans_id"]).stdout.splitlines()[0]
+    assert f"zp {paid['zp_trans_id']}" in ok_line
+    too_much = cli("refund", paid["app_trans_id"], "--amount", "30001")
+    assert "Cannot refund 30,001 VND" in too_much.stderr
+    full = _json(cli("refund", paid["app_trans_id"], "--json"))
+    assert full["state"] == "refunded"
+    shown = _json(cli("status", paid["app_trans_id"], "--json"))
+    assert shown["message"] == "Refunded in full (30,000 VND)."
+    assert shown["updated_vn"] and shown["submitted_vn"]
+
+
+def _cli_with(settings: Settings, tmp_path: Path, **checkout: Any) -> Any:
+    """Like the `cli` fixture, with some [checkout] values changed."""
+    group = click.Group("pos-terminal")
+    payment_cmds.register(group)
+    add_config_option(group)
+    config = write_config(settings, tmp_path / "custom.toml", **checkout)
+
+    def run(*args: str) -> Any:
+        return CliRunner().invoke(group, [*args, "--config", str(config)],
+                                  catch_exceptions=False)
+
+    return run
+
+
+def test_code_of_an_unresolved_payment_answers_with_that_payment(
+        emulator: Any, settings: Settings, tmp_path: Path) -> None:
+    cli = _cli_with(settings, tmp_path, code_reuse_window_s=0)
+    code = wallet_code(emulator, "binh")
+    first = _json(cli("pay", "--amount", "5000", "--code", code, "--deadline", "0", "--json"))
+    again = cli("pay", "--amount", "5000", "--code", code, "--json")
+    assert again.exit_code == 3
+    data = _json(again)
+    assert (data["app_trans_id"], data["refused"]) == (first["app_trans_id"], "unresolved")
+    assert quick_pay_requests(emulator) == 1
+
+
+def test_progress_says_why_it_waits_after_no_answer(emulator: Any, settings: Settings,
+                                                     tmp_path: Path) -> None:
+    from tests.checkout.conftest import add_fault
+
+    cli = _cli_with(settings, tmp_path, not_found_grace_s=0.4)
+    add_fault(emulator, endpoint="quick_pay", mode="http500")
+    result = cli("pay", "--amount", "5000", "--code", wallet_code(emulator, "an"))
+    assert result.exit_code == 1
+    assert ("unknown (" in result.stderr and "): no answer to the charge; asking the service "
+            "whether it arrived (1 query)" in result.stderr)
 
 
 @pytest.mark.parametrize(("args", "needle"), [
@@ -137,7 +293,7 @@ def test_status_refund_override_journal_and_reports(cli: Any, emulator: Any) -> 
     assert part.exit_code == 0
     assert (_json(part)["state"], _json(part)["amount"]) == ("refunded", 20000)
     too_much = cli("refund", tid, "--amount", "30001")
-    assert too_much.exit_code == 2 and "only 30000 VND is left" in too_much.stderr
+    assert too_much.exit_code == 2 and "only 30,000 VND is left" in too_much.stderr
 
     pending = _json(cli("pay", "--amount", "7000", "--code", wallet_code(emulator, "binh"),
                         "--deadline", "0.01", "--json"))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -31,7 +33,7 @@ def cli() -> click.Group:
 @pytest.fixture
 def pictures(tmp_path: Path) -> dict[str, Path]:
     qr = tmp_path / "qr.png"
-    segno.make_qr(CODE_A).save(str(qr), scale=6)
+    segno.make(CODE_A, micro=False).save(str(qr), scale=6)
     phone = tmp_path / "phone.png"
     cv2.imwrite(str(phone), layout_phone(CODE_B, qr_module_px=4, bar_module_px=2)[0])
     empty = tmp_path / "empty.jpg"
@@ -50,6 +52,14 @@ def test_scan_image_json_one_object_a_line(cli: click.Group, pictures: dict[str,
     assert lines[2]["file"] == str(pictures["phone"])
     assert sorted(lines[2]["codes"], key=lambda c: c["symbology"]) == [
         {"text": CODE_B, "symbology": "code128"}, {"text": CODE_B, "symbology": "qr"}]
+
+
+def test_scan_image_ignores_a_micro_qr(cli: click.Group, tmp_path: Path) -> None:
+    micro = tmp_path / "micro.png"
+    segno.make(CODE_A, micro=True).save(str(micro), scale=8, border=4)
+    for decoder in ("zxing", "pyzbar"):
+        result = CliRunner().invoke(cli, ["scan-image", "--decoder", decoder, str(micro)])
+        assert (result.exit_code, result.stdout) == (1, f"{micro}: no code found\n")
 
 
 def test_scan_image_exit_1_when_no_file_had_a_code(cli: click.Group,
@@ -81,15 +91,35 @@ def test_scan_image_unknown_decoder(cli: click.Group, pictures: dict[str, Path])
     assert "unknown decoder 'zbar': use one of zxing, pyzbar, pyzbar-all" in result.stderr
 
 
-def test_scan_prints_events_from_a_video_masked_with_decode_time(cli: click.Group,
-                                                                  tmp_path: Path) -> None:
+@pytest.fixture
+def machine_in_utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The counter's machine clock set to UTC (as on most small Linux boxes)."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_vn_clock_is_gmt_plus_7() -> None:
+    assert scan_cmds.vn_clock(0) == "07:00:00"
+    assert scan_cmds.vn_clock(1_700_000_000.9) == "05:13:20"  # 2023-11-14 22:13:20 UTC
+
+
+def test_scan_prints_events_from_a_video_masked_with_decode_time(
+        cli: click.Group, tmp_path: Path, machine_in_utc: None) -> None:
     empty = cluttered_background(np.random.default_rng(5), 640, 480)
     code = phone_frame(CODE_A, width=640, height=480, seed=5, qr_module_px=4, bar_module_px=2)
     video = write_video(tmp_path / "desk.avi", [empty] * 3 + [code] * 8 + [empty] * 2, fps=15)
+    before = time.time()
     result = CliRunner().invoke(cli, ["scan", "--source", f"video:{video}", "--seconds", "60"])
+    after = time.time()
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert len(lines) == 1
+    # the event's time is printed in Vietnam time (GMT+7), not in the machine's UTC
+    vn_seconds = {scan_cmds.vn_clock(t) for t in range(int(before), int(after) + 2)}
+    assert lines[0].split()[0] in vn_seconds
     assert "••••3456" in lines[0] and CODE_A not in lines[0]
     assert " decode " in lines[0] and lines[0].endswith(" ms")
     assert "1 code(s) read; capture" in result.stderr

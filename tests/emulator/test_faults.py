@@ -112,12 +112,42 @@ def test_drop_after_commit_charges_once(emulator: Any) -> None:
     assert len(_charges(emulator, order.app_trans_id)) == 1
 
 
-def test_delay_answers_late_and_commits(emulator: Any) -> None:
-    _fault(emulator, endpoint="quick_pay", mode="delay", delay_s=1.5)
+SCOPES = pytest.mark.parametrize("wallet", [None, "an"], ids=["endpoint_rule", "wallet_rule"])
+
+
+@SCOPES
+def test_delay_commits_first_then_answers_late(emulator: Any, wallet: str | None) -> None:
+    # A slow answer: the charge is committed at once, only the answer waits. Same for a rule on
+    # the whole endpoint and a rule bound to the wallet.
+    _fault(emulator, endpoint="quick_pay", mode="delay", delay_s=8, wallet=wallet)
     order = QuickPay(code=code_of(emulator.base_url, "an"))
     with pytest.raises(requests.ReadTimeout):
         requests.post(emulator.base_url + "/v2/quick_pay", data=order.form("v2"), timeout=0.3)
+    # the answer is still seconds away, yet the status query already finds the order paid
+    _assert_committed_once(emulator, order)
+
+
+@SCOPES
+def test_delay_before_commit_holds_the_request_in_transit(emulator: Any,
+                                                          wallet: str | None) -> None:
+    _fault(emulator, endpoint="quick_pay", mode="delay_before_commit", delay_s=2.0,
+           wallet=wallet)
+    order = QuickPay(code=code_of(emulator.base_url, "an"))
+    with pytest.raises(requests.ReadTimeout):
+        requests.post(emulator.base_url + "/v2/quick_pay", data=order.form("v2"), timeout=0.3)
+    # not there yet: the request is still "on its way"
+    assert query(emulator.base_url, "v2", order.app_trans_id)["sub_return_code"] == -101
+    assert _charges(emulator, order.app_trans_id) == []
+    # then it lands, once
     wait_until(lambda: _charges(emulator, order.app_trans_id))
+    _assert_committed_once(emulator, order)
+    assert ledger(emulator.base_url)["requests"]["quick_pay"] == 1
+
+
+def test_delay_before_commit_answers_normally(emulator: Any) -> None:
+    _fault(emulator, endpoint="quick_pay", mode="delay_before_commit", delay_s=0.2)
+    order, response = _send(emulator)
+    assert response.json()["return_code"] == 1
     _assert_committed_once(emulator, order)
 
 

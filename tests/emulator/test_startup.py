@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import base64
+import errno
+import socket
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,17 @@ def test_free_port_and_clean_stop() -> None:
     with pytest.raises(requests.ConnectionError):
         requests.get(first.base_url + "/_emulator/wallets", timeout=5)
     first.stop()  # stopping twice is harmless
+
+
+def test_busy_port_is_the_bare_system_reason() -> None:
+    settings = load_settings(REPO / "config" / "default.toml", env={})
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        with pytest.raises(OSError) as err:
+            start_emulator(settings, port=busy.getsockname()[1])
+    assert (err.value.errno, err.value.strerror) == (errno.EADDRINUSE, "Address already in use")
+    assert "attempting to bind" not in str(err.value)
 
 
 def test_a_public_key_that_is_not_the_pair_is_refused_at_start() -> None:

@@ -20,6 +20,7 @@ from hardware.render import (
     layout_phone,
     place,
     python_barcode_modules,
+    qr_modules,
     render_code128,
     render_qr,
 )
@@ -47,8 +48,27 @@ def _bars(text: str, module_px: int = 3) -> np.ndarray:
 
 def test_segno_png_file_decodes_to_its_text(tmp_path: Path) -> None:
     path = tmp_path / "qr.png"
-    segno.make_qr(CODE_A).save(str(path), scale=5)
+    segno.make(CODE_A, micro=False).save(str(path), scale=5)
     assert decode_image(path) == [Decoded(CODE_A, "qr")]
+
+
+@pytest.mark.parametrize("decoder", ["zxing", "pyzbar"])
+def test_micro_qr_is_not_a_wallet_code(tmp_path: Path, decoder: str) -> None:
+    # segno draws an 18-digit code as Micro QR unless told micro=False; a wallet app shows a
+    # standard QR, and the terminal reads only QR (Model 2) and Code 128
+    micro = segno.make(CODE_A)
+    assert micro.is_micro
+    path = tmp_path / "micro.png"
+    micro.save(str(path), scale=8, border=4)
+    assert decode_image(path, decoder) == []
+    assert make_decoder(decoder, rescue=False).decode(cv2.imread(str(path), 0)) == []
+    standard = tmp_path / "standard.png"
+    segno.make(CODE_A, micro=False).save(str(standard), scale=8, border=4)
+    assert decode_image(standard, decoder) == [Decoded(CODE_A, "qr")]
+
+
+def test_our_qr_renderer_draws_a_standard_qr() -> None:
+    assert qr_modules(CODE_A).shape[0] >= 21  # Micro QR is at most 17 modules a side
 
 
 def test_python_barcode_png_file_decodes_to_its_text(tmp_path: Path) -> None:

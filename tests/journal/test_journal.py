@@ -24,6 +24,7 @@ from pos_terminal.journal import (
     RefundNotAllowed,
 )
 from pos_terminal.journal.export import write_csv
+from pos_terminal.journal.views import vn_time
 
 S = PaymentState
 CODE = "123456789012345678"
@@ -44,11 +45,11 @@ def _intent(j: Journal, app_trans_id: str = "261121_t1_a", amount: int = 50_000,
 
 
 def test_new_journal_is_wal_full_sync_and_versioned(journal: Journal, tmp_path: Path) -> None:
-    assert journal.schema_version == SCHEMA_VERSION == 1
+    assert journal.schema_version == SCHEMA_VERSION == 2
     assert journal._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     other = sqlite3.connect(tmp_path / "j.sqlite3")
     assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert other.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert other.execute("PRAGMA user_version").fetchone()[0] == 2
     tables = {r[0] for r in other.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert {"meta", "payments", "events", "refunds", "z_reports"} <= tables
     other.close()
@@ -169,7 +170,7 @@ def test_refunds_never_exceed_what_is_left(journal: Journal) -> None:
                                          amount=30_000, description="", request_ms=1)
     assert first.state is S.REFUNDING
     # 30 000 in flight counts: only 20 000 is left.
-    with pytest.raises(RefundNotAllowed, match="only 20000 VND is left"):
+    with pytest.raises(RefundNotAllowed, match="only 20,000 VND is left"):
         journal.record_refund_intent(m_refund_id="r2", app_trans_id="261121_t1_a",
                                      amount=20_001, description="", request_ms=1)
     journal.refund_transition("r1", S.REFUNDED, message="done")
@@ -283,7 +284,7 @@ def test_an_existing_journal_is_migrated_in_place_keeping_its_rows(
     monkeypatch.setattr(store, "MIGRATIONS", future)
     monkeypatch.setattr(store, "SCHEMA_VERSION", len(future))
     with Journal.open(path) as journal:
-        assert journal.schema_version == 2
+        assert journal.schema_version == len(future)
         assert journal.get("261121_t1_a").state is S.SUBMITTING
         assert journal.fingerprint(CODE) == fp
     raw = sqlite3.connect(path)
@@ -303,7 +304,133 @@ def test_a_failing_migration_leaves_the_old_version(tmp_path: Path,
     with pytest.raises(JournalUnavailable):
         Journal.open(path)
     raw = sqlite3.connect(path)
-    assert raw.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     columns = [r[1] for r in raw.execute("PRAGMA table_info(payments)")]
     assert "x" not in columns
     raw.close()
+
+
+# --- final states protected by the database itself (schema version 2) -----------------------
+def _settled(j: Journal) -> None:
+    """One row of each final kind: failed, succeeded (partly refunded), refunded."""
+    _intent(j, "261121_t1_f", code="111111111111111111")
+    j.transition("261121_t1_f", S.FAILED, message="declined")
+    for tid, code in (("261121_t1_s", "222222222222222222"), ("261121_t1_r", "333333333333333333")):
+        _intent(j, tid, amount=30_000, code=code)
+        j.transition(tid, S.SUCCEEDED, message="paid", zp_trans_id=f"zp{tid[-1]}")
+    j.record_refund_intent(m_refund_id="261121_1_s", app_trans_id="261121_t1_s", amount=10_000,
+                           description="part", request_ms=j.now())
+    j.refund_transition("261121_1_s", S.REFUNDED, message="done")
+    j.record_refund_intent(m_refund_id="261121_1_r", app_trans_id="261121_t1_r", amount=None,
+                           description="all", request_ms=j.now())
+    j.refund_transition("261121_1_r", S.REFUNDED, message="done")
+
+
+REFUSED_BY_THE_DATABASE = [
+    ("UPDATE payments SET state='succeeded' WHERE app_trans_id='261121_t1_f'", "final state"),
+    ("UPDATE payments SET state='unknown' WHERE app_trans_id='261121_t1_f'", "final state"),
+    ("UPDATE payments SET state='failed' WHERE state='succeeded'", "final state"),
+    ("UPDATE payments SET state='processing' WHERE app_trans_id='261121_t1_s'", "final state"),
+    ("UPDATE payments SET state='succeeded' WHERE app_trans_id='261121_t1_r'", "final state"),
+    ("UPDATE payments SET refunded_amount=0 WHERE app_trans_id='261121_t1_s'", "never decreases"),
+    ("UPDATE payments SET amount=amount+1 WHERE app_trans_id='261121_t1_s'", "never change"),
+    ("UPDATE payments SET app_trans_id='x' WHERE app_trans_id='261121_t1_f'", "never change"),
+    ("UPDATE payments SET code_fingerprint='00' WHERE app_trans_id='261121_t1_f'",
+     "fingerprint"),
+    ("UPDATE payments SET code_fingerprint=NULL WHERE app_trans_id='261121_t1_f'",
+     "fingerprint"),
+    ("UPDATE refunds SET state='refunding' WHERE m_refund_id='261121_1_s'", "final state"),
+    ("UPDATE refunds SET amount=1 WHERE m_refund_id='261121_1_s'", "never change"),
+]
+
+
+@pytest.mark.parametrize(("sql", "says"), REFUSED_BY_THE_DATABASE,
+                         ids=[f"{n}" for n in range(len(REFUSED_BY_THE_DATABASE))])
+def test_the_database_refuses_rewriting_a_settled_row_from_any_program(
+        journal: Journal, tmp_path: Path, sql: str, says: str) -> None:
+    _settled(journal)
+    other = sqlite3.connect(tmp_path / "j.sqlite3", isolation_level=None)
+    try:
+        with pytest.raises(sqlite3.IntegrityError, match=says):
+            other.execute(sql)
+        # What the state machine allows still works: succeeded -> refunded, refunds add up.
+        other.execute("UPDATE payments SET refunded_amount=30000, state='refunded' "
+                      "WHERE app_trans_id='261121_t1_s'")
+        other.execute("UPDATE payments SET message='noted', z_number=NULL "
+                      "WHERE app_trans_id='261121_t1_f'")
+    finally:
+        other.close()
+    assert journal.get("261121_t1_f").state is S.FAILED
+    assert journal.get("261121_t1_s").state is S.REFUNDED
+
+
+def _version_1_journal(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A journal as pos-terminal wrote it before schema version 2, with settled rows."""
+    from pos_terminal.journal import schema, store
+
+    with monkeypatch.context() as m:
+        m.setattr(store, "MIGRATIONS", schema.MIGRATIONS[:1])
+        m.setattr(store, "SCHEMA_VERSION", 1)
+        with Journal.open(path) as j:
+            assert j.schema_version == 1
+            _settled(j)
+    raw = sqlite3.connect(path, isolation_level=None)
+    # Version 1 stored a short code whole as its "last 4".
+    raw.execute("UPDATE payments SET code_last4='123' WHERE app_trans_id='261121_t1_f'")
+    raw.execute("UPDATE payments SET state='succeeded' WHERE app_trans_id='261121_t1_f'")
+    raw.execute("UPDATE payments SET state='failed' WHERE app_trans_id='261121_t1_f'")
+    raw.close()
+
+
+def test_version_1_journal_is_migrated_to_protect_its_settled_rows(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "j.sqlite3"
+    _version_1_journal(path, monkeypatch)  # version 1: the raw backward moves above went in
+    with Journal.open(path) as journal:
+        assert journal.schema_version == SCHEMA_VERSION == 2
+        failed = journal.get("261121_t1_f")
+        assert (failed.state, failed.code_last4) == (S.FAILED, None)
+        assert journal.get("261121_t1_s").refunded_amount == 10_000
+        assert journal.get("261121_t1_s").code_last4 == "2222"
+    raw = sqlite3.connect(path, isolation_level=None)
+    try:
+        with pytest.raises(sqlite3.IntegrityError, match="final state"):
+            raw.execute("UPDATE payments SET state='failed' WHERE state='succeeded'")
+    finally:
+        raw.close()
+
+
+@pytest.mark.parametrize(("code", "last4"), [
+    ("123", None), ("1234567", None), ("12345678", "5678"), (CODE, "5678")])
+def test_a_short_code_keeps_no_characters(journal: Journal, tmp_path: Path, code: str,
+                                          last4: str | None) -> None:
+    view = _intent(journal, code=code)
+    assert view.code_last4 == last4
+    assert [p.app_trans_id for p in journal.payments_with_code(code)] == [view.app_trans_id]
+    raw = sqlite3.connect(tmp_path / "j.sqlite3")
+    assert raw.execute("SELECT code_last4 FROM payments").fetchone()[0] == last4
+    raw.close()
+
+
+def test_journal_files_and_folder_are_private(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    path = tmp_path / "new" / "folder" / "j.sqlite3"
+    old = os.umask(0o022)
+    try:
+        journal = Journal.open(path)
+        _intent(journal)
+        files = [path, Path(f"{path}-wal"), Path(f"{path}-shm")]
+        modes = {f.name: stat.S_IMODE(f.stat().st_mode) for f in files}
+        journal.close()
+    finally:
+        os.umask(old)
+    assert modes == {"j.sqlite3": 0o600, "j.sqlite3-wal": 0o600, "j.sqlite3-shm": 0o600}
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+
+
+def test_x_report_of_a_day_with_no_payments_says_so(journal: Journal) -> None:
+    x = journal.x_report()
+    assert x.lines()[1] == f"  no payments yet; as of {vn_time(x.generated_ms)} (Vietnam time)"
+    assert (x.sales_count, x.net_amount) == (0, 0)

@@ -74,3 +74,8 @@ def text_of(pilot: Pilot, selector: str) -> str:
 
 def screen_text(pilot: Pilot) -> str:
     return "\n".join(str(w.render()) for w in pilot.app.screen.query(Static))
+
+
+def screen_lines(pilot: Pilot) -> list[str]:
+    """The screen as the terminal shows it, one string a line."""
+    return [strip.text for strip in pilot.app.screen._compositor.render_strips()]

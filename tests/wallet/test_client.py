@@ -15,7 +15,13 @@ import requests
 
 from pos_terminal.config import Settings
 from pos_terminal.wallet.client import PreparedQuickPay, WalletClient
-from pos_terminal.wallet.errors import FieldError, NoAnswer, ServiceRefused, UnreadableAnswer
+from pos_terminal.wallet.errors import (
+    FieldError,
+    NoAnswer,
+    NotSent,
+    ServiceRefused,
+    UnreadableAnswer,
+)
 from pos_terminal.wallet.ids import current_ms, new_app_trans_id, new_refund_id
 from pos_terminal.wallet.messages import EmbedData, GatewayOrder, Item, QuickPayOrder, RefundRequest
 from pos_terminal.wallet.results import PMC_NAMES, Outcome, PaymentResult, RefundResult
@@ -237,16 +243,49 @@ def test_dropped_connection_is_no_answer_and_not_retried(client: WalletClient, e
     assert len(charges_of(emulator, paid.app_trans_id)) == (mode == "drop_after_commit")
 
 
-def test_closed_port_is_no_answer(settings: Settings) -> None:
+def _closed_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    service = settings.service.model_copy(update={"base_url": f"http://127.0.0.1:{port}"})
+        return int(s.getsockname()[1])
+
+
+def test_closed_port_is_not_sent(settings: Settings) -> None:
+    """Connection refused: the request never left, so the outcome is known (NotSent)."""
+    service = settings.service.model_copy(
+        update={"base_url": f"http://127.0.0.1:{_closed_port()}"})
     with WalletClient(service, retry_wait_s=0.01) as c:
-        with pytest.raises(NoAnswer, match="failed or was dropped"):
+        with pytest.raises(NotSent) as err:
             c.quick_pay(order(), "123456789012345678")
-        with pytest.raises(NoAnswer):
+        assert err.value.cause == "connection refused"
+        assert "nothing was sent" in err.value.message
+        assert isinstance(err.value, NoAnswer)  # every caller of NoAnswer still handles it
+        with pytest.raises(NotSent):
             c.query_status(new_app_trans_id("wt"))
+
+
+def test_unresolvable_name_is_not_sent(settings: Settings) -> None:
+    service = settings.service.model_copy(
+        update={"base_url": "http://pos-terminal-test.invalid"})
+    with WalletClient(service, retry_wait_s=0.01) as c, pytest.raises(NotSent) as err:
+        c.quick_pay(order(), "123456789012345678")
+    assert err.value.cause == "the name pos-terminal-test.invalid could not be resolved"
+
+
+@pytest.mark.parametrize("mode", ["drop", "drop_after_commit"])
+def test_a_dropped_reused_connection_is_no_answer_not_not_sent(v2: WalletClient, emulator: Any,
+                                                               mode: str) -> None:
+    """A close on a kept-alive connection may come after the request was sent: never NotSent."""
+    v2.query_status(new_app_trans_id("wt"))  # opens the connection the charge will reuse
+    fault(emulator, "quick_pay", mode)
+    paid = order()
+    with pytest.raises(NoAnswer) as err:
+        v2.quick_pay(paid, code_of(emulator, "an"))
+    assert not isinstance(err.value, NotSent)
+    pools = v2._session.get_adapter(emulator.base_url).poolmanager.pools
+    opened = sum(pools[key].num_connections for key in pools.keys())  # noqa: SIM118 (no iter)
+    assert opened == 1  # the charge went out on the connection the query opened
+    assert requests_to(emulator, "quick_pay") == 1
+    assert len(charges_of(emulator, paid.app_trans_id)) == (mode == "drop_after_commit")
 
 
 def test_status_query_retries_past_a_passing_fault(client: WalletClient, emulator: Any) -> None:

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-import pytest
+from typing import Any
 
-from pos_terminal.wallet.returncodes import describe
+import pytest
+import requests
+
+from pos_terminal.config import Settings
+from pos_terminal.wallet.client import WalletClient
+from pos_terminal.wallet.ids import current_ms, new_app_trans_id
+from pos_terminal.wallet.messages import QuickPayOrder
+from pos_terminal.wallet.results import Outcome
+from pos_terminal.wallet.returncodes import CODE_ALREADY_USED, CODE_NOT_RECOGNISED, describe
 
 NOTES_TABLE = [1, 2, 3, 10, -54, -63, -68, -92, -101, -217, -322, -329, -401, -402, -429, -500,
                -999]
@@ -30,9 +38,69 @@ def test_expired_code_sentence() -> None:
 
 def test_code_already_used_is_told_apart_from_expired() -> None:
     assert describe(2, -322, "payment code already used") == (
-        "This payment code was already used and the customer was not charged again. Ask the "
-        "customer to refresh the code in the wallet app and scan the new one."
+        "This payment code was already used once and cannot be used again; the customer was not "
+        "charged for this attempt. Ask the customer to refresh the code in the wallet app and "
+        "scan the new one."
     )
+    assert "charged again" not in describe(2, -322, "payment code already used")
+
+
+def test_unknown_payment_code_asks_for_a_fresh_code() -> None:
+    for message in ("invalid request data: payment_code: unknown payment code",
+                    "invalid request data: paymentcode: unknown payment code",
+                    "Payment code not found"):
+        assert describe(2, -401, message) == (
+            "The service did not recognise this payment code and the customer was not charged. "
+            "Ask the customer to refresh the code in the wallet app and scan again."
+        )
+        assert describe(-401, None, message) == describe(2, -401, message)
+
+
+@pytest.mark.parametrize("message", [
+    "invalid request data: app_user too long",
+    "invalid request data: payment_code cannot be decrypted with the application's key",
+    "invalid request data: payment_code is not base64 (standard or URL-safe alphabet)",
+])
+def test_other_401s_keep_the_generic_sentence(message: str) -> None:
+    # a payment code that cannot be decrypted is the terminal's key or encoding: a fresh code
+    # would not help, so it keeps the generic sentence with the service's detail
+    assert describe(2, -401, message).startswith("The service refused the request data")
+
+
+# --- the same sentences on real answers of the emulator (both generations) --------------------
+
+
+def _order() -> QuickPayOrder:
+    now = current_ms()
+    return QuickPayOrder(app_trans_id=new_app_trans_id("rc", now), app_user="counter-1",
+                         app_time=now, amount=20_000)
+
+
+def _code_of(emulator: Any, wallet: str) -> str:
+    wallets = requests.get(f"{emulator.base_url}/_emulator/wallets", timeout=5).json()["wallets"]
+    return str(next(w["code"] for w in wallets if w["id"] == wallet))
+
+
+def test_reused_code_after_a_failed_first_attempt(any_settings: Settings, emulator: Any) -> None:
+    code = _code_of(emulator, "dung")  # insufficient balance: the first attempt charges nothing
+    with WalletClient(any_settings.service) as client:
+        first = client.quick_pay(_order(), code)
+        again = client.quick_pay(_order(), code)
+    assert first.outcome is Outcome.FAILED
+    assert -63 in (first.return_code, first.sub_return_code)
+    assert again.outcome is Outcome.FAILED
+    assert -322 in (again.return_code, again.sub_return_code)
+    assert again.cashier_message == CODE_ALREADY_USED
+    assert "charged again" not in again.cashier_message
+
+
+def test_unknown_code_over_http(any_settings: Settings, emulator: Any) -> None:
+    with WalletClient(any_settings.service) as client:
+        result = client.quick_pay(_order(), "123456789012345678")  # never issued
+    assert result.outcome is Outcome.FAILED
+    assert -401 in (result.return_code, result.sub_return_code)
+    assert "unknown payment code" in result.message
+    assert result.cashier_message == CODE_NOT_RECOGNISED
 
 
 def test_insufficient_balance_and_duplicate() -> None:

@@ -8,9 +8,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import ClassVar
 
-from textual import on, work
+from rich.cells import cell_len
+from rich.table import Table
+from rich.text import Text
+from textual import events, on, work
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
@@ -28,6 +31,26 @@ from pos_terminal.tui.screens.dialogs import (
 from pos_terminal.tui.widgets.line import Line
 
 STATE_FILTERS: tuple[PaymentState | None, ...] = (None, *PaymentState)
+
+
+def _note(view: PaymentView) -> str:
+    note = view.zp_trans_id or view.message
+    if view.refunded_amount:
+        note = f"refunded {format_vnd(view.refunded_amount)}"
+    if view.needs_review:
+        note = "NEEDS REVIEW " + note
+    return note
+
+
+def shorten(text: str, width: int) -> str:
+    """`text` if it fits in `width` cells, else cut at a word and ended with "…"."""
+    if cell_len(text) <= width:
+        return text
+    cut = text[:max(width - 1, 1)]
+    if " " in cut.strip():
+        cut = cut.rstrip()
+        cut = cut[:cut.rfind(" ")] if " " in cut else cut
+    return cut.rstrip(" ,.:;") + "…"
 
 
 class HistoryScreen(PosScreen):
@@ -87,17 +110,30 @@ class HistoryScreen(PosScreen):
     def _fill(self, rows: list[PaymentView]) -> None:
         self.rows = rows
         table = self.query_one("#history-table", DataTable)
-        table.clear()
-        for view in rows:
-            note = view.zp_trans_id or view.message
-            if view.refunded_amount:
-                note = f"refunded {format_vnd(view.refunded_amount)}"
-            if view.needs_review:
-                note = "NEEDS REVIEW " + note
-            table.add_row(vn_time(view.created_ms, with_date=False), view.app_trans_id,
-                          format_vnd(view.amount), view.state.value, note[:40],
-                          key=view.app_trans_id)
+        cursor = table.cursor_row
+        table.clear(columns=True)
+        cells = [(vn_time(view.created_ms, with_date=False), view.app_trans_id,
+                  format_vnd(view.amount), view.state.value, _note(view)) for view in rows]
+        headers = ("Time", "Order", "Amount", "State")
+        widths = [max([cell_len(h), *(cell_len(c[i]) for c in cells)])
+                  for i, h in enumerate(headers)]
+        # The note gets what is left of the width (a scrollbar's worth kept free) and ends in
+        # "…" at a word when longer: the whole text is in the payment's detail (Enter).
+        room = (table.size.width or self.app.size.width) - 2
+        note_width = max(12, room - sum(w + 2 * table.cell_padding for w in widths)
+                         - 2 * table.cell_padding)
+        table.add_columns(*headers)
+        table.add_column("Note", width=note_width)
+        for view, row in zip(rows, cells, strict=True):
+            table.add_row(*row[:4], shorten(row[4], note_width), key=view.app_trans_id)
+        if rows:
+            table.move_cursor(row=min(cursor, len(rows) - 1))
         self._show_filter()
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Textual also runs PosScreen.on_resize (every class's handler is called).
+        if self.rows:
+            self._fill(self.rows)
 
     def action_next_state(self) -> None:
         self.state_index = (self.state_index + 1) % len(STATE_FILTERS)
@@ -167,12 +203,25 @@ class PaymentDetailScreen(PosScreen):
     def body(self) -> Iterable[Widget]:
         with Vertical(id="detail"):
             yield Line("", id="detail-summary")
-            yield DataTable(id="timeline", cursor_type="row", zebra_stripes=True)
+            with VerticalScroll(id="timeline"):
+                yield Static("", id="timeline-table")
             yield Line("", id="detail-message")
 
     def on_mount(self) -> None:
-        self.query_one("#timeline", DataTable).add_columns("Time", "Event", "State", "Detail")
         self.load()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Only the actions that apply to this payment are offered (and shown in the footer)."""
+        if action == "refund":
+            return self.view is not None and self.view.refundable_amount > 0
+        if action == "override":
+            return self.view is not None and self._overridable(self.view)
+        return True
+
+    @staticmethod
+    def _overridable(view: PaymentView) -> bool:
+        return view.needs_review or view.state in (
+            PaymentState.UNKNOWN, PaymentState.PROCESSING, PaymentState.SUBMITTING)
 
     def action_back(self) -> None:
         self.dismiss(None)
@@ -195,7 +244,7 @@ class PaymentDetailScreen(PosScreen):
         lines = [
             f"{view.app_trans_id}   {format_vnd(view.amount)}   {view.state.value.upper()}"
             + ("   NEEDS REVIEW" if view.needs_review else ""),
-            f"created {vn_time(view.created_ms)} · code ••••{view.code_last4 or '????'} · "
+            f"created {vn_time(view.created_ms)} · code ••••{view.code_last4 or '????'}",
             f"transaction {view.zp_trans_id or '-'}",
         ]
         if view.description:
@@ -206,16 +255,24 @@ class PaymentDetailScreen(PosScreen):
             lines.append(f"refunded {format_vnd(view.refunded_amount)} in "
                          f"{len(refunds)} refund(s)")
         self.query_one("#detail-summary", Static).update("\n".join(lines))
-        table = self.query_one("#timeline", DataTable)
-        table.clear()
+        # A Rich table in a scrolling Static: the Detail column wraps, so every message is
+        # shown whole at any width (80 columns included).
+        table = Table(expand=True, box=None, pad_edge=False, header_style="bold")
+        table.add_column("Time", no_wrap=True)
+        table.add_column("Change", max_width=26)
+        table.add_column("Detail", ratio=1, overflow="fold")
         for event in events:
             detail = event.message or ""
             if event.reason:
                 detail = f"{event.who or '?'}: {event.reason}"
             if event.return_code is not None:
                 detail = f"[{event.return_code}] {detail}"
-            table.add_row(vn_time(event.time_ms, with_date=False), event.kind,
-                          f"{event.from_state or '-'} → {event.to_state}", detail[:60])
+            change = f"{event.from_state or '-'} → {event.to_state}"
+            if event.kind != "transition":
+                change = f"{event.kind}: {change}"
+            table.add_row(vn_time(event.time_ms, with_date=False), change, Text(detail))
+        self.query_one("#timeline-table", Static).update(table)
+        self.refresh_bindings()
 
     def say(self, text: str, error: bool = False) -> None:
         message = self.query_one("#detail-message", Static)

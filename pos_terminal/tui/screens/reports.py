@@ -12,6 +12,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from pos_terminal.journal import Report
+from pos_terminal.tui.format import format_vnd, vn_time
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.dialogs import ConfirmDialog
 from pos_terminal.tui.widgets.line import Line
@@ -57,9 +58,44 @@ class ReportsScreen(PosScreen):
         self.app.call_from_thread(self._show, report)
 
     def _show(self, report: Report) -> None:
-        self.query_one("#report-text", Static).update("\n".join(report.lines()))
+        label = self.query_one("#report-text", Static)
+        label.remove_class("error")
+        label.update("\n".join(report_lines(report)))
 
     def _show_error(self, text: str) -> None:
         label = self.query_one("#report-text", Static)
         label.update(text)
         label.add_class("error")
+
+
+def report_lines(report: Report) -> list[str]:
+    """The report as the cashier reads it: amounts in VND, times in Vietnam time, and words
+    (not a lone dash) when the day has no payment yet."""
+    if report.kind == "z":
+        title = f"Z report #{report.number} (day closed)"
+    else:
+        title = "X report (day still open)"
+    until = vn_time(report.closed_ms or report.generated_ms)
+    if report.opened_ms is None:
+        period = f"no payments yet today · as of {until}"
+    else:
+        period = f"from {vn_time(report.opened_ms)} to {until}"
+    lines = [
+        title,
+        f"  {period}",
+        f"  sales     {report.sales_count:5d}   {format_vnd(report.sales_amount):>16}",
+        f"  refunds   {report.refunds_count:5d}   {format_vnd(-report.refunds_amount):>16}",
+        f"  net               {format_vnd(report.net_amount):>16}",
+        f"  failed    {report.failed_count:5d}",
+    ]
+    if report.refunds_failed_count:
+        lines.append(f"  refunds failed {report.refunds_failed_count}")
+    if report.unresolved_count or report.refunds_pending_count:
+        lines.append(f"  still open {report.unresolved_count:4d}   "
+                     f"{format_vnd(report.unresolved_amount):>16}"
+                     f" (+{report.refunds_pending_count} refunds in progress): they are checked "
+                     "in the background and carried to the next day")
+    if report.needs_review_count:
+        lines.append(f"  need review {report.needs_review_count:3d}   too old for a status "
+                     "query: check the merchant portal, then override in History")
+    return lines
