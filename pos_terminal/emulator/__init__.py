@@ -1,7 +1,7 @@
 """A local stand-in for the wallet service: real HTTP on loopback, strict like the real thing.
 
 ``start_emulator(settings)`` serves it in-process (tests, demo); ``pos-terminal emulator`` in the
-foreground. See docs/readme/emulator.md.
+foreground. See "The wallet-service emulator" in README.md.
 """
 
 from pos_terminal.emulator.faults import FaultRule, FaultSpecError, parse_rule
