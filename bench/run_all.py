@@ -19,17 +19,29 @@ def main(argv: list[str]) -> int:
     scripts = sorted(HERE.glob("bench_*.py"))
     if argv:
         scripts = [s for s in scripts if s.stem.removeprefix("bench_") in argv]
-    failed = []
+    missed: list[str] = []
+    broken: list[str] = []
     for script in scripts:
         print(f"\n=== {script.stem} ===", flush=True)
         started = time.monotonic()
-        code = subprocess.call([sys.executable, str(script)], cwd=HERE.parent)
+        proc = subprocess.Popen([sys.executable, str(script)], cwd=HERE.parent,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        assert proc.stdout is not None
+        fails = []
+        for line in proc.stdout:
+            print(line, end="", flush=True)
+            if "FAIL" in line:
+                fails.append(f"{script.stem}: {line.strip()}")
+        code = proc.wait()
         print(f"--- {script.stem}: exit {code}, {time.monotonic() - started:.1f} s", flush=True)
-        if code:
-            failed.append(script.stem)
-    if failed:
-        print(f"\nbenchmarks that failed to run: {', '.join(failed)}")
-    return 1 if failed else 0
+        missed.extend(fails)
+        if code and not fails:
+            broken.append(script.stem)
+    print("\n=== summary ===")
+    print("\n".join(f"bar not met: {line}" for line in missed) or "every bar met")
+    if broken:
+        print(f"benchmarks that did not run to the end: {', '.join(broken)}")
+    return 1 if missed or broken else 0
 
 
 if __name__ == "__main__":

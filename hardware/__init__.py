@@ -1,18 +1,48 @@
 """Scanning: cameras, video, pictures and USB scanners into one stream of ScanEvents.
 
 Knows nothing of payments (it never imports pos_terminal). See docs/CONTRACTS.md.
+
+Names are loaded on first use (PEP 562): a counter with a keyboard-wedge scanner never pays
+for importing OpenCV, NumPy and the decoders, which is most of the UI's start-up time.
 """
 
-from hardware.acceptance import ReadAcceptor
-from hardware.decoders import DECODER_NAMES, make_decoder
-from hardware.events import CodeFilter, Decoded, ScanEvent, SourceStatus
-from hardware.sources.base import SourceUnavailable
-from hardware.sources.factory import SPEC_FORMS, SpecError, open_source
-from hardware.sources.protocol import ScanSource
-from hardware.sources.synthetic import SyntheticSource
-from hardware.sources.wedge import WedgeSource
-from hardware.still import ImageUnreadable, decode_image
-from hardware.wedge import WedgeDetector, WedgeVerdict
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hardware.acceptance import ReadAcceptor
+    from hardware.decoders import DECODER_NAMES, make_decoder
+    from hardware.events import CodeFilter, Decoded, ScanEvent, SourceStatus
+    from hardware.sources.base import SourceUnavailable
+    from hardware.sources.factory import SPEC_FORMS, SpecError, open_source
+    from hardware.sources.protocol import ScanSource
+    from hardware.sources.synthetic import SyntheticSource
+    from hardware.sources.wedge import WedgeSource
+    from hardware.still import ImageUnreadable, decode_image
+    from hardware.wedge import WedgeDetector, WedgeVerdict
+
+_WHERE = {
+    "ReadAcceptor": "hardware.acceptance",
+    "DECODER_NAMES": "hardware.decoders",
+    "make_decoder": "hardware.decoders",
+    "CodeFilter": "hardware.events",
+    "Decoded": "hardware.events",
+    "ScanEvent": "hardware.events",
+    "SourceStatus": "hardware.events",
+    "SourceUnavailable": "hardware.sources.base",
+    "SPEC_FORMS": "hardware.sources.factory",
+    "SpecError": "hardware.sources.factory",
+    "open_source": "hardware.sources.factory",
+    "ScanSource": "hardware.sources.protocol",
+    "SyntheticSource": "hardware.sources.synthetic",
+    "WedgeSource": "hardware.sources.wedge",
+    "ImageUnreadable": "hardware.still",
+    "decode_image": "hardware.still",
+    "WedgeDetector": "hardware.wedge",
+    "WedgeVerdict": "hardware.wedge",
+}
 
 __all__ = [
     "DECODER_NAMES",
@@ -34,3 +64,16 @@ __all__ = [
     "make_decoder",
     "open_source",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'hardware' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
