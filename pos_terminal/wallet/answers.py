@@ -127,10 +127,9 @@ def _message(data: Answer, generation: str) -> str:
     return detailed or get_text(data, names.return_message)
 
 
-def payment_result(data: Answer, generation: str, app_trans_id: str) -> PaymentResult:
-    """Read a quick-pay or status-query answer, stamped with the request's ``app_trans_id``."""
+def _codes(data: Answer, generation: str) -> tuple[int, int | None, int]:
+    """(return code, sub code, the deciding code): v2 puts a failure's detail in the sub code."""
     names = wire(generation).names
-    check_echo(data, names.app_trans_id, app_trans_id)
     rc = get_int(data, names.return_code, required=True)
     assert rc is not None
     sub = (
@@ -138,8 +137,16 @@ def payment_result(data: Answer, generation: str, app_trans_id: str) -> PaymentR
         if names.sub_return_code is not None
         else None
     )
-    processing_flag = get_bool(data, names.is_processing)
     code = sub if generation == "v2" and rc == RC_V2_FAILED and sub is not None else rc
+    return rc, sub, code
+
+
+def payment_result(data: Answer, generation: str, app_trans_id: str) -> PaymentResult:
+    """Read a quick-pay or status-query answer, stamped with the request's ``app_trans_id``."""
+    names = wire(generation).names
+    check_echo(data, names.app_trans_id, app_trans_id)
+    rc, sub, code = _codes(data, generation)
+    processing_flag = get_bool(data, names.is_processing)
     duplicate = code == RC_DUPLICATE
     if rc == RC_SUCCESS:
         outcome = Outcome.SUCCEEDED
@@ -179,14 +186,7 @@ def payment_result(data: Answer, generation: str, app_trans_id: str) -> PaymentR
 def refund_result(data: Answer, generation: str, m_refund_id: str) -> RefundResult:
     names = wire(generation).names
     check_echo(data, names.m_refund_id, m_refund_id)
-    rc = get_int(data, names.return_code, required=True)
-    assert rc is not None
-    sub = (
-        get_int(data, names.sub_return_code, required=False)
-        if names.sub_return_code is not None
-        else None
-    )
-    code = sub if generation == "v2" and rc == RC_V2_FAILED and sub is not None else rc
+    rc, sub, code = _codes(data, generation)
     if rc == RC_SUCCESS:
         outcome = Outcome.SUCCEEDED
     elif code == RC_NOT_FOUND:
