@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from pos_terminal.checkout import gateway, outcomes, recovery, refunds
 from pos_terminal.checkout.errors import AnswerNotRecorded, CodeRefused
 from pos_terminal.checkout.hooks import pause_point
-from pos_terminal.checkout.polling import Deadline, intervals
+from pos_terminal.checkout.polling import Deadline, intervals, wait_next
 from pos_terminal.checkout.validation import (
     check_amount,
     check_code,
@@ -97,15 +96,6 @@ class Checkout:
     @property
     def _cfg(self) -> CheckoutSettings:
         return self.settings.checkout
-
-    def _sleep(self, seconds: float, cancel: threading.Event | None) -> bool:
-        """Wait; True when cancelled."""
-        if seconds <= 0:
-            return cancel.is_set() if cancel is not None else False
-        if cancel is None:
-            time.sleep(seconds)
-            return False
-        return cancel.wait(seconds)
 
     @contextmanager
     def _following(self, app_trans_id: str) -> Iterator[None]:
@@ -286,10 +276,7 @@ class Checkout:
     ) -> PaymentView:
         schedule = intervals(self._cfg.poll_intervals_s)
         while view.state in PENDING_STATES and not view.needs_review:
-            remaining = deadline.remaining()
-            if remaining <= 0:
-                break
-            if self._sleep(min(next(schedule), remaining), cancel):
+            if not wait_next(deadline, schedule, cancel):
                 break
             view = self.query_once(view)
             if on_progress is not None:

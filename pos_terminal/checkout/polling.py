@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -31,3 +32,16 @@ def intervals(schedule: Sequence[float]) -> Iterator[float]:
         yield value
     while True:
         yield last
+
+
+def wait_next(deadline: Deadline, schedule: Iterator[float],
+              cancel: threading.Event | None) -> bool:
+    """Wait for the next poll. False when the deadline has passed or the wait was cancelled."""
+    remaining = deadline.remaining()
+    if remaining <= 0:
+        return False
+    seconds = min(next(schedule), remaining)
+    if cancel is None:
+        time.sleep(seconds)
+        return True
+    return not cancel.wait(seconds)

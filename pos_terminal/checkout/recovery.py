@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pos_terminal.checkout.polling import Deadline, intervals
+from pos_terminal.checkout.polling import Deadline, intervals, wait_next
 from pos_terminal.journal import PENDING_STATES, PaymentView, RefundView
 
 if TYPE_CHECKING:
@@ -110,15 +110,8 @@ def reconcile(
             refunds = still
             if not (payments or refunds) or (cancel is not None and cancel.is_set()):
                 break
-            remaining = deadline.remaining()
-            if remaining <= 0:
+            if not wait_next(deadline, schedule, cancel):
                 break
-            wait = min(next(schedule), remaining)
-            if cancel is not None:
-                if cancel.wait(wait):
-                    break
-            else:
-                threading.Event().wait(wait)
 
     final_payments = tuple(journal.get(i) for i in payment_ids)
     final_refunds = tuple(journal.get_refund(i) for i in refund_ids)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from pos_terminal.checkout import outcomes
 from pos_terminal.checkout.errors import InvalidPayment
-from pos_terminal.checkout.polling import Deadline, intervals
+from pos_terminal.checkout.polling import Deadline, intervals, wait_next
 from pos_terminal.journal import PaymentState, RefundNotAllowed, RefundView
 from pos_terminal.wallet.errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
 from pos_terminal.wallet.ids import new_refund_id
@@ -104,16 +104,7 @@ def follow_refund(
     cfg = co.settings.checkout
     deadline = Deadline.start(cfg.poll_deadline_s if deadline_s is None else deadline_s)
     schedule = intervals(cfg.poll_intervals_s)
-    while not view.is_final:
-        remaining = deadline.remaining()
-        if remaining <= 0:
-            break
-        wait = min(next(schedule), remaining)
-        if cancel is not None:
-            if cancel.wait(wait):
-                break
-        else:
-            threading.Event().wait(wait)
+    while not view.is_final and wait_next(deadline, schedule, cancel):
         view = query_refund_once(co, view)
     return view
 
