@@ -107,7 +107,34 @@ class ZxingDecoder:
         return reads, misses
 
 
+    def retry_symbol(self, crop: np.ndarray) -> list[Decoded]:
+        """A crop around a 2-D symbol located but not decoded, tried with other thresholds:
+        a global histogram (uneven light), then sharpened (soft focus), then both. Each is a
+        single pass at the crop's own scale, a fraction of a whole-frame decode."""
+        qr = tuple(f for f in self._formats if symbology_name(f) == "qr")
+        if not qr:
+            return []
+        sharp = sharpen(crop)
+        for image, binarizer in ((crop, _GLOBAL), (sharp, _LOCAL), (sharp, _GLOBAL)):
+            results = zxingcpp.read_barcodes(image, formats=qr, try_rotate=False,
+                                             try_downscale=False, try_invert=self.try_invert,
+                                             text_mode=_PLAIN, binarizer=binarizer)
+            reads = [_decoded(r) for r in results if r.valid and r.text]
+            if reads:
+                return reads
+        return []
+
+
+def sharpen(gray: np.ndarray, sigma: float = 2.0) -> np.ndarray:
+    """Unsharp mask: restores the module edges a soft lens or motion smeared."""
+    import cv2
+
+    return cv2.addWeighted(gray, 2.0, cv2.GaussianBlur(gray, (0, 0), sigma), -1.0, 0)
+
+
 _PLAIN = zxingcpp.TextMode.Plain
+_GLOBAL = zxingcpp.Binarizer.GlobalHistogram
+_LOCAL = zxingcpp.Binarizer.LocalAverage
 
 
 def _decoded(result: Any) -> Decoded:
