@@ -136,9 +136,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{time.perf_counter() - t0:.1f} s", file=sys.stderr)
 
     factories = configurations()
-    default_decoder = make_decoder("zxing", rescue=True)
+    default_decoder = make_decoder()
     default_name = DEFAULT + default_decoder.name
-    factories[default_name] = lambda: make_decoder("zxing", rescue=True)
+    factories[default_name] = make_decoder
     # the default is one of the configurations above: measure it once, under its default label
     factories = {n: f for n, f in factories.items()
                  if n == default_name or f().name != default_decoder.name}

@@ -16,9 +16,9 @@ from hardware.decoders.rescue import RescueDecoder
 
 DECODER_NAMES = ("zxing", "pyzbar", "pyzbar-all")
 
-# CPU time the rescue pass may take on a frame, as a share of what the primary pass took on
-# it: no rescue step starts once it is spent, so a frame with no code costs at most about
-# 1.5 times the primary pass plus one step (bench/bench_realphotos.py, docs/scanning.md).
+# The work the rescue pass may do on a frame, in pixels decoded, as a multiple of the frame's
+# pixels (the primary pass alone goes over them several times: rotations, inversion, a
+# downscaled pyramid). Measured on 720p frames (bench/bench_realphotos.py, docs/scanning.md).
 RESCUE_BUDGET = 0.5
 
 

@@ -1,8 +1,8 @@
 """The rescue pass: second chances for frames where the primary decoder read nothing.
 
-It runs only where the frame shows code-like structure, and within a CPU-time budget per frame
-(`budget_ms`, checked before each step), so that a frame with no code costs little more than
-the primary pass. In order:
+It runs only where the frame shows code-like structure, and within a budget of work per frame
+(pixels decoded, proportional to the frame's size), so that a frame with no code costs little
+more than the primary pass. In order:
 - a QR symbol zxing-cpp located but could not decode (blur, glare, uneven light): its crop is
   retried with a global-histogram threshold, then sharpened (unsharp mask), then both;
 - barcode-like regions (below): deskewed crops, decoded by zxing-cpp then pyzbar.
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
@@ -34,7 +33,6 @@ from hardware.decoders.base import Decoder
 from hardware.events import Decoded
 
 BAND_ROWS = 64
-MIN_BUDGET_S = 0.001
 
 
 @dataclass(frozen=True)
@@ -175,8 +173,9 @@ class RescueDecoder:
     - regions: the middle band of deskewed crops of barcode-like areas, decoded by
       `crop_decoders` in turn, upright then inverted;
     - angles: the whole frame rotated by ONE angle per call, cycling (off by default);
-    - budget: CPU time of the calling thread the rescue steps may take, as a share of what the
-      primary pass took on the same frame; no step starts once it is spent (None: no limit).
+    - budget: the work the rescue steps may do on a frame, in pixels decoded, as a multiple of
+      the frame's own pixel count (at least of a 720p frame's); a step that would exceed what
+      is left is skipped (None: no limit).
     """
 
     def __init__(self, primary: Decoder, *, regions: bool = True,
@@ -212,12 +211,8 @@ class RescueDecoder:
                 "budget": self.budget}
 
     def decode(self, gray: np.ndarray) -> list[Decoded]:
-        def spent() -> bool:
-            return allowed is not None and time.thread_time() - started >= allowed
-
         misses: list[np.ndarray] = []
         found: list[Decoded]
-        t0 = time.thread_time()
         with_misses = getattr(self.primary, "decode_with_misses", None)
         if with_misses is not None:
             found, misses = with_misses(gray)
@@ -225,40 +220,57 @@ class RescueDecoder:
             found = self.primary.decode(gray)
         if found:
             return found
-        started = time.thread_time()
-        # the rescue may spend `budget` times what the primary pass spent on this very frame
-        # (at least MIN_BUDGET_S): a ratio, so it holds on a slow till as on a fast one
-        allowed = None if self.budget is None else max(MIN_BUDGET_S,
-                                                       self.budget * (started - t0))
+        budget = _Budget(None if self.budget is None
+                         else self.budget * max(gray.size, BUDGET_FLOOR_PX))
         retry = getattr(self.primary, "retry_symbol", None)
         if retry is not None:
             # largest first: the code the customer holds up is the biggest thing in view
             misses.sort(key=lambda c: -float(np.ptp(c[:, 0]) * np.ptp(c[:, 1])))
             for corners in misses[:self.max_misses]:
-                if spent():
-                    return []
                 crop, (left, top) = symbol_crop(gray, corners)
                 if crop.size == 0:
                     continue
+                if not budget.take(RETRY_PASSES * crop.size):
+                    break
                 found = retry(crop)
                 if found:
                     return [_moved(d, left, top) for d in found]
-        if self.regions:
-            if spent():
-                return []
+        if self.regions and budget.take(gray.size // FINDER_SHARE):
             for region in barcode_regions(gray, self.max_regions):
                 band = middle_band(upright_crop(gray, region))
                 for decoder in self.crop_decoders:
-                    if spent():
+                    if not budget.take(2 * band.size):
                         return []
                     # zxing-cpp's try_invert does not cover 1-D symbols: light bars on a dark
                     # screen (dark mode) are read from the inverted crop
                     found = decoder.decode(band) or decoder.decode(cv2.bitwise_not(band))
                     if found:
                         return [_placed(d, region) for d in found]
-        if self._angles is not None and not spent():
+        if self._angles is not None and budget.take(gray.size):
             return self.primary.decode(rotate_frame(gray, next(self._angles)))
         return []
+
+
+# Work is counted in pixels decoded, not in seconds: what the rescue does on a frame then
+# depends on the frame alone (the same reads on a loaded machine as on an idle one) while its
+# cost stays proportional to the primary pass's, which also grows with the frame's pixels.
+BUDGET_FLOOR_PX = 1280 * 720  # a smaller frame may use what a 720p frame may
+RETRY_PASSES = 3      # retry_symbol: up to three single passes over the crop
+FINDER_SHARE = 4      # barcode_regions works on a half-size frame
+
+
+class _Budget:
+    def __init__(self, pixels: float | None) -> None:
+        self.left = pixels
+
+    def take(self, pixels: int) -> bool:
+        """Spend `pixels` of work if that much is left; False (and nothing spent) if not."""
+        if self.left is None:
+            return True
+        if pixels > self.left:
+            return False
+        self.left -= pixels
+        return True
 
 
 def _moved(read: Decoded, left: int, top: int) -> Decoded:
