@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -162,7 +162,9 @@ def rotate_frame(gray: np.ndarray, angle_deg: float) -> np.ndarray:
 class SymbolRetry(Protocol):
     """Decodes a crop around a located 2-D symbol with other thresholds (zxing-cpp)."""
 
-    def retry_symbol(self, crop: np.ndarray) -> list[Decoded]: ...
+    def retry_symbol(self, crop: np.ndarray, take: Callable[[int], bool]) -> list[Decoded]:
+        """`take(pixels)` before each pass: False means the budget is spent, stop."""
+        ...
 
 
 class RescueDecoder:
@@ -230,9 +232,7 @@ class RescueDecoder:
                 crop, (left, top) = symbol_crop(gray, corners)
                 if crop.size == 0:
                     continue
-                if not budget.take(RETRY_PASSES * crop.size):
-                    break
-                found = retry(crop)
+                found = retry(crop, budget.take)
                 if found:
                     return [_moved(d, left, top) for d in found]
         if self.regions and budget.take(gray.size // FINDER_SHARE):
@@ -255,7 +255,6 @@ class RescueDecoder:
 # depends on the frame alone (the same reads on a loaded machine as on an idle one) while its
 # cost stays proportional to the primary pass's, which also grows with the frame's pixels.
 BUDGET_FLOOR_PX = 1280 * 720  # a smaller frame may use what a 720p frame may
-RETRY_PASSES = 3      # retry_symbol: up to three single passes over the crop
 FINDER_SHARE = 4      # barcode_regions works on a half-size frame
 
 

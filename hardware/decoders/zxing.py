@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -107,22 +107,40 @@ class ZxingDecoder:
         return reads, misses
 
 
-    def retry_symbol(self, crop: np.ndarray) -> list[Decoded]:
+    def retry_symbol(self, crop: np.ndarray,
+                     take: Callable[[int], bool] = lambda pixels: True) -> list[Decoded]:
         """A crop around a 2-D symbol located but not decoded, tried with other thresholds:
-        a global histogram (uneven light), then sharpened (soft focus), then both. Each is a
-        single pass at the crop's own scale, a fraction of a whole-frame decode."""
+        a global histogram (uneven light), then sharpened (soft focus), then both, then (a
+        small symbol only) enlarged 1.5 and 2 times. Each is a single pass at one scale, a
+        fraction of a whole-frame decode; `take(pixels)` is asked before each pass and a
+        False ends the retry (the rescue's budget). Reads are in the crop's coordinates."""
+        import cv2
+
         qr = tuple(f for f in self._formats if symbology_name(f) == "qr")
         if not qr:
             return []
-        sharp = sharpen(crop)
-        for image, binarizer in ((crop, _GLOBAL), (sharp, _LOCAL), (sharp, _GLOBAL)):
-            results = zxingcpp.read_barcodes(image, formats=qr, try_rotate=False,
+        tries: list[tuple[Callable[[], np.ndarray], Any, float]] = [
+            (lambda: crop, _GLOBAL, 1.0), (lambda: sharpen(crop), _LOCAL, 1.0),
+            (lambda: sharpen(crop), _GLOBAL, 1.0)]
+        if max(crop.shape[:2]) <= SMALL_SYMBOL_PX:
+            tries += [(lambda f=f: cv2.resize(crop, None, fx=f, fy=f,  # type: ignore[misc]
+                                              interpolation=cv2.INTER_CUBIC), _LOCAL, f)
+                      for f in ENLARGE]
+        for make, binarizer, scale in tries:
+            if not take(int(crop.size * scale * scale)):
+                return []
+            results = zxingcpp.read_barcodes(make(), formats=qr, try_rotate=False,
                                              try_downscale=False, try_invert=self.try_invert,
                                              text_mode=_PLAIN, binarizer=binarizer)
-            reads = [_decoded(r) for r in results if r.valid and r.text]
+            reads = [_decoded(r, scale) for r in results if r.valid and r.text]
             if reads:
                 return reads
         return []
+
+
+# a located symbol whose crop is at most this wide is also retried enlarged (small modules)
+SMALL_SYMBOL_PX = 320
+ENLARGE = (1.5, 2.0)
 
 
 def sharpen(gray: np.ndarray, sigma: float = 2.0) -> np.ndarray:
@@ -137,8 +155,8 @@ _GLOBAL = zxingcpp.Binarizer.GlobalHistogram
 _LOCAL = zxingcpp.Binarizer.LocalAverage
 
 
-def _decoded(result: Any) -> Decoded:
-    corners = _corners(result.position)
+def _decoded(result: Any, scale: float = 1.0) -> Decoded:
+    corners = _corners(result.position) / scale
     module = None
     version = result.extra.get("Version") if isinstance(result.extra, dict) else None
     name = symbology_name(result.format)
