@@ -70,7 +70,7 @@ def _module(result: object) -> float | None:
     version = extra.get("Version") if isinstance(extra, dict) else None
     if "QR" not in str(getattr(result, "format", "")) or not str(version or "").isdigit():
         return None
-    return rp.module_px(getattr(result, "position"), int(str(version)))
+    return rp.module_px(result.position, int(str(version)))
 
 
 def is_other(photo: rp.Photo, text: str) -> bool:

@@ -107,8 +107,8 @@ def turn(gray: np.ndarray, degrees: int) -> np.ndarray:
         return np.ascontiguousarray(np.rot90(gray, degrees // 90))
     h, w = gray.shape[:2]
     rad = math.radians(degrees)
-    nw = int(math.ceil(abs(w * math.cos(rad)) + abs(h * math.sin(rad))))
-    nh = int(math.ceil(abs(w * math.sin(rad)) + abs(h * math.cos(rad))))
+    nw = math.ceil(abs(w * math.cos(rad)) + abs(h * math.sin(rad)))
+    nh = math.ceil(abs(w * math.sin(rad)) + abs(h * math.cos(rad)))
     matrix = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
     matrix[0, 2] += nw / 2 - w / 2
     matrix[1, 2] += nh / 2 - h / 2

@@ -205,9 +205,12 @@ class RescueDecoder:
 
     def options(self) -> dict[str, object]:
         """What this decoder was built with (compared by tests against the configured one)."""
-        primary = getattr(self.primary, "options", dict)()
-        return {"primary": (self.primary.name, primary),
-                "crop_decoders": tuple(d.name for d in self.crop_decoders),
+        def of(decoder: Decoder) -> tuple[str, dict[str, object]]:
+            options: Callable[[], dict[str, object]] | None = getattr(decoder, "options", None)
+            return decoder.name, (options() if options is not None else {})
+
+        return {"primary": of(self.primary),
+                "crop_decoders": tuple(of(d) for d in self.crop_decoders),
                 "regions": self.regions, "angles": self.angles,
                 "max_regions": self.max_regions, "max_misses": self.max_misses,
                 "budget": self.budget}

@@ -116,7 +116,7 @@ class ZxingDecoder:
         False ends the retry (the rescue's budget). Reads are in the crop's coordinates."""
         import cv2
 
-        qr = tuple(f for f in self._formats if symbology_name(f) == "qr")
+        qr: Any = tuple(f for f in self._formats if symbology_name(f) == "qr")
         if not qr:
             return []
         tries: list[tuple[Callable[[], np.ndarray], Any, float]] = [
