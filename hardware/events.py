@@ -41,6 +41,9 @@ class SourceStatus:
     detail: str = ""
     fps: float | None = None
     decode_ms: float | None = None
+    # camera sources: why frames give no read, in words for the customer (hardware.quality),
+    # e.g. "Hold the phone further away"; None when there is nothing to say
+    hint: str | None = None
 
 
 @dataclass(frozen=True)

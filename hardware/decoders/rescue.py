@@ -33,6 +33,7 @@ from hardware.decoders.base import Decoder
 from hardware.events import Decoded
 
 BAND_ROWS = 64
+Box = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True)
@@ -192,6 +193,10 @@ class RescueDecoder:
         self.max_regions = max_regions
         self.max_misses = max_misses
         self.budget = budget
+        # 2-D symbols located in the last frame but not read (frame pixels: x, y, w, h): what
+        # the camera loop's frame-quality hint measures (hardware.quality)
+        self.last_candidates: list[Box] = []
+        self.last_regions: list[Box] = []   # barcode-like regions of that frame, same
         parts = [primary.name]
         if hasattr(primary, "decode_with_misses"):
             parts.append("located")
@@ -216,6 +221,8 @@ class RescueDecoder:
                 "budget": self.budget}
 
     def decode(self, gray: np.ndarray) -> list[Decoded]:
+        self.last_candidates = []
+        self.last_regions = []
         misses: list[np.ndarray] = []
         found: list[Decoded]
         with_misses = getattr(self.primary, "decode_with_misses", None)
@@ -225,6 +232,7 @@ class RescueDecoder:
             found = self.primary.decode(gray)
         if found:
             return found
+        self.last_candidates = [_box(c) for c in misses]
         budget = _Budget(None if self.budget is None
                          else self.budget * max(gray.size, BUDGET_FLOOR_PX))
         retry = getattr(self.primary, "retry_symbol", None)
@@ -239,7 +247,9 @@ class RescueDecoder:
                 if found:
                     return [_moved(d, left, top) for d in found]
         if self.regions and budget.take(gray.size // FINDER_SHARE):
-            for region in barcode_regions(gray, self.max_regions):
+            regions = barcode_regions(gray, self.max_regions)
+            self.last_regions = [_region_box(r) for r in regions]
+            for region in regions:
                 band = middle_band(upright_crop(gray, region))
                 for decoder in self.crop_decoders:
                     if not budget.take(2 * band.size):
@@ -283,11 +293,22 @@ def _moved(read: Decoded, left: int, top: int) -> Decoded:
     return replace(read, box=(x + left, y + top, w, h))
 
 
-def _placed(read: Decoded, region: Region) -> Decoded:
-    """A read from a deskewed crop: its box is the region's upright bounding box."""
+def _box(corners: np.ndarray) -> Box:
+    x0, y0 = corners.min(axis=0)
+    x1, y1 = corners.max(axis=0)
+    return float(x0), float(y0), float(x1 - x0), float(y1 - y0)
+
+
+def _region_box(region: Region) -> Box:
+    """A region's upright bounding box in the frame."""
     length, height = region.size
     a = math.radians(region.angle_deg)
     w = abs(length * math.cos(a)) + abs(height * math.sin(a))
     h = abs(length * math.sin(a)) + abs(height * math.cos(a))
     cx, cy = region.center
-    return replace(read, box=(cx - w / 2, cy - h / 2, w, h), module_px=None)
+    return cx - w / 2, cy - h / 2, w, h
+
+
+def _placed(read: Decoded, region: Region) -> Decoded:
+    """A read from a deskewed crop: its box is the region's upright bounding box."""
+    return replace(read, box=_region_box(region), module_px=None)

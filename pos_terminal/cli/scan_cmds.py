@@ -127,6 +127,8 @@ def scan_cmd(ctx: click.Context, spec: str | None, seconds: float | None,
         if status.decode_ms is not None:
             numbers.append(f"decode {status.decode_ms:.1f} ms")
         extra = f" ({', '.join(numbers)})" if numbers else ""
+        if status.hint:
+            extra += f": {status.hint}"
         click.echo(f"[{spec}] {status.state}: {status.detail}{extra}", err=True)
         if status.state == "stopped":
             done.set()

@@ -111,6 +111,8 @@ class PosApp(App[None]):
             return "USB scanner ready (keyboard wedge)"
         status = self.source.status()
         parts = [f"{self.source.spec}: {status.state}"]
+        if status.hint:  # what to tell the customer comes first
+            parts.insert(0, status.hint)
         if status.fps is not None:
             parts.append(f"{status.fps:.0f} fps")
         if status.decode_ms is not None:
