@@ -1,12 +1,13 @@
 """Why a frame gave no read, in words a cashier can say to the customer.
 
 Measured only on frames where nothing was read (a read frame needs no advice), from what the
-decoder already has: the mean brightness and the Laplacian variance (sharpness) of a
-quarter-size frame, and the size of the QR symbols zxing-cpp located (finder patterns
-found) but could not read, relative to the frame. The rescue pass's barcode-like regions are
-not used: on textured scenes with no code (the corpus's false-positive photos) they are large
-and would tell the customer to step back from nothing. One frame is noise: the camera loop reports a hint once HINT_FRAMES frames in a row
-agree, and clears it on a read or when frames stop giving it.
+decoder already has: the mean brightness, contrast and Laplacian variance (sharpness) of a
+quarter-size frame, and the size, relative to the frame, of the QR symbols zxing-cpp located
+(finder patterns found) but could not read and of the rescue pass's barcode-like regions.
+Regions only ever say "too small": on textured scenes with no code (the corpus's
+false-positive photos) they can be large, and the customer must not be told to step back
+from nothing. One frame is noise: the camera loop reports a hint once HINT_FRAMES frames in a
+row agree, and clears it on a read or when frames stop giving it.
 """
 
 from __future__ import annotations
