@@ -23,9 +23,9 @@ from pos_terminal.emulator.appkeys import FAULTS_KEY, SERVICE_KEY
 from pos_terminal.emulator.faults import FaultBook, FaultRule, FaultSpecError, parse_rule
 from pos_terminal.emulator.service import JSON, EmulatorOptions, Service
 from pos_terminal.emulator.state import WALLET_IDS, Books
+from pos_terminal.emulator.transport import read_fields
 from pos_terminal.emulator.verify import Form, Refused
 
-_QUERY_VARIANT_PATHS = frozenset({"/v2/quick_pay", "/api/getlistmerchantbanks"})
 _GARBAGE = b"\x00\xffnot json at all <<<\x1b[0m>>> \xfe\xfd"
 
 
@@ -73,16 +73,6 @@ class EmulatorControl:
 
 
 # -- service endpoints ---------------------------------------------------------------------------
-async def _fields(request: web.Request) -> dict[str, str]:
-    fields: dict[str, str] = {}
-    if request.path in _QUERY_VARIANT_PATHS:
-        fields.update(request.query)
-    if request.method == "POST" and request.content_type == "application/x-www-form-urlencoded":
-        body = await request.post()
-        fields.update({k: v for k, v in body.items() if isinstance(v, str)})
-    return fields
-
-
 def _fault_response(rule: FaultRule) -> web.StreamResponse:
     if rule.mode == "http500":
         return web.Response(status=500, text="500 Internal Server Error",
@@ -107,7 +97,10 @@ async def _service_endpoint(request: web.Request) -> web.StreamResponse:
     faults = request.app[FAULTS_KEY]
     endpoint, generation = wire.ENDPOINTS[request.path]
     service.books.count(endpoint, request.path)
-    fields = await _fields(request)
+    try:
+        fields = await read_fields(request)
+    except Refused as refused:
+        return web.json_response(Service.refusal(generation, refused))
 
     # A rule for the whole endpoint is known before the request is read; a rule bound to a
     # wallet only once the request names that wallet (its code, order or refund). Both kinds
