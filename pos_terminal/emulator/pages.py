@@ -123,7 +123,7 @@ def _methods(order: Order, qr_text: str) -> str:
         return "<h2>Choose a payment method</h2>" + "".join(parts)
     chosen = banks.BY_CODE[code]
     hidden = f'<input type="hidden" name="bankcode" value="{escape(code)}">'
-    if code == "walletapp":
+    if code == banks.WALLET_APP:
         return (f"<h2>Scan with the wallet app</h2><div id='order-qr'>{qr_svg(qr_text)}"
                 f"</div>{hidden}")
     if chosen.pmcid in (36, 41):
