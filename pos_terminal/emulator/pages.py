@@ -180,6 +180,9 @@ async def order_pay(request: web.Request) -> web.Response:
     if paid is None or paid.state == "pending" or paid.wallet_id != wallet_id:
         return await order_page(request)
     status = wire.OK if paid.state == "succeeded" else paid.code
+    service = _service(request)
+    if paid.state == "succeeded" and paid.callback_url:
+        service.callbacks.schedule(paid, service.options.app_id, paid.callback_url)
     raise _redirect(request, paid, bank.pmcid, bank_code, status)
 
 

@@ -65,8 +65,13 @@ class EmulatorControl:
     def clear_faults(self) -> None:
         self._faults.clear()
 
+    def callbacks(self, app_trans_id: str | None = None) -> list[dict[str, Any]]:
+        """Every server-to-server callback sent (or being sent), with its attempts."""
+        return self._service.callbacks.deliveries(app_trans_id)
+
     def reset(self) -> None:
         self.books.reset()
+        self._service.callbacks.reset()
         self._faults.clear()
         for rule in self._service.options.faults:
             self._faults.add(rule)
@@ -239,6 +244,15 @@ async def _faults_delete(request: web.Request) -> web.Response:
     return web.json_response({"faults": []})
 
 
+async def _callbacks(request: web.Request) -> web.Response:
+    app_trans_id = request.query.get("app_trans_id") or None
+    return web.json_response({"callbacks": _control(request).callbacks(app_trans_id)})
+
+
+async def _close_callbacks(app: web.Application) -> None:
+    await app[SERVICE_KEY].callbacks.close()
+
+
 async def _reset(request: web.Request) -> web.Response:
     _control(request).reset()
     return web.json_response({"reset": True})
@@ -263,6 +277,8 @@ def build_app(options: EmulatorOptions) -> web.Application:
     app.router.add_post("/_emulator/faults", _faults_post)
     app.router.add_delete("/_emulator/faults", _faults_delete)
     app.router.add_post("/_emulator/reset", _reset)
+    app.router.add_get("/_emulator/callbacks", _callbacks)
+    app.on_cleanup.append(_close_callbacks)
     pages.add_routes(app)
     return app
 

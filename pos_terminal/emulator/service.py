@@ -17,6 +17,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from pos_terminal.emulator import banks, wire
+from pos_terminal.emulator.callbacks import DEFAULT_RETRY_DELAYS_S, CallbackSender
 from pos_terminal.emulator.emvqr import emv_qr
 from pos_terminal.emulator.faults import FaultRule, FaultSpecError, parse_rule
 from pos_terminal.emulator.state import WALLET_IDS, Books, Order, Refund
@@ -54,6 +55,10 @@ class EmulatorOptions:
     app_time_tolerance_s: float = 900.0
     redirect_url: str = ""
     faults: tuple[FaultRule, ...] = ()
+    # the callback URL registered for the application (used when an order names none)
+    callback_url: str = ""
+    callback_retry_delays_s: tuple[float, ...] = DEFAULT_RETRY_DELAYS_S
+    callback_timeout_s: float = 5.0
 
     @classmethod
     def from_settings(cls, settings: Any) -> EmulatorOptions:
@@ -79,7 +84,11 @@ class EmulatorOptions:
                    processing_s=emulator.processing_s,
                    app_time_tolerance_s=emulator.app_time_tolerance_s,
                    redirect_url=getattr(service, "redirect_url", "") or "",
-                   faults=tuple(faults))
+                   faults=tuple(faults),
+                   callback_url=getattr(emulator, "callback_url", "") or "",
+                   callback_retry_delays_s=tuple(getattr(
+                       emulator, "callback_retry_delays_s", DEFAULT_RETRY_DELAYS_S)),
+                   callback_timeout_s=getattr(emulator, "callback_timeout_s", 5.0))
 
 
 def _check_key_pair(private_pem: str, public_text: str, key_path: Path) -> None:
@@ -110,6 +119,8 @@ class Service:
         self.options = options
         self.books = books
         self.key: rsa.RSAPrivateKey = load_private_key(options.private_key_pem)
+        self.callbacks = CallbackSender(options.key2, options.callback_retry_delays_s,
+                                        options.callback_timeout_s)
 
     # -- answers ----------------------------------------------------------------------------
     @staticmethod
@@ -250,6 +261,7 @@ class Service:
             check_trans_id(n.app_trans_id, app_trans_id, now, limits.app_trans_id)
             expire_s = self._expire_s(form)
             self._check_bank(n.bank_code, bank_code, n.amount, amount)
+            callback_url = self._callback_url(form)
             redirect = embed_data.get("redirecturl", "")
             if not isinstance(redirect, str) or (
                     redirect and not redirect.startswith(("http://", "https://"))):
@@ -257,7 +269,8 @@ class Service:
             order = self.books.create_gateway_order(
                 generation=g, app_trans_id=app_trans_id, app_user=app_user, amount=amount,
                 description=description, bank_code=bank_code, embed_data=embed_data,
-                expire_s=expire_s, now=now)
+                expire_s=expire_s, now=now, app_time=int(app_time), embed_text=embed_text,
+                item_text=item, callback_url=callback_url)
         except Refused as refused:
             return self.refusal(g, refused, echo)
         order_url = f"{origin}/gateway/order/{order.token}"
@@ -270,6 +283,15 @@ class Service:
                     "app_trans_id": app_trans_id}
         return {"returncode": wire.OK, "returnmessage": "", "zptranstoken": order.token,
                 "orderurl": order_url, "apptransid": app_trans_id}
+
+    def _callback_url(self, form: Form) -> str:
+        """v2 ``callback_url`` (notes), else the URL registered for the application."""
+        url = form.optional("callback_url") if form.generation == "v2" else ""
+        if url and (len(url) > wire.CALLBACK_URL_MAX
+                    or not url.startswith(("http://", "https://"))):
+            raise bad_data("callback_url", f"must be an http(s) URL of at most "
+                                           f"{wire.CALLBACK_URL_MAX} characters")
+        return url or self.options.callback_url
 
     @staticmethod
     def _expire_s(form: Form) -> int:

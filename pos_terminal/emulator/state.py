@@ -84,6 +84,11 @@ class Order:
     pmcid: int | None = None
     paid_bank_code: str = ""
     updated: float = 0.0
+    # what a callback carries (as sent by the merchant) and where it goes
+    app_time: int = 0
+    embed_text: str = "{}"
+    item_text: str = "[]"
+    callback_url: str = ""
 
 
 @dataclass
@@ -293,7 +298,9 @@ class Books:
     # -- gateway ----------------------------------------------------------------------------
     def create_gateway_order(self, *, generation: wire.Generation, app_trans_id: str,
                              app_user: str, amount: int, description: str, bank_code: str,
-                             embed_data: dict[str, object], expire_s: int, now: float) -> Order:
+                             embed_data: dict[str, object], expire_s: int, now: float,
+                             app_time: int = 0, embed_text: str = "{}", item_text: str = "[]",
+                             callback_url: str = "") -> Order:
         with self.lock:
             self.settle(now)
             if app_trans_id in self.orders:
@@ -304,7 +311,9 @@ class Books:
                           updated=now, state="pending", code=wire.V2_PROCESSING,
                           message="the order is waiting for payment",
                           zp_trans_id=self._next_zp(now), token=secrets.token_urlsafe(16),
-                          bank_code=bank_code, embed_data=embed_data, expires_at=now + expire_s)
+                          bank_code=bank_code, embed_data=embed_data, expires_at=now + expire_s,
+                          app_time=app_time, embed_text=embed_text, item_text=item_text,
+                          callback_url=callback_url)
             self.by_token[order.token] = order
             return self._record(order)
 

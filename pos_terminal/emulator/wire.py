@@ -95,6 +95,7 @@ REFUND_DESCRIPTION_MAX = 100
 EXPIRE_RANGE_S = (300, 2_592_000)
 DEFAULT_ORDER_EXPIRY_S = 900
 BANKCODE_MAX = 20
+CALLBACK_URL_MAX = 1024
 
 PMC_NAMES = {36: "Visa/Master/JCB", 37: "Bank Account", 38: "Wallet", 39: "ATM",
              41: "Visa/Master Debit"}

@@ -292,7 +292,7 @@ class WalletClient:
         return verification.verify_redirect(query, self.service.key2, self.service.app_id)
 
     def verify_callback(self, body: bytes | str | Mapping[str, object]) -> CallbackResult:
-        return verification.verify_callback(body, self.service.key2)
+        return verification.verify_callback(body, self.service.key2, self.service.app_id)
 
     # --- lifetime ---------------------------------------------------------------------------
 
