@@ -51,7 +51,7 @@ def merchant_factory() -> Iterator[Callable[[Callable[[bytes], tuple[int, bytes]
         merchant = Merchant(answer)
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 merchant.bodies.append(body)
                 status, reply = merchant.answer(body)
