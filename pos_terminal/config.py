@@ -88,6 +88,21 @@ class TerminalSettings(_Section):
     journal: Path
     app_user: str = Field(min_length=1, max_length=50)
     terminal_id: str = Field(default="", pattern=r"^[A-Za-z0-9]{0,8}$")
+    # Sent as `userip` on quick pay; empty: the terminal's own address, found at the first sale.
+    user_ip: str = ""
+
+    @field_validator("user_ip")
+    @classmethod
+    def _user_ip(cls, value: str) -> str:
+        if not value:
+            return value
+        from pos_terminal.wallet.userip import check_user_ip
+
+        try:
+            return check_user_ip(value)
+        except ValueError:
+            raise ValueError(f"not an IP address: {value!r} (leave it out to send the "
+                             "terminal's own address)") from None
 
     @field_validator("journal", mode="before")
     @classmethod

@@ -32,6 +32,7 @@ from pos_terminal.emulator.verify import (
     check_mac,
     check_refund_id,
     check_trans_id,
+    check_user_ip,
     decrypt_payment_code,
     load_private_key,
     parse_amount,
@@ -187,7 +188,7 @@ class Service:
             check_app_id(form, n.app_id, self.options.app_id)
             raw_code = decrypt_payment_code(n.payment_code, encrypted, self.key)
             check_mac(form, self.options.key1, [*values, raw_code])
-            limits = wire.QUICK_PAY_LIMITS
+            limits = wire.QUICK_PAY_LIMITS[g]
             _, app_trans_id, app_user, amount_text, app_time, embed_data, item = values
             description = form.optional(n.description)
             check_length(n.app_user, app_user, limits.app_user, allow_empty=False)
@@ -197,9 +198,11 @@ class Service:
             amount = parse_amount(n.amount, amount_text)
             parse_millis(n.app_time, app_time, now, self.options.app_time_tolerance_s)
             check_trans_id(n.app_trans_id, app_trans_id, now, limits.app_trans_id)
+            user_ip = check_user_ip(form)
             order = self.books.quick_pay(
                 generation=g, app_trans_id=app_trans_id, app_user=app_user, amount=amount,
-                description=description, raw_code=raw_code, now=now, wallet_fault=wallet_fault)
+                description=description, raw_code=raw_code, now=now, wallet_fault=wallet_fault,
+                user_ip=user_ip)
         except Refused as refused:
             return self.refusal(g, refused, echo)
         return None if order is None else self.order_answer(g, order)
@@ -213,7 +216,7 @@ class Service:
             form.required(n.mac)
             check_app_id(form, n.app_id, self.options.app_id)
             check_mac(form, self.options.key1, [app_id, app_trans_id, self.options.key1])
-            check_length(n.app_trans_id, app_trans_id, wire.QUICK_PAY_LIMITS.app_trans_id,
+            check_length(n.app_trans_id, app_trans_id, wire.QUICK_PAY_LIMITS[g].app_trans_id,
                          allow_empty=False)
             order = self.books.order(app_trans_id, now)
             if order is None:

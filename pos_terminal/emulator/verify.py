@@ -11,6 +11,7 @@ import binascii
 import functools
 import hashlib
 import hmac
+import ipaddress
 import json
 import re
 from collections.abc import Mapping
@@ -135,6 +136,19 @@ def check_trans_id(field: str, value: str, now: float, limit: int) -> None:
     if match.group(1) != today:
         raise Refused(wire.BAD_TRANS_ID,
                       f"invalid {field}: date {match.group(1)} is not today in GMT+7 ({today})")
+
+
+def check_user_ip(form: Form) -> str:
+    """Quick pay's optional ``userip`` (the spec's table spells it ``userIP``): not in the mac;
+    when sent, it must be an IP address."""
+    name = next((n for n in wire.USER_IP_NAMES if n in form.fields), wire.USER_IP_NAMES[0])
+    value = form.optional(name).strip()
+    if not value:
+        return ""
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        raise bad_data(name, f"must be the user's IP address: {value[:50]!r}") from None
 
 
 def check_refund_id(field: str, value: str, now: float, app_id: int) -> None:
