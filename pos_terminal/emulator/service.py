@@ -191,9 +191,10 @@ class Service:
             limits = wire.QUICK_PAY_LIMITS[g]
             _, app_trans_id, app_user, amount_text, app_time, embed_data, item = values
             description = form.optional(n.description)
-            check_length(n.app_user, app_user, limits.app_user, allow_empty=False)
+            check_length(n.app_user, app_user, limits.app_user)  # "" accepted (samples)
             check_length(n.description, description, limits.description)
-            check_embed_data(n.embed_data, embed_data, limits.embed_data)
+            check_embed_data(n.embed_data, embed_data, limits.embed_data,
+                             empty_array_ok=g == "v001")
             check_items(n.item, item, limits.item)
             amount = parse_amount(n.amount, amount_text)
             parse_millis(n.app_time, app_time, now, self.options.app_time_tolerance_s)
@@ -254,10 +255,11 @@ class Service:
             _, app_trans_id, app_user, amount_text, app_time, embed_text, item = values
             description = form.optional(n.description)
             bank_code = form.optional(n.bank_code)
-            check_length(n.app_user, app_user, limits.app_user, allow_empty=False)
+            check_length(n.app_user, app_user, limits.app_user)  # "" accepted (samples)
             check_length(n.description, description, limits.description)
             check_length(n.bank_code, bank_code, wire.BANKCODE_MAX)
-            embed_data = check_embed_data(n.embed_data, embed_text, limits.embed_data)
+            embed_data = check_embed_data(n.embed_data, embed_text, limits.embed_data,
+                                          empty_array_ok=g == "v001")
             check_items(n.item, item, limits.item)
             amount = parse_amount(n.amount, amount_text)
             parse_millis(n.app_time, app_time, now, self.options.app_time_tolerance_s)

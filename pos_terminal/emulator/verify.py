@@ -160,19 +160,26 @@ def check_refund_id(field: str, value: str, now: float, app_id: int) -> None:
             field, f"must be yymmdd_appid_<unique> with today's GMT+7 date ({prefix}...)")
 
 
-def check_embed_data(field: str, value: str, limit: int) -> dict[str, object]:
+def check_embed_data(field: str, value: str, limit: int,
+                     empty_array_ok: bool = False) -> dict[str, object]:
+    """A JSON object. ``empty_array_ok``: "[]" stands for no data (legacy samples send it)."""
     check_length(field, value, limit)
     try:
         parsed = json.loads(value)
     except ValueError:
         raise bad_data(field, "is not valid JSON (send \"{}\" when empty)") from None
+    if empty_array_ok and parsed == []:
+        return {}
     if not isinstance(parsed, dict):
         raise bad_data(field, "must be a JSON object")
     return parsed
 
 
 def check_items(field: str, value: str, limit: int) -> list[object]:
+    """A JSON array of objects; "" stands for no items (samples send it)."""
     check_length(field, value, limit)
+    if value == "":
+        return []
     try:
         parsed = json.loads(value)
     except ValueError:
