@@ -18,7 +18,7 @@ from typing import Any
 
 from aiohttp import web
 
-from pos_terminal.emulator import pages, wire
+from pos_terminal.emulator import addresses, pages, wire
 from pos_terminal.emulator.appkeys import FAULTS_KEY, SERVICE_KEY
 from pos_terminal.emulator.faults import FaultBook, FaultRule, FaultSpecError, parse_rule
 from pos_terminal.emulator.service import JSON, EmulatorOptions, Service
@@ -334,8 +334,14 @@ class RunningEmulator:
 
     @property
     def base_url(self) -> str:
-        host = f"[{self._host}]" if ":" in self._host else self._host
-        return f"http://{host}:{self.port}"
+        """Where this machine reaches it (loopback when bound to every interface)."""
+        return addresses.url(addresses.local_host(self._host), self.port)
+
+    @property
+    def public_url(self) -> str:
+        """The URL to show people (a phone opening the wallets page): for a wildcard bind,
+        this machine's address on its network."""
+        return addresses.url(addresses.reachable_host(self._host), self.port)
 
     @property
     def gateway_url(self) -> str:
@@ -377,7 +383,8 @@ def serve(settings: Any, host: str, port: int, faults: tuple[FaultRule, ...] = (
           on_ready: Callable[[str], None] | None = None) -> None:
     """Serve in the foreground until Ctrl-C (SIGINT) or SIGTERM, then close cleanly.
 
-    ``on_ready`` receives the base URL once the socket is bound (the real port when 0 was asked).
+    ``on_ready`` receives the base URL once the socket is bound (the real port when 0 was asked;
+    for a wildcard host, this machine's network address, which a phone can open).
     Raises OSError when the address cannot be bound (port in use, no such interface).
     """
     options = EmulatorOptions.from_settings(settings)
@@ -403,8 +410,7 @@ async def _serve(app: web.Application, host: str, port: int,
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, stop.set)
         if on_ready is not None:
-            shown = f"[{host}]" if ":" in host else host
-            on_ready(f"http://{shown}:{bound}")
+            on_ready(addresses.url(addresses.reachable_host(host), bound))
         await stop.wait()
     finally:
         await runner.cleanup()
