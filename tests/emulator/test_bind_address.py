@@ -17,7 +17,7 @@ from tests.emulator.test_cli import _base_url, _start
 
 
 def test_a_wildcard_bind_shows_this_machines_network_address(base_settings: Settings) -> None:
-    with start_emulator(base_settings, host="0.0.0.0", port=0) as server:  # noqa: S104
+    with start_emulator(base_settings, host="0.0.0.0", port=0) as server:
         assert server.base_url == f"http://127.0.0.1:{server.port}"
         public = server.public_url
         host = public.removeprefix("http://").rsplit(":", 1)[0]
@@ -37,7 +37,7 @@ def test_a_specific_bind_is_shown_as_is(base_settings: Settings) -> None:
 
 @pytest.mark.e2e
 def test_emulator_command_with_host_0000_prints_a_url_a_phone_can_open() -> None:
-    process = _start("--host", "0.0.0.0", "--port", "0")  # noqa: S104
+    process = _start("--host", "0.0.0.0", "--port", "0")
     try:
         base_url = _base_url(process)
         assert "0.0.0.0" not in base_url
