@@ -82,9 +82,42 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
 
 
+def module_size_svg(rows: list[tuple[str, int, list[int]]]) -> str:
+    """Grouped bars: read rate per module-size bucket for each decoder (a plain SVG file)."""
+    colours = ("#1f77b4", "#ff7f0e", "#2ca02c")
+    group_w, bar_w, left, top, height = 110, 30, 50, 40, 220
+    width = left + group_w * len(rows) + 20
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{top + height + 70}" '
+           'font-family="sans-serif" font-size="12">',
+           f'<text x="{left}" y="20" font-size="14">QR read rate by module size (px per module), '
+           'real photos</text>']
+    for pct_line in (0, 50, 100):
+        y = top + height - height * pct_line / 100
+        out.append(f'<line x1="{left}" x2="{width - 20}" y1="{y}" y2="{y}" stroke="#ddd"/>'
+                   f'<text x="{left - 8}" y="{y + 4}" text-anchor="end">{pct_line}%</text>')
+    for i, (label, codes, hits) in enumerate(rows):
+        x0 = left + i * group_w + 10
+        for j, h in enumerate(hits):
+            bar = height * h / codes if codes else 0
+            out.append(f'<rect x="{x0 + j * bar_w}" y="{top + height - bar:.1f}" '
+                       f'width="{bar_w - 4}" height="{bar:.1f}" fill="{colours[j]}">'
+                       f'<title>{NAMES[j]}: {h}/{codes}</title></rect>')
+        out.append(f'<text x="{x0 + 43}" y="{top + height + 16}" text-anchor="middle">{label}'
+                   f'</text><text x="{x0 + 43}" y="{top + height + 30}" text-anchor="middle" '
+                   f'fill="#666">{codes} codes</text>')
+    for j, name in enumerate(NAMES):
+        x = left + j * 170
+        out.append(f'<rect x="{x}" y="{top + height + 44}" width="12" height="12" '
+                   f'fill="{colours[j]}"/><text x="{x + 16}" y="{top + height + 54}">{name}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="every third photo")
+    parser.add_argument("--svg", type=Path, metavar="PATH",
+                        help="also draw the read-rate-by-module-size figure there")
     args = parser.parse_args(argv)
     root = rp.corpus_dir()
     if not rp.available(root):
@@ -160,14 +193,20 @@ def main(argv: list[str] | None = None) -> int:
             key = (photo.file, photo.turn_deg, text)
             per_bucket[rp.bucket_label(module_of.get(key))].append(key)
     labels = [rp.bucket_label(lo) for lo, _ in rp.MODULE_BUCKETS]
+    figure: list[tuple[str, int, list[int]]] = []
     print(f"{'px/module':<12}{'codes':>6}" + "".join(f"{n:>20}" for n in NAMES))
     for label in [*labels, "unknown"]:
         keys = per_bucket.get(label, [])
         if not keys:
             continue
         hits = [sum(k in got[n] for k in keys) for n in NAMES]
+        figure.append((label, len(keys), hits))
         cells = [f"{h} {100 * h / len(keys):5.1f}%" for h in hits]
         print(f"{label:<12}{len(keys):>6}" + "".join(f"{c:>20}" for c in cells))
+
+    if args.svg:
+        args.svg.write_text(module_size_svg(figure), encoding="utf-8")
+        print(f"(figure written to {args.svg})")
 
     # ---- cost at 720p ------------------------------------------------------------------------
     timed = {OURS: read[OURS], ZXING: read[ZXING]}
