@@ -222,3 +222,11 @@ def test_make_decoder_without_arguments_is_the_default_configurations_decoder(
     primary_name, primary = default.options()["primary"]  # type: ignore[attr-defined]
     assert primary_name == "zxing"
     assert primary["try_downscale"] is True and primary["try_rotate"] is True
+
+
+def test_the_rescue_pass_is_capped_by_its_budget() -> None:
+    # the rescue may only do a bounded amount of work per frame (pixels decoded); with none
+    # allowed, a tilted Code 128 that only the rescue reads stays unread
+    frame = _on_counter(_bars(CODE_A, 3), angle=28, seed=5)
+    assert make_decoder(budget=0.0).decode(frame) == []
+    assert make_decoder().decode(frame) == [Decoded(CODE_A, "code128")]
