@@ -177,6 +177,17 @@ class UiSettings(_Section):
     camera_preview: bool = False
 
 
+class LedgerSettings(_Section):
+    """The fleet ledger (PostgreSQL); no dsn (and no POS_LEDGER_DSN) means no sync."""
+
+    dsn: str = Field(default="", repr=False)  # may hold a password: never shown
+    batch_size: int = Field(default=500, gt=0, le=10_000)
+    interval_s: float = Field(default=0.5, gt=0)
+    max_backoff_s: float = Field(default=60.0, gt=0)
+    connect_timeout_s: float = Field(default=3.0, gt=0, le=60)
+    statement_timeout_s: float = Field(default=15.0, gt=0)
+
+
 class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
@@ -186,6 +197,7 @@ class Settings(BaseModel):
     scanner: ScannerSettings = ScannerSettings()
     emulator: EmulatorSettings = EmulatorSettings()
     ui: UiSettings = UiSettings()
+    ledger: LedgerSettings = LedgerSettings()
     source: Path = Path("<memory>")
     warnings: tuple[str, ...] = ()
 
@@ -307,6 +319,14 @@ def load_settings(path: Path | str | None = None,
         extra = "".join(f"\n  {k}: {m}" for k, m in errors[1:])
         raise ConfigError(file, key, message + extra) from None
 
+    if (settings.ledger.dsn or environ.get("POS_LEDGER_DSN")) and not (
+            settings.terminal.terminal_id):
+        # Derived from app_user, two counters of one shop would easily share an id; in a fleet
+        # the id is what keeps app_trans_id unique across counters.
+        raise ConfigError(file, "[terminal] terminal_id",
+                          "required when a fleet ledger is configured ([ledger] dsn or "
+                          "POS_LEDGER_DSN): give every counter its own id (letters and digits, "
+                          "at most 8), e.g. terminal_id = \"Q1C01\"")
     return _resolve(settings, file, secrets)
 
 
