@@ -72,14 +72,14 @@ def _migration() -> str:
         order = "id" if table == "events" else ("number" if table == "z_reports" else "created_ms")
         # Rows written before this version are shipped too, oldest first.
         parts.append(
-            f"INSERT INTO outbox(kind, key, payload, created_ms) SELECT '{kind}', "
+            f"INSERT INTO outbox(kind, key, payload, created_ms) SELECT '{kind}', "  # noqa: S608
             f"CAST({key} AS TEXT), {_json_object(fields, '')}, {time_col} FROM {table} "
             f"ORDER BY {order};\n"
         )
         events = ("INSERT",) if table in ("events", "z_reports") else ("INSERT", "UPDATE")
         for event in events:
             parts.append(
-                f"CREATE TRIGGER outbox_{table}_{event.lower()} AFTER {event} ON {table}\n"
+                f"CREATE TRIGGER outbox_{table}_{event.lower()} AFTER {event} ON {table}\n"  # noqa: S608
                 f"BEGIN INSERT INTO outbox(kind, key, payload, created_ms) VALUES ('{kind}', "
                 f"CAST(NEW.{key} AS TEXT), {_json_object(fields, 'NEW.')}, NEW.{time_col}); "
                 "END;\n"

@@ -26,8 +26,8 @@ def describe_dsn(dsn: str) -> str:
         return "the configured ledger (its connection string cannot be read)"
     host = str(parts.get("host") or parts.get("hostaddr") or "localhost")
     port = str(parts.get("port") or "5432")
-    user = parts.get("user")
-    db = parts.get("dbname") or user or ""
+    user = str(parts.get("user") or "")
+    db = str(parts.get("dbname") or user)
     return f"{user + '@' if user else ''}{host}:{port}/{db}"
 
 

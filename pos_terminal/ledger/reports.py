@@ -159,9 +159,9 @@ def open_items(conn: Conn) -> list[dict[str, Any]]:
     """Every payment not final or flagged for review, and every refund in flight or flagged."""
     with conn.cursor(row_factory=dict_row) as cur:
         cur.execute(
-            "SELECT 'payment' AS type, terminal_id, cashier, app_trans_id AS id, app_trans_id, "
+            "SELECT 'payment' AS type, terminal_id, cashier, app_trans_id AS id, app_trans_id, "  # noqa: S608
             "state, amount, needs_review, created_ms, updated_ms, message FROM payments "
-            f"WHERE state IN {_in(PENDING)} OR needs_review "  # noqa: S608
+            f"WHERE state IN {_in(PENDING)} OR needs_review "
             "UNION ALL SELECT 'refund', terminal_id, cashier, m_refund_id, app_trans_id, state, "
             "amount, needs_review, created_ms, updated_ms, message FROM refunds "
             "WHERE state = 'refunding' OR needs_review ORDER BY created_ms, id")

@@ -27,13 +27,21 @@ from pos_terminal.ledger.merge import Problem, Verdict, decide_payment, decide_r
 from pos_terminal.ledger.schema import LEDGER_SCHEMA_VERSION, current_version, migrate
 
 #: Test hook: with POS_LEDGER_PAUSE_AT=in_batch|after_commit the sync pauses there for
-#: POS_LEDGER_PAUSE_S seconds (default: until killed), after printing "paused <step>" on stderr.
+#: POS_LEDGER_PAUSE_S seconds (default: until killed), after printing "paused <step>" on stderr,
+#: once POS_LEDGER_PAUSE_SKIP such points have passed.
 PAUSE_AT = "POS_LEDGER_PAUSE_AT"
 PAUSE_S = "POS_LEDGER_PAUSE_S"
 
 
+PAUSE_SKIP = "POS_LEDGER_PAUSE_SKIP"  # pass this many pause points first
+_passed: dict[str, int] = {}
+
+
 def pause_point(step: str) -> None:
     if os.environ.get(PAUSE_AT) != step:
+        return
+    _passed[step] = _passed.get(step, 0) + 1
+    if _passed[step] <= int(os.environ.get(PAUSE_SKIP) or 0):
         return
     print(f"paused {step}", file=sys.stderr, flush=True)
     time.sleep(float(os.environ.get(PAUSE_S) or 3600))

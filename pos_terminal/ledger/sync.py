@@ -16,6 +16,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -192,10 +193,8 @@ class BackgroundSync:
         changed = status != self._status
         self._status = status
         if changed and self.on_status is not None:
-            try:
+            with suppress(Exception):  # a closed UI must not stop the sync
                 self.on_status(status)
-            except Exception:  # a closed UI must not stop the sync
-                pass
 
     def _run(self) -> None:
         delay = self.interval_s
@@ -212,9 +211,9 @@ class BackgroundSync:
                 self._publish(SyncStatus(behind, True, None, int(time.time() * 1000)))
                 delay = self.interval_s
             except LedgerError as exc:
-                self._publish(SyncStatus(self._safe_behind(), False
-                                         if isinstance(exc, LedgerUnavailable) else True,
-                                         exc.message, self._status.last_ok_ms))
+                reachable = not isinstance(exc, LedgerUnavailable)
+                self._publish(SyncStatus(self._safe_behind(), reachable, exc.message,
+                                         self._status.last_ok_ms))
                 delay = min(max(delay * 2, 1.0), self.max_backoff_s)
             except Exception as exc:  # the journal itself (locked, missing): retry later
                 self._publish(SyncStatus(self._safe_behind(), self._status.reachable,
