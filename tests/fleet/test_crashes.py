@@ -19,31 +19,9 @@ import psycopg
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal, PaymentState
 from pos_terminal.ledger import BackgroundSync, LedgerSync
-from tests.conftest import DEFAULT_CONFIG
+from tests.fleet.crashes_helpers import run_sync, write_config
 from tests.fleet.helpers import assert_ledger_is_union, pay
 from tests.fleet.pgserver import PgServer
-
-
-def write_config(settings: Settings, path: Path, *, dsn: str | None) -> Path:
-    """A config file for a `pos-terminal` subprocess: the emulator profile's [service], this
-    counter's [terminal] and, unless the DSN comes from the environment, [ledger] dsn."""
-    service = DEFAULT_CONFIG.read_text("utf-8").split("[terminal]")[0]
-    text = (f"{service}\n[terminal]\njournal = \"{settings.terminal.journal}\"\n"
-            f"app_user = \"{settings.terminal.app_user}\"\n"
-            f"terminal_id = \"{settings.terminal.terminal_id}\"\n\n[ledger]\n"
-            f"batch_size = {settings.ledger.batch_size}\n")
-    if dsn is not None:
-        text += f"dsn = \"{dsn}\"\n"
-    path.write_text(text, encoding="utf-8")
-    path.chmod(0o600)
-    return path
-
-
-def run_sync(config: Path, env: dict[str, str] | None = None,
-             timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pos_terminal", "sync", "--config", str(config)],
-                          env={**os.environ, **(env or {})}, capture_output=True, text=True,
-                          timeout=timeout, check=False)
 
 
 def start_paused_sync(config: Path, step: str, skip: int,
