@@ -50,7 +50,7 @@ def test_new_journal_is_wal_full_sync_and_versioned(journal: Journal, tmp_path: 
     assert journal._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     other = sqlite3.connect(tmp_path / "j.sqlite3")
     assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert other.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert other.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     tables = {r[0] for r in other.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert {"meta", "payments", "events", "refunds", "z_reports"} <= tables
     other.close()
