@@ -200,6 +200,9 @@ class Settings(BaseModel):
     ledger: LedgerSettings = LedgerSettings()
     source: Path = Path("<memory>")
     warnings: tuple[str, ...] = ()
+    # Whether the file names [terminal] terminal_id (rather than it being derived from
+    # app_user): a counter that ships to a fleet ledger must name it (set when loading).
+    terminal_id_set: bool = True
 
     def replace_service(self, **changes: Any) -> Settings:
         """A copy with some [service] values changed (validated like the file)."""
@@ -251,10 +254,13 @@ _SECRET_KEYS = ("key1", "key2")
 
 def _file_secrets(data: Mapping[str, Any]) -> tuple[str, ...]:
     """The secret values written in the file itself (before the environment overrides)."""
+    ledger = data.get("ledger")
+    dsn = ledger.get("dsn") if isinstance(ledger, Mapping) else None
+    found = (dsn,) if isinstance(dsn, str) and dsn else ()  # may hold the ledger's password
     service = data.get("service")
     if not isinstance(service, Mapping):
-        return ()
-    return tuple(v for k in _SECRET_KEYS if isinstance(v := service.get(k), str) and v)
+        return found
+    return found + tuple(v for k in _SECRET_KEYS if isinstance(v := service.get(k), str) and v)
 
 
 def _public_test_secrets() -> frozenset[str]:
@@ -319,14 +325,6 @@ def load_settings(path: Path | str | None = None,
         extra = "".join(f"\n  {k}: {m}" for k, m in errors[1:])
         raise ConfigError(file, key, message + extra) from None
 
-    if (settings.ledger.dsn or environ.get("POS_LEDGER_DSN")) and not (
-            settings.terminal.terminal_id):
-        # Derived from app_user, two counters of one shop would easily share an id; in a fleet
-        # the id is what keeps app_trans_id unique across counters.
-        raise ConfigError(file, "[terminal] terminal_id",
-                          "required when a fleet ledger is configured ([ledger] dsn or "
-                          "POS_LEDGER_DSN): give every counter its own id (letters and digits, "
-                          "at most 8), e.g. terminal_id = \"Q1C01\"")
     return _resolve(settings, file, secrets)
 
 
@@ -346,4 +344,5 @@ def _resolve(settings: Settings, file: Path, secrets: tuple[str, ...]) -> Settin
             update={"journal": journal, "terminal_id": terminal_id}),
         "emulator": settings.emulator.model_copy(update={"private_key": key_path}),
         "warnings": (warning,) if warning else (),
+        "terminal_id_set": bool(settings.terminal.terminal_id),
     })

@@ -64,7 +64,10 @@ def sync_cmd(ctx: click.Context, as_json: bool) -> None:
     from pos_terminal.journal import JournalError
     from pos_terminal.ledger import LedgerError, LedgerSync
 
-    sync = LedgerSync(settings, dsn=_dsn_or_exit(settings, as_json))
+    try:
+        sync = LedgerSync(settings, dsn=_dsn_or_exit(settings, as_json))
+    except LedgerError as exc:
+        _stop(exc.message, EXIT_USAGE, as_json)
     try:
         try:
             report = sync.sync_once()

@@ -138,11 +138,15 @@ def headless_command(ctx: click.Context, spec: str, serial_path: str | None, bau
     """
     settings = load_settings_or_exit(ctx)
     from pos_terminal.headless import serve
-    from pos_terminal.ledger import start_background_sync
+    from pos_terminal.ledger import LedgerError, start_background_sync
 
     scanner = open_scanner(settings, spec)
     checkout = open_checkout(settings)
-    sync = start_background_sync(settings)  # None without a ledger
+    try:
+        sync = start_background_sync(settings)  # None without a ledger
+    except LedgerError as exc:
+        checkout.close()
+        fail(exc.message)
     status = (lambda: sync.status.to_json()) if sync is not None else None
     try:
         if serial_path is None:

@@ -67,6 +67,13 @@ class LedgerSync:
         if not self.dsn:
             raise LedgerError("no ledger configured: set [ledger] dsn in the configuration or "
                               "the POS_LEDGER_DSN environment variable")
+        if not settings.terminal_id_set:
+            # Derived from app_user, two counters of a shop easily share an id; in a fleet the
+            # id is what keeps app_trans_id unique across counters and names the counter.
+            raise LedgerError(
+                f"{settings.source}: [terminal] terminal_id is required when a fleet ledger is "
+                "configured: give every counter its own id (letters and digits, at most 8), "
+                'e.g. terminal_id = "Q1C01"')
         self.path = journal_path or settings.terminal.journal
         self.terminal_id = settings.terminal.terminal_id
         self.app_user = settings.terminal.app_user

@@ -106,12 +106,17 @@ class PosApp(App[None]):
             self.line = line
 
     def start_ledger_sync(self) -> None:
-        from pos_terminal.ledger import start_background_sync
+        from pos_terminal.ledger import LedgerError, start_background_sync
 
         def publish(status: SyncStatus) -> None:  # from the sync's thread
             self.post_message(self.LedgerStatus(status.line))
 
-        self.ledger_sync = start_background_sync(self.settings, on_status=publish)
+        try:
+            self.ledger_sync = start_background_sync(self.settings, on_status=publish)
+        except LedgerError as exc:  # e.g. no terminal_id: payments go on, the sync does not
+            self.set_header(ledger="ledger: not syncing")
+            self.notify(exc.message, severity="error", timeout=15)
+            return
         if self.ledger_sync is not None:
             self.set_header(ledger=self.ledger_sync.status.line)
 

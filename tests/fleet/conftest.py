@@ -45,6 +45,7 @@ def terminal(base_settings: Settings, emulator: Any, tmp_path: Path, terminal_id
     settings = _pointed_at(base_settings, emulator, folder, "v2")
     settings = settings.replace_section("terminal", terminal_id=terminal_id,
                                         app_user=f"cashier-{terminal_id.lower()}")
+    settings = settings.model_copy(update={"terminal_id_set": True})
     return settings.replace_section("ledger", dsn=dsn, **ledger)
 
 

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from pos_terminal.checkout import Checkout
-from pos_terminal.config import ConfigError, load_settings
+from pos_terminal.config import load_settings
 from pos_terminal.headless import CounterLoop
-from pos_terminal.ledger import BackgroundSync, LedgerSync
+from pos_terminal.ledger import BackgroundSync, LedgerError, LedgerSync
 from pos_terminal.tui.app import PosApp
 from tests.conftest import DEFAULT_CONFIG
 from tests.fleet.crashes_helpers import run_cli, write_config
@@ -104,13 +104,19 @@ def test_sync_command_exit_codes_and_messages_never_show_the_password(
 def test_a_fleet_counter_must_name_its_terminal_id(tmp_path: Path) -> None:
     service = DEFAULT_CONFIG.read_text("utf-8").split("[terminal]")[0]
     path = tmp_path / "c.toml"
-    path.write_text(service + '[terminal]\njournal = "j.sqlite3"\napp_user = "counter-1"\n',
-                    encoding="utf-8")
-    assert load_settings(path, env={}).terminal.terminal_id == "counter1"  # alone: derived
-    with pytest.raises(ConfigError) as err:
-        load_settings(path, env={"POS_LEDGER_DSN": "postgresql://h/db"})
-    assert err.value.key == "[terminal] terminal_id"
-    assert "give every counter its own id" in str(err.value)
+    path.write_text(service + '[terminal]\njournal = "j.sqlite3"\napp_user = "counter-1"\n'
+                    '[ledger]\ndsn = "postgresql://h:1/db"\n', encoding="utf-8")
+    settings = load_settings(path, env={})
+    assert (settings.terminal.terminal_id, settings.terminal_id_set) == ("counter1", False)
+    with pytest.raises(LedgerError) as err:
+        LedgerSync(settings)
+    assert "[terminal] terminal_id is required when a fleet ledger is configured" in str(err.value)
+    done = run_cli("sync", path)
+    assert done.returncode == 2 and "give every counter its own id" in done.stderr
+    named = path.read_text("utf-8").replace('app_user = "counter-1"\n',
+                                             'app_user = "counter-1"\nterminal_id = "Q1C01"\n')
+    path.write_text(named, encoding="utf-8")
+    assert load_settings(path, env={}).terminal_id_set
 
 
 def test_fleet_report_open_and_csv(make_terminal: Any, emulator: Any, ledger_dsn: str,
