@@ -182,7 +182,7 @@ class LedgerSettings(_Section):
 
     dsn: str = Field(default="", repr=False)  # may hold a password: never shown
     batch_size: int = Field(default=500, gt=0, le=10_000)
-    interval_s: float = Field(default=0.5, gt=0)
+    interval_s: float = Field(default=0.25, gt=0)  # how often the outbox is looked at
     max_backoff_s: float = Field(default=60.0, gt=0)
     connect_timeout_s: float = Field(default=3.0, gt=0, le=60)
     statement_timeout_s: float = Field(default=15.0, gt=0)
