@@ -278,7 +278,9 @@ class Ledger:
             problems.extend(_problem_row(terminal_id, journal_id, seq, table[:-1], k, p)
                             for p in verdict.problems)
         if upserts:
-            updates = ", ".join(f"{c}=EXCLUDED.{c}" for c in columns if c != key)
+            # terminal_id and cashier stay as first shipped (who took the payment)
+            updates = ", ".join(f"{c}=EXCLUDED.{c}" for c in columns
+                                if c not in (key, "terminal_id", "cashier"))
             cur.executemany(
                 f"INSERT INTO {table}({', '.join(columns)}) VALUES "  # noqa: S608
                 f"({', '.join('%s' for _ in columns)}) ON CONFLICT ({key}) DO UPDATE SET "
