@@ -146,6 +146,8 @@ def fleet_report(conn: Conn, day: date, now_ms: int) -> FleetReport:
                     target = report.cashiers.setdefault(cashier, Totals())
                 for k, v in row.items():
                     setattr(target, k, getattr(target, k) + int(v))
+    for terminal in report.last_seen:  # a counter that took nothing that day shows zeros
+        report.terminals.setdefault(terminal, Totals())
     for totals in (report.shop, *report.terminals.values(), *report.cashiers.values()):
         totals.net_amount = totals.sales_amount - totals.refunds_amount
     return report

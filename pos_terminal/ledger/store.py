@@ -24,7 +24,12 @@ from psycopg.rows import dict_row
 from pos_terminal.journal.outbox import PAYMENT_FIELDS, REFUND_FIELDS, OutboxRow
 from pos_terminal.ledger.dsn import describe_dsn, scrub
 from pos_terminal.ledger.merge import Problem, Verdict, decide_payment, decide_refund
-from pos_terminal.ledger.schema import LEDGER_SCHEMA_VERSION, current_version, migrate
+from pos_terminal.ledger.schema import (
+    LEDGER_SCHEMA_VERSION,
+    LedgerSchemaTooNew,
+    current_version,
+    migrate,
+)
 
 #: Test hook: with POS_LEDGER_PAUSE_AT=in_batch|after_commit the sync pauses there for
 #: POS_LEDGER_PAUSE_S seconds (default: until killed), after printing "paused <step>" on stderr,
@@ -117,8 +122,11 @@ class Ledger:
         conn = self.conn()
         if self._schema_ok:
             return []
-        with self._errors():
-            applied = [] if current_version(conn) == LEDGER_SCHEMA_VERSION else migrate(conn)
+        try:
+            with self._errors():
+                applied = [] if current_version(conn) == LEDGER_SCHEMA_VERSION else migrate(conn)
+        except LedgerSchemaTooNew as exc:
+            raise LedgerRefused(f"the ledger at {self.where} refused: {exc}") from None
         self._schema_ok = True
         return applied
 

@@ -52,7 +52,9 @@ class SyncStatus:
         if self.behind is None:
             return "ledger …"
         text = f"ledger: {self.behind} behind"
-        return text + " (unreachable)" if self.reachable is False else text
+        if self.reachable is False:
+            return text + " (unreachable)"
+        return text + " (refused)" if self.error else text
 
     def to_json(self) -> dict[str, object]:
         return {"behind": self.behind, "reachable": self.reachable, "error": self.error,

@@ -69,7 +69,7 @@ def test_sync_killed_in_the_middle_of_a_batch_loses_and_duplicates_nothing(
 
     done = run_sync(config, env)
     assert done.returncode == 0, done.stderr
-    assert "0 behind" in done.stdout
+    assert "shipped 12 journal rows" in done.stdout and "0 behind" in done.stdout
     rows = ledger_count(ledger_dsn, "SELECT count(*) FROM receipts")
     assert rows == ledger_count(ledger_dsn, "SELECT max(seq) FROM receipts")
     assert ledger_count(ledger_dsn, "SELECT count(*) FROM payments") == 8

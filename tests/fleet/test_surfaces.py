@@ -7,10 +7,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import socket
 import time
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
 from pos_terminal.checkout import Checkout
@@ -160,6 +162,69 @@ def test_fleet_report_open_and_csv(make_terminal: Any, emulator: Any, ledger_dsn
     assert slow.app_trans_id in (tmp_path / "o.csv").read_text(encoding="utf-8")
 
     text = run_cli("fleet", config, "report", "--day", "2001-01-01")
-    assert text.returncode == 0 and "Shop, 2001-01-01 (Vietnam time), 0 counters" in text.stdout
+    assert text.returncode == 0 and "Shop, 2001-01-01 (Vietnam time), 2 counters" in text.stdout
     bad = run_cli("fleet", config, "report", "--day", "yesterday")
     assert bad.returncode == 2 and "--day must be a date" in bad.stderr
+
+
+def test_head_office_needs_only_the_dsn(make_terminal: Any, emulator: Any, ledger_dsn: str,
+                                       tmp_path: Path) -> None:
+    """The shipped config (no terminal_id) plus POS_LEDGER_DSN is enough for the reports."""
+    counter = make_terminal("E1")
+    pay(counter, emulator, [6_000])
+    sync = LedgerSync(counter)
+    sync.sync_once()
+    sync.close()
+    done = run_cli("fleet", DEFAULT_CONFIG, "report", "--json",
+                   env={"POS_LEDGER_DSN": ledger_dsn})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["shop"]["sales_amount"] == 6_000
+    assert ledger_dsn.split(":")[2].split("@")[0] not in done.stdout + done.stderr
+
+
+def test_a_ledger_newer_than_this_program_is_refused(make_terminal: Any, emulator: Any,
+                                                     ledger_dsn: str, tmp_path: Path) -> None:
+    counter = make_terminal("N1")
+    pay(counter, emulator, [6_100])
+    sync = LedgerSync(counter)
+    sync.ledger.ensure_schema()
+    sync.close()
+    with psycopg.connect(ledger_dsn, autocommit=True) as conn:
+        conn.execute("INSERT INTO schema_migrations(version) VALUES (999)")
+    done = run_cli("sync", write_config(counter, tmp_path / "n1.toml", dsn=ledger_dsn))
+    assert done.returncode == 5
+    assert "schema version 999, newer than this pos-terminal understands" in done.stderr
+    assert "4 journal rows wait in the outbox" in done.stderr
+
+
+def test_a_hung_ledger_never_holds_up_a_payment(make_terminal: Any, emulator: Any) -> None:
+    """A ledger host that accepts connections and never answers: payments go on, the sync
+    gives up on its own timeout and says the ledger is unreachable."""
+    with socket.socket() as hung:
+        hung.bind(("127.0.0.1", 0))
+        hung.listen(16)
+        dsn = f"postgresql://pos:hung-secret-9@127.0.0.1:{hung.getsockname()[1]}/ledger"
+        counter = make_terminal("G1", interval_s=0.05, connect_timeout_s=1.0)
+        statuses: list[Any] = []
+        background = BackgroundSync(counter.replace_section("ledger", dsn=dsn),
+                                    on_status=statuses.append).start()
+        try:
+            paid = pay(counter, emulator, [7_000, 7_001, 7_002])
+            assert [p.state.value for p in paid] == ["succeeded"] * 3
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and background.status.reachable is not False:
+                time.sleep(0.05)
+        finally:
+            background.stop()
+    assert background.status.line == "ledger: 12 behind (unreachable)"
+    assert "unreachable" in (background.status.error or "")
+    assert "hung-secret-9" not in (background.status.error or "")
+
+
+def test_missing_postgresql_is_an_error_not_a_skip(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.fleet import pgserver
+
+    monkeypatch.setattr(pgserver.glob, "glob", lambda _pattern: [])
+    monkeypatch.setattr(pgserver.shutil, "which", lambda _name: None)
+    with pytest.raises(pgserver.PostgresMissing, match="make sysdeps-test"):
+        pgserver.find_bin()
