@@ -95,7 +95,8 @@ class PosApp(App[None]):
             self.reconcile_in_background()
             self.set_interval(REACHABILITY_EVERY_S, self.check_service)
             self.set_interval(RECONCILE_EVERY_S, self.reconcile_in_background)
-            self.start_ledger_sync()
+            if self.demo is None:  # a demo's throwaway journal never goes to a ledger
+                self.start_ledger_sync()
         else:
             self.refresh_pending()
 
