@@ -11,6 +11,8 @@ loopback, started here like the tests do (initdb + pg_ctl, fsync on).
    [ledger] interval_s); lag = the ledger row's arrival time (clock_timestamp() of the upsert)
    minus the payment's settle time in the journal (updated_ms of the final row), same clock.
    Bar: p95 <= 2 s.
+3. What the outbox costs a payment: the journal writes of one payment with and without the
+   outbox triggers (journal in RAM, where nothing hides it).
 
 Usage: python bench/bench_ledger.py [--counters 20] [--payments 150] [--lag-counters 5]
        [--lag-payments 40]
@@ -156,6 +158,34 @@ def lag(dsn: str, folder: Path, counters: int, payments: int) -> list[float]:
     return sorted(float(r[0]) / 1000 for r in rows)
 
 
+def trigger_cost(folder: Path, payments: int = 1000) -> tuple[float, float]:
+    """Median ms of one payment's two journal writes (intent + answer), in RAM so the disk's
+    fsync does not hide it: without the outbox triggers (dropped on a copy) and with them."""
+    import sqlite3
+
+    result = []
+    for drop in (True, False):
+        path = folder / f"cost-{drop}.sqlite3"
+        Journal.open(path).close()
+        if drop:
+            conn = sqlite3.connect(path)
+            for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger' "
+                                        "AND name LIKE 'outbox_%'").fetchall():
+                conn.execute(f"DROP TRIGGER {name}")
+            conn.commit()
+            conn.close()
+        times = []
+        with Journal.open(path) as j:
+            for i in range(payments):
+                started = time.perf_counter()
+                j.record_intent(app_trans_id=f"c{i}", amount=1000, generation="v2",
+                                payment_code=f"{i:018d}")
+                j.transition(f"c{i}", PaymentState.SUCCEEDED, message="paid", zp_trans_id="1")
+                times.append(time.perf_counter() - started)
+        result.append(statistics.median(times) * 1000)
+    return result[0], result[1]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--counters", type=int, default=20)
@@ -179,6 +209,10 @@ def main() -> int:
         single.close()
         print(f"one counter alone, connection open: {one:,.0f} rows/s "
               f"({one / plain:.1f}x the baseline)")
+        bare, with_outbox = trigger_cost(folder)
+        print(f"journal writes of one payment in RAM: {bare:.3f} ms without the outbox triggers,"
+              f" {with_outbox:.3f} ms with them ({with_outbox / bare:.2f}x; on disk one fsync'd "
+              "commit costs milliseconds)")
         lags = lag(pg.dsn, folder, args.lag_counters, args.lag_payments)
         p95 = lags[min(len(lags) - 1, int(len(lags) * 0.95))]
         median = statistics.median(lags)
