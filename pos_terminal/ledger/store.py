@@ -23,7 +23,14 @@ from psycopg.rows import dict_row
 
 from pos_terminal.journal.outbox import PAYMENT_FIELDS, REFUND_FIELDS, OutboxRow
 from pos_terminal.ledger.dsn import describe_dsn, scrub
-from pos_terminal.ledger.merge import Problem, Verdict, decide_payment, decide_refund
+from pos_terminal.ledger.merge import (
+    FINAL_PAYMENT,
+    FINAL_REFUND,
+    Problem,
+    Verdict,
+    decide_payment,
+    decide_refund,
+)
 from pos_terminal.ledger.schema import (
     LEDGER_SCHEMA_VERSION,
     LedgerSchemaTooNew,
@@ -143,11 +150,12 @@ class Ledger:
         high-water mark for the journal (every seq up to it is in the ledger)."""
 
         def work(conn: Conn) -> int:
+            # Lock order everywhere: a journals row before its terminals row. So nothing here
+            # locks an existing row (DO NOTHING); the heartbeat is its own short statement.
             with conn.transaction(), conn.cursor() as cur:
                 cur.execute(
                     "INSERT INTO terminals(terminal_id, app_user) VALUES (%s, %s) "
-                    "ON CONFLICT (terminal_id) DO UPDATE SET app_user=EXCLUDED.app_user, "
-                    "last_seen=now()", (terminal_id, app_user))
+                    "ON CONFLICT (terminal_id) DO NOTHING", (terminal_id, app_user))
                 cur.execute("INSERT INTO journals(terminal_id, journal_id, parent_journal_id, "
                             "first_seq, shipped_seq) VALUES (%s, %s, %s, %s, %s) "
                             "ON CONFLICT DO NOTHING RETURNING journal_id",
@@ -160,7 +168,9 @@ class Ledger:
                             "journal_id=%s", (terminal_id, journal_id))
                 row = cur.fetchone()
                 assert row is not None
-                return int(row[0])
+            conn.execute("UPDATE terminals SET last_seen=now(), app_user=%s WHERE "
+                         "terminal_id=%s", (app_user, terminal_id))
+            return int(row[0])
 
         return int(self.run(work))
 
@@ -271,8 +281,8 @@ class Ledger:
             return
         columns = (*fields, "terminal_id", "cashier", "journal_id", "seq")
         with cur.connection.cursor(row_factory=dict_row) as dcur:
-            dcur.execute(f"SELECT * FROM {table} WHERE {key} = ANY(%s) FOR UPDATE",  # noqa: S608
-                         (list(snapshots),))
+            dcur.execute(f"SELECT * FROM {table} WHERE {key} = ANY(%s) "  # noqa: S608
+                         f"ORDER BY {key} FOR UPDATE", (list(snapshots),))
             existing = {row[key]: row for row in dcur.fetchall()}
         upserts: list[tuple[Any, ...]] = []
         problems: list[tuple[Any, ...]] = []
@@ -289,10 +299,18 @@ class Ledger:
             # terminal_id and cashier stay as first shipped (who took the payment)
             updates = ", ".join(f"{c}=EXCLUDED.{c}" for c in columns
                                 if c not in (key, "terminal_id", "cashier"))
+            final = FINAL_PAYMENT if table == "payments" else FINAL_REFUND
+            # The rule of merge.py again, in SQL: a row another journal inserted meanwhile
+            # (unseen by the SELECT above) is still never moved out of a final state.
+            guard = (f"{table}.terminal_id = EXCLUDED.terminal_id AND {table}.updated_ms <= "
+                     f"EXCLUDED.updated_ms AND ({table}.state NOT IN "
+                     f"({', '.join(repr(x) for x in sorted(final))}) OR {table}.state = "
+                     f"EXCLUDED.state OR ({table}.state = 'succeeded' AND "
+                     "EXCLUDED.state = 'refunded'))")
             cur.executemany(
                 f"INSERT INTO {table}({', '.join(columns)}) VALUES "  # noqa: S608
                 f"({', '.join('%s' for _ in columns)}) ON CONFLICT ({key}) DO UPDATE SET "
-                f"{updates}, received_at=clock_timestamp()", upserts)
+                f"{updates}, received_at=clock_timestamp() WHERE {guard}", upserts)
         if problems:
             cur.executemany(_PROBLEM_SQL, problems)
 
