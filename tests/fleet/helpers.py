@@ -99,3 +99,17 @@ def outbox_payloads(path: Path) -> list[dict[str, Any]]:
         return [json.loads(p) for (p,) in conn.execute("SELECT payload FROM outbox")]
     finally:
         conn.close()
+
+
+def backup(src: Path, dst: Path) -> None:
+    """A consistent copy of a live journal (what a backup tool would keep)."""
+    with sqlite3.connect(src) as a, sqlite3.connect(dst) as b:
+        a.backup(b)
+    a.close()
+    b.close()
+
+
+def restore(copy: Path, journal: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{journal}{suffix}").unlink(missing_ok=True)
+    backup(copy, journal)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -20,7 +19,7 @@ from pos_terminal.config import Settings
 from pos_terminal.journal import Journal, PaymentState
 from pos_terminal.ledger import BackgroundSync, LedgerSync
 from tests.fleet.crashes_helpers import run_sync, write_config
-from tests.fleet.helpers import assert_ledger_is_union, pay
+from tests.fleet.helpers import assert_ledger_is_union, backup, pay, restore
 from tests.fleet.pgserver import PgServer
 
 
@@ -112,20 +111,6 @@ def test_database_restarted_during_a_sync(make_terminal: Any, emulator: Any, led
         background.stop()
     assert background.status.line == "ledger: 0 behind"
     assert_ledger_is_union(ledger_dsn, journals(counter))
-
-
-def backup(src: Path, dst: Path) -> None:
-    """A consistent copy of a live journal (what a backup tool would keep)."""
-    with sqlite3.connect(src) as a, sqlite3.connect(dst) as b:
-        a.backup(b)
-    a.close()
-    b.close()
-
-
-def restore(copy: Path, journal: Path) -> None:
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{journal}{suffix}").unlink(missing_ok=True)
-    backup(copy, journal)
 
 
 def test_journal_restored_from_an_older_copy(make_terminal: Any, emulator: Any, ledger_dsn: str,

@@ -17,12 +17,12 @@ import pytest
 
 from pos_terminal.checkout import Checkout
 from pos_terminal.config import load_settings
-from pos_terminal.headless import CounterLoop
+from pos_terminal.headless import CounterLoop, serve
 from pos_terminal.ledger import BackgroundSync, LedgerError, LedgerSync
 from pos_terminal.tui.app import PosApp
 from tests.conftest import DEFAULT_CONFIG
 from tests.fleet.crashes_helpers import run_cli, write_config
-from tests.fleet.helpers import pay
+from tests.fleet.helpers import assert_ledger_is_union, backup, pay, restore
 from tests.fleet.pgserver import free_port
 from tests.tui.helpers import screen_lines, wait_until
 
@@ -81,6 +81,17 @@ def test_headless_answers_ledger_with_the_background_sync_status(make_terminal: 
                                    "POS_LEDGER_DSN"}
 
 
+def test_headless_ready_line_carries_the_ledger_status(make_terminal: Any) -> None:
+    counter = make_terminal("H2")
+    out = io.StringIO()
+    with Checkout(counter) as checkout:
+        serve(checkout, lambda: None, ["QUIT"], out,
+              ledger=lambda: {"behind": 3, "reachable": False, "error": "x", "last_ok_ms": None})
+    ready = json.loads(out.getvalue().splitlines()[0])
+    assert ready["command"] == "READY"
+    assert ready["ledger"] == {"behind": 3, "reachable": False, "error": "x", "last_ok_ms": None}
+
+
 def test_sync_command_exit_codes_and_messages_never_show_the_password(
         make_terminal: Any, emulator: Any, tmp_path: Path) -> None:
     counter = make_terminal("S1")
@@ -135,6 +146,7 @@ def test_fleet_report_open_and_csv(make_terminal: Any, emulator: Any, ledger_dsn
         sync = LedgerSync(counter)
         sync.sync_once()
         sync.close()
+    assert_ledger_is_union(ledger_dsn, [("A1", a.terminal.journal), ("B2", b.terminal.journal)])
     config = write_config(a, tmp_path / "ho.toml", dsn=ledger_dsn)
 
     report = run_cli("fleet", config, "report", "--json", "--csv", str(tmp_path / "r.csv"))
@@ -228,3 +240,38 @@ def test_missing_postgresql_is_an_error_not_a_skip(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(pgserver.shutil, "which", lambda _name: None)
     with pytest.raises(pgserver.PostgresMissing, match="make sysdeps-test"):
         pgserver.find_bin()
+
+
+def test_z_reports_reach_the_ledger_and_a_second_z_with_one_number_is_reported(
+        make_terminal: Any, emulator: Any, ledger_dsn: str, tmp_path: Path) -> None:
+    from pos_terminal.journal import Journal
+
+    counter = make_terminal("Z1")
+    journal_path = counter.terminal.journal
+    pay(counter, emulator, [8_000])
+    backup(journal_path, tmp_path / "early.sqlite3")
+    with Journal.open(journal_path) as journal:
+        z = journal.close_day()
+    sync = LedgerSync(counter)
+    sync.sync_once()
+    sync.close()
+    with psycopg.connect(ledger_dsn) as conn:
+        rows = conn.execute("SELECT number, closed_ms, totals FROM z_reports").fetchall()
+    assert [(r[0], r[1]) for r in rows] == [(1, z.closed_ms)]
+    assert rows[0][2]["sales_amount"] == 8_000 == z.sales_amount
+    assert_ledger_is_union(ledger_dsn, [("Z1", journal_path)])  # z_number on the payment too
+
+    restore(tmp_path / "early.sqlite3", journal_path)  # the copy never closed that day...
+    pay(counter, emulator, [8_100])
+    with Journal.open(journal_path) as journal:
+        journal.close_day()  # ...so it closes its own Z #1
+    sync = LedgerSync(counter)
+    sync.sync_once()
+    sync.close()
+    with psycopg.connect(ledger_dsn) as conn:
+        kept = conn.execute("SELECT count(*) FROM z_reports WHERE number=1").fetchone()
+        problems = conn.execute("SELECT kind, key, field FROM disagreements "
+                                "ORDER BY id").fetchall()
+    assert kept == (2,)  # both kept, one per journal identity
+    # The payment of the first day carries Z #1 in both journals: no disagreement there.
+    assert problems == [("journal", "Z1", "journal_id"), ("z_report", "1", "closed_ms")]
