@@ -95,6 +95,11 @@ class Ledger:
             self._drop()
             reason = scrub(str(exc).strip().splitlines()[0] if str(exc).strip() else
                            type(exc).__name__, self.dsn)
+            if isinstance(exc, psycopg.errors.TransactionRollback | psycopg.errors.
+                          QueryCanceled):
+                raise LedgerUnavailable(f"the ledger at {self.where} rolled a batch back "
+                                        f"({reason}); nothing of it was kept and it is sent "
+                                        "again") from None
             raise LedgerUnavailable(f"the ledger at {self.where} is unreachable: {reason}") \
                 from None
         except psycopg.Error as exc:

@@ -8,7 +8,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from pos_terminal.ledger import LedgerSync
+import psycopg
+import pytest
+
+from pos_terminal.ledger import LedgerSync, LedgerUnavailable
 from pos_terminal.ledger.schema import LEDGER_SCHEMA_VERSION
 from tests.fleet.crashes_helpers import run_cli, write_config
 from tests.fleet.helpers import assert_ledger_is_union, pay
@@ -98,3 +101,22 @@ def test_migrate_and_sync_commands(make_terminal: Any, emulator: Any, ledger_dsn
     assert answer["ledger"].startswith("postgres@127.0.0.1:")
     again = run_cli("sync", config)
     assert again.returncode == 0 and again.stdout.startswith("shipped 0 journal rows")
+
+
+def test_a_batch_stuck_behind_a_lock_is_cut_off_by_the_statement_timeout(
+        make_terminal: Any, emulator: Any, ledger_dsn: str) -> None:
+    counter = make_terminal("L1", statement_timeout_s=0.5)
+    pay(counter, emulator, [700])
+    sync = LedgerSync(counter)
+    state = sync.outbox().state()
+    sync.ledger.register("L1", counter.terminal.app_user, state.journal_id, 1, None)
+    with psycopg.connect(ledger_dsn) as holder:  # someone holds the journal's row
+        holder.execute("SELECT * FROM journals WHERE terminal_id='L1' FOR UPDATE")
+        with pytest.raises(LedgerUnavailable) as err:
+            sync.sync_once()
+        holder.rollback()
+    assert "rolled a batch back (canceling statement due to statement timeout)" in str(err.value)
+    assert sync.behind() == 4
+    assert sync.sync_once().shipped == 4  # released: it goes through
+    sync.close()
+    assert_ledger_is_union(ledger_dsn, [("L1", counter.terminal.journal)])
