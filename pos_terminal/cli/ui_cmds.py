@@ -145,13 +145,12 @@ def headless_command(ctx: click.Context, spec: str, serial_path: str | None, bau
     from pos_terminal.headless import serve
     from pos_terminal.ledger import LedgerError, start_background_sync
 
-    scanner = open_scanner(settings, spec)
-    checkout = open_checkout(settings)
-    try:
+    try:  # first: a configuration problem stops here with nothing opened yet
         sync = start_background_sync(settings)  # None without a ledger
     except LedgerError as exc:
-        checkout.close()
         fail(exc.message)
+    scanner = open_scanner(settings, spec)
+    checkout = open_checkout(settings)
     status = (lambda: sync.status.to_json()) if sync is not None else None
     try:
         if serial_path is None:
