@@ -226,6 +226,43 @@ class LedgerSettings(_Section):
     statement_timeout_s: float = Field(default=15.0, gt=0)
 
 
+DEFAULT_RECEIPT_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")
+
+
+class ShopSettings(_Section):
+    """What a receipt says at the top; all optional."""
+
+    name: str = Field(default="", max_length=100)
+    address: str = Field(default="", max_length=300)
+    tax_id: str = Field(default="", max_length=30)
+
+
+class PrinterSettings(_Section):
+    """The receipt printer (ESC/POS); no target means receipts are only shown or saved."""
+
+    # usb:VID:PID, serial:/dev/ttyUSB0[:baud], tcp:HOST[:9100], file:/path; "" = none
+    target: str = ""
+    auto: bool = False  # print after every settled payment or refund (wired by the UI)
+    # A code page with Vietnamese letters the printer has ("CP1258"); "" prints Vietnamese
+    # text as a raster image drawn with `font`.
+    codepage: Literal["", "CP1258"] = ""
+    width: Literal[32, 42, 48] = 42  # characters per line: 58 mm paper 32, 80 mm 42 or 48
+    font: Path = DEFAULT_RECEIPT_FONT  # TrueType font with Vietnamese glyphs (raster printing)
+    timeout_s: float = Field(default=10.0, gt=0, le=120)
+
+    @field_validator("font", mode="before")
+    @classmethod
+    def _path(cls, value: object) -> object:
+        return Path(value) if isinstance(value, str) else value
+
+
+class CashierSettings(_Section):
+    """PIN lock-out: after `max_attempts` wrong PINs in a row, the id is locked `lockout_s`."""
+
+    max_attempts: int = Field(default=5, ge=1, le=100)
+    lockout_s: float = Field(default=300.0, ge=0)
+
+
 class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
@@ -236,6 +273,9 @@ class Settings(BaseModel):
     emulator: EmulatorSettings = EmulatorSettings()
     ui: UiSettings = UiSettings()
     ledger: LedgerSettings = LedgerSettings()
+    shop: ShopSettings = ShopSettings()
+    printer: PrinterSettings = PrinterSettings()
+    cashiers: CashierSettings = CashierSettings()
     source: Path = Path("<memory>")
     warnings: tuple[str, ...] = ()
     # Whether the file names [terminal] terminal_id (rather than it being derived from
@@ -377,10 +417,14 @@ def _resolve(settings: Settings, file: Path, secrets: tuple[str, ...]) -> Settin
     if not key_path.is_absolute():
         key_path = base / key_path
     warning = _permission_warning(file, secrets)
+    font = settings.printer.font.expanduser()
+    if not font.is_absolute():
+        font = base / font
     return settings.model_copy(update={
         "terminal": settings.terminal.model_copy(
             update={"journal": journal, "terminal_id": terminal_id}),
         "emulator": settings.emulator.model_copy(update={"private_key": key_path}),
+        "printer": settings.printer.model_copy(update={"font": font}),
         "warnings": (warning,) if warning else (),
         "terminal_id_set": bool(settings.terminal.terminal_id),
     })

@@ -171,3 +171,80 @@ def compute_report(conn: sqlite3.Connection, *, close: bool, now: int) -> Report
         (number,),
     )
     return report
+
+
+@dataclass(frozen=True)
+class GroupTotals:
+    """The totals of one cashier or one shift, within the open day (X) or one Z report."""
+
+    by: str                 # "cashier" or "shift"
+    key: str                # cashier id ("" for rows without a cashier) or shift id
+    cashier_id: str | None
+    cashier_name: str
+    opened_ms: int | None   # the shift's sign-in / sign-out (None for by cashier)
+    closed_ms: int | None
+    sales_count: int
+    sales_amount: int
+    refunds_count: int
+    refunds_amount: int
+    net_amount: int
+    failed_count: int
+    refunds_failed_count: int
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["opened_vn"] = vn_time(self.opened_ms) or None
+        data["closed_vn"] = vn_time(self.closed_ms) or None
+        return data
+
+    def title(self) -> str:
+        who = (f"{self.cashier_name} ({self.cashier_id})" if self.cashier_id
+               else "(no cashier signed in)")
+        if self.by == "cashier":
+            return who
+        until = vn_time(self.closed_ms) if self.closed_ms else "still open"
+        return f"shift {self.key}: {who}, {vn_time(self.opened_ms)} to {until}"
+
+    def lines(self) -> list[str]:
+        return [
+            self.title(),
+            f"  sales        {self.sales_count:6d}  {self.sales_amount:>15,d} VND",
+            f"  refunds      {self.refunds_count:6d}  {-self.refunds_amount:>15,d} VND",
+            f"  net                  {self.net_amount:>15,d} VND",
+            f"  failed       {self.failed_count:6d}",
+        ]
+
+
+def grouped_report(conn: sqlite3.Connection, *, by: str, z_number: int | None,
+                   names: dict[str, str]) -> list[GroupTotals]:
+    """Per-cashier or per-shift totals of the open day (z_number None) or of Z report #N.
+
+    A row counts for the cashier recorded on it; for a shift, the rows of that shift's cashier
+    created between its sign-in and sign-out."""
+    z_clause = "z_number IS NULL" if z_number is None else "z_number = ?"
+    z_args: tuple[Any, ...] = () if z_number is None else (z_number,)
+    out: list[GroupTotals] = []
+    if by == "cashier":
+        ids = [r[0] for r in conn.execute(
+            f"SELECT DISTINCT cashier_id FROM (SELECT cashier_id FROM payments WHERE {z_clause} "  # noqa: S608
+            f"UNION SELECT cashier_id FROM refunds WHERE {z_clause}) ORDER BY cashier_id",
+            z_args + z_args).fetchall()]
+        for cid in ids:
+            totals = _totals(conn, f"{z_clause} AND cashier_id IS ?", (*z_args, cid))
+            out.append(GroupTotals(by="cashier", key=cid or "", cashier_id=cid,
+                                   cashier_name=names.get(cid or "", ""), opened_ms=None,
+                                   closed_ms=None, **totals))
+        return out
+    if by != "shift":
+        raise ValueError(f"by must be 'cashier' or 'shift', not {by!r}")
+    for sid, cid, opened, closed in conn.execute(
+            "SELECT id, cashier_id, opened_ms, closed_ms FROM shifts ORDER BY id").fetchall():
+        clause = (f"{z_clause} AND cashier_id = ? AND created_ms >= ? "
+                  "AND (? IS NULL OR created_ms <= ?)")
+        totals = _totals(conn, clause, (*z_args, cid, opened, closed, closed))
+        busy = totals["sales_count"] + totals["refunds_count"] + totals["failed_count"]
+        if busy or (closed is None and z_number is None):
+            out.append(GroupTotals(by="shift", key=str(sid), cashier_id=cid,
+                                   cashier_name=names.get(cid, ""), opened_ms=opened,
+                                   closed_ms=closed, **totals))
+    return out

@@ -8,6 +8,59 @@ from __future__ import annotations
 
 from pos_terminal.journal.outbox import OUTBOX_MIGRATION
 
+CASHIERS_MIGRATION = """
+    CREATE TABLE cashiers (
+        id              TEXT PRIMARY KEY CHECK (length(id) BETWEEN 1 AND 32),
+        name            TEXT NOT NULL,
+        role            TEXT NOT NULL CHECK (role IN ('cashier', 'supervisor')),
+        pin_hash        TEXT NOT NULL,
+        failed_attempts INTEGER NOT NULL DEFAULT 0,
+        locked_until_ms INTEGER,
+        created_ms      INTEGER NOT NULL,
+        removed_ms      INTEGER
+    ) STRICT;
+    CREATE TRIGGER cashiers_no_delete BEFORE DELETE ON cashiers
+    BEGIN SELECT RAISE(ABORT, 'a cashier is removed by marking it, never deleted'); END;
+
+    CREATE TABLE cashier_events (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        cashier_id TEXT NOT NULL,
+        time_ms    INTEGER NOT NULL,
+        kind       TEXT NOT NULL CHECK (kind IN ('added', 'removed', 'unlocked', 'pin_ok',
+                       'pin_failed', 'locked', 'shift_opened', 'shift_closed')),
+        detail     TEXT NOT NULL DEFAULT ''
+    ) STRICT;
+    CREATE INDEX cashier_events_cashier ON cashier_events(cashier_id);
+    CREATE TRIGGER cashier_events_no_update BEFORE UPDATE ON cashier_events
+    BEGIN SELECT RAISE(ABORT, 'cashier events are append-only'); END;
+    CREATE TRIGGER cashier_events_no_delete BEFORE DELETE ON cashier_events
+    BEGIN SELECT RAISE(ABORT, 'cashier events are append-only'); END;
+
+    CREATE TABLE shifts (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        cashier_id TEXT NOT NULL REFERENCES cashiers(id),
+        opened_ms  INTEGER NOT NULL,
+        closed_ms  INTEGER CHECK (closed_ms IS NULL OR closed_ms >= opened_ms)
+    ) STRICT;
+    CREATE UNIQUE INDEX shifts_one_open ON shifts(cashier_id) WHERE closed_ms IS NULL;
+
+    CREATE TABLE receipts_printed (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind       TEXT NOT NULL CHECK (kind IN ('payment', 'refund')),
+        subject_id TEXT NOT NULL,
+        time_ms    INTEGER NOT NULL,
+        reprint    INTEGER NOT NULL,
+        target     TEXT NOT NULL,
+        cashier_id TEXT
+    ) STRICT;
+    CREATE INDEX receipts_printed_subject ON receipts_printed(kind, subject_id);
+
+    ALTER TABLE payments ADD COLUMN cashier_id TEXT;
+    ALTER TABLE refunds ADD COLUMN cashier_id TEXT;
+    ALTER TABLE events ADD COLUMN cashier_id TEXT;
+    CREATE INDEX payments_cashier ON payments(cashier_id);
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     # version 1
     """
@@ -145,6 +198,12 @@ MIGRATIONS: tuple[str, ...] = (
     # version 3 (fleet ledger): the outbox. See outbox.py: triggers copy every payment, refund,
     # event and Z report row into `outbox` inside the writer's own transaction, whoever writes.
     OUTBOX_MIGRATION,
+    # cashiers and receipts: who took each payment, refund and override; PINs only as salted
+    # scrypt hashes (cashiers.py); shifts (sign-in to sign-out) for the per-shift reports; PIN
+    # failures, lock-outs and the like in `cashier_events`; every receipt printed (so a second
+    # print carries the reprint mark). The new columns are not in the outbox (yet): the fleet
+    # ledger does not carry them (docs/receipts-and-cashiers.md).
+    CASHIERS_MIGRATION,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

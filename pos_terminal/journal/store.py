@@ -31,7 +31,13 @@ from pos_terminal.journal.errors import (
     UnknownRefund,
     unavailable_from,
 )
-from pos_terminal.journal.reports import Report, compute_report, stored_z_report
+from pos_terminal.journal.reports import (
+    GroupTotals,
+    Report,
+    compute_report,
+    grouped_report,
+    stored_z_report,
+)
 from pos_terminal.journal.schema import MIGRATIONS, SCHEMA_VERSION
 from pos_terminal.journal.states import (
     FINAL_STATES,
@@ -67,15 +73,15 @@ def vnd(amount: int) -> str:
 _PAYMENT_COLUMNS = (
     "app_trans_id, state, amount, description, return_code, message, service_message, "
     "zp_trans_id, code_last4, created_ms, updated_ms, polls, refunded_amount, needs_review, kind, "
-    "generation, sub_return_code, submitted_ms, order_url, qr_code, items_json, z_number"
+    "generation, sub_return_code, submitted_ms, order_url, qr_code, items_json, z_number, cashier_id"
 )
 _REFUND_COLUMNS = (
     "m_refund_id, app_trans_id, amount, description, state, return_code, sub_return_code, message, "
-    "service_message, refund_id, request_ms, created_ms, updated_ms, needs_review, z_number"
+    "service_message, refund_id, request_ms, created_ms, updated_ms, needs_review, z_number, cashier_id"
 )
 _EVENT_COLUMNS = (
     "id, app_trans_id, m_refund_id, time_ms, kind, from_state, to_state, return_code, "
-    "sub_return_code, message, reason, who"
+    "sub_return_code, message, reason, who, cashier_id"
 )
 
 
@@ -86,7 +92,7 @@ def _payment(row: Sequence[Any]) -> PaymentView:
         code_last4=row[8], created_ms=row[9], updated_ms=row[10], polls=row[11],
         refunded_amount=row[12], needs_review=bool(row[13]), kind=row[14], generation=row[15],
         sub_return_code=row[16], submitted_ms=row[17], order_url=row[18], qr_code=row[19],
-        items_json=row[20], z_number=row[21],
+        items_json=row[20], z_number=row[21], cashier_id=row[22],
     )
 
 
@@ -95,7 +101,7 @@ def _refund(row: Sequence[Any]) -> RefundView:
         m_refund_id=row[0], app_trans_id=row[1], amount=row[2], description=row[3],
         state=PaymentState(row[4]), return_code=row[5], sub_return_code=row[6], message=row[7],
         service_message=row[8], refund_id=row[9], request_ms=row[10], created_ms=row[11],
-        updated_ms=row[12], needs_review=bool(row[13]), z_number=row[14],
+        updated_ms=row[12], needs_review=bool(row[13]), z_number=row[14], cashier_id=row[15],
     )
 
 
@@ -262,12 +268,14 @@ class Journal:
         m_refund_id: str | None = None,
         reason: str | None = None,
         who: str | None = None,
+        cashier_id: str | None = None,
     ) -> None:
         conn.execute(
             "INSERT INTO events(app_trans_id, m_refund_id, time_ms, kind, from_state, to_state, "
-            "return_code, sub_return_code, message, reason, who) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            "return_code, sub_return_code, message, reason, who, cashier_id) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             (app_trans_id, m_refund_id, time_ms, kind, from_state, to_state, return_code,
-             sub_return_code, message, reason, who),
+             sub_return_code, message, reason, who, cashier_id),
         )
 
     def _get_in(self, conn: sqlite3.Connection, app_trans_id: str) -> PaymentView:
@@ -306,8 +314,10 @@ class Journal:
         payload_hash: str | None = None,
         message: str = "",
         now: int | None = None,
+        cashier_id: str | None = None,
     ) -> PaymentView:
-        """Commit the intent (NEW -> SUBMITTING) before anything is sent."""
+        """Commit the intent (NEW -> SUBMITTING) before anything is sent; `cashier_id` is who
+        took the payment (None: no cashier signed in)."""
         t = self._clock() if now is None else now
         fp = self.fingerprint(payment_code) if payment_code is not None else None
         last4 = code_last4(payment_code) if payment_code is not None else None
@@ -316,14 +326,14 @@ class Journal:
             conn.execute(
                 "INSERT INTO payments(app_trans_id, kind, generation, state, amount, description, "
                 "items_json, code_fingerprint, code_last4, payload_hash, message, created_ms, "
-                "submitted_ms, updated_ms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "submitted_ms, updated_ms, cashier_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (app_trans_id, kind, generation, PaymentState.SUBMITTING.value, amount,
-                 description, items_json, fp, last4, payload_hash, message, t, t, t),
+                 description, items_json, fp, last4, payload_hash, message, t, t, t, cashier_id),
             )
             self._append_event(
                 conn, app_trans_id=app_trans_id, time_ms=t, kind="transition",
                 from_state=PaymentState.NEW.value, to_state=PaymentState.SUBMITTING.value,
-                message=message,
+                message=message, cashier_id=cashier_id,
             )
             return self._get_in(conn, app_trans_id)
 
@@ -388,7 +398,8 @@ class Journal:
             return self._get_in(conn, app_trans_id)
 
     def override(
-        self, app_trans_id: str, to_state: PaymentState, *, reason: str, who: str, message: str
+        self, app_trans_id: str, to_state: PaymentState, *, reason: str, who: str, message: str,
+        cashier_id: str | None = None,
     ) -> PaymentView:
         """A cashier's explicit decision (after checking the merchant portal), never silent."""
         if to_state not in OVERRIDE_TARGETS:
@@ -415,7 +426,7 @@ class Journal:
             self._append_event(
                 conn, app_trans_id=app_trans_id, time_ms=t, kind="override",
                 from_state=current.state.value, to_state=to_state.value, message=message,
-                reason=reason.strip(), who=who.strip(),
+                reason=reason.strip(), who=who.strip(), cashier_id=cashier_id,
             )
             return self._get_in(conn, app_trans_id)
 
@@ -520,6 +531,7 @@ class Journal:
         description: str,
         request_ms: int,
         message: str = "",
+        cashier_id: str | None = None,
     ) -> RefundView:
         """Commit a refund before it is sent; `amount` None means everything that is left.
 
@@ -563,14 +575,16 @@ class Journal:
                 )
             conn.execute(
                 "INSERT INTO refunds(m_refund_id, app_trans_id, amount, description, state, "
-                "request_ms, message, created_ms, updated_ms) VALUES (?,?,?,?,?,?,?,?,?)",
+                "request_ms, message, created_ms, updated_ms, cashier_id) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (m_refund_id, app_trans_id, wanted, description, PaymentState.REFUNDING.value,
-                 request_ms, message, t, t),
+                 request_ms, message, t, t, cashier_id),
             )
             self._append_event(
                 conn, app_trans_id=app_trans_id, m_refund_id=m_refund_id, time_ms=t,
                 kind="transition", from_state=PaymentState.NEW.value,
                 to_state=PaymentState.REFUNDING.value, message=message or f"refund {vnd(wanted)}",
+                cashier_id=cashier_id,
             )
             return self._get_refund_in(conn, m_refund_id)
 
@@ -719,6 +733,38 @@ class Journal:
                 return stored_z_report(self._conn, number)
             except sqlite3.Error as exc:
                 raise unavailable_from(exc, self.path) from exc
+
+    def grouped_report(self, by: str, z_number: int | None = None) -> list[GroupTotals]:
+        """Totals per cashier or per shift ("cashier" | "shift") of the open day, or of the
+        stored Z report `z_number`. Writes nothing."""
+        with self._lock:
+            try:
+                names = {str(r[0]): str(r[1]) for r in
+                         self._conn.execute("SELECT id, name FROM cashiers").fetchall()}
+                return grouped_report(self._conn, by=by, z_number=z_number, names=names)
+            except sqlite3.Error as exc:
+                raise unavailable_from(exc, self.path) from exc
+
+    # ---------------------------------------------------------------- receipts
+    def receipt_prints(self, kind: str, subject_id: str) -> int:
+        """How many times the receipt of this payment / refund was printed (0: never)."""
+        rows = self._read("SELECT count(*) FROM receipts_printed WHERE kind=? AND subject_id=?",
+                          (kind, subject_id))
+        return int(rows[0][0])
+
+    def record_receipt_print(self, kind: str, subject_id: str, *, target: str,
+                             cashier_id: str | None = None) -> bool:
+        """Journal one print of a receipt; True when it is a reprint (printed before)."""
+        t = self._clock()
+        with self._tx() as conn:
+            before = int(conn.execute(
+                "SELECT count(*) FROM receipts_printed WHERE kind=? AND subject_id=?",
+                (kind, subject_id)).fetchone()[0])
+            conn.execute(
+                "INSERT INTO receipts_printed(kind, subject_id, time_ms, reprint, target, "
+                "cashier_id) VALUES (?,?,?,?,?,?)",
+                (kind, subject_id, t, int(before > 0), target, cashier_id))
+            return before > 0
 
     def z_numbers(self) -> list[int]:
         return [int(r[0]) for r in self._read("SELECT number FROM z_reports ORDER BY number")]

@@ -43,6 +43,7 @@ class PaymentView:
     qr_code: str | None = None
     items_json: str = "[]"
     z_number: int | None = None
+    cashier_id: str | None = None
 
     @property
     def is_final(self) -> bool:
@@ -82,6 +83,7 @@ class PaymentView:
             "order_url": self.order_url,
             "qr_code": self.qr_code,
             "z_number": self.z_number,
+            "cashier_id": self.cashier_id,
         }
 
 
@@ -102,6 +104,7 @@ class RefundView:
     updated_ms: int
     needs_review: bool
     z_number: int | None = None
+    cashier_id: str | None = None
 
     @property
     def is_final(self) -> bool:
@@ -125,6 +128,7 @@ class RefundView:
             "created_vn": vn_time(self.created_ms),
             "updated_vn": vn_time(self.updated_ms),
             "z_number": self.z_number,
+            "cashier_id": self.cashier_id,
         }
 
 
@@ -142,6 +146,7 @@ class EventView:
     message: str
     reason: str | None
     who: str | None
+    cashier_id: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -158,4 +163,5 @@ class EventView:
             "message": self.message,
             "reason": self.reason,
             "who": self.who,
+            "cashier_id": self.cashier_id,
         }

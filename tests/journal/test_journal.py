@@ -369,13 +369,19 @@ def _version_1_journal(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A journal as pos-terminal wrote it before schema version 2, with settled rows."""
     from pos_terminal.journal import schema, store
 
+    # Today's code writes the cashier columns of a later version: they are added for the
+    # writing and dropped again, leaving the version 1 tables.
+    later = ("payments", "refunds", "events")
+    extra = "".join(f"ALTER TABLE {t} ADD COLUMN cashier_id TEXT;\n" for t in later)
     with monkeypatch.context() as m:
-        m.setattr(store, "MIGRATIONS", schema.MIGRATIONS[:1])
+        m.setattr(store, "MIGRATIONS", (schema.MIGRATIONS[0] + extra,))
         m.setattr(store, "SCHEMA_VERSION", 1)
         with Journal.open(path) as j:
             assert j.schema_version == 1
             _settled(j)
     raw = sqlite3.connect(path, isolation_level=None)
+    for table in later:
+        raw.execute(f"ALTER TABLE {table} DROP COLUMN cashier_id")
     # Version 1 stored a short code whole as its "last 4".
     raw.execute("UPDATE payments SET code_last4='123' WHERE app_trans_id='261121_t1_f'")
     raw.execute("UPDATE payments SET state='succeeded' WHERE app_trans_id='261121_t1_f'")
