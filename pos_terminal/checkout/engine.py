@@ -163,8 +163,11 @@ class Checkout:
         on_progress: Progress | None = None,
         deadline_s: float | None = None,
         cancel: threading.Event | None = None,
+        cashier_id: str | None = None,
     ) -> PaymentView:
         """Charge once and follow the payment until final, the deadline, or `cancel`.
+
+        `cashier_id` is journaled with the payment (who took it; None: nobody signed in).
 
         Raises InvalidPayment / FieldError / RsaKeyError / CodeRefused before anything is
         recorded or sent, and JournalUnavailable when the intent cannot be recorded (nothing
@@ -202,6 +205,7 @@ class Checkout:
                 payload_hash=prepared.payload_hash,
                 message=outcomes.MSG_SENDING,
                 now=now,
+                cashier_id=cashier_id,
             )
             with self._following(app_trans_id):
                 if on_progress is not None:
@@ -338,9 +342,10 @@ class Checkout:
     def refund(
         self, app_trans_id: str, amount: int | None = None, description: str = "",
         *, deadline_s: float | None = None, cancel: threading.Event | None = None,
+        cashier_id: str | None = None,
     ) -> RefundView:
         return refunds.refund(self, app_trans_id, amount, description, deadline_s=deadline_s,
-                      cancel=cancel)
+                              cancel=cancel, cashier_id=cashier_id)
 
     def refund_status(self, m_refund_id: str) -> RefundView:
         view = self.journal.get_refund(m_refund_id)
@@ -349,11 +354,12 @@ class Checkout:
         return refunds.query_refund_once(self, view)
 
     def override(
-        self, app_trans_id: str, to_state: PaymentState, reason: str, who: str
+        self, app_trans_id: str, to_state: PaymentState, reason: str, who: str,
+        *, cashier_id: str | None = None,
     ) -> PaymentView:
         verb = "paid" if to_state is S.SUCCEEDED else "failed"
         return self.journal.override(
-            app_trans_id, to_state, reason=reason, who=who,
+            app_trans_id, to_state, reason=reason, who=who, cashier_id=cashier_id,
             message=f"Marked {verb} by hand by {who.strip()}: {reason.strip()}",
         )
 

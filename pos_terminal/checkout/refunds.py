@@ -41,6 +41,7 @@ def refund(
     *,
     deadline_s: float | None = None,
     cancel: threading.Event | None = None,
+    cashier_id: str | None = None,
 ) -> RefundView:
     """Refund `amount` VND (None: all that is left) and follow it until final or the deadline."""
     if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
@@ -71,6 +72,7 @@ def refund(
     view = journal.record_refund_intent(
         m_refund_id=m_refund_id, app_trans_id=app_trans_id, amount=amount, description=text,
         request_ms=now, message="Sending the refund to the wallet service.",
+        cashier_id=cashier_id,
     )
     request = RefundRequest(m_refund_id=m_refund_id, zp_trans_id=payment.zp_trans_id,
                             amount=view.amount, description=text, timestamp=now)

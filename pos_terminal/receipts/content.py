@@ -1,0 +1,150 @@
+"""What a receipt says, as lines of a fixed width (the text format; the ESC/POS bytes print
+the same lines)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from dataclasses import dataclass
+
+from pos_terminal.journal import PaymentState, PaymentView, RefundView, vn_time
+from pos_terminal.receipts.labels import ENGLISH, ReceiptLabels
+from pos_terminal.receipts.money import format_vnd
+
+#: Only money that moved gets a receipt.
+RECEIPT_STATES = (PaymentState.SUCCEEDED, PaymentState.REFUNDED)
+
+
+class NoReceipt(Exception):
+    """This payment or refund gets no receipt; the message says why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Shop:
+    name: str = ""
+    address: str = ""
+    tax_id: str = ""
+
+
+@dataclass(frozen=True)
+class Receipt:
+    kind: str           # "payment" or "refund"
+    subject_id: str     # app_trans_id or m_refund_id
+    lines: tuple[str, ...]
+    reprint: bool
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
+class _Lines:
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.out: list[str] = []
+
+    def center(self, text: str) -> None:
+        for part in textwrap.wrap(text, self.width) or [""]:
+            self.out.append(part.center(self.width).rstrip())
+
+    def rule(self) -> None:
+        self.out.append("-" * self.width)
+
+    def pair(self, label: str, value: str) -> None:
+        """`label ....... value` on one line, or the value right-aligned below when too long."""
+        room = self.width - len(label) - 1
+        if len(value) <= room:
+            self.out.append(label + value.rjust(self.width - len(label)))
+            return
+        self.out.append(label)
+        for part in textwrap.wrap(value, self.width, break_long_words=True) or [""]:
+            self.out.append(part.rjust(self.width))
+
+
+def _header(lines: _Lines, shop: Shop, labels: ReceiptLabels, title: str, reprint: bool,
+            terminal_id: str, cashier: str | None, time_ms: int) -> None:
+    if shop.name:
+        lines.center(shop.name)
+    if shop.address:
+        lines.center(shop.address)
+    if shop.tax_id:
+        lines.center(f"{labels.tax_id}: {shop.tax_id}")
+    if shop.name or shop.address or shop.tax_id:
+        lines.rule()
+    lines.center(title)
+    if reprint:
+        lines.center(labels.reprint)
+    lines.pair(labels.counter, terminal_id)
+    lines.pair(labels.cashier, cashier or labels.no_cashier)
+    lines.pair(labels.time, vn_time(time_ms))
+    lines.rule()
+
+
+def _items(lines: _Lines, payment: PaymentView) -> None:
+    try:
+        items = json.loads(payment.items_json)
+    except ValueError:
+        items = []
+    if not isinstance(items, list) or not items:
+        text = payment.description or payment.app_trans_id
+        lines.pair(text[: max(1, lines.width - 14)], format_vnd(payment.amount))
+        return
+    for item in items:
+        name = str(item.get("itemname", ""))
+        qty = int(item.get("itemquantity", 1))
+        price = int(item.get("itemprice", 0))
+        amount = format_vnd(price * qty)
+        for part in textwrap.wrap(name, lines.width) or [""]:
+            lines.out.append(part)
+        lines.pair(f"  {qty} x {format_vnd(price)}", amount)
+
+
+def payment_receipt(payment: PaymentView, *, shop: Shop, terminal_id: str,
+                    cashier: str | None, width: int = 42, reprint: bool = False,
+                    labels: ReceiptLabels = ENGLISH) -> Receipt:
+    """The receipt of a settled payment; NoReceipt for any other."""
+    if payment.state not in RECEIPT_STATES:
+        raise NoReceipt(
+            f"Payment {payment.app_trans_id} is {payment.state.value}: a receipt is only for a "
+            "paid payment (succeeded or refunded)"
+            + (". Run `pos-terminal status` on it first." if not payment.is_final else "."))
+    lines = _Lines(width)
+    _header(lines, shop, labels, labels.sale_title, reprint, terminal_id, cashier,
+            payment.created_ms)
+    _items(lines, payment)
+    lines.rule()
+    lines.pair(labels.total, format_vnd(payment.amount))
+    lines.pair(labels.method, labels.method_gateway if payment.kind == "gateway"
+               else labels.method_quick_pay)
+    lines.pair(labels.wallet_transaction, payment.zp_trans_id or "-")
+    lines.pair(labels.order, payment.app_trans_id)
+    lines.rule()
+    lines.center(labels.thanks)
+    return Receipt("payment", payment.app_trans_id, tuple(lines.out), reprint)
+
+
+def refund_receipt(refund: RefundView, payment: PaymentView, *, shop: Shop, terminal_id: str,
+                   cashier: str | None, width: int = 42, reprint: bool = False,
+                   labels: ReceiptLabels = ENGLISH) -> Receipt:
+    """The receipt of a refund the wallet confirmed; NoReceipt for any other."""
+    if refund.state is not PaymentState.REFUNDED:
+        raise NoReceipt(
+            f"Refund {refund.m_refund_id} is {refund.state.value}: a refund receipt is only "
+            "for a refund the wallet confirmed"
+            + (". Run `pos-terminal reconcile` first." if not refund.is_final else "."))
+    lines = _Lines(width)
+    _header(lines, shop, labels, labels.refund_title, reprint, terminal_id, cashier,
+            refund.updated_ms)
+    lines.pair(labels.refund_amount, format_vnd(refund.amount))
+    lines.pair(labels.refund_id, refund.m_refund_id)
+    if refund.refund_id:
+        lines.pair(labels.wallet_refund, refund.refund_id)
+    lines.pair(labels.original_payment, payment.app_trans_id)
+    lines.pair(labels.wallet_transaction, payment.zp_trans_id or "-")
+    lines.pair(labels.total, format_vnd(payment.amount))
+    lines.rule()
+    return Receipt("refund", refund.m_refund_id, tuple(lines.out), reprint)

@@ -1,0 +1,75 @@
+"""The words printed on a receipt, one set per language (part B swaps in gettext ones)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ReceiptLabels:
+    sale_title: str
+    refund_title: str
+    reprint: str
+    tax_id: str
+    counter: str
+    cashier: str
+    time: str
+    total: str
+    refund_amount: str
+    method: str
+    method_quick_pay: str
+    method_gateway: str
+    wallet_transaction: str
+    order: str
+    refund_id: str
+    original_payment: str
+    wallet_refund: str
+    no_cashier: str
+    thanks: str
+
+
+ENGLISH = ReceiptLabels(
+    sale_title="RECEIPT",
+    refund_title="REFUND RECEIPT",
+    reprint="*** REPRINT ***",
+    tax_id="Tax ID",
+    counter="Counter",
+    cashier="Cashier",
+    time="Time",
+    total="TOTAL",
+    refund_amount="REFUNDED",
+    method="Method",
+    method_quick_pay="Wallet quick pay",
+    method_gateway="Payment gateway",
+    wallet_transaction="Wallet txn",
+    order="Order",
+    refund_id="Refund",
+    original_payment="Payment",
+    wallet_refund="Wallet refund",
+    no_cashier="-",
+    thanks="Thank you!",
+)
+
+VIETNAMESE = ReceiptLabels(
+    sale_title="HÓA ĐƠN",
+    refund_title="PHIẾU HOÀN TIỀN",
+    reprint="*** IN LẠI ***",
+    tax_id="MST",
+    counter="Quầy",
+    cashier="Thu ngân",
+    time="Thời gian",
+    total="TỔNG CỘNG",
+    refund_amount="ĐÃ HOÀN",
+    method="Hình thức",
+    method_quick_pay="Ví điện tử (quét mã)",
+    method_gateway="Cổng thanh toán",
+    wallet_transaction="Mã GD ví",
+    order="Mã đơn",
+    refund_id="Mã hoàn tiền",
+    original_payment="GD gốc",
+    wallet_refund="Mã hoàn ví",
+    no_cashier="-",
+    thanks="Cảm ơn quý khách!",
+)
+
+LABELS: dict[str, ReceiptLabels] = {"en": ENGLISH, "vi": VIETNAMESE}

@@ -1,0 +1,95 @@
+"""A receipt as ESC/POS bytes (built with python-escpos's Dummy printer).
+
+The bytes begin with the initialise command (ESC @) and end with a cut (GS V). Vietnamese text
+prints in code page CP1258 when the printer has it (`[printer] codepage = "CP1258"`); otherwise
+the whole receipt is drawn with a TrueType font with Vietnamese glyphs and printed as a raster
+image (GS v 0). A receipt that is all ASCII prints as plain text either way.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+from pos_terminal.receipts.content import Receipt
+
+ESC_INIT = b"\x1b@"
+ESC_CODEPAGE = b"\x1bt"
+#: Dots across the paper: 58 mm paper (32 characters) 384, 80 mm (42 or 48) 576.
+PAPER_DOTS = {32: 384, 42: 576, 48: 576}
+VIETNAMESE_CODEPAGES = ("CP1258",)
+#: The five Vietnamese tone marks as combining characters (CP1258 has each as one byte).
+_TONE_MARKS = frozenset("\u0300\u0301\u0303\u0309\u0323")
+
+
+class ReceiptFontMissing(Exception):
+    def __init__(self, path: Path) -> None:
+        self.message = (
+            f"The receipt font {path} is missing, and Vietnamese text on a printer without a "
+            "Vietnamese code page is printed as an image drawn with it: install it "
+            "(`apt-get install fonts-dejavu-core`), point [printer] font at a TrueType font "
+            "with Vietnamese letters, or set [printer] codepage = \"CP1258\" if the printer "
+            "has that code page.")
+        super().__init__(self.message)
+
+
+def encode_cp1258(text: str) -> bytes:
+    """Windows-1258 bytes: letters CP1258 lacks precomposed (ệ, ố, ...) are written as the base
+    letter it has plus combining tone marks, as Vietnamese text in that code page is."""
+    out = bytearray()
+    for char in unicodedata.normalize("NFC", text):
+        try:
+            out += char.encode("cp1258")
+            continue
+        except UnicodeEncodeError:
+            pass
+        parts = unicodedata.normalize("NFD", char)
+        base = "".join(c for c in parts if c not in _TONE_MARKS)
+        tones = "".join(c for c in parts if c in _TONE_MARKS)
+        try:
+            out += unicodedata.normalize("NFC", base).encode("cp1258") + tones.encode("cp1258")
+        except UnicodeEncodeError:
+            out += b"?"
+    return bytes(out)
+
+
+def render_raster(lines: tuple[str, ...], *, font_path: Path, width: int) -> Any:
+    """The lines drawn black on white, `width` characters across the paper's dots."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    if not font_path.is_file():
+        raise ReceiptFontMissing(font_path)
+    dots = PAPER_DOTS.get(width, 576)
+    size = 40
+    font = ImageFont.truetype(str(font_path), size)
+    while size > 8 and font.getlength("M" * width) > dots:
+        size -= 1
+        font = ImageFont.truetype(str(font_path), size)
+    line_height = int(size * 1.25)
+    image = Image.new("1", (dots, line_height * len(lines) + 8), 1)
+    draw = ImageDraw.Draw(image)
+    for number, line in enumerate(lines):
+        draw.text((0, 4 + number * line_height), line, font=font, fill=0)
+    return image
+
+
+def to_escpos(receipt: Receipt, *, codepage: str = "", font_path: Path,
+              width: int = 42) -> bytes:
+    from escpos.printer import Dummy
+
+    printer = Dummy()
+    printer._raw(ESC_INIT)
+    text = receipt.text
+    if text.isascii():
+        printer._raw(ESC_CODEPAGE + b"\x00" + text.encode("ascii"))
+    elif codepage in VIETNAMESE_CODEPAGES:
+        number = int(printer.profile.get_code_pages()[codepage])
+        printer._raw(ESC_CODEPAGE + bytes([number]) + encode_cp1258(text))
+    else:
+        image = render_raster(receipt.lines, font_path=font_path, width=width)
+        printer.profile.profile_data.setdefault("media", {}).setdefault("width", {})[
+            "pixels"] = image.width
+        printer.image(image, impl="bitImageRaster")
+    printer.cut()
+    return bytes(printer.output)
