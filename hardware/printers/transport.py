@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -141,8 +142,6 @@ def send(spec: str, data: bytes, *, timeout_s: float = 10.0) -> PrinterTarget:
         raise PrinterError(f"the {target.describe()} stopped taking the receipt ({reason}); "
                            f"it may be partly printed: {_hint(target)}") from None
     finally:
-        try:
+        with contextlib.suppress(Exception):  # closing a broken connection is best effort
             device.close()
-        except Exception:  # noqa: S110 - closing a broken connection is best effort
-            pass
     return target

@@ -37,6 +37,13 @@ from pos_terminal.checkout.validation import (
     check_items,
     parse_amount,
 )
+from pos_terminal.cli.cashier_cmds import (
+    PinReader,
+    authorise,
+    pin_stdin_option,
+    signed_cashier,
+    supervisor_option,
+)
 from pos_terminal.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -55,6 +62,7 @@ from pos_terminal.journal import (
     UnknownPayment,
     vn_time,
 )
+from pos_terminal.journal.cashiers import CashierError
 from pos_terminal.journal.export import write_csv, write_json
 from pos_terminal.journal.views import VN_TZ
 from pos_terminal.wallet.errors import FieldError, RsaKeyError, WalletError
@@ -303,11 +311,16 @@ def _refused_result(co: Checkout, exc: CodeRefused, amount: int,
                    "The items must add up to --amount.")
 @click.option("--deadline", "deadline_s", type=click.FloatRange(min=0), default=None,
               help="Seconds to wait for a final result (default [checkout] poll_deadline_s).")
+@click.option("--cashier", "cashier_id", default=None, metavar="ID",
+              help="The cashier taking the payment (journaled with it).")
+@click.option("--pin-stdin", is_flag=True,
+              help="With --cashier: check the cashier's PIN, read from stdin.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec: str | None,
             scan_timeout: float, description: str, items: tuple[str, ...],
-            deadline_s: float | None, as_json: bool) -> None:
+            deadline_s: float | None, cashier_id: str | None, pin_stdin: bool,
+            as_json: bool) -> None:
     """Charge one payment and wait for its result.
 
     \b
@@ -336,6 +349,15 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
         except InvalidPayment as exc:
             _pay_error(exc.message, as_json=as_json, amount=amount, field="code")
     item_list = _parse_items(items, as_json, amount)
+    if cashier_id is not None:
+        try:
+            signed_cashier(settings, cashier_id, PinReader(True) if pin_stdin else None)
+        except CashierError as exc:
+            _pay_error(f"{exc.message} Nothing was charged.", as_json=as_json, amount=amount,
+                       field="cashier")
+    elif pin_stdin:
+        _pay_error("--pin-stdin checks the PIN of --cashier ID: give --cashier too. Nothing "
+                   "was charged.", as_json=as_json, amount=amount, field="cashier")
     try:
         check_description(description, label="--description")
         check_items(item_list, amount, items_label="The --item values",
@@ -355,7 +377,8 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
     with _checkout(settings, as_json, pay=True, amount=amount) as co:
         try:
             view = co.pay(amount, code, description=description, items=item_list,
-                          on_progress=_progress_printer(as_json), deadline_s=deadline_s)
+                          on_progress=_progress_printer(as_json), deadline_s=deadline_s,
+                          cashier_id=cashier_id)
         except (InvalidPayment, FieldError) as exc:
             _pay_error(exc.message, as_json=as_json, amount=amount, field=exc.field)
         except CodeRefused as exc:
@@ -439,11 +462,16 @@ def reconcile_cmd(ctx: click.Context, wait_s: float, as_json: bool) -> None:
 @click.option("--amount", "amount_text", default=None, metavar="N",
               help="VND to refund (default: everything that is left).")
 @click.option("--description", default="", help="Reason shown on the refund.")
+@supervisor_option
+@pin_stdin_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def refund_cmd(ctx: click.Context, app_trans_id: str, amount_text: str | None,
-               description: str, as_json: bool) -> None:
-    """Refund a succeeded payment, in full or in part. Exit 0 refunded, 1 failed, 3 in progress."""
+               description: str, supervisor_id: str | None, pin_stdin: bool,
+               as_json: bool) -> None:
+    """Refund a succeeded payment, in full or in part. Exit 0 refunded, 1 failed, 3 in progress.
+
+    Once a supervisor is set up, a supervisor's PIN authorises it (--supervisor ID)."""
     settings = load_settings_or_exit(ctx)
     amount: int | None = None
     if amount_text is not None:
@@ -452,9 +480,11 @@ def refund_cmd(ctx: click.Context, app_trans_id: str, amount_text: str | None,
         except InvalidPayment as exc:
             _error(exc.message.replace("The amount", "The refund amount"), as_json=as_json,
                    field="amount")
+    authorised_by = authorise(settings, action="refund", supervisor_id=supervisor_id,
+                              pins=PinReader(pin_stdin), as_json=as_json)
     with _checkout(settings, as_json) as co:
         try:
-            view = co.refund(app_trans_id, amount, description)
+            view = co.refund(app_trans_id, amount, description, cashier_id=authorised_by)
         except (UnknownPayment, RefundNotAllowed) as exc:
             _error(exc.message, as_json=as_json)
         except (FieldError, InvalidPayment) as exc:
@@ -475,17 +505,28 @@ def refund_cmd(ctx: click.Context, app_trans_id: str, amount_text: str | None,
 @click.option("--mark", type=click.Choice(["paid", "failed"]), required=True,
               help="What you found in the merchant portal.")
 @click.option("--reason", required=True, help="What you checked, and where.")
-@click.option("--who", default=None, help="Who decides (default: the terminal's app_user).")
+@click.option("--who", default=None,
+              help="Who decides (default: the authorising supervisor, else the app_user).")
+@supervisor_option
+@pin_stdin_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def override_cmd(ctx: click.Context, app_trans_id: str, mark: str, reason: str,
-                 who: str | None, as_json: bool) -> None:
-    """Settle an unresolved payment by hand, as an explicit journaled event with its reason."""
+                 who: str | None, supervisor_id: str | None, pin_stdin: bool,
+                 as_json: bool) -> None:
+    """Settle an unresolved payment by hand, as an explicit journaled event with its reason.
+
+    Once a supervisor is set up, a supervisor's PIN authorises it (--supervisor ID)."""
     settings = load_settings_or_exit(ctx)
     target = S.SUCCEEDED if mark == "paid" else S.FAILED
+    authorised_by = authorise(settings, action="override a payment",
+                              supervisor_id=supervisor_id, pins=PinReader(pin_stdin),
+                              as_json=as_json)
     with _checkout(settings, as_json) as co:
         try:
-            view = co.override(app_trans_id, target, reason, who or settings.terminal.app_user)
+            view = co.override(app_trans_id, target, reason,
+                               who or authorised_by or settings.terminal.app_user,
+                               cashier_id=authorised_by)
         except (UnknownPayment, IllegalTransition) as exc:
             _error(exc.message, as_json=as_json)
         except JournalError as exc:
@@ -633,39 +674,56 @@ def report_group() -> None:
     """X report (running totals) and Z report (closes the day)."""
 
 
+_by_option = click.option(
+    "--by", type=click.Choice(["cashier", "shift"]), default=None,
+    help="Also the totals of each cashier, or of each shift (sign-in to sign-out).")
+
+
+def _show_report(report: Any, groups: list[Any] | None, as_json: bool) -> None:
+    if as_json:
+        data = report.to_json()
+        if groups is not None:
+            data["groups"] = [g.to_json() for g in groups]
+        print_json(data)
+        return
+    click.echo("\n".join(report.lines()))
+    for group in groups or ():
+        click.echo("\n".join(group.lines()))
+    if groups == []:
+        click.echo("  (no cashier or shift recorded)")
+
+
 @report_group.command("x")
+@_by_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
-def report_x(ctx: click.Context, as_json: bool) -> None:
+def report_x(ctx: click.Context, by: str | None, as_json: bool) -> None:
     """Running totals of the open day; changes nothing."""
     settings = load_settings_or_exit(ctx)
     with _journal(settings, as_json) as journal:
         report = journal.x_report()
-    if as_json:
-        print_json(report.to_json())
-    else:
-        click.echo("\n".join(report.lines()))
+        groups = None if by is None else journal.grouped_report(by)
+    _show_report(report, groups, as_json)
 
 
 @report_group.command("z")
 @click.option("--show", "number", type=click.IntRange(min=1), default=None,
               help="Print the stored Z report with this number instead of closing the day.")
+@_by_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
-def report_z(ctx: click.Context, number: int | None, as_json: bool) -> None:
+def report_z(ctx: click.Context, number: int | None, by: str | None, as_json: bool) -> None:
     """Close the day: a numbered Z report, immutable afterwards."""
     settings = load_settings_or_exit(ctx)
     with _journal(settings, as_json) as journal:
         try:
             report = journal.close_day() if number is None else journal.z_report(number)
+            groups = None if by is None else journal.grouped_report(by, report.number)
         except LookupError as exc:
             _error(str(exc), as_json=as_json)
         except JournalError as exc:
             _error(exc.message, as_json=as_json)
-    if as_json:
-        print_json(report.to_json())
-    else:
-        click.echo("\n".join(report.lines()))
+    _show_report(report, groups, as_json)
 
 
 def register(group: click.Group) -> None:

@@ -194,14 +194,14 @@ class Cashiers:
                                  "`pos-terminal cashier list`.")
         return _cashier(rows[0])
 
-    def list(self, *, include_removed: bool = True) -> list[Cashier]:
+    def all(self, *, include_removed: bool = True) -> list[Cashier]:
         where = "" if include_removed else " WHERE removed_ms IS NULL"
         rows = self.journal._read(f"SELECT {_COLUMNS} FROM cashiers{where} "  # noqa: S608
                                   "ORDER BY created_ms, id")
         return [_cashier(r) for r in rows]
 
     def names(self) -> dict[str, str]:
-        return {c.id: c.name for c in self.list()}
+        return {c.id: c.name for c in self.all()}
 
     def any_active(self) -> bool:
         return bool(self.journal._read(

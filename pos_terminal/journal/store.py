@@ -73,11 +73,13 @@ def vnd(amount: int) -> str:
 _PAYMENT_COLUMNS = (
     "app_trans_id, state, amount, description, return_code, message, service_message, "
     "zp_trans_id, code_last4, created_ms, updated_ms, polls, refunded_amount, needs_review, kind, "
-    "generation, sub_return_code, submitted_ms, order_url, qr_code, items_json, z_number, cashier_id"
+    "generation, sub_return_code, submitted_ms, order_url, qr_code, items_json, z_number, "
+    "cashier_id"
 )
 _REFUND_COLUMNS = (
     "m_refund_id, app_trans_id, amount, description, state, return_code, sub_return_code, message, "
-    "service_message, refund_id, request_ms, created_ms, updated_ms, needs_review, z_number, cashier_id"
+    "service_message, refund_id, request_ms, created_ms, updated_ms, needs_review, z_number, "
+    "cashier_id"
 )
 _EVENT_COLUMNS = (
     "id, app_trans_id, m_refund_id, time_ms, kind, from_state, to_state, return_code, "

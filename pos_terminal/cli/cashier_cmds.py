@@ -1,0 +1,344 @@
+"""Cashiers, shifts and receipts: `cashier add|list|remove|unlock`, `shift open|close|list`,
+`receipt ID`; and the supervisor authorisation that `refund` and `override` ask for.
+
+PINs come from stdin with --pin-stdin (one per line, for scripts) or are asked for without
+echo. They are never printed, logged or journaled (the journal keeps salted scrypt hashes).
+"""
+
+from __future__ import annotations
+
+import getpass
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+from pos_terminal.cli.common import EXIT_USAGE, load_settings_or_exit, print_json
+from pos_terminal.config import Settings
+from pos_terminal.journal import Journal, JournalError, vn_time
+from pos_terminal.journal.cashiers import (
+    Cashier,
+    CashierError,
+    Cashiers,
+    check_pin_format,
+)
+
+EXIT_PRINTER = 4  # the printer could not be reached (as `sync` uses 4 for an unreachable ledger)
+
+
+def _fail(message: str, *, as_json: bool = False, code: int = EXIT_USAGE) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    if as_json:
+        print_json({"error": message})
+    raise click.exceptions.Exit(code)
+
+
+@contextmanager
+def open_cashiers(settings: Settings, as_json: bool = False) -> Iterator[Cashiers]:
+    try:
+        journal = Journal.open(settings.terminal.journal)
+    except JournalError as exc:
+        _fail(exc.message, as_json=as_json)
+    try:
+        yield Cashiers(journal, max_attempts=settings.cashiers.max_attempts,
+                       lockout_s=settings.cashiers.lockout_s)
+    finally:
+        journal.close()
+
+
+class PinReader:
+    """PINs from stdin (one line each, in the order asked) or typed without echo."""
+
+    def __init__(self, from_stdin: bool) -> None:
+        self.from_stdin = from_stdin
+
+    def read(self, prompt: str, *, confirm: bool = False) -> str:
+        if self.from_stdin:
+            line = sys.stdin.readline()
+            if not line:
+                _fail(f"--pin-stdin: no line on stdin for {prompt.rstrip(': ').lower()}")
+            return line.rstrip("\r\n")
+        if not sys.stdin.isatty():
+            _fail(f"{prompt.rstrip(': ')} is needed: give it on stdin with --pin-stdin, or run "
+                  "this in a terminal to type it")
+        pin = getpass.getpass(prompt)
+        if confirm and getpass.getpass("Again: ") != pin:
+            _fail("the two PINs differ; nothing changed")
+        return pin
+
+
+def authorise(settings: Settings, *, action: str, supervisor_id: str | None, pins: PinReader,
+              as_json: bool = False) -> str | None:
+    """The supervisor who authorises `action` (their id), after checking their PIN.
+
+    With no supervisor set up at all, anyone may (today's behaviour, so that existing shops are
+    not locked out): a one-line warning says so and None is returned. Refusals exit 2 before
+    anything is sent."""
+    with open_cashiers(settings, as_json) as book:
+        if not book.any_supervisor():
+            click.echo(f"warning: no supervisor is set up, so anyone can {action}; add one with "
+                       "`pos-terminal cashier add ID --name NAME --supervisor`", err=True)
+            return None
+        if supervisor_id is None:
+            _fail(f"to {action} a supervisor must authorise: add --supervisor ID and the "
+                  "supervisor's PIN (typed when asked, or on stdin with --pin-stdin). Nothing "
+                  "was sent.", as_json=as_json)
+        pin = pins.read("Supervisor PIN: ")
+        try:
+            return book.require_supervisor(pin, supervisor_id).id
+        except CashierError as exc:
+            _fail(f"{exc.message} Nothing was sent.", as_json=as_json)
+
+
+def signed_cashier(settings: Settings, cashier_id: str, pins: PinReader | None) -> Cashier:
+    """The cashier taking a payment: must exist and be active; with `pins`, the PIN is
+    checked. Raises CashierError (the caller refuses: nothing is charged)."""
+    with open_cashiers(settings) as book:
+        if pins is not None:
+            return book.verify_pin(cashier_id, pins.read("Cashier PIN: "))
+        cashier = book.get(cashier_id)
+        if not cashier.active:
+            raise CashierError(f"Cashier {cashier_id!r} ({cashier.name}) was removed.")
+        return cashier
+
+
+supervisor_option = click.option(
+    "--supervisor", "supervisor_id", default=None, metavar="ID",
+    help="The supervisor who authorises (needed once a supervisor is set up).")
+pin_stdin_option = click.option(
+    "--pin-stdin", is_flag=True,
+    help="Read PINs from stdin, one line each (supervisor's first), instead of asking.")
+
+
+# ------------------------------------------------------------------ cashier
+@click.group("cashier")
+def cashier_group() -> None:
+    """Cashiers and supervisors: add, list, remove, unlock."""
+
+
+def _guard(settings: Settings, action: str, supervisor_id: str | None, pins: PinReader) -> None:
+    """Changing the cashier book needs a supervisor once one exists."""
+    authorise(settings, action=action, supervisor_id=supervisor_id, pins=pins)
+
+
+@cashier_group.command("add")
+@click.argument("cashier_id", metavar="ID")
+@click.option("--name", required=True, help="The name printed on receipts.")
+@click.option("--supervisor", "is_supervisor", is_flag=True,
+              help="A supervisor (authorises refunds and overrides).")
+@click.option("--by", "supervisor_id", default=None, metavar="ID",
+              help="The supervisor who authorises (needed once a supervisor is set up).")
+@pin_stdin_option
+@click.pass_context
+def cashier_add(ctx: click.Context, cashier_id: str, name: str, is_supervisor: bool,
+                supervisor_id: str | None, pin_stdin: bool) -> None:
+    """Add a cashier with a PIN of 4 to 8 digits (asked twice, or on stdin)."""
+    settings = load_settings_or_exit(ctx)
+    pins = PinReader(pin_stdin)
+    _guard(settings, "add a cashier", supervisor_id, pins)
+    pin = pins.read(f"PIN for {cashier_id}: ", confirm=True)
+    try:
+        check_pin_format(pin)
+    except CashierError as exc:
+        _fail(f"{exc.message} Nothing changed.")
+    with open_cashiers(settings) as book:
+        try:
+            cashier = book.add(cashier_id, name, pin, supervisor=is_supervisor)
+        except CashierError as exc:
+            _fail(exc.message)
+    click.echo(f"added {cashier.role} {cashier.id} ({cashier.name})")
+
+
+@cashier_group.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def cashier_list(ctx: click.Context, as_json: bool) -> None:
+    """Every cashier, removed ones too (never the PIN hashes)."""
+    settings = load_settings_or_exit(ctx)
+    with open_cashiers(settings, as_json) as book:
+        rows = book.all()
+    if as_json:
+        print_json({"cashiers": [c.to_json() for c in rows], "count": len(rows)})
+        return
+    if not rows:
+        click.echo("no cashiers (anyone can refund and override until a supervisor is added)")
+    for c in rows:
+        state = (f"removed {vn_time(c.removed_ms)}" if c.removed_ms else
+                 f"locked until {vn_time(c.locked_until_ms)}" if c.locked_until_ms else "active")
+        click.echo(f"{c.id:<16} {c.role:<10} {state:<30} {c.name}")
+
+
+@cashier_group.command("remove")
+@click.argument("cashier_id", metavar="ID")
+@supervisor_option
+@pin_stdin_option
+@click.pass_context
+def cashier_remove(ctx: click.Context, cashier_id: str, supervisor_id: str | None,
+                   pin_stdin: bool) -> None:
+    """Remove a cashier (they can no longer sign in; history keeps their name)."""
+    settings = load_settings_or_exit(ctx)
+    _guard(settings, "remove a cashier", supervisor_id, PinReader(pin_stdin))
+    with open_cashiers(settings) as book:
+        try:
+            cashier = book.remove(cashier_id)
+        except CashierError as exc:
+            _fail(exc.message)
+    click.echo(f"removed {cashier.id} ({cashier.name})")
+
+
+@cashier_group.command("unlock")
+@click.argument("cashier_id", metavar="ID")
+@supervisor_option
+@pin_stdin_option
+@click.pass_context
+def cashier_unlock(ctx: click.Context, cashier_id: str, supervisor_id: str | None,
+                   pin_stdin: bool) -> None:
+    """Unlock a cashier locked after too many wrong PINs."""
+    settings = load_settings_or_exit(ctx)
+    _guard(settings, "unlock a cashier", supervisor_id, PinReader(pin_stdin))
+    with open_cashiers(settings) as book:
+        try:
+            cashier = book.unlock(cashier_id)
+        except CashierError as exc:
+            _fail(exc.message)
+    click.echo(f"unlocked {cashier.id} ({cashier.name})")
+
+
+# ------------------------------------------------------------------ shift
+@click.group("shift")
+def shift_group() -> None:
+    """Shifts: a cashier signs in (open) and out (close); reports can be per shift."""
+
+
+@shift_group.command("open")
+@click.argument("cashier_id", metavar="ID")
+@pin_stdin_option
+@click.pass_context
+def shift_open(ctx: click.Context, cashier_id: str, pin_stdin: bool) -> None:
+    """Sign a cashier in (their PIN) and open their shift."""
+    settings = load_settings_or_exit(ctx)
+    pin = PinReader(pin_stdin).read("PIN: ")
+    with open_cashiers(settings) as book:
+        try:
+            book.verify_pin(cashier_id, pin)
+            shift = book.open_shift(cashier_id)
+        except CashierError as exc:
+            _fail(exc.message)
+    click.echo(f"shift {shift.id} open for {cashier_id} since {vn_time(shift.opened_ms)}")
+
+
+@shift_group.command("close")
+@click.argument("cashier_id", metavar="ID")
+@click.pass_context
+def shift_close(ctx: click.Context, cashier_id: str) -> None:
+    """Sign a cashier out: close their open shift."""
+    settings = load_settings_or_exit(ctx)
+    with open_cashiers(settings) as book:
+        try:
+            shift = book.close_shift(cashier_id)
+        except CashierError as exc:
+            _fail(exc.message)
+    click.echo(f"shift {shift.id} of {cashier_id} closed: {vn_time(shift.opened_ms)} to "
+               f"{vn_time(shift.closed_ms)}")
+
+
+@shift_group.command("list")
+@click.option("--limit", type=click.IntRange(min=1), default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def shift_list(ctx: click.Context, limit: int | None, as_json: bool) -> None:
+    """Shifts, newest first."""
+    settings = load_settings_or_exit(ctx)
+    with open_cashiers(settings, as_json) as book:
+        rows = book.shifts(limit=limit)
+    if as_json:
+        print_json({"shifts": [s.to_json() for s in rows], "count": len(rows)})
+        return
+    if not rows:
+        click.echo("no shifts")
+    for s in rows:
+        until = vn_time(s.closed_ms) if s.closed_ms else "open"
+        click.echo(f"{s.id:>5}  {s.cashier_id:<16} {vn_time(s.opened_ms)}  {until}")
+
+
+# ------------------------------------------------------------------ receipt
+@click.command("receipt")
+@click.argument("subject_id", metavar="ID")
+@click.option("--format", "fmt", type=click.Choice(["text", "escpos"]), default="text",
+              show_default=True)
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write to this file instead of stdout.")
+@click.option("--print", "to_printer", is_flag=True,
+              help="Print on the configured printer ([printer] target); journaled, and every "
+                   "print after the first carries the reprint mark.")
+@click.option("--lang", type=click.Choice(["en", "vi"]), default="en", show_default=True,
+              help="Language of the receipt's labels.")
+@click.pass_context
+def receipt_cmd(ctx: click.Context, subject_id: str, fmt: str, output: Path | None,
+                to_printer: bool, lang: str) -> None:
+    """The receipt of a paid payment (app_trans_id) or a refund (m_refund_id).
+
+    Text to stdout by default; --format escpos writes the printer's bytes (to --output, or to
+    stdout when it is not a terminal). Exit 2 for an unknown id or a payment that did not
+    settle, 4 when the printer cannot be reached.
+    """
+    from hardware.printers import PrinterError, PrinterSpecError
+    from pos_terminal.receipts import LABELS, NoReceipt, ReceiptFontMissing
+    from pos_terminal.receipts.service import (
+        UnknownReceipt,
+        build_receipt,
+        print_receipt,
+        receipt_bytes,
+    )
+
+    settings = load_settings_or_exit(ctx)
+    labels = LABELS[lang]
+    if to_printer and not settings.printer.target:
+        _fail(f"no printer is configured: set [printer] target in {settings.source} (e.g. "
+              "tcp:192.168.1.50:9100, usb:0x04b8:0x0202, serial:/dev/ttyUSB0, file:/dev/usb/lp0)")
+    if fmt == "escpos" and output is None and not to_printer and sys.stdout.isatty():
+        _fail("the ESC/POS format is binary: give --output FILE, or redirect stdout to a file "
+              "or a printer device")
+    try:
+        journal = Journal.open(settings.terminal.journal)
+    except JournalError as exc:
+        _fail(exc.message)
+    try:
+        if to_printer:
+            receipt = print_receipt(journal, settings, subject_id, labels=labels)
+            mark = " (reprint)" if receipt.reprint else ""
+            click.echo(f"printed the receipt of {subject_id}{mark} on {settings.printer.target}",
+                       err=True)
+        else:
+            receipt = build_receipt(journal, settings, subject_id, labels=labels)
+        if to_printer and output is None:
+            return
+        data = (receipt_bytes(receipt, settings) if fmt == "escpos"
+                else receipt.text.encode("utf-8"))
+    except (UnknownReceipt, NoReceipt, ReceiptFontMissing) as exc:
+        _fail(exc.message)
+    except PrinterSpecError as exc:
+        _fail(f"{exc} ([printer] target in {settings.source})")
+    except PrinterError as exc:
+        _fail(f"{exc}. Nothing was printed; the receipt can be printed again with "
+              f"`pos-terminal receipt {subject_id} --print`.", code=EXIT_PRINTER)
+    except JournalError as exc:
+        _fail(exc.message)
+    finally:
+        journal.close()
+    if output is not None:
+        output.write_bytes(data)
+        click.echo(f"wrote the receipt of {subject_id} to {output}", err=True)
+    elif fmt == "escpos":
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        click.echo(receipt.text, nl=False)
+
+
+def register(group: click.Group) -> None:
+    for command in (cashier_group, shift_group, receipt_cmd):
+        group.add_command(command)
