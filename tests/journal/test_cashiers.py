@@ -1,0 +1,178 @@
+"""Cashiers in the journal: scrypt PIN hashes, lock-out, soft removal, shifts, per-cashier and
+per-shift totals, and cashier_id on payments, refunds and overrides (real checkout + emulator)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pos_terminal.checkout import Checkout, PaymentState
+from pos_terminal.config import Settings
+from pos_terminal.journal import SCHEMA_VERSION, Journal
+from pos_terminal.journal.cashiers import (
+    SALT_BYTES,
+    CashierError,
+    CashierLocked,
+    Cashiers,
+    NotSupervisor,
+    PinRejected,
+    UnknownCashier,
+    pin_matches,
+)
+from tests.checkout.conftest import add_fault, wallet_code
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1_795_000_000_000
+
+    def __call__(self) -> int:
+        return self.t
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def book(tmp_path: Path, clock: Clock) -> Any:
+    journal = Journal.open(tmp_path / "j.sqlite3", clock=clock)
+    yield Cashiers(journal, max_attempts=3, lockout_s=60)
+    journal.close()
+
+
+def test_pins_are_salted_scrypt_hashes_only(book: Cashiers, tmp_path: Path) -> None:
+    book.add("ann", "Ann Tran", "73914628")
+    book.add("bao", "Bao Vu", "73914628", supervisor=True)
+    raw = sqlite3.connect(tmp_path / "j.sqlite3")
+    hashes = [r[0] for r in raw.execute("SELECT pin_hash FROM cashiers ORDER BY id")]
+    raw.close()
+    assert hashes[0] != hashes[1]  # same PIN, different salt
+    for stored in hashes:
+        scheme, n, r, p, salt, key = stored.split("$")
+        assert (scheme, n, r, p) == ("scrypt", str(2**14), "8", "1")
+        assert len(bytes.fromhex(salt)) == SALT_BYTES and len(bytes.fromhex(key)) == 32
+        assert "73914628" not in stored
+        assert pin_matches("73914628", stored) and not pin_matches("73914629", stored)
+    assert b"73914628" not in (tmp_path / "j.sqlite3").read_bytes()
+    assert "pin_hash" not in book.get("ann").to_json()
+    assert book.verify_pin("ann", "73914628").name == "Ann Tran"
+
+
+@pytest.mark.parametrize("pin", ["123", "123456789", "12a4", "１２３４", "٠١٢٣", " 1234"])
+def test_pin_must_be_4_to_8_ascii_digits(book: Cashiers, pin: str) -> None:
+    with pytest.raises(CashierError, match="4 to 8 digits"):
+        book.add("ann", "Ann", pin)
+    assert book.all() == []
+
+
+def test_lockout_after_max_attempts_then_expiry_and_unlock(book: Cashiers,
+                                                          clock: Clock) -> None:
+    book.add("ann", "Ann", "2468")
+    with pytest.raises(PinRejected) as first:
+        book.verify_pin("ann", "1111")
+    assert first.value.attempts_left == 2
+    with pytest.raises(PinRejected):
+        book.verify_pin("ann", "1111")
+    with pytest.raises(CashierLocked, match="3 wrong PINs in a row"):
+        book.verify_pin("ann", "1111")
+    with pytest.raises(CashierLocked, match="cashier unlock ann"):
+        book.verify_pin("ann", "2468")  # the right PIN does not open a locked id
+    kinds = [kind for _t, kind, _d in book.events("ann")]
+    assert kinds == ["added", "pin_failed", "pin_failed", "pin_failed", "locked"]
+    clock.t += 61_000
+    assert book.verify_pin("ann", "2468").failed_attempts == 0
+    for _ in range(2):
+        with pytest.raises(PinRejected):
+            book.verify_pin("ann", "0000")
+    with pytest.raises(CashierLocked):
+        book.verify_pin("ann", "0000")
+    book.unlock("ann")
+    assert book.verify_pin("ann", "2468").locked_until_ms is None
+
+
+def test_a_good_pin_resets_the_count(book: Cashiers) -> None:
+    book.add("ann", "Ann", "2468")
+    for _ in range(2):
+        with pytest.raises(PinRejected):
+            book.verify_pin("ann", "1111")
+    book.verify_pin("ann", "2468")
+    with pytest.raises(PinRejected) as again:
+        book.verify_pin("ann", "1111")
+    assert again.value.attempts_left == 2
+
+
+def test_removal_is_soft_and_ids_are_not_reused(book: Cashiers) -> None:
+    book.add("ann", "Ann", "2468")
+    book.open_shift("ann")
+    removed = book.remove("ann")
+    assert removed.removed_ms is not None
+    assert book.names() == {"ann": "Ann"}
+    assert book.shifts()[0].closed_ms is not None  # the open shift closed with the removal
+    with pytest.raises(UnknownCashier, match="removed"):
+        book.verify_pin("ann", "2468")
+    with pytest.raises(CashierError, match="already taken"):
+        book.add("ann", "Another Ann", "1357")
+    with pytest.raises(sqlite3.IntegrityError):
+        raw = sqlite3.connect(book.journal.path)
+        raw.execute("DELETE FROM cashiers")
+
+
+def test_require_supervisor(book: Cashiers) -> None:
+    with pytest.raises(NotSupervisor, match="No supervisor"):
+        book.require_supervisor("2468")
+    book.add("ann", "Ann", "2468")
+    book.add("boss", "Boss", "9753", supervisor=True)
+    with pytest.raises(NotSupervisor, match="is a cashier, not a supervisor"):
+        book.require_supervisor("2468", "ann")
+    assert book.require_supervisor("9753").id == "boss"
+    with pytest.raises(PinRejected):
+        book.require_supervisor("2468", "boss")
+    book.add("boss2", "Boss Two", "8642", supervisor=True)
+    with pytest.raises(NotSupervisor, match="name the one"):
+        book.require_supervisor("9753")
+
+
+def test_cashier_on_payment_refund_override_and_reports(settings: Settings,
+                                                        emulator: Any) -> None:
+    with Checkout(settings, reconciles_in_background=False) as co:
+        assert co.journal.schema_version == SCHEMA_VERSION
+        book = Cashiers(co.journal)
+        book.add("ann", "Ann Tran", "2468")
+        book.add("boss", "Boss", "9753", supervisor=True)
+        shift = book.open_shift("ann")
+        paid = co.pay(30_000, wallet_code(emulator, "an"), cashier_id="ann")
+        other = co.pay(7_000, wallet_code(emulator, "an"))
+        refund = co.refund(paid.app_trans_id, 10_000, cashier_id="boss")
+        add_fault(emulator, endpoint="quick_pay", mode="http500")
+        add_fault(emulator, endpoint="query", mode="http500", count=0)
+        open_one = co.pay(5_000, wallet_code(emulator, "binh"), cashier_id="ann",
+                          deadline_s=0.2)
+        assert open_one.state is PaymentState.UNKNOWN
+        overridden = co.override(open_one.app_trans_id, PaymentState.FAILED, "portal: none",
+                                 "Boss", cashier_id="boss")
+        book.close_shift("ann")
+        journal = co.journal
+        assert journal.get(paid.app_trans_id).cashier_id == "ann"
+        assert journal.get(other.app_trans_id).cashier_id is None
+        assert journal.get_refund(refund.m_refund_id).cashier_id == "boss"
+        assert journal.events(paid.app_trans_id)[0].cashier_id == "ann"
+        assert journal.events(overridden.app_trans_id)[-1].to_json()["cashier_id"] == "boss"
+        by_cashier = {g.key: g for g in journal.grouped_report("cashier")}
+        assert set(by_cashier) == {"", "ann", "boss"}
+        ann, boss, nobody = by_cashier["ann"], by_cashier["boss"], by_cashier[""]
+        assert (ann.sales_count, ann.sales_amount, ann.failed_count) == (1, 30_000, 1)
+        assert (boss.refunds_count, boss.refunds_amount, boss.sales_count) == (1, 10_000, 0)
+        assert (nobody.sales_count, nobody.sales_amount) == (1, 7_000)
+        assert ann.lines()[0] == "Ann Tran (ann)"
+        [per_shift] = journal.grouped_report("shift")
+        assert (per_shift.key, per_shift.cashier_id) == (str(shift.id), "ann")
+        assert (per_shift.sales_count, per_shift.sales_amount) == (1, 30_000)
+        z = journal.close_day()
+        assert journal.grouped_report("cashier") == []
+        closed = {g.key: g.net_amount for g in journal.grouped_report("cashier", z.number)}
+        assert closed == {"": 7_000, "ann": 30_000, "boss": -10_000}
