@@ -139,7 +139,7 @@ class _GuardedHTTPConnection(HTTPConnection):
             with contextlib.suppress(OSError):
                 sock.close()
 
-    def request(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+    def request(self, *args: Any, **kwargs: Any) -> None:
         _attach(self.sock)  # a reused connection: its socket is the one to watch
         super().request(*args, **kwargs)
 
