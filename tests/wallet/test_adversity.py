@@ -53,7 +53,7 @@ def test_a_closed_port_and_an_unknown_name_are_not_sent(settings: Settings) -> N
             pytest.raises(NotSent, match="connection refused"):
         client.quick_pay(order(), "123456789012345678")
     with _client(settings, "https://nonexistent.invalid") as client, \
-            pytest.raises(NotSent, match="nonexistent.invalid could not be resolved"):
+            pytest.raises(NotSent, match=r"nonexistent\.invalid could not be resolved"):
         client.quick_pay(order(), "123456789012345678")
 
 
@@ -125,7 +125,7 @@ def test_an_answer_with_a_repeated_return_code_is_unreadable(v2: WalletClient,
     (b'"paid"', "not an object"),
     (b"1", "not an object"),
     (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
-])
+], ids=["duplicate", "nan", "infinity", "-infinity", "list", "string", "number", "deep"])
 def test_strict_json(body: bytes, why: str) -> None:
     with pytest.raises(UnreadableAnswer, match=why):
         parse_json_body(body, 200)

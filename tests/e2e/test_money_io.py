@@ -1,0 +1,89 @@
+"""`pos-terminal pay --json` as a real process against connections that cannot have carried
+the charge (TLS refused, nothing listening, no such host) and a server that drips its answer."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from pos_terminal.config import Settings
+from tests.checkout.conftest import add_fault, charged, quick_pay_requests, wallet_code
+from tests.e2e.conftest import cli_command, cli_env, write_config
+from tests.listeners import closed_port, listener
+
+pytestmark = pytest.mark.e2e
+
+
+def _pay(config: Path, code: str, amount: int = 12_000, *extra: str) -> tuple[int, dict[str, Any]]:
+    done = subprocess.run(
+        cli_command("--config", str(config), "pay", "--amount", str(amount), "--code", code,
+                    "--json", *extra),
+        capture_output=True, text=True, env=cli_env(), timeout=60, check=False)
+    assert "Traceback" not in done.stderr, done.stderr
+    return done.returncode, json.loads(done.stdout)
+
+
+def _journal_state(settings: Settings, app_trans_id: str) -> str:
+    with sqlite3.connect(settings.terminal.journal) as db:
+        row = db.execute("SELECT state FROM payments WHERE app_trans_id = ?",
+                         (app_trans_id,)).fetchone()
+    return str(row[0])
+
+
+@pytest.mark.parametrize("where", ["untrusted_tls", "reset_handshake", "closed_port",
+                                   "unknown_host"])
+def test_a_charge_that_cannot_have_left_fails_at_once_and_the_code_stays_usable(
+        settings: Settings, emulator: Any, tmp_path: Path, where: str) -> None:
+    code = wallet_code(emulator, "an")
+    good = write_config(settings, tmp_path / "good.toml")
+    causes = {
+        "untrusted_tls": "TLS certificate not accepted",
+        "reset_handshake": "TLS handshake refused",
+        "closed_port": "connection refused",
+        "unknown_host": "the name nonexistent.invalid could not be resolved",
+    }
+    with listener("untrusted_tls" if where == "untrusted_tls" else "reset_handshake",
+                  tmp_path) as server:
+        base_url = {"closed_port": f"https://127.0.0.1:{closed_port()}",
+                    "unknown_host": "https://nonexistent.invalid"}.get(where, server.url)
+        bad = write_config(settings.replace_service(base_url=base_url), tmp_path / "bad.toml")
+        exit_code, data = _pay(bad, code)
+        assert server.received == []
+    assert exit_code == 1  # definitely not charged
+    assert data["state"] == "failed"
+    assert causes[where] in data["message"]
+    assert "nothing was charged" in data["message"]
+    assert "then charge again" in data["message"]
+    assert _journal_state(settings, data["app_trans_id"]) == "failed"
+    assert quick_pay_requests(emulator) == 0
+    # the same code, right after, against the real service: charged once
+    again_code, again = _pay(good, code)
+    assert (again_code, again["state"]) == (0, "succeeded")
+    assert len(charged(emulator, again["app_trans_id"])) == 1
+
+
+def test_a_dripping_answer_does_not_hold_the_payment(settings: Settings, emulator: Any,
+                                                    tmp_path: Path) -> None:
+    """One byte every 300 ms (about 80 s for the whole answer) with timeout_s = 1.5: the charge
+    is unknown after 1.5 s and goes to status queries, which drip too; `pay` ends at its
+    deadline with the payment unresolved (exit 3), and reconcile settles it later."""
+    config = write_config(settings.replace_service(timeout_s=1.5), tmp_path / "pos.toml")
+    add_fault(emulator, endpoint="quick_pay", mode="slow_drip", interval_ms=300)
+    add_fault(emulator, endpoint="query", mode="slow_drip", interval_ms=300, count=0)
+    exit_code, data = _pay(config, wallet_code(emulator, "an"), 12_000, "--deadline", "2")
+    assert exit_code == 3
+    assert data["state"] == "unknown"
+    assert _journal_state(settings, data["app_trans_id"]) == "unknown"
+    assert quick_pay_requests(emulator) == 1
+    requests.delete(f"{emulator.base_url}/_emulator/faults", timeout=5).raise_for_status()
+    done = subprocess.run(cli_command("--config", str(config), "reconcile", "--json"),
+                          capture_output=True, text=True, env=cli_env(), timeout=60,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert _journal_state(settings, data["app_trans_id"]) == "succeeded"
