@@ -143,7 +143,10 @@ def headless_command(ctx: click.Context, spec: str, serial_path: str | None, bau
     checkout = open_checkout(settings)
     try:
         if serial_path is None:
-            serve(checkout, scanner, sys.stdin, sys.stdout, scan_timeout_s=scan_timeout)
+            # bytes in (each line decoded, a non-UTF-8 line refused), UTF-8 out whatever the
+            # locale: the answers stay a valid UTF-8 JSON stream
+            sys.stdout.reconfigure(encoding="utf-8", errors="strict")  # type: ignore[union-attr]
+            serve(checkout, scanner, sys.stdin.buffer, sys.stdout, scan_timeout_s=scan_timeout)
         else:
             line = _serial_line(serial_path, baud)
             try:
@@ -160,12 +163,12 @@ class SerialLine:
     def __init__(self, port: Any) -> None:
         self._port = port
 
-    def __iter__(self) -> Iterator[str]:
+    def __iter__(self) -> Iterator[bytes]:
         while True:
             raw = self._port.read_until(b"\n")  # blocks (timeout None) until a whole line
             if not raw:
                 return
-            yield raw.decode("utf-8", errors="replace")
+            yield bytes(raw)  # decoded by the loop, which refuses a line that is not UTF-8
 
     def write(self, text: str) -> int:
         return int(self._port.write(text.replace("\n", "\r\n").encode("utf-8")))

@@ -87,3 +87,65 @@ def test_a_dripping_answer_does_not_hold_the_payment(settings: Settings, emulato
                           check=False)
     assert done.returncode == 0, done.stderr
     assert _journal_state(settings, data["app_trans_id"]) == "succeeded"
+
+
+# --- headless: bytes that are not UTF-8, digits that are not 0-9 --------------------------------
+def test_headless_never_echoes_bytes_that_are_not_utf8(settings: Settings, emulator: Any,
+                                                       tmp_path: Path) -> None:
+    """In the C locale Python reads stdin with surrogateescape: an echo of the line wrote the
+    raw bytes back. Every answer line must stay UTF-8 JSON, and the loop goes on."""
+    from tests.e2e.test_headless import SerialScanner
+
+    config = write_config(settings, tmp_path / "pos.toml")
+    scanner = SerialScanner()
+    lines = [b"PAY 1000 \xff\xfe\x1b[2J caf\xe9\n", b"\xc3\x28\n",
+             "PAY ١٢٣\n".encode(), "PAY １２３\n".encode(), "REFUND 261121_x_1 ５\n".encode(),
+             b"PAY 12345678901234567890123\n", b"QUIT\n"]
+    try:
+        done = subprocess.run(
+            cli_command("--config", str(config), "headless", "--scanner",
+                        f"serial:{scanner.path}", "--scan-timeout", "1"),
+            input=b"".join(lines), capture_output=True, timeout=60, check=False,
+            env={**cli_env(), "LC_ALL": "C", "LANG": "C"})
+    finally:
+        scanner.close()
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr
+    text = done.stdout.decode("utf-8")  # strict: raises on any byte that is not UTF-8
+    answers = [json.loads(line) for line in text.splitlines()]
+    assert answers[0]["command"] == "READY"
+    not_utf8 = ("the line is not UTF-8 text (it holds bytes that are not UTF-8): nothing was "
+                "done; send commands as UTF-8 lines, e.g. PAY 25000")
+    assert answers[1] == {"ok": False, "command": None, "error": not_utf8}
+    assert answers[2] == {"ok": False, "command": None, "error": not_utf8}
+    other = ("(digits only: 0-9; digits of other scripts such as ١٢٣ or １２３ do not count)")
+    assert answers[3]["error"] == f"the amount must be a whole number of VND {other}, got '١٢٣'"
+    assert answers[4]["error"] == f"the amount must be a whole number of VND {other}, got '１２３'"
+    assert answers[5]["error"].startswith("the refund amount must be a whole number of VND "
+                                          f"{other}")
+    assert answers[6]["error"].startswith("the amount must be at most 16 digits")
+    assert answers[7] == {"ok": True, "command": "QUIT"}
+    assert quick_pay_requests(emulator) == 0
+
+
+@pytest.mark.parametrize("amount", ["١٢٣٠٠", "１２３００", "۱۲۳۰۰", "12" + "٣" + "00"])
+def test_pay_refuses_digits_of_other_scripts(settings: Settings, emulator: Any, tmp_path: Path,
+                                             amount: str) -> None:
+    config = write_config(settings, tmp_path / "pos.toml")
+    done = subprocess.run(
+        cli_command("--config", str(config), "pay", "--amount", amount, "--code",
+                    "１２３４５６７８９０１２３４５６７８", "--json"),
+        capture_output=True, text=True, env=cli_env(), timeout=60, check=False)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    data = json.loads(done.stdout)
+    assert data["field"] == "amount"
+    assert "digits of other scripts such as ١٢٣ or １２３ do not count" in data["error"]
+    code_only = subprocess.run(
+        cli_command("--config", str(config), "pay", "--amount", "12300", "--code",
+                    "１２３４５６７８９０１２３４５６７８", "--json"),
+        capture_output=True, text=True, env=cli_env(), timeout=60, check=False)
+    assert code_only.returncode == 2
+    assert json.loads(code_only.stdout)["field"] == "code"
+    assert "１２３" not in code_only.stdout + code_only.stderr  # the code is never repeated
+    assert quick_pay_requests(emulator) == 0

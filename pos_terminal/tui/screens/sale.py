@@ -130,6 +130,10 @@ class SaleScreen(PosScreen):
         self.say(f"Code {mask_code(text)} read before a payment was started: press Enter to "
                  "charge the amount, then scan again.", error=True)
 
+    @on(AmountField.Refused)
+    def _refused_key(self, event: AmountField.Refused) -> None:
+        self.say(event.text, error=True)
+
     @on(Input.Submitted, "#description")
     def _description_done(self) -> None:
         self.action_charge()
