@@ -53,9 +53,18 @@ def open_checkout(settings: Settings) -> Checkout:
     from pos_terminal.journal import JournalError
 
     try:
-        return Checkout(settings)
+        checkout = Checkout(settings)
     except JournalError as exc:
         fail(exc.message)
+    try:
+        # A first read of what the UI and the loop show first (the newest rows, the open ones):
+        # a journal that opens but cannot be read stops here with its sentence, not on screen.
+        checkout.journal.list_payments(limit=50, newest_first=True)
+        checkout.pending_count()
+    except JournalError as exc:
+        checkout.close()
+        fail(exc.message)
+    return checkout
 
 
 def run_ui(ctx: click.Context) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
+from pos_terminal.text_safety import clean
+
 from .errors import ServiceRefused, UnreadableAnswer
 from .fields import (
     BANK_FIELDS,
@@ -103,7 +105,7 @@ def get_text(data: Answer, name: str | None) -> str:
     if value is None:
         return ""
     if isinstance(value, str):
-        return value
+        return clean(value)  # no escape sequence of the service reaches a screen or a file
     if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)
     raise UnreadableAnswer(f"the service's answer has a non-text {name}")
