@@ -195,7 +195,7 @@ class EmulatorSettings(_Section):
     private_key: Path = Path("emulator-test-private-key.pem")
     host: str = "127.0.0.1"
     port: int = Field(default=8765, ge=0, le=65535)
-    code_lifetime_s: float = Field(default=60.0, ge=1, le=DAY_S)
+    code_lifetime_s: float = Field(default=60.0, ge=0.1, le=DAY_S)
     processing_s: float = Field(default=3.0, ge=0, le=600)
     app_time_tolerance_s: float = Field(default=900.0, ge=1, le=DAY_S)
     # Faults active from start: [{endpoint, mode, count, wallet, delay_s, status, return_code}];
