@@ -105,3 +105,13 @@ def test_no_escape_sequence_or_formula_leaves_the_cli(cli: Any, journal_with_esc
     out = tmp_path / "payments.csv"
     assert cli("journal", "export", "--output", str(out)).exit_code == 0
     assert b"\x1b" not in out.read_bytes()
+
+
+@pytest.mark.parametrize("args", [("pay", "--code", "123456789012345678", "--amount"),
+                                  ("refund", TID, "--amount")])
+def test_a_huge_amount_is_a_sentence(cli: Any, args: tuple[str, ...]) -> None:
+    """Python refuses int() of more than 4300 digits with a ValueError: that was a traceback."""
+    result = cli(*args, "9" * 5000)
+    assert result.exit_code == 2
+    assert "is far above the maximum of 100,000,000 VND for one payment." in result.stderr
+    assert len(result.stderr) < 300  # the number is not echoed whole

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 import requests
+from textual.content import Content
 from textual.widgets import DataTable, Static
 
 from pos_terminal.checkout import Checkout, PaymentState
@@ -93,3 +94,16 @@ async def test_a_digit_of_another_script_is_refused_in_the_amount(make_app, key_
         assert pilot.app.screen.query_one(AmountField).amount == 50
         assert text_of(pilot, "#sale-message").startswith(
             "Only the digits 0-9 make an amount (U+FF11 is a digit of another script)")
+
+
+async def test_a_scan_with_markup_is_reported_literally(make_app, key_clock) -> None:
+    """A QR code can hold anything: a burst that is not a payment code is named in a notice,
+    which must not read it as markup."""
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await scan_burst(pilot, key_clock, "abcdefgh12[/]")
+        await wait_until(pilot, lambda: bool(pilot.app._notifications), what="a notice")
+        # what the toast shows, rendered as Textual's Toast renders it
+        shown = [(Content.from_markup(n.message) if n.markup else Content(n.message)).plain
+                 for n in pilot.app._notifications]
+        assert any("Scanner read ••••2[/] (13 characters) was ignored" in t for t in shown)
+        assert pilot.app.is_running
