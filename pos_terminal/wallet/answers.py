@@ -55,6 +55,11 @@ def _no_constant(name: str) -> object:
     raise _Ambiguous(f"{name} is not a JSON number")
 
 
+def loads_strict(text: str | bytes) -> object:
+    """json.loads refusing a repeated key and NaN/Infinity (ValueError, as json.loads)."""
+    return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+
+
 def parse_json_body(body: bytes, http_status: int | None = None) -> dict[str, object]:
     """The answer's JSON object, or UnreadableAnswer saying what came instead."""
     text = body.decode("utf-8", errors="replace").strip()
@@ -64,7 +69,7 @@ def parse_json_body(body: bytes, http_status: int | None = None) -> dict[str, ob
         raise UnreadableAnswer("the service answered with an HTML page instead of JSON",
                                http_status)
     try:
-        data = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+        data = loads_strict(text)
     except json.JSONDecodeError:
         raise UnreadableAnswer(
             "the service's answer is not valid JSON (garbled or cut short)", http_status
