@@ -42,7 +42,8 @@ JOURNAL_COMMANDS: dict[str, tuple[str, ...]] = {
     "headless": ("--scanner", "wedge"),
 }
 #: Commands that never open the configured journal (demo uses a temporary one).
-NO_JOURNAL = {"demo", "emulator", "banks", "verify-redirect", "scan-image", "scan"}
+NO_JOURNAL = {"demo", "emulator", "banks", "verify-redirect", "verify-callback", "scan-image",
+              "scan"}
 
 #: The next step each condition's message gives.
 NEXT_STEP = {
