@@ -172,3 +172,22 @@ def test_a_journal_problem_is_a_sentence_and_an_exit_code(
     assert done.returncode == EXIT_USAGE, output
     assert str(journal) in done.stderr, output
     assert NEXT_STEP[kind] in done.stderr, output
+
+
+@pytest.mark.parametrize("argv", [("journal", "list", "--json"), ("report", "x", "--json"),
+                                  ("journal", "show", TID, "--json")])
+def test_with_json_a_journal_problem_is_also_one_json_object(
+        argv: tuple[str, ...], settings: Settings, tmp_path: Path) -> None:
+    """A journal that opens but whose rows are garbage: the error surfaces mid-command."""
+    import json
+
+    journal = tmp_path / "journal.sqlite3"
+    _damaged_inside(journal)
+    config = write_config(settings.replace_section("terminal", journal=journal),
+                          tmp_path / "pos.toml")
+    done = subprocess.run(cli_command("--config", str(config), *argv), capture_output=True,
+                          text=True, env=cli_env(), timeout=90, check=False)
+    assert done.returncode == EXIT_USAGE, done.stderr
+    assert "Traceback" not in done.stderr
+    data = json.loads(done.stdout)
+    assert str(journal) in data["error"] and data["reason"] == "damaged"
