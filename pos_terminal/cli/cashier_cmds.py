@@ -220,8 +220,8 @@ def shift_group() -> None:
 def shift_open(ctx: click.Context, cashier_id: str, pin_stdin: bool) -> None:
     """Sign a cashier in (their PIN) and open their shift."""
     settings = load_settings_or_exit(ctx)
-    pin = PinReader(pin_stdin).read("PIN: ")
     with open_cashiers(settings) as book:
+        pin = PinReader(pin_stdin).read("PIN: ")
         try:
             book.verify_pin(cashier_id, pin)
             shift = book.open_shift(cashier_id)

@@ -47,10 +47,10 @@ def quick_pay_requests(emulator: Any) -> int:
 
 @pytest.fixture
 def tiny_tmpfs(tmp_path: Path) -> Iterator[Path]:
-    """A real 256 KiB tmpfs (needs CAP_SYS_ADMIN; skipped where mounting is not allowed)."""
+    """A real 512 KiB tmpfs (needs CAP_SYS_ADMIN; skipped where mounting is not allowed)."""
     mount = tmp_path / "tmpfs"
     mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)],
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(mount)],
                           capture_output=True, check=False)
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")

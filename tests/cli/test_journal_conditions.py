@@ -40,7 +40,19 @@ JOURNAL_COMMANDS: dict[str, tuple[str, ...]] = {
     "report x": (),
     "report z": (),
     "headless": ("--scanner", "wedge"),
+    "receipt": (TID,),
+    "cashier add": ("ann", "--name", "Ann", "--pin-stdin"),
+    "cashier list": (),
+    "cashier remove": ("ann",),
+    "cashier unlock": ("ann",),
+    "shift open": ("ann", "--pin-stdin"),
+    "shift close": ("ann",),
+    "shift list": (),
 }
+#: Commands that read only the cashier tables (early pages of the file): damaged payment rows
+#: do not stop them (they are checked for no traceback there), every other condition does.
+CASHIER_BOOK = {"cashier add", "cashier list", "cashier remove", "cashier unlock", "shift open",
+                "shift close", "shift list"}
 #: Commands that never open the configured journal (demo uses a temporary one).
 NO_JOURNAL = {"demo", "emulator", "banks", "verify-redirect", "verify-callback", "scan-image",
               "scan"}
@@ -169,6 +181,9 @@ def test_a_journal_problem_is_a_sentence_and_an_exit_code(
                           check=False)
     output = done.stdout + done.stderr
     assert "Traceback" not in output, output
+    if kind == "damaged-inside" and command in CASHIER_BOOK:
+        assert done.returncode in (0, EXIT_USAGE), output
+        return
     assert done.returncode == EXIT_USAGE, output
     assert str(journal) in done.stderr, output
     assert NEXT_STEP[kind] in done.stderr, output
