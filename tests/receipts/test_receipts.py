@@ -278,3 +278,29 @@ def test_refund_receipt(settings: Settings, emulator: Any, tmp_path: Path) -> No
     assert "Refund" + refund.m_refund_id.rjust(42) in lines
     assert "Payment" + app_trans_id.rjust(41) in lines
     assert "TOTAL" + "40.000 ₫".rjust(43) in lines
+
+
+def test_escpos_is_never_written_to_a_terminal(settings: Settings, emulator: Any,
+                                               tmp_path: Path) -> None:
+    """Binary to a real terminal (a pty) is refused; to a pipe it is written as is."""
+    import os
+    import pty
+    import subprocess
+
+    from tests.e2e.conftest import cli_command, cli_env
+
+    app_trans_id = _paid(settings, emulator)
+    config = _config(settings, tmp_path, "")
+    argv = cli_command("receipt", app_trans_id, "--format", "escpos", "--config", str(config))
+    main_fd, follower = pty.openpty()
+    try:
+        done = subprocess.run(argv, stdout=follower, stderr=subprocess.PIPE, env=cli_env(),
+                              timeout=60, check=False)
+    finally:
+        os.close(follower)
+        os.close(main_fd)
+    assert done.returncode == 2
+    assert b"the ESC/POS format is binary: give --output FILE" in done.stderr
+    piped = subprocess.run(argv, capture_output=True, env=cli_env(), timeout=60, check=False)
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout.startswith(INIT) and piped.stdout.endswith(CUT)
