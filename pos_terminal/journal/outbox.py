@@ -90,6 +90,25 @@ def _migration() -> str:
 OUTBOX_MIGRATION = _migration()
 
 
+def cashier_triggers_migration() -> str:
+    """Schema v4 (cashiers): payment and refund rows carry one more payload key, `cashier` (the
+    cashier who took the payment, the supervisor who authorised the refund; null when nobody
+    was signed in). The fleet ledger keeps it in its `cashier` column, which holds the counter's
+    app_user when the key is null or absent (rows shipped before v4)."""
+    parts: list[str] = []
+    for kind in ("payment", "refund"):
+        table, key, fields, time_col = KINDS[kind]
+        payload = _json_object(fields, "NEW.")[:-1] + ", 'cashier', NEW.cashier_id)"
+        for event in ("INSERT", "UPDATE"):
+            name = f"outbox_{table}_{event.lower()}"
+            parts.append(
+                f"DROP TRIGGER {name};\n"
+                f"CREATE TRIGGER {name} AFTER {event} ON {table}\n"  # noqa: S608
+                f"BEGIN INSERT INTO outbox(kind, key, payload, created_ms) VALUES ('{kind}', "
+                f"CAST(NEW.{key} AS TEXT), {payload}, NEW.{time_col}); END;\n")
+    return "".join(parts)
+
+
 @dataclass(frozen=True)
 class OutboxRow:
     seq: int

@@ -6,7 +6,7 @@ the file at the old version or the new one, never between.
 
 from __future__ import annotations
 
-from pos_terminal.journal.outbox import OUTBOX_MIGRATION
+from pos_terminal.journal.outbox import OUTBOX_MIGRATION, cashier_triggers_migration
 
 CASHIERS_MIGRATION = """
     CREATE TABLE cashiers (
@@ -59,7 +59,7 @@ CASHIERS_MIGRATION = """
     ALTER TABLE refunds ADD COLUMN cashier_id TEXT;
     ALTER TABLE events ADD COLUMN cashier_id TEXT;
     CREATE INDEX payments_cashier ON payments(cashier_id);
-"""
+""" + cashier_triggers_migration()
 
 MIGRATIONS: tuple[str, ...] = (
     # version 1
@@ -201,8 +201,8 @@ MIGRATIONS: tuple[str, ...] = (
     # cashiers and receipts: who took each payment, refund and override; PINs only as salted
     # scrypt hashes (cashiers.py); shifts (sign-in to sign-out) for the per-shift reports; PIN
     # failures, lock-outs and the like in `cashier_events`; every receipt printed (so a second
-    # print carries the reprint mark). The new columns are not in the outbox (yet): the fleet
-    # ledger does not carry them (docs/receipts-and-cashiers.md).
+    # print carries the reprint mark). Payment and refund rows reach the outbox with their
+    # cashier (payload key `cashier`, the fleet ledger's `cashier` column).
     CASHIERS_MIGRATION,
 )
 

@@ -176,3 +176,21 @@ def test_cashier_on_payment_refund_override_and_reports(settings: Settings,
         assert journal.grouped_report("cashier") == []
         closed = {g.key: g.net_amount for g in journal.grouped_report("cashier", z.number)}
         assert closed == {"": 7_000, "ann": 30_000, "boss": -10_000}
+
+
+def test_outbox_carries_the_cashier(settings: Settings, emulator: Any) -> None:
+    import json
+
+    with Checkout(settings, reconciles_in_background=False) as co:
+        paid = co.pay(30_000, wallet_code(emulator, "an"), cashier_id="ann")
+        anonymous = co.pay(1_000, wallet_code(emulator, "an"))
+        refund = co.refund(paid.app_trans_id, 10_000, cashier_id="boss")
+    raw = sqlite3.connect(settings.terminal.journal)
+    rows = [(kind, key, json.loads(payload)) for kind, key, payload in raw.execute(
+        "SELECT kind, key, payload FROM outbox WHERE kind IN ('payment', 'refund') ORDER BY seq")]
+    raw.close()
+    cashiers = {(kind, key, p.get("cashier")) for kind, key, p in rows}
+    assert ("payment", paid.app_trans_id, "ann") in cashiers
+    assert ("payment", anonymous.app_trans_id, None) in cashiers
+    assert ("refund", refund.m_refund_id, "boss") in cashiers
+    assert all("cashier" in p for _k, _key, p in rows)
