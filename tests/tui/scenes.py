@@ -26,6 +26,7 @@ from pos_terminal.tui.screens.result import Outcome, ResultScreen
 from pos_terminal.tui.screens.sale import Sale, SaleScreen
 from pos_terminal.tui.screens.show_qr import ShowQrScreen
 from pos_terminal.tui.widgets.amount import AmountField
+from tests.tui.helpers import wait_for_footer
 
 # 2026-11-21 09:15:00 in Vietnam (02:15 UTC).
 T0 = 1_795_227_300_000
@@ -95,12 +96,18 @@ async def _settle(pilot: Pilot) -> None:
     await pilot.pause()
 
 
+async def _shown(pilot: Pilot) -> None:
+    """The scene is on screen: its messages handled and its footer showing its keys."""
+    await pilot.pause()
+    await wait_for_footer(pilot)
+
+
 async def sale(pilot: Pilot) -> None:
     await _settle(pilot)
     screen = pilot.app.screen
     screen.query_one(AmountField).amount = 50_000
     screen.query_one("#description").value = "2 cà phê sữa đá"
-    await pilot.pause()
+    await _shown(pilot)
 
 
 async def sale_items(pilot: Pilot) -> None:
@@ -113,53 +120,53 @@ async def sale_items(pilot: Pilot) -> None:
     screen.items = [SaleItem("Cà phê sữa đá", 25_000, 2), SaleItem("Bánh mì", 30_000, 1)]
     screen._refresh_items()
     screen.say("Added Bánh mì. Next item, or Enter on the description to charge.")
-    await pilot.pause()
+    await _shown(pilot)
 
 
 async def pay(pilot: Pilot) -> None:
     await _settle(pilot)
     await pilot.app.push_screen(PayScreen(Sale(50_000, "2 cà phê sữa đá", ())))
-    await pilot.pause()
+    await _shown(pilot)
 
 
 async def result_success(pilot: Pilot) -> None:
     await _settle(pilot)
     await pilot.app.push_screen(ResultScreen(Outcome.from_view(success_view())))
-    await pilot.pause()
+    await _shown(pilot)
 
 
 async def result_failure(pilot: Pilot) -> None:
     await _settle(pilot)
     await pilot.app.push_screen(ResultScreen(failure_outcome()))
-    await pilot.pause()
+    await _shown(pilot)
 
 
 async def history(pilot: Pilot) -> None:
     await _settle(pilot)
     await pilot.app.push_screen(HistoryScreen(day=DAY))
     await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await _shown(pilot)
 
 
 async def detail(pilot: Pilot) -> None:
     await _settle(pilot)
     await pilot.app.push_screen(PaymentDetailScreen("261121_counter1_0921b"))
     await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await _shown(pilot)
 
 
 async def reports(pilot: Pilot) -> None:
     await _settle(pilot)
     await pilot.app.push_screen(ReportsScreen())
     await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await _shown(pilot)
 
 
 async def banks(pilot: Pilot) -> None:
     await _settle(pilot)
     await pilot.app.push_screen(BanksScreen())
     await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await _shown(pilot)
 
 
 async def show_qr(pilot: Pilot) -> None:
@@ -175,7 +182,7 @@ async def show_qr(pilot: Pilot) -> None:
     screen._created(view)
     screen.started = 0.0  # no running clock on the picture
     screen.say("Customer: scan with the wallet app and pay. Esc stops watching.")
-    await pilot.pause()
+    await _shown(pilot)
 
 
 def processing_view() -> PaymentView:
@@ -195,7 +202,7 @@ async def _progress(pilot: Pilot, finished: bool) -> None:
     if finished:
         run.finish()
     await pilot.app.push_screen(ProgressScreen(run))
-    await pilot.pause()
+    await _shown(pilot)
 
 
 async def progress(pilot: Pilot) -> None:

@@ -16,7 +16,14 @@ from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.screens.history import PaymentDetailScreen
 from pos_terminal.tui.screens.reports import ReportsScreen
 from tests.tui.conftest import KeyClock
-from tests.tui.helpers import _send, make_key, screen_lines, text_of, wait_until
+from tests.tui.helpers import (
+    _send,
+    make_key,
+    screen_lines,
+    text_of,
+    wait_for_footer,
+    wait_until,
+)
 from tests.tui.scenes import SCENES, scene_app
 
 pytestmark = pytest.mark.asyncio
@@ -47,7 +54,7 @@ async def test_every_footer_shows_quit_at_80x24(settings: Settings, tmp_path: Pa
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             await SCENES[scene](pilot)
-            footer = screen_lines(pilot)[-1]
+            footer = await wait_for_footer(pilot)
             assert "^q Quit" in footer, footer
     finally:
         app.checkout.close()
@@ -108,17 +115,18 @@ async def test_detail_offers_only_the_actions_that_apply(
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             await open_detail(pilot, app_trans_id)
-            await pilot.pause(0.05)
-            footer = screen_lines(pilot)[-1]
+            footer = await wait_for_footer(pilot)
             assert "Update status" in footer and "Quit" in footer
             for label in offered:
                 assert label in footer, footer
             for label in not_offered:
                 assert label not in footer, footer
             if "Refund" in not_offered:
-                await pilot.press("f")
-                await pilot.pause(0.2)
+                stack = len(pilot.app.screen_stack)
+                await pilot.press("f")  # handled by the time press() returns
+                await pilot.pause()
                 assert isinstance(pilot.app.screen, PaymentDetailScreen)  # no dialog
+                assert len(pilot.app.screen_stack) == stack
     finally:
         app.checkout.close()
 
