@@ -1,10 +1,8 @@
 """The main screens in fixed states (fixed clock, ids, amounts), for the snapshot tests and for
-the README screenshots (`python -m tests.tui.scenes docs/screenshots`)."""
+the screenshots in docs/ (`scripts/screenshots.py`)."""
 
 from __future__ import annotations
 
-import asyncio
-import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
@@ -237,20 +235,3 @@ async def save_all(settings: Settings, folder: Path, sizes: tuple[tuple[int, int
                     suffix = "" if (width, height) == sizes[0] else f"-{width}x{height}"
                     app.save_screenshot(f"{name}{suffix}.svg", str(folder))
                 app.checkout.close()
-
-
-def main() -> None:
-    from pos_terminal.config import default_config_path, load_settings
-    from pos_terminal.emulator import start_emulator
-
-    folder = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots")
-    base = load_settings(default_config_path(), env={})
-    with start_emulator(base, port=0) as emulator:
-        settings = base.replace_service(base_url=emulator.base_url,
-                                        gateway_url=emulator.gateway_url)
-        asyncio.run(save_all(settings, folder, ((100, 30),)))
-    print(f"saved {len(SCENES)} screenshots in {folder}")
-
-
-if __name__ == "__main__":
-    main()
