@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from pos_terminal.checkout import Checkout, PaymentState, PaymentView
 from pos_terminal.config import Settings
@@ -95,7 +96,11 @@ async def _settle(pilot: Pilot) -> None:
 
 
 async def _shown(pilot: Pilot) -> None:
-    """The scene is on screen: its messages handled and its footer showing its keys."""
+    """The scene is on screen: its messages handled and its footer showing its keys. Text
+    fields' cursors stop blinking (shown steadily): a blink timer would make the picture depend
+    on when it is taken."""
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
     await pilot.pause()
     await wait_for_footer(pilot)
 
