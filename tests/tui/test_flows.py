@@ -364,10 +364,15 @@ async def test_result_returns_to_sale_by_itself(settings: Settings, make_app, ke
                                                 emulator) -> None:
     brief = settings.replace_section("ui", result_timeout_s=0.3)
     async with make_app(settings=brief).run_test(size=(80, 24)) as pilot:
+        # Every screen change as it happens: polling could miss a Result shown for 0.3 s.
+        shown: list[type] = []
+        pilot.app.screen_change_signal.subscribe(
+            pilot.app, lambda screen: shown.append(type(screen)), immediate=True)
         await charge(pilot, key_clock, emulator, "15000", "an")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen),
-                         what="back to sale without a key")
+        await wait_until(pilot, lambda: ResultScreen in shown
+                         and isinstance(pilot.app.screen, SaleScreen),
+                         what="the result, then back to sale without a key")
+        assert shown[-1] is SaleScreen and shown[-2] is ResultScreen, shown
         assert pilot.app.screen.query_one(AmountField).amount == 0
 
 
