@@ -11,7 +11,7 @@ from collections.abc import Callable
 from textual import events
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
-from textual.widgets import Footer, Static
+from textual.widgets import DataTable, Footer, Static
 
 from tests.tui.conftest import HUMAN_GAP_S, SCANNER_GAP_S, KeyClock
 
@@ -124,3 +124,17 @@ async def wait_for_footer(pilot: Pilot) -> str:
     await wait_until(pilot, lambda: footer_shows_bindings(pilot),
                      what=f"the footer to show {footer_bindings(pilot)}")
     return screen_lines(pilot)[-1]
+
+
+def tables_measured(pilot: Pilot) -> bool:
+    """Every DataTable on screen has measured its rows and columns. A DataTable measures new
+    rows and column widths only on an Idle event (when its message queue runs empty), which on a
+    loaded machine can come after the test has looked: until then its columns are as narrow as
+    their labels. (Textual has no public flag for this: these are its pending-work markers.)"""
+    return not any(table._require_update_dimensions or table._updated_cells or table._new_rows
+                   for table in pilot.app.screen.query(DataTable))
+
+
+async def wait_for_tables(pilot: Pilot) -> None:
+    await wait_until(pilot, lambda: tables_measured(pilot), what="the tables to be measured")
+    await pilot.pause()

@@ -25,7 +25,7 @@ from pos_terminal.tui.screens.result import Outcome, ResultScreen
 from pos_terminal.tui.screens.sale import Sale, SaleScreen
 from pos_terminal.tui.screens.show_qr import ShowQrScreen
 from pos_terminal.tui.widgets.amount import AmountField
-from tests.tui.helpers import wait_for_footer
+from tests.tui.helpers import wait_for_footer, wait_for_tables
 
 # 2026-11-21 09:15:00 in Vietnam (02:15 UTC).
 T0 = 1_795_227_300_000
@@ -96,12 +96,14 @@ async def _settle(pilot: Pilot) -> None:
 
 
 async def _shown(pilot: Pilot) -> None:
-    """The scene is on screen: its messages handled and its footer showing its keys. Text
+    """The scene is on screen: its messages handled, its tables measured, its footer showing its
+    keys. Text
     fields' cursors stop blinking (shown steadily): a blink timer would make the picture depend
     on when it is taken."""
     for field in pilot.app.screen.query(Input):
         field.cursor_blink = False
     await pilot.pause()
+    await wait_for_tables(pilot)
     await wait_for_footer(pilot)
 
 

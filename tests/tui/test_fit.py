@@ -5,9 +5,11 @@ screen (the lines a terminal shows), not only in snapshots."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
@@ -200,5 +202,32 @@ async def test_history_rows_fit_80_columns(settings: Settings, tmp_path: Path) -
                 notes.append(row[4])
             # A long note ends at a word with "…" (the detail shows all of it).
             assert "The customer's…" in notes and "261121000000102" in notes
+    finally:
+        app.checkout.close()
+
+
+async def test_banks_rows_whole_when_the_table_measures_late(
+        settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A busy machine: the table's Idle (where Textual measures new rows) comes only after the
+    rows have been drawn a few times. They must not stay drawn with label-wide columns."""
+    measure = DataTable._on_idle
+    late_from: dict[int, float] = {}
+
+    async def late_idle(table: DataTable, event: events.Idle) -> None:
+        first = late_from.setdefault(id(table), time.monotonic())
+        if time.monotonic() - first < 0.5:
+            table.set_timer(0.1, table.refresh)  # drawn again meanwhile; Idle comes back
+            return
+        await measure(table, event)
+
+    monkeypatch.setattr(DataTable, "_on_idle", late_idle)
+    app = scene_app(settings, tmp_path / "journal.sqlite3")
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await SCENES["banks"](pilot)
+            table = pilot.app.screen.query_one("#banks-table", DataTable)
+            shown = {squash(line) for line in screen_lines(pilot)}
+            ch, code, bank, low, high = table.get_row_at(1)
+            assert squash(f"{ch} {code} {bank} {low} {high}") in shown, shown
     finally:
         app.checkout.close()
