@@ -7,6 +7,7 @@ import click
 from pos_terminal import __version__
 from pos_terminal.cli import (
     emulator_cmd,
+    fleet_cmds,
     payment_cmds,
     scan_cmds,
     ui_cmds,
@@ -30,6 +31,6 @@ def main(ctx: click.Context) -> None:
         ui_cmds.run_ui(ctx)
 
 
-for _module in (wallet_cmds, emulator_cmd, payment_cmds, scan_cmds, ui_cmds):
+for _module in (wallet_cmds, emulator_cmd, payment_cmds, scan_cmds, ui_cmds, fleet_cmds):
     _module.register(main)
 add_config_option(main)

@@ -6,6 +6,8 @@ the file at the old version or the new one, never between.
 
 from __future__ import annotations
 
+from pos_terminal.journal.outbox import OUTBOX_MIGRATION
+
 MIGRATIONS: tuple[str, ...] = (
     # version 1
     """
@@ -140,6 +142,9 @@ MIGRATIONS: tuple[str, ...] = (
             OR NEW.m_refund_id IS NOT OLD.m_refund_id
     BEGIN SELECT RAISE(ABORT, 'amount and ids of a refund never change'); END;
     """,
+    # version 3 (fleet ledger): the outbox. See outbox.py: triggers copy every payment, refund,
+    # event and Z report row into `outbox` inside the writer's own transaction, whoever writes.
+    OUTBOX_MIGRATION,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
