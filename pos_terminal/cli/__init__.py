@@ -13,12 +13,21 @@ from pos_terminal.cli import (
     ui_cmds,
     wallet_cmds,
 )
-from pos_terminal.cli.common import add_config_option
+from pos_terminal.cli.common import add_config_option, fail_on_journal_error
 
 __all__ = ["main"]
 
 
-@click.group(invoke_without_command=True,
+class _Main(click.Group):
+    """The top group: a journal problem that no command turned into its own answer still ends
+    as one sentence naming the journal and the next step, exit 2, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        with fail_on_journal_error():
+            return super().invoke(ctx)
+
+
+@click.group(cls=_Main, invoke_without_command=True,
              context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pos-terminal")
 @click.pass_context
