@@ -1,6 +1,7 @@
 """The durable payment journal (SQLite): schema, migrations, events, queries, reports, export."""
 
 from pos_terminal.journal.errors import (
+    CodeClaimed,
     IllegalTransition,
     JournalCorrupt,
     JournalError,
@@ -23,6 +24,7 @@ from pos_terminal.journal.store import Journal, now_ms
 from pos_terminal.journal.views import EventView, PaymentView, RefundView, vn_time
 
 __all__ = [
+    "CodeClaimed",
     "FINAL_STATES",
     "PAYMENT_TRANSITIONS",
     "PENDING_STATES",

@@ -140,6 +140,36 @@ MIGRATIONS: tuple[str, ...] = (
             OR NEW.m_refund_id IS NOT OLD.m_refund_id
     BEGIN SELECT RAISE(ABORT, 'amount and ids of a refund never change'); END;
     """,
+    # Money safety: the lease of the process sending a payment or refund (journal/lease.py), the
+    # moment its sending went quiet on the monotonic clock of one boot (the not-found grace is
+    # counted from there, never on the wall clock), and the `late` flag of a success that came
+    # after the terminal had concluded FAILED: the only move out of a final state besides a
+    # refund, and only together with setting `late`.
+    """
+    ALTER TABLE payments ADD COLUMN late INTEGER NOT NULL DEFAULT 0 CHECK (late IN (0, 1));
+    ALTER TABLE payments ADD COLUMN lease_owner TEXT;
+    ALTER TABLE payments ADD COLUMN lease_until_mono_ms INTEGER;
+    ALTER TABLE payments ADD COLUMN quiet_boot_id TEXT;
+    ALTER TABLE payments ADD COLUMN quiet_mono_ms INTEGER;
+    ALTER TABLE refunds ADD COLUMN lease_owner TEXT;
+    ALTER TABLE refunds ADD COLUMN lease_until_mono_ms INTEGER;
+    ALTER TABLE refunds ADD COLUMN quiet_boot_id TEXT;
+    ALTER TABLE refunds ADD COLUMN quiet_mono_ms INTEGER;
+
+    DROP TRIGGER payments_final_state;
+    CREATE TRIGGER payments_final_state BEFORE UPDATE OF state ON payments
+        WHEN NEW.state IS NOT OLD.state
+            AND NOT (OLD.state = 'failed' AND NEW.state = 'succeeded'
+                     AND OLD.late = 0 AND NEW.late = 1)
+            AND (OLD.state IN ('failed', 'refunded')
+                 OR (OLD.state = 'succeeded' AND NEW.state IS NOT 'refunded'))
+    BEGIN SELECT RAISE(ABORT, 'a payment in a final state never changes state'); END;
+    CREATE TRIGGER payments_late_only_with_late_success BEFORE UPDATE OF late ON payments
+        WHEN NEW.late IS NOT OLD.late
+            AND NOT (OLD.late = 0 AND NEW.late = 1 AND OLD.state = 'failed'
+                     AND NEW.state = 'succeeded')
+    BEGIN SELECT RAISE(ABORT, 'late is set only by a late success and never cleared'); END;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

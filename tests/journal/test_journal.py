@@ -45,11 +45,11 @@ def _intent(j: Journal, app_trans_id: str = "261121_t1_a", amount: int = 50_000,
 
 
 def test_new_journal_is_wal_full_sync_and_versioned(journal: Journal, tmp_path: Path) -> None:
-    assert journal.schema_version == SCHEMA_VERSION == 2
+    assert journal.schema_version == SCHEMA_VERSION >= 3
     assert journal._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     other = sqlite3.connect(tmp_path / "j.sqlite3")
     assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert other.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert other.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     tables = {r[0] for r in other.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert {"meta", "payments", "events", "refunds", "z_reports"} <= tables
     other.close()
@@ -368,13 +368,22 @@ def _version_1_journal(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A journal as pos-terminal wrote it before schema version 2, with settled rows."""
     from pos_terminal.journal import schema, store
 
+    # The rows are written by today's code in a current journal, then copied column by column
+    # into a version-1 file (today's code writes columns version 1 does not have).
+    current = path.with_name("current.sqlite3")
+    with Journal.open(current) as j:
+        _settled(j)
     with monkeypatch.context() as m:
         m.setattr(store, "MIGRATIONS", schema.MIGRATIONS[:1])
         m.setattr(store, "SCHEMA_VERSION", 1)
         with Journal.open(path) as j:
             assert j.schema_version == 1
-            _settled(j)
     raw = sqlite3.connect(path, isolation_level=None)
+    raw.execute("ATTACH DATABASE ? AS cur", (str(current),))
+    for table in ("payments", "refunds", "events"):
+        cols = ", ".join(r[1] for r in raw.execute(f"PRAGMA main.table_info({table})"))
+        raw.execute(f"INSERT INTO main.{table}({cols}) SELECT {cols} FROM cur.{table}")  # noqa: S608
+    raw.execute("DETACH DATABASE cur")
     # Version 1 stored a short code whole as its "last 4".
     raw.execute("UPDATE payments SET code_last4='123' WHERE app_trans_id='261121_t1_f'")
     raw.execute("UPDATE payments SET state='succeeded' WHERE app_trans_id='261121_t1_f'")
@@ -387,7 +396,7 @@ def test_version_1_journal_is_migrated_to_protect_its_settled_rows(
     path = tmp_path / "j.sqlite3"
     _version_1_journal(path, monkeypatch)  # version 1: the raw backward moves above went in
     with Journal.open(path) as journal:
-        assert journal.schema_version == SCHEMA_VERSION == 2
+        assert journal.schema_version == SCHEMA_VERSION >= 3
         failed = journal.get("261121_t1_f")
         assert (failed.state, failed.code_last4) == (S.FAILED, None)
         assert journal.get("261121_t1_s").refunded_amount == 10_000
