@@ -13,8 +13,8 @@ import logging
 import math
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
 from contextlib import contextmanager, suppress
+from typing import Any
 
 from pos_terminal.checkout import gateway, outcomes, recovery, refunds
 from pos_terminal.checkout.answer_checks import mismatch_message
@@ -136,6 +136,7 @@ class Checkout:
         #: The app_trans_id of the last payment whose intent this Checkout recorded (None before
         #: one): what an error or a signal after the intent must answer about.
         self.last_intent: str | None = None
+        self.last_refund: str | None = None
 
     # ---------------------------------------------------------------- helpers
     def count_request(self) -> None:
@@ -313,7 +314,7 @@ class Checkout:
             unknown = outcomes.no_answer_message(exc.message)
             return self._record_answer(app_trans_id, lambda: j.transition(
                 app_trans_id, S.UNKNOWN, message=unknown, release=True))
-        except Exception as exc:  # noqa: BLE001 - the charge may have left: outcome unknown
+        except Exception as exc:
             log.exception("unexpected error sending payment %s", app_trans_id)
             text = unexpected_message(exc)
             return self._record_answer(app_trans_id, lambda: j.transition(
@@ -323,7 +324,7 @@ class Checkout:
             try:
                 j.transition(app_trans_id, S.UNKNOWN, message=outcomes.no_answer_message(
                     "the terminal was interrupted while sending"), release=True)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 log.exception("could not record the interruption of %s", app_trans_id)
             raise
         pause_point("after_answer")
@@ -403,7 +404,7 @@ class Checkout:
             if view.is_final:
                 return self.journal.get(view.app_trans_id)
             return outcomes.stay(self.journal, view, outcomes.no_answer_message(exc.message))
-        except Exception as exc:  # noqa: BLE001 - an unexpected answer settles nothing
+        except Exception as exc:
             log.exception("unexpected error querying %s", view.app_trans_id)
             if view.is_final:
                 return self.journal.get(view.app_trans_id)
@@ -419,16 +420,16 @@ class Checkout:
         """The journal's view; a pending payment, or one concluded "never reached the service"
         not long ago, is asked about once first."""
         view = self.journal.get(app_trans_id)
-        if view.state in PENDING_STATES and not self._too_old(view) and not view.needs_review:
-            view = self.query_once(view)
-        elif view.state is S.FAILED and self._may_land_late(view):
+        open_row = view.state in PENDING_STATES and not view.needs_review
+        if (open_row and not self._too_old(view)) or self._may_land_late(view):
             view = self.query_once(view)
         return view
 
     def _may_land_late(self, view: PaymentView) -> bool:
         """Concluded "never reached the service" recently enough that the charge could still
         land (the service refuses an order whose app_time is more than 15 min old)."""
-        if view.late or -101 not in (view.return_code, view.sub_return_code):
+        if view.state is not S.FAILED or view.late or -101 not in (view.return_code,
+                                                                    view.sub_return_code):
             return False
         return self.journal.now() - view.updated_ms <= LATE_CHECK_WINDOW_MS
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from pos_terminal.checkout import outcomes
 from pos_terminal.checkout.errors import InvalidPayment
+from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
 from pos_terminal.journal import PaymentState, RefundNotAllowed, RefundView
 from pos_terminal.wallet.errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
@@ -67,12 +68,19 @@ def refund(
     probe = RefundRequest(m_refund_id=m_refund_id, zp_trans_id=payment.zp_trans_id,
                           amount=amount or payment.amount, description=text, timestamp=now)
     probe.validate(co.client.generation, co.settings.service.app_id)
+    ttl_ms = co.lease_ttl_ms()
     view = journal.record_refund_intent(
         m_refund_id=m_refund_id, app_trans_id=app_trans_id, amount=amount, description=text,
-        request_ms=now, message="Sending the refund to the wallet service.",
+        request_ms=now, message="Sending the refund to the wallet service.", lease_ttl_ms=ttl_ms,
     )
+    co.last_refund = m_refund_id
     request = RefundRequest(m_refund_id=m_refund_id, zp_trans_id=payment.zp_trans_id,
                             amount=view.amount, description=text, timestamp=now)
+    pause_point("refund_after_intent")
+    if not journal.refund_claim_send(m_refund_id, ttl_ms):
+        # Held up after recording it, and another process has taken it over: this process
+        # does not send it (nobody else ever sends it: status queries settle it).
+        return journal.get_refund(m_refund_id)
     try:
         co.count_request()
         result = co.client.refund(request)
@@ -80,19 +88,23 @@ def refund(
         view = journal.refund_transition(
             m_refund_id, S.FAILED,
             message=f"Cannot reach the wallet service ({exc.cause}): no money moved. Check the "
-            "network or the service address, then refund again.",
+            "network or the service address, then refund again.", release=True,
         )
     except (NoAnswer, UnreadableAnswer) as exc:
-        view = outcomes.refund_pending(journal, view, _no_answer(exc.message))
+        view = outcomes.refund_pending(journal, view, _no_answer(exc.message), release=True)
     except ServiceRefused as exc:
         view = journal.refund_transition(
             m_refund_id, S.FAILED, message=exc.message, return_code=exc.return_code,
             sub_return_code=exc.sub_return_code, service_message=exc.service_message,
+            release=True,
         )
+    except Exception as exc:
+        view = outcomes.refund_pending(
+            journal, view, _no_answer(f"unexpected error: {type(exc).__name__}"), release=True)
     else:
         view = outcomes.apply_refund_result(
             journal, view, result, from_query=False,
-            not_found_grace_s=co.settings.checkout.not_found_grace_s,
+            not_found_grace_s=co.settings.checkout.not_found_grace_s, release=True,
         )
     return follow_refund(co, view, deadline_s=deadline_s, cancel=cancel)
 
@@ -115,6 +127,9 @@ def query_refund_once(co: Checkout, view: RefundView) -> RefundView:
         result = co.client.query_refund(view.m_refund_id)
     except (NoAnswer, UnreadableAnswer, ServiceRefused) as exc:
         return outcomes.refund_pending(co.journal, view, _no_answer(exc.message))
+    except Exception as exc:
+        return outcomes.refund_pending(
+            co.journal, view, _no_answer(f"unexpected error: {type(exc).__name__}"))
     return outcomes.apply_refund_result(
         co.journal, view, result, from_query=True,
         not_found_grace_s=co.settings.checkout.not_found_grace_s,

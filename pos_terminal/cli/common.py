@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -11,6 +15,8 @@ import click
 from pos_terminal.config import ConfigError, Settings, load_settings
 
 CONFIG_META = "pos_terminal.config_path"
+# The one rule (pos_terminal.checkout.verdict): 0 paid, 1 definitely not paid, 2 bad input /
+# nothing sent, 3 outcome unknown or needs review.
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNRESOLVED = 0, 1, 2, 3
 
 
@@ -63,3 +69,37 @@ def load_settings_or_exit(ctx: click.Context) -> Settings:
 
 def print_json(obj: Any) -> None:
     click.echo(json.dumps(obj, ensure_ascii=False, default=str))
+
+
+class SignalStop:
+    """SIGINT / SIGTERM set `event` (and are remembered) instead of killing the command, so that
+    it finishes its journal write and answers. Outside the main thread it does nothing."""
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.received: list[str] = []
+
+    def _handle(self, signum: int, _frame: object) -> None:
+        self.received.append(signal.Signals(signum).name)
+        if len(self.received) == 1:
+            click.echo(f"{self.received[0]}: finishing what is under way, then answering "
+                       "(the payment is never sent again).", err=True)
+        self.event.set()
+
+    @property
+    def name(self) -> str | None:
+        return self.received[0] if self.received else None
+
+
+@contextmanager
+def stop_on_signals() -> Iterator[SignalStop]:
+    stop = SignalStop()
+    previous: dict[signal.Signals, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            previous[sig] = signal.signal(sig, stop._handle)
+    try:
+        yield stop
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)

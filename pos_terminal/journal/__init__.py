@@ -24,12 +24,12 @@ from pos_terminal.journal.store import Journal, now_ms
 from pos_terminal.journal.views import EventView, PaymentView, RefundView, vn_time
 
 __all__ = [
-    "CodeClaimed",
     "FINAL_STATES",
     "PAYMENT_TRANSITIONS",
     "PENDING_STATES",
     "REFUND_TRANSITIONS",
     "SCHEMA_VERSION",
+    "CodeClaimed",
     "EventView",
     "IllegalTransition",
     "Journal",
