@@ -17,7 +17,16 @@ garbage             yes        HTTP 200, bytes that are not JSON
 truncated           yes        HTTP 200, the real JSON answer cut in half
 drop                no         the connection closes, no answer at all
 drop_after_commit   yes        the charge is committed, then the connection closes
+answer_*            yes        the real answer, altered (below): answers that must not
+                               be believed
 =================== ========== ====================================================
+
+Altered answers (the request is processed normally; only what it says back is wrong):
+``answer_amount`` reports 1,000 VND more than the order; ``answer_negative_amount`` the amount
+negated; ``answer_subcode`` return code 1 with ``return_code`` of the rule as the v2
+sub-code (e.g. -63); ``answer_no_zptransid`` no wallet transaction id; ``answer_other_id``
+names another app_trans_id; ``answer_huge_code`` a return code of 5,000 digits;
+``answer_undocumented_code`` the positive, undocumented return code 7.
 
 A rule applies the same way whether it names a wallet or not (a wallet rule is only known once
 the request names its wallet; the request is then held or answered exactly as an endpoint rule
@@ -26,6 +35,7 @@ would do it).
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
@@ -33,10 +43,14 @@ from typing import Any
 
 from pos_terminal.emulator import wire
 
+ANSWER_MUTATIONS = ("answer_amount", "answer_negative_amount", "answer_subcode",
+                    "answer_no_zptransid", "answer_other_id", "answer_huge_code",
+                    "answer_undocumented_code")
 MODES = ("delay", "delay_before_commit", "http500", "html", "refuse", "garbage", "truncated",
-         "drop", "drop_after_commit")
+         "drop", "drop_after_commit", *ANSWER_MUTATIONS)
 COMMITTING_MODES = frozenset({"delay", "delay_before_commit", "garbage", "truncated",
-                              "drop_after_commit"})
+                              "drop_after_commit", *ANSWER_MUTATIONS})
+HUGE_DIGITS = 5000
 HTML_STATUSES = (200, 502, 503)
 
 
@@ -138,3 +152,32 @@ class FaultBook:
                     self._rules[index] = replace(rule, count=rule.count - 1)
                 return rule
         return None
+
+
+def answer_body(rule: FaultRule, answer: Mapping[str, Any], generation: str | None) -> bytes:
+    """The JSON body of `answer` altered as the answer_* rule says."""
+    legacy = generation == "v001"
+    rc_key = "returncode" if legacy else "return_code"
+    zp_key = "zptransid" if legacy else "zp_trans_id"
+    id_key = "apptransid" if legacy else "app_trans_id"
+    data = dict(answer)
+    if rule.mode == "answer_amount" and isinstance(data.get("amount"), int):
+        data["amount"] = int(data["amount"]) + 1000
+    elif rule.mode == "answer_negative_amount" and isinstance(data.get("amount"), int):
+        data["amount"] = -abs(int(data["amount"]))
+    elif rule.mode == "answer_subcode":
+        data[rc_key] = wire.OK
+        if not legacy:
+            data["sub_return_code"] = rule.return_code
+    elif rule.mode == "answer_no_zptransid":
+        data.pop(zp_key, None)
+    elif rule.mode == "answer_other_id" and id_key in data:
+        data[id_key] = f"{data[id_key]}x"
+    elif rule.mode == "answer_undocumented_code":
+        data[rc_key] = 7
+    text = json.dumps(data, ensure_ascii=False)
+    if rule.mode == "answer_huge_code":
+        marker = '"__huge__"'
+        data[rc_key] = "__huge__"
+        text = json.dumps(data, ensure_ascii=False).replace(marker, "9" * HUGE_DIGITS)
+    return text.encode("utf-8")

@@ -382,7 +382,7 @@ def _version_1_journal(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     raw.execute("ATTACH DATABASE ? AS cur", (str(current),))
     for table in ("payments", "refunds", "events"):
         cols = ", ".join(r[1] for r in raw.execute(f"PRAGMA main.table_info({table})"))
-        raw.execute(f"INSERT INTO main.{table}({cols}) SELECT {cols} FROM cur.{table}")  # noqa: S608
+        raw.execute(f"INSERT INTO main.{table}({cols}) SELECT {cols} FROM cur.{table}")
     raw.execute("DETACH DATABASE cur")
     # Version 1 stored a short code whole as its "last 4".
     raw.execute("UPDATE payments SET code_last4='123' WHERE app_trans_id='261121_t1_f'")
