@@ -289,8 +289,9 @@ class Checkout:
         """The intent is recorded but this process did not send it (and never will)."""
         try:
             return self.journal.transition(app_trans_id, S.FAILED, message=message,
-                                           allowed_from=(S.SUBMITTING,), release=True)
+                                           allowed_from=(S.SUBMITTING, S.UNKNOWN), release=True)
         except IllegalTransition:  # another process settled it meanwhile: keep its verdict
+            self.journal.release(app_trans_id)
             return self.journal.get(app_trans_id)
 
     def _send(self, view: PaymentView, prepared: Any) -> PaymentView:

@@ -188,9 +188,11 @@ def apply_payment_result(
             return journal.get(view.app_trans_id)
         if verdict == "failed" or settled.state not in (S.SUBMITTING, S.PROCESSING, S.UNKNOWN):
             return settled
-        text = (MSG_OWNER_LIVE if verdict == "owner_live" else
-                "The wallet service has no record of this payment yet. " + MSG_CHECKING)
-        return stay(journal, settled, text, poll=from_query)
+        if verdict == "owner_live":  # its sender may not have sent it yet: keep its state
+            return _settle(journal, settled, settled.state, message=MSG_OWNER_LIVE,
+                           poll=from_query)
+        return stay(journal, settled, "The wallet service has no record of this payment yet. "
+                    + MSG_CHECKING, poll=from_query)
     # FAILED
     rc = code if code is not None else result.return_code
     if from_query and rc in QUERY_REFUSALS:

@@ -417,7 +417,8 @@ class Journal:
         lease and the row still waits for its send; False: do not send."""
         with self._tx() as conn:
             current = self._get_in(conn, app_trans_id)
-            if current.state is not PaymentState.SUBMITTING:
+            # UNKNOWN too: another process may have marked the row "no answer yet" meanwhile.
+            if current.state not in (PaymentState.SUBMITTING, PaymentState.UNKNOWN):
                 return False
             return self._claim_send_in(conn, "payments", "app_trans_id", app_trans_id, ttl_ms)
 

@@ -262,7 +262,7 @@ def test_owner_live_message_while_the_sender_runs(settings: Settings, emulator: 
         with Checkout(settings) as other:
             report = other.reconcile()
         [row] = report.payments
-        assert row.state is S.UNKNOWN and row.message == MSG_OWNER_LIVE
+        assert row.state is S.SUBMITTING and row.message == MSG_OWNER_LIVE
         assert report.still_open == 1
 
 
