@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import json
-import signal
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -71,35 +67,7 @@ def print_json(obj: Any) -> None:
     click.echo(json.dumps(obj, ensure_ascii=False, default=str))
 
 
-class SignalStop:
-    """SIGINT / SIGTERM set `event` (and are remembered) instead of killing the command, so that
-    it finishes its journal write and answers. Outside the main thread it does nothing."""
+# SIGINT / SIGTERM handling lives in pos_terminal.cli.signals (installed before click loads).
+from pos_terminal.cli.signals import SignalStop, stop_on_signals  # noqa: E402
 
-    def __init__(self) -> None:
-        self.event = threading.Event()
-        self.received: list[str] = []
-
-    def _handle(self, signum: int, _frame: object) -> None:
-        self.received.append(signal.Signals(signum).name)
-        if len(self.received) == 1:
-            click.echo(f"{self.received[0]}: finishing what is under way, then answering "
-                       "(the payment is never sent again).", err=True)
-        self.event.set()
-
-    @property
-    def name(self) -> str | None:
-        return self.received[0] if self.received else None
-
-
-@contextmanager
-def stop_on_signals() -> Iterator[SignalStop]:
-    stop = SignalStop()
-    previous: dict[signal.Signals, Any] = {}
-    if threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            previous[sig] = signal.signal(sig, stop._handle)
-    try:
-        yield stop
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+__all__ = ["SignalStop", "stop_on_signals"]
