@@ -310,7 +310,8 @@ def _refused_result(co: Checkout, exc: CodeRefused, amount: int,
             message += f" Check it with `pos-terminal status {exc.app_trans_id}`."
         if other is not None:
             shown = replace(other, message=message)
-            data = shown.to_json()
+            data = verdict.payment_answer(shown)
+            data.update(outcome=verdict.Verdict.UNKNOWN.value, exit_code=EXIT_UNRESOLVED)
         else:
             data = _contract(message, amount, state=S.PROCESSING.value)
         data.update(refused=exc.reason, previous_app_trans_id=exc.app_trans_id)
@@ -326,8 +327,8 @@ def _refused_result(co: Checkout, exc: CodeRefused, amount: int,
         message += f" That payment is now {other.state.value}: see `pos-terminal status " \
             f"{other.app_trans_id}`."
     if as_json:
-        print_json({**_contract(message, amount), "refused": exc.reason,
-                    "previous_app_trans_id": exc.app_trans_id})
+        print_json({**verdict.contract(message, amount, verdict=verdict.Verdict.NOT_PAID),
+                    "refused": exc.reason, "previous_app_trans_id": exc.app_trans_id})
     else:
         click.echo(f"FAILED  {_money(amount)}  not sent (refused: {exc.reason}, payment "
                    f"{exc.app_trans_id})\n  {message}")

@@ -195,3 +195,31 @@ def test_status_shows_a_late_success(settings: Settings, emulator: Any, tmp_path
     assert (data["state"], data["late"], data["outcome"]) == ("succeeded", True, "paid")
     report = _run(config, "report", "x")
     assert "LATE PAID" in report.stdout.decode()
+
+
+def _catches_sigterm(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    mask = next(line.split()[1] for line in status.splitlines() if line.startswith("SigCgt"))
+    return bool(int(mask, 16) & (1 << (signal.SIGTERM - 1)))
+
+
+def test_sigterm_during_start_up_still_answers(settings: Settings, emulator: Any,
+                                               tmp_path: Path) -> None:
+    """The handlers are in place before click and the payment code are even imported: a
+    SIGTERM then is never fatal; the answer is JSON and its exit code is the process's."""
+    config = write_config(settings, tmp_path / "pos.toml")
+    proc = subprocess.Popen(
+        _cli(config, "pay", "--amount", "21000", "--code", wallet_code(emulator, "an"),
+             "--json"),
+        env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _wait_for("the signal handlers", lambda: _catches_sigterm(proc.pid), proc)
+    proc.send_signal(signal.SIGTERM)
+    code, data, err = _finish(proc)
+    assert code == data["exit_code"], err
+    assert data["signal"] == "SIGTERM"
+    if code == 2:  # the usual case: before the intent, nothing recorded or sent
+        assert data["outcome"] == "nothing_sent" and data["app_trans_id"] is None
+        assert ledger(emulator)["requests"].get("quick_pay", 0) == 0
