@@ -231,8 +231,12 @@ def report(results: list[dict[str, Any]], rows: dict[str, Any], book: dict[str, 
                         if p.state.value in ("succeeded", "refunded") and not per_id.get(t)]
     open_rows = [t for t, p in rows.items() if not p.is_final and not p.needs_review]
     no_answer = [r["n"] for r in results if r["adversity"] != "kill9" and r["answer"] is None]
-    wrong_exit = [r["n"] for r in results if r["answer"] is not None
+    # Only processes that ended by themselves: kill -9 (or SIGTERM while the interpreter shuts
+    # down) just after the answer was printed changes the exit status, not the answer.
+    wrong_exit = [r["n"] for r in results if r["answer"] is not None and r["exit"] >= 0
                   and r["answer"].get("exit_code", r["exit"]) != r["exit"]]
+    answered_then_killed = [r["n"] for r in results if r["answer"] is not None
+                            and r["exit"] < 0]
     tracebacks = [r["n"] for r in results if "Traceback" in r["stderr"]]
     for name, items in (("lost", lost), ("charged twice", twice),
                         ("FAILED in the journal but charged", failed_but_charged),
@@ -258,6 +262,7 @@ def report(results: list[dict[str, Any]], rows: dict[str, Any], book: dict[str, 
         "charges": len(charges),
         "quick_pay_requests": book["requests"].get("quick_pay", 0),
         "adversary_reconciles": adversary_runs,
+        "answered_then_killed": len(answered_then_killed),
         "final_reconcile_exit": final.returncode,
         "lost": len(lost),
         "charged_twice": len(twice),
