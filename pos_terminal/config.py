@@ -88,6 +88,21 @@ class TerminalSettings(_Section):
     journal: Path
     app_user: str = Field(min_length=1, max_length=50)
     terminal_id: str = Field(default="", pattern=r"^[A-Za-z0-9]{0,8}$")
+    # Sent as `userip` on quick pay; empty: the terminal's own address, found at the first sale.
+    user_ip: str = ""
+
+    @field_validator("user_ip")
+    @classmethod
+    def _user_ip(cls, value: str) -> str:
+        if not value:
+            return value
+        from pos_terminal.wallet.userip import check_user_ip
+
+        try:
+            return check_user_ip(value)
+        except ValueError:
+            raise ValueError(f"not an IP address: {value!r} (leave it out to send the "
+                             "terminal's own address)") from None
 
     @field_validator("journal", mode="before")
     @classmethod
@@ -160,6 +175,29 @@ class EmulatorSettings(_Section):
     # Faults active from start: [{endpoint, mode, count, wallet, delay_s, status, return_code}];
     # the emulator validates each entry and names `[emulator] faults[i]` in its errors.
     faults: tuple[dict[str, Any], ...] = ()
+    # Server-to-server callbacks: the URL registered for the application (an order's own
+    # callback_url wins), and the delays between the retries of a failed delivery.
+    callback_url: str = ""
+    callback_retry_delays_s: tuple[float, ...] = (5.0, 15.0, 60.0)
+    callback_timeout_s: float = Field(default=5.0, gt=0)
+
+    @field_validator("callback_url")
+    @classmethod
+    def _callback_url(cls, value: str) -> str:
+        if value:
+            _check_url(value)  # checked, kept as written (a trailing / may matter to a server)
+        return value
+
+    @field_validator("callback_retry_delays_s", mode="before")
+    @classmethod
+    def _delays(cls, value: object) -> object:
+        if isinstance(value, list):
+            value = tuple(float(v) if isinstance(v, int) and not isinstance(v, bool) else v
+                          for v in value)
+        if isinstance(value, tuple) and any(
+                not isinstance(v, int | float) or isinstance(v, bool) or v < 0 for v in value):
+            raise ValueError("must be a list of seconds >= 0 (one per retry)")
+        return value
 
     @field_validator("private_key", mode="before")
     @classmethod

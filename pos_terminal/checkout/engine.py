@@ -124,7 +124,8 @@ class Checkout:
         self.journal = journal if journal is not None else Journal.open(settings.terminal.journal)
         self._owns_client = client is None
         try:
-            self.client = client if client is not None else WalletClient(settings.service)
+            self.client = client if client is not None else WalletClient(
+                settings.service, user_ip=settings.terminal.user_ip or None)
         except BaseException:
             if self._owns_journal:
                 self.journal.close()

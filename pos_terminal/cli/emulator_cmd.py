@@ -23,7 +23,9 @@ def _parse_fault(text: str) -> dict[str, object]:
 
 @click.command("emulator")
 @click.option("--host", default=None, help="Address to bind (default: [emulator] host, "
-                                            "127.0.0.1).")
+                                            "127.0.0.1). 0.0.0.0 listens on every interface, "
+                                            "so a phone on the same network can open the "
+                                            "wallet page.")
 @click.option("--port", type=click.IntRange(0, 65535), default=None,
               help="Port (default: [emulator] port, 8765; 0 picks a free one).")
 @click.option("--fault", "fault_texts", multiple=True, metavar="ENDPOINT:MODE[:COUNT]",
@@ -49,9 +51,17 @@ def emulator(ctx: click.Context, host: str | None, port: int | None,
     host = host or settings.emulator.host
     port = settings.emulator.port if port is None else port
 
+    from pos_terminal.emulator.addresses import WILDCARDS
+
     def ready(base_url: str) -> None:
         click.echo(f"wallet emulator listening on {base_url}")
         click.echo(f"  wallet codes page:  {base_url}/wallets")
+        if host in WILDCARDS:
+            click.echo(f"  bound to every interface; a phone on this network opens "
+                       f"{base_url}/wallets")
+        elif host in ("127.0.0.1", "localhost", "::1"):
+            click.echo("  only this machine can open it; --host 0.0.0.0 lets a phone on the "
+                       "same network open the wallet page", err=True)
         click.echo(f"  control API:        {base_url}/_emulator/wallets, /_emulator/ledger")
         if settings.service.base_url.rstrip("/") != base_url:
             click.echo(f"  note: {settings.source} points the terminal at "

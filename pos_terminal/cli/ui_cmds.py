@@ -75,8 +75,13 @@ def run_ui(ctx: click.Context) -> None:
 @click.option("--camera", type=int, default=None, metavar="N",
               help="Use webcam N instead of the synthetic camera; hold a phone (or a second "
                    "screen) showing the emulator's wallet page up to it.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address the in-process emulator binds; 0.0.0.0 lets a phone on the same "
+                   "network open its wallet page (the URL is printed).")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="Port of the in-process emulator (0: a free one).")
 @click.pass_context
-def demo_command(ctx: click.Context, camera: int | None) -> None:
+def demo_command(ctx: click.Context, camera: int | None, host: str, port: int) -> None:
     """The emulator and the UI together: a full payment by keyboard alone.
 
     Type an amount and press Enter: a moment later the synthetic camera holds up the chosen
@@ -89,9 +94,9 @@ def demo_command(ctx: click.Context, camera: int | None) -> None:
     from pos_terminal.tui.demo import DemoController
 
     try:
-        emulator = start_emulator(settings, host="127.0.0.1", port=0)
+        emulator = start_emulator(settings, host=host, port=port)
     except OSError as exc:
-        fail(f"the emulator could not start on loopback: {exc}")
+        fail(f"the emulator could not start on {host}:{port}: {exc.strerror or exc}")
     with emulator, tempfile.TemporaryDirectory(prefix="pos-terminal-demo-") as tmp:
         demo_settings = settings.replace_service(
             base_url=emulator.base_url, gateway_url=emulator.gateway_url,
@@ -108,8 +113,8 @@ def demo_command(ctx: click.Context, camera: int | None) -> None:
         else:
             demo = DemoController(emulator.base_url, None)
             factory = open_scanner(demo_settings, f"camera:{camera}")
-            click.echo(f"Emulator wallet page: {demo.wallet_page_url}  (open it on a phone or "
-                       "a second screen and hold its code up to the camera)")
+            click.echo(f"Emulator wallet page: {emulator.public_url}/wallets  (open it on a "
+                       "phone or a second screen and hold its code up to the camera)")
         checkout = open_checkout(demo_settings)
         try:
             PosApp(demo_settings, checkout, factory, demo).run()

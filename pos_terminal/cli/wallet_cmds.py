@@ -1,7 +1,10 @@
-"""`pos-terminal banks` and `pos-terminal verify-redirect`: the wallet service's own operations."""
+"""`pos-terminal banks`, `verify-redirect` and `verify-callback`: the wallet service's own
+operations and what it sends to the merchant."""
 
 from __future__ import annotations
 
+import json
+import sys
 from urllib.parse import parse_qsl, urlsplit
 
 import click
@@ -22,6 +25,7 @@ from pos_terminal.wallet.errors import (
     UnreadableAnswer,
 )
 from pos_terminal.wallet.results import Bank, BankList, RedirectResult, pmc_name
+from pos_terminal.wallet.verification import verify_callback as check_callback
 from pos_terminal.wallet.verification import verify_redirect as check_redirect
 
 _HEADERS = ("CODE", "NAME", "MIN", "MAX")
@@ -130,6 +134,77 @@ def verify_redirect(ctx: click.Context, url_or_query: str, as_json: bool) -> Non
     raise click.exceptions.Exit(EXIT_OK if result.valid else EXIT_FAILED)
 
 
+_CALLBACK_BODY_MAX = 1024 * 1024
+
+
+def _read_body(source: str) -> bytes:
+    """The callback body from a file, or stdin for "-"; exit 2 when it cannot be read."""
+    try:
+        if source == "-":
+            raw = sys.stdin.buffer.read(_CALLBACK_BODY_MAX + 1)
+        else:
+            with open(source, "rb") as handle:
+                raw = handle.read(_CALLBACK_BODY_MAX + 1)
+    except OSError as exc:
+        fail(f"cannot read the callback body from {source}: {exc.strerror or exc}. "
+             "Give the file the callback's request body was saved in, or - for stdin.",
+             EXIT_USAGE)
+    if len(raw) > _CALLBACK_BODY_MAX:
+        fail(f"the callback body in {source} is larger than 1 MiB: that is not a callback.",
+             EXIT_USAGE)
+    if not raw.strip():
+        fail(f"the callback body in {source} is empty: save the request body the service "
+             "POSTed and give that file (or pipe it in with -).", EXIT_USAGE)
+    return raw
+
+
+def _received_data(raw: bytes) -> dict[str, object] | None:
+    """The data fields of an invalid callback, when they can be read at all (not trusted)."""
+    try:
+        envelope = json.loads(raw)
+        data = json.loads(envelope["data"]) if isinstance(envelope, dict) else None
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+@click.command("verify-callback")
+@click.argument("body_file", default="-", metavar="[FILE]")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@click.pass_context
+def verify_callback(ctx: click.Context, body_file: str, as_json: bool) -> None:
+    """Check the mac of a server-to-server callback (its JSON request body) with key2.
+
+    Reads the body from FILE, or from stdin when FILE is - or not given. Prints the decoded
+    fields and the answer to send back. Exit 0 valid, 1 invalid (answer return_code -1),
+    2 the body could not be read.
+    """
+    settings = load_settings_or_exit(ctx)
+    raw = _read_body(body_file)
+    result = check_callback(raw, settings.service.key2, settings.service.app_id)
+    if as_json:
+        print_json({"valid": result.valid, "reason": result.reason, "type": result.type,
+                    "data": dict(result.data) if result.data is not None else None,
+                    "reply": dict(result.reply)})
+    elif result.valid:
+        click.echo("valid callback")
+        assert result.data is not None
+        for name, value in result.data.items():
+            click.echo(f"  {name:<17}{value}".rstrip())
+        click.echo(f"  {'type':<17}{result.type}")
+        click.echo(f"answer with: {json.dumps(dict(result.reply))}")
+    else:
+        click.echo(f"invalid callback: {result.reason}")
+        received = _received_data(raw)
+        if received:
+            click.echo("received (not trusted):")
+            for name, value in received.items():
+                click.echo(f"  {name:<17}{value}".rstrip())
+        click.echo(f"answer with: {json.dumps(dict(result.reply))}")
+    raise click.exceptions.Exit(EXIT_OK if result.valid else EXIT_FAILED)
+
+
 def register(group: click.Group) -> None:
     group.add_command(banks)
     group.add_command(verify_redirect)
+    group.add_command(verify_callback)

@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+# The wallet channel (pmcid 38) as the real service names it: its gateway shows a QR code to scan
+# with the wallet app for this bank code.
+WALLET_APP = "zalopayapp"
+
 
 @dataclass(frozen=True)
 class BankDto:
@@ -24,7 +28,7 @@ _ATM = (
 )
 
 BANKS: tuple[BankDto, ...] = (
-    BankDto("walletapp", "Wallet app (scan the QR code)", 1, 38, 1_000, 100_000_000),
+    BankDto(WALLET_APP, "Wallet app (scan the QR code)", 1, 38, 1_000, 100_000_000),
     BankDto("CC", "Visa / Mastercard / JCB", 2, 36, 10_000, 200_000_000),
     BankDto("CCDB", "Visa / Mastercard debit", 3, 41, 10_000, 200_000_000),
     *(BankDto(code, name, 10 + i, 39, 10_000, 50_000_000) for i, (code, name) in enumerate(_ATM)),

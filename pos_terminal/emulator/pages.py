@@ -13,11 +13,10 @@ from urllib.parse import urlencode
 
 import segno
 from aiohttp import web
-from barcode import Code128
-from barcode.writer import SVGWriter
 
 from pos_terminal.emulator import banks, wire
 from pos_terminal.emulator.appkeys import SERVICE_KEY
+from pos_terminal.emulator.barcodes import code128_svg
 from pos_terminal.emulator.emvqr import emv_qr
 from pos_terminal.emulator.service import Service
 from pos_terminal.emulator.state import WALLETS, Order
@@ -48,12 +47,7 @@ def qr_svg(text: str, scale: int = 6) -> str:
     return str(segno.make(text, error="m", micro=False).svg_inline(scale=scale))
 
 
-def code128_svg(text: str) -> str:
-    raw: bytes = Code128(text, writer=SVGWriter()).render(
-        {"module_width": 0.6, "module_height": 16.0, "quiet_zone": 6.5, "font_size": 0,
-         "write_text": False})
-    svg = raw.decode("utf-8")
-    return svg[svg.index("<svg"):]
+_NO_BARCODE = '<div class="muted">(barcode unavailable: scan the QR code)</div>'
 
 
 # -- wallets -------------------------------------------------------------------------------------
@@ -75,7 +69,7 @@ async def wallets_page(request: web.Request) -> web.Response:
             f'<div class="muted">{escape(w["id"])} · {escape(w["scenario"])} · '
             f'balance {w["balance"]:,} VND</div>'
             f'{qr_svg(w["code"])}'
-            f'<div class="barcode">{code128_svg(w["code"])}</div>'
+            f'<div class="barcode">{code128_svg(w["code"]) or _NO_BARCODE}</div>'
             f'<div class="code" data-code="{escape(w["code"])}">{escape(w["code"])}</div>'
             f'<div class="muted">valid for {left} s more, single use</div></div>')
     return _page("Wallet codes", (
@@ -123,7 +117,7 @@ def _methods(order: Order, qr_text: str) -> str:
         return "<h2>Choose a payment method</h2>" + "".join(parts)
     chosen = banks.BY_CODE[code]
     hidden = f'<input type="hidden" name="bankcode" value="{escape(code)}">'
-    if code == "walletapp":
+    if code == banks.WALLET_APP:
         return (f"<h2>Scan with the wallet app</h2><div id='order-qr'>{qr_svg(qr_text)}"
                 f"</div>{hidden}")
     if chosen.pmcid in (36, 41):
@@ -186,6 +180,9 @@ async def order_pay(request: web.Request) -> web.Response:
     if paid is None or paid.state == "pending" or paid.wallet_id != wallet_id:
         return await order_page(request)
     status = wire.OK if paid.state == "succeeded" else paid.code
+    service = _service(request)
+    if paid.state == "succeeded" and paid.callback_url:
+        service.callbacks.schedule(paid, service.options.app_id, paid.callback_url)
     raise _redirect(request, paid, bank.pmcid, bank_code, status)
 
 

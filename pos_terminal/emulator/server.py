@@ -18,7 +18,7 @@ from typing import Any
 
 from aiohttp import web
 
-from pos_terminal.emulator import pages, wire
+from pos_terminal.emulator import addresses, pages, wire
 from pos_terminal.emulator.appkeys import FAULTS_KEY, SERVICE_KEY
 from pos_terminal.emulator.faults import (
     ANSWER_MUTATIONS,
@@ -30,9 +30,9 @@ from pos_terminal.emulator.faults import (
 )
 from pos_terminal.emulator.service import JSON, EmulatorOptions, Service
 from pos_terminal.emulator.state import WALLET_IDS, Books
+from pos_terminal.emulator.transport import read_fields
 from pos_terminal.emulator.verify import Form, Refused
 
-_QUERY_VARIANT_PATHS = frozenset({"/v2/quick_pay", "/api/getlistmerchantbanks"})
 _GARBAGE = b"\x00\xffnot json at all <<<\x1b[0m>>> \xfe\xfd"
 
 
@@ -72,24 +72,19 @@ class EmulatorControl:
     def clear_faults(self) -> None:
         self._faults.clear()
 
+    def callbacks(self, app_trans_id: str | None = None) -> list[dict[str, Any]]:
+        """Every server-to-server callback sent (or being sent), with its attempts."""
+        return self._service.callbacks.deliveries(app_trans_id)
+
     def reset(self) -> None:
         self.books.reset()
+        self._service.callbacks.reset()
         self._faults.clear()
         for rule in self._service.options.faults:
             self._faults.add(rule)
 
 
 # -- service endpoints ---------------------------------------------------------------------------
-async def _fields(request: web.Request) -> dict[str, str]:
-    fields: dict[str, str] = {}
-    if request.path in _QUERY_VARIANT_PATHS:
-        fields.update(request.query)
-    if request.method == "POST" and request.content_type == "application/x-www-form-urlencoded":
-        body = await request.post()
-        fields.update({k: v for k, v in body.items() if isinstance(v, str)})
-    return fields
-
-
 def _fault_response(rule: FaultRule) -> web.StreamResponse:
     if rule.mode == "http500":
         return web.Response(status=500, text="500 Internal Server Error",
@@ -114,7 +109,10 @@ async def _service_endpoint(request: web.Request) -> web.StreamResponse:
     faults = request.app[FAULTS_KEY]
     endpoint, generation = wire.ENDPOINTS[request.path]
     service.books.count(endpoint, request.path)
-    fields = await _fields(request)
+    try:
+        fields = await read_fields(request)
+    except Refused as refused:
+        return web.json_response(Service.refusal(generation, refused))
 
     # A rule for the whole endpoint is known before the request is read; a rule bound to a
     # wallet only once the request names that wallet (its code, order or refund). Both kinds
@@ -255,6 +253,15 @@ async def _faults_delete(request: web.Request) -> web.Response:
     return web.json_response({"faults": []})
 
 
+async def _callbacks(request: web.Request) -> web.Response:
+    app_trans_id = request.query.get("app_trans_id") or None
+    return web.json_response({"callbacks": _control(request).callbacks(app_trans_id)})
+
+
+async def _close_callbacks(app: web.Application) -> None:
+    await app[SERVICE_KEY].callbacks.close()
+
+
 async def _reset(request: web.Request) -> web.Response:
     _control(request).reset()
     return web.json_response({"reset": True})
@@ -279,6 +286,8 @@ def build_app(options: EmulatorOptions) -> web.Application:
     app.router.add_post("/_emulator/faults", _faults_post)
     app.router.add_delete("/_emulator/faults", _faults_delete)
     app.router.add_post("/_emulator/reset", _reset)
+    app.router.add_get("/_emulator/callbacks", _callbacks)
+    app.on_cleanup.append(_close_callbacks)
     pages.add_routes(app)
     return app
 
@@ -334,8 +343,14 @@ class RunningEmulator:
 
     @property
     def base_url(self) -> str:
-        host = f"[{self._host}]" if ":" in self._host else self._host
-        return f"http://{host}:{self.port}"
+        """Where this machine reaches it (loopback when bound to every interface)."""
+        return addresses.url(addresses.local_host(self._host), self.port)
+
+    @property
+    def public_url(self) -> str:
+        """The URL to show people (a phone opening the wallets page): for a wildcard bind,
+        this machine's address on its network."""
+        return addresses.url(addresses.reachable_host(self._host), self.port)
 
     @property
     def gateway_url(self) -> str:
@@ -377,7 +392,8 @@ def serve(settings: Any, host: str, port: int, faults: tuple[FaultRule, ...] = (
           on_ready: Callable[[str], None] | None = None) -> None:
     """Serve in the foreground until Ctrl-C (SIGINT) or SIGTERM, then close cleanly.
 
-    ``on_ready`` receives the base URL once the socket is bound (the real port when 0 was asked).
+    ``on_ready`` receives the base URL once the socket is bound (the real port when 0 was asked;
+    for a wildcard host, this machine's network address, which a phone can open).
     Raises OSError when the address cannot be bound (port in use, no such interface).
     """
     options = EmulatorOptions.from_settings(settings)
@@ -403,8 +419,7 @@ async def _serve(app: web.Application, host: str, port: int,
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, stop.set)
         if on_ready is not None:
-            shown = f"[{host}]" if ":" in host else host
-            on_ready(f"http://{shown}:{bound}")
+            on_ready(addresses.url(addresses.reachable_host(host), bound))
         await stop.wait()
     finally:
         await runner.cleanup()

@@ -17,6 +17,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from pos_terminal.emulator import banks, wire
+from pos_terminal.emulator.callbacks import DEFAULT_RETRY_DELAYS_S, CallbackSender
 from pos_terminal.emulator.emvqr import emv_qr
 from pos_terminal.emulator.faults import FaultRule, FaultSpecError, parse_rule
 from pos_terminal.emulator.state import WALLET_IDS, Books, Order, Refund
@@ -31,6 +32,7 @@ from pos_terminal.emulator.verify import (
     check_mac,
     check_refund_id,
     check_trans_id,
+    check_user_ip,
     decrypt_payment_code,
     load_private_key,
     parse_amount,
@@ -54,6 +56,10 @@ class EmulatorOptions:
     app_time_tolerance_s: float = 900.0
     redirect_url: str = ""
     faults: tuple[FaultRule, ...] = ()
+    # the callback URL registered for the application (used when an order names none)
+    callback_url: str = ""
+    callback_retry_delays_s: tuple[float, ...] = DEFAULT_RETRY_DELAYS_S
+    callback_timeout_s: float = 5.0
 
     @classmethod
     def from_settings(cls, settings: Any) -> EmulatorOptions:
@@ -79,7 +85,11 @@ class EmulatorOptions:
                    processing_s=emulator.processing_s,
                    app_time_tolerance_s=emulator.app_time_tolerance_s,
                    redirect_url=getattr(service, "redirect_url", "") or "",
-                   faults=tuple(faults))
+                   faults=tuple(faults),
+                   callback_url=getattr(emulator, "callback_url", "") or "",
+                   callback_retry_delays_s=tuple(getattr(
+                       emulator, "callback_retry_delays_s", DEFAULT_RETRY_DELAYS_S)),
+                   callback_timeout_s=getattr(emulator, "callback_timeout_s", 5.0))
 
 
 def _check_key_pair(private_pem: str, public_text: str, key_path: Path) -> None:
@@ -110,6 +120,8 @@ class Service:
         self.options = options
         self.books = books
         self.key: rsa.RSAPrivateKey = load_private_key(options.private_key_pem)
+        self.callbacks = CallbackSender(options.key2, options.callback_retry_delays_s,
+                                        options.callback_timeout_s)
 
     # -- answers ----------------------------------------------------------------------------
     @staticmethod
@@ -176,19 +188,22 @@ class Service:
             check_app_id(form, n.app_id, self.options.app_id)
             raw_code = decrypt_payment_code(n.payment_code, encrypted, self.key)
             check_mac(form, self.options.key1, [*values, raw_code])
-            limits = wire.QUICK_PAY_LIMITS
+            limits = wire.QUICK_PAY_LIMITS[g]
             _, app_trans_id, app_user, amount_text, app_time, embed_data, item = values
             description = form.optional(n.description)
-            check_length(n.app_user, app_user, limits.app_user, allow_empty=False)
+            check_length(n.app_user, app_user, limits.app_user)  # "" accepted (samples)
             check_length(n.description, description, limits.description)
-            check_embed_data(n.embed_data, embed_data, limits.embed_data)
+            check_embed_data(n.embed_data, embed_data, limits.embed_data,
+                             empty_array_ok=g == "v001")
             check_items(n.item, item, limits.item)
             amount = parse_amount(n.amount, amount_text)
             parse_millis(n.app_time, app_time, now, self.options.app_time_tolerance_s)
             check_trans_id(n.app_trans_id, app_trans_id, now, limits.app_trans_id)
+            user_ip = check_user_ip(form)
             order = self.books.quick_pay(
                 generation=g, app_trans_id=app_trans_id, app_user=app_user, amount=amount,
-                description=description, raw_code=raw_code, now=now, wallet_fault=wallet_fault)
+                description=description, raw_code=raw_code, now=now, wallet_fault=wallet_fault,
+                user_ip=user_ip)
         except Refused as refused:
             return self.refusal(g, refused, echo)
         return None if order is None else self.order_answer(g, order)
@@ -202,7 +217,7 @@ class Service:
             form.required(n.mac)
             check_app_id(form, n.app_id, self.options.app_id)
             check_mac(form, self.options.key1, [app_id, app_trans_id, self.options.key1])
-            check_length(n.app_trans_id, app_trans_id, wire.QUICK_PAY_LIMITS.app_trans_id,
+            check_length(n.app_trans_id, app_trans_id, wire.QUICK_PAY_LIMITS[g].app_trans_id,
                          allow_empty=False)
             order = self.books.order(app_trans_id, now)
             if order is None:
@@ -240,16 +255,18 @@ class Service:
             _, app_trans_id, app_user, amount_text, app_time, embed_text, item = values
             description = form.optional(n.description)
             bank_code = form.optional(n.bank_code)
-            check_length(n.app_user, app_user, limits.app_user, allow_empty=False)
+            check_length(n.app_user, app_user, limits.app_user)  # "" accepted (samples)
             check_length(n.description, description, limits.description)
             check_length(n.bank_code, bank_code, wire.BANKCODE_MAX)
-            embed_data = check_embed_data(n.embed_data, embed_text, limits.embed_data)
+            embed_data = check_embed_data(n.embed_data, embed_text, limits.embed_data,
+                                          empty_array_ok=g == "v001")
             check_items(n.item, item, limits.item)
             amount = parse_amount(n.amount, amount_text)
             parse_millis(n.app_time, app_time, now, self.options.app_time_tolerance_s)
             check_trans_id(n.app_trans_id, app_trans_id, now, limits.app_trans_id)
             expire_s = self._expire_s(form)
             self._check_bank(n.bank_code, bank_code, n.amount, amount)
+            callback_url = self._callback_url(form)
             redirect = embed_data.get("redirecturl", "")
             if not isinstance(redirect, str) or (
                     redirect and not redirect.startswith(("http://", "https://"))):
@@ -257,7 +274,8 @@ class Service:
             order = self.books.create_gateway_order(
                 generation=g, app_trans_id=app_trans_id, app_user=app_user, amount=amount,
                 description=description, bank_code=bank_code, embed_data=embed_data,
-                expire_s=expire_s, now=now)
+                expire_s=expire_s, now=now, app_time=int(app_time), embed_text=embed_text,
+                item_text=item, callback_url=callback_url)
         except Refused as refused:
             return self.refusal(g, refused, echo)
         order_url = f"{origin}/gateway/order/{order.token}"
@@ -270,6 +288,15 @@ class Service:
                     "app_trans_id": app_trans_id}
         return {"returncode": wire.OK, "returnmessage": "", "zptranstoken": order.token,
                 "orderurl": order_url, "apptransid": app_trans_id}
+
+    def _callback_url(self, form: Form) -> str:
+        """v2 ``callback_url`` (notes), else the URL registered for the application."""
+        url = form.optional("callback_url") if form.generation == "v2" else ""
+        if url and (len(url) > wire.CALLBACK_URL_MAX
+                    or not url.startswith(("http://", "https://"))):
+            raise bad_data("callback_url", f"must be an http(s) URL of at most "
+                                           f"{wire.CALLBACK_URL_MAX} characters")
+        return url or self.options.callback_url
 
     @staticmethod
     def _expire_s(form: Form) -> int:

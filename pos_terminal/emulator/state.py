@@ -84,6 +84,12 @@ class Order:
     pmcid: int | None = None
     paid_bank_code: str = ""
     updated: float = 0.0
+    # what a callback carries (as sent by the merchant) and where it goes
+    app_time: int = 0
+    embed_text: str = "{}"
+    item_text: str = "[]"
+    callback_url: str = ""
+    user_ip: str = ""              # quick pay: the userip the terminal sent
 
 
 @dataclass
@@ -230,7 +236,7 @@ class Books:
 
     def quick_pay(self, *, generation: wire.Generation, app_trans_id: str, app_user: str,
                   amount: int, description: str, raw_code: str, now: float,
-                  wallet_fault: Callable[[str], bool]) -> Order | None:
+                  wallet_fault: Callable[[str], bool], user_ip: str = "") -> Order | None:
         """Charge the wallet behind ``raw_code``; ``None`` when a wallet fault stops it first.
 
         ``wallet_fault(wallet_id)`` is asked once the wallet is known and returns True when the
@@ -254,7 +260,7 @@ class Books:
                     updated=now, zp_trans_id=zp_trans_id, state=state, code=code,
                     message=message, wallet_id=wallet_id, charged=charged,
                     resolve_at=now + self.processing_s if resolve_to else None,
-                    resolve_to=resolve_to))
+                    resolve_to=resolve_to, user_ip=user_ip))
 
             field_name = _name(generation, "payment_code")
             if record is None:
@@ -293,7 +299,9 @@ class Books:
     # -- gateway ----------------------------------------------------------------------------
     def create_gateway_order(self, *, generation: wire.Generation, app_trans_id: str,
                              app_user: str, amount: int, description: str, bank_code: str,
-                             embed_data: dict[str, object], expire_s: int, now: float) -> Order:
+                             embed_data: dict[str, object], expire_s: int, now: float,
+                             app_time: int = 0, embed_text: str = "{}", item_text: str = "[]",
+                             callback_url: str = "") -> Order:
         with self.lock:
             self.settle(now)
             if app_trans_id in self.orders:
@@ -304,7 +312,9 @@ class Books:
                           updated=now, state="pending", code=wire.V2_PROCESSING,
                           message="the order is waiting for payment",
                           zp_trans_id=self._next_zp(now), token=secrets.token_urlsafe(16),
-                          bank_code=bank_code, embed_data=embed_data, expires_at=now + expire_s)
+                          bank_code=bank_code, embed_data=embed_data, expires_at=now + expire_s,
+                          app_time=app_time, embed_text=embed_text, item_text=item_text,
+                          callback_url=callback_url)
             self.by_token[order.token] = order
             return self._record(order)
 
@@ -404,7 +414,7 @@ class Books:
                 "charges": [{
                     "app_trans_id": o.app_trans_id, "wallet": o.wallet_id, "amount": o.amount,
                     "zp_trans_id": o.zp_trans_id, "state": o.state, "time": int(o.updated * 1000),
-                    "kind": o.kind, "return_code": o.code,
+                    "kind": o.kind, "return_code": o.code, "user_ip": o.user_ip,
                 } for o in self.charge_log],
                 "refunds": [{
                     "m_refund_id": r.m_refund_id, "refund_id": r.refund_id,

@@ -11,6 +11,7 @@ import binascii
 import functools
 import hashlib
 import hmac
+import ipaddress
 import json
 import re
 from collections.abc import Mapping
@@ -137,6 +138,19 @@ def check_trans_id(field: str, value: str, now: float, limit: int) -> None:
                       f"invalid {field}: date {match.group(1)} is not today in GMT+7 ({today})")
 
 
+def check_user_ip(form: Form) -> str:
+    """Quick pay's optional ``userip`` (the spec's table spells it ``userIP``): not in the mac;
+    when sent, it must be an IP address."""
+    name = next((n for n in wire.USER_IP_NAMES if n in form.fields), wire.USER_IP_NAMES[0])
+    value = form.optional(name).strip()
+    if not value:
+        return ""
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        raise bad_data(name, f"must be the user's IP address: {value[:50]!r}") from None
+
+
 def check_refund_id(field: str, value: str, now: float, app_id: int) -> None:
     check_length(field, value, wire.M_REFUND_ID_MAX)
     prefix = f"{vn_today(now)}_{app_id}_"
@@ -146,19 +160,26 @@ def check_refund_id(field: str, value: str, now: float, app_id: int) -> None:
             field, f"must be yymmdd_appid_<unique> with today's GMT+7 date ({prefix}...)")
 
 
-def check_embed_data(field: str, value: str, limit: int) -> dict[str, object]:
+def check_embed_data(field: str, value: str, limit: int,
+                     empty_array_ok: bool = False) -> dict[str, object]:
+    """A JSON object. ``empty_array_ok``: "[]" stands for no data (legacy samples send it)."""
     check_length(field, value, limit)
     try:
         parsed = json.loads(value)
     except ValueError:
         raise bad_data(field, "is not valid JSON (send \"{}\" when empty)") from None
+    if empty_array_ok and parsed == []:
+        return {}
     if not isinstance(parsed, dict):
         raise bad_data(field, "must be a JSON object")
     return parsed
 
 
 def check_items(field: str, value: str, limit: int) -> list[object]:
+    """A JSON array of objects; "" stands for no items (samples send it)."""
     check_length(field, value, limit)
+    if value == "":
+        return []
     try:
         parsed = json.loads(value)
     except ValueError:

@@ -85,7 +85,12 @@ class Limits:
     description: int = 100
 
 
-QUICK_PAY_LIMITS = Limits()
+# Limits per endpoint, generation and field. The seed spec's table (item 2048) is the legacy
+# quick pay's; the service's v2 quick-pay documentation gives item 1024.
+QUICK_PAY_LIMITS: dict[Generation, Limits] = {
+    "v001": Limits(),
+    "v2": Limits(item=1024),
+}
 CREATE_LIMITS: dict[Generation, Limits] = {
     "v001": Limits(),
     "v2": Limits(embed_data=2048, description=256),
@@ -95,6 +100,8 @@ REFUND_DESCRIPTION_MAX = 100
 EXPIRE_RANGE_S = (300, 2_592_000)
 DEFAULT_ORDER_EXPIRY_S = 900
 BANKCODE_MAX = 20
+USER_IP_NAMES = ("userip", "userIP")  # quick pay, both generations; not in the mac
+CALLBACK_URL_MAX = 1024
 
 PMC_NAMES = {36: "Visa/Master/JCB", 37: "Bank Account", 38: "Wallet", 39: "ATM",
              41: "Visa/Master Debit"}

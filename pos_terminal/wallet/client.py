@@ -34,6 +34,7 @@ from .results import (
     RedirectResult,
     RefundResult,
 )
+from .userip import terminal_address
 
 if TYPE_CHECKING:
     from pos_terminal.config import ServiceSettings
@@ -108,7 +109,10 @@ class WalletClient:
         retry_attempts: int = 3,
         retry_wait_s: float = 0.2,
         clock_ms: Callable[[], int] = current_ms,
+        user_ip: str | None = None,
     ) -> None:
+        """``user_ip``: sent as ``userip`` on quick pay; None finds the terminal's own address
+        (towards the service host, without network traffic) at the first quick pay."""
         self.service = service
         self.generation: str = service.generation
         self._spec = wire(service.generation)
@@ -124,6 +128,7 @@ class WalletClient:
         self._retry_attempts = max(1, retry_attempts)
         self._retry_wait_s = retry_wait_s
         self._clock_ms = clock_ms
+        self._user_ip = user_ip
 
     # --- plumbing -------------------------------------------------------------------------
 
@@ -197,6 +202,13 @@ class WalletClient:
         )
         return retrying(call)
 
+    @property
+    def user_ip(self) -> str:
+        """The ``userip`` this client sends on quick pay."""
+        if self._user_ip is None:
+            self._user_ip = terminal_address(self.service.base_url)
+        return self._user_ip
+
     # --- quick pay: build (no I/O) and send (once) ------------------------------------------
 
     def build_quick_pay(
@@ -208,7 +220,8 @@ class WalletClient:
         messages.check_payment_code(names.payment_code, payment_code)
         encrypted = encrypt_payment_code(payment_code, self._public_key, urlsafe=self._urlsafe)
         form = messages.quick_pay_form(
-            order, self.generation, self.service.app_id, self.service.key1, payment_code, encrypted
+            order, self.generation, self.service.app_id, self.service.key1, payment_code, encrypted,
+            self.user_ip,
         )
         body = urlencode(form)
         return PreparedQuickPay(
@@ -292,7 +305,7 @@ class WalletClient:
         return verification.verify_redirect(query, self.service.key2, self.service.app_id)
 
     def verify_callback(self, body: bytes | str | Mapping[str, object]) -> CallbackResult:
-        return verification.verify_callback(body, self.service.key2)
+        return verification.verify_callback(body, self.service.key2, self.service.app_id)
 
     # --- lifetime ---------------------------------------------------------------------------
 

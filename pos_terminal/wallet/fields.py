@@ -160,11 +160,15 @@ V001_PATHS = Paths(
     query_refund="/v001/tpe/getpartialrefundstatus",
 )
 
+# Field limits per endpoint (a WireSpec's quick_pay_limits / create_limits). The seed spec's table
+# (item 2048) is the legacy quick pay's; the service's v2 quick-pay documentation gives item 1024.
 QUICK_PAY_LIMITS = Limits(app_user=50, app_trans_id=40, embed_data=1024, item=2048, description=100)
+V2_QUICK_PAY_LIMITS = Limits(app_user=50, app_trans_id=40, embed_data=1024, item=1024,
+                             description=100)
 V2_CREATE_LIMITS = Limits(app_user=50, app_trans_id=40, embed_data=2048, item=2048, description=256)
 
 WIRE: dict[str, WireSpec] = {
-    "v2": WireSpec("v2", V2_NAMES, V2_PATHS, QUICK_PAY_LIMITS, V2_CREATE_LIMITS),
+    "v2": WireSpec("v2", V2_NAMES, V2_PATHS, V2_QUICK_PAY_LIMITS, V2_CREATE_LIMITS),
     "v001": WireSpec("v001", V001_NAMES, V001_PATHS, QUICK_PAY_LIMITS, QUICK_PAY_LIMITS),
 }
 

@@ -27,6 +27,7 @@ from .fields import (
     wire,
 )
 from .ids import vn_date_prefix
+from .userip import check_user_ip
 
 # The unique part after ``yymmdd_``: what our ids and the samples use, nothing that needs escaping.
 _APP_TRANS_ID = re.compile(r"(\d{6})_[A-Za-z0-9_-]+")
@@ -333,19 +334,26 @@ def quick_pay_form(
     key1: str,
     raw_code: str,
     encrypted_code: str,
+    user_ip: str = "",
 ) -> dict[str, str]:
     """The validated, signed quick-pay form. The mac covers the RAW code; the form carries the
-    ciphertext."""
+    ciphertext. ``user_ip`` (when given) goes out as ``userip``; it is not in the mac."""
     names = wire(generation).names
     order.validate(generation)
     check_payment_code(names.payment_code, raw_code)
+    if user_ip:
+        try:
+            check_user_ip(user_ip)
+        except ValueError:
+            raise FieldError(names.user_ip, f"{names.user_ip} {user_ip!r} is not an IP "
+                                            "address: fix [terminal] user_ip") from None
     item = item_json(order.items)
     embed = embed_data_json(order.embed_data)
     mac = signing.quick_pay_mac(
         key1, app_id, order.app_trans_id, order.app_user, order.amount, order.app_time,
         embed, item, raw_code,
     )
-    return {
+    form = {
         names.app_id: str(app_id),
         names.app_trans_id: order.app_trans_id,
         names.app_user: order.app_user,
@@ -355,8 +363,11 @@ def quick_pay_form(
         names.item: item,
         names.description: order.description,
         names.payment_code: encrypted_code,
-        names.mac: mac,
     }
+    if user_ip:
+        form[names.user_ip] = user_ip
+    form[names.mac] = mac
+    return form
 
 
 def query_form(generation: str, app_id: int, key1: str, app_trans_id: str) -> dict[str, str]:

@@ -112,3 +112,23 @@ class CallbackResult:
     data: Mapping[str, object] | None  # the parsed ``data`` JSON when valid
     type: int | None
     reply: Mapping[str, object]
+
+    def _value(self, *names: str) -> object:
+        data = self.data or {}
+        return next((data[name] for name in names if name in data), None)
+
+    @property
+    def app_trans_id(self) -> str | None:
+        value = self._value("app_trans_id", "apptransid")
+        return value if isinstance(value, str) else None
+
+    @property
+    def amount(self) -> int | None:
+        value = self._value("amount")
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    @property
+    def zp_trans_id(self) -> str | None:
+        """The service's transaction number, as text (it is a JSON number in the data)."""
+        value = self._value("zp_trans_id", "zptransid")
+        return str(value) if isinstance(value, int | str) and not isinstance(value, bool) else None

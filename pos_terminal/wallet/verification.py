@@ -76,9 +76,13 @@ def _invalid_callback(reason: str) -> CallbackResult:
     return CallbackResult(valid=False, reason=reason, data=None, type=None, reply=CALLBACK_BAD_MAC)
 
 
-def verify_callback(body: bytes | str | Mapping[str, object], key2: str) -> CallbackResult:
+def verify_callback(
+    body: bytes | str | Mapping[str, object], key2: str, app_id: int | None = None
+) -> CallbackResult:
     """Verify a server-to-server callback ``{"data": "<json>", "mac": "...", "type": 1}``;
-    mac = HMAC-SHA256(key2, data exactly as received). ``reply`` is what to answer."""
+    mac = HMAC-SHA256(key2, data exactly as received). ``reply`` is what to answer.
+
+    With ``app_id``, data naming another application (``app_id`` / ``appid``) is invalid too."""
     envelope: object
     if isinstance(body, Mapping):
         envelope = body
@@ -103,6 +107,10 @@ def verify_callback(body: bytes | str | Mapping[str, object], key2: str) -> Call
         return _invalid_callback("data is not JSON")
     if not isinstance(data, Mapping):
         return _invalid_callback("data is not a JSON object")
+    named = data.get("app_id", data.get("appid"))
+    if app_id is not None and named is not None and str(named) != str(app_id):
+        return _invalid_callback(
+            f"app_id {named} is not this terminal's application ({app_id})")
     kind = envelope.get(CALLBACK_TYPE)
     kind_int = kind if isinstance(kind, int) and not isinstance(kind, bool) else None
     return CallbackResult(

@@ -182,3 +182,73 @@ def test_console_script_banks_and_verify_redirect(settings: Settings, emulator: 
     invalid = run_console(config, "verify-redirect", signed_query(settings, status="2"))
     assert invalid.returncode == 1
     assert invalid.stdout.startswith("invalid redirect: bad checksum")
+
+
+CALLBACK_DATA = ('{"app_id":2553,"app_trans_id":"241121_T1_0002","amount":120000,'
+                 '"zp_trans_id":241121000000007,"server_time":1732156800123}')
+
+
+def signed_callback(settings: Settings, data: str = CALLBACK_DATA) -> bytes:
+    mac = hmac.new(settings.service.key2.encode(), data.encode(), hashlib.sha256).hexdigest()
+    return json.dumps({"data": data, "mac": mac, "type": 1}).encode()
+
+
+def test_verify_callback_valid_from_a_file(base_settings: Settings, tmp_path: Path) -> None:
+    body = tmp_path / "callback.json"
+    body.write_bytes(signed_callback(base_settings))
+    result = run(write_config(tmp_path, base_settings), "verify-callback", str(body))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "valid callback"
+    assert "  app_trans_id     241121_T1_0002" in lines
+    assert "  amount           120000" in lines
+    assert "  zp_trans_id      241121000000007" in lines
+    assert "  type             1" in lines
+    assert lines[-1] == 'answer with: {"return_code": 1, "return_message": "success"}'
+
+
+def test_verify_callback_invalid_from_stdin(base_settings: Settings, tmp_path: Path) -> None:
+    tampered = signed_callback(base_settings).replace(b"120000", b"1")
+    result = CliRunner().invoke(command_group(), [
+        "verify-callback", "--config", str(write_config(tmp_path, base_settings))],
+        input=tampered)
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[0] == "invalid callback: bad mac: not signed with this key2"
+    assert "received (not trusted):" in lines
+    assert "  amount           1" in lines
+    assert lines[-1] == 'answer with: {"return_code": -1, "return_message": "mac not equal"}'
+
+
+@pytest.mark.parametrize(("body", "code", "reason"), [
+    ("valid", 0, ""),
+    ("other-app", 1, "app_id 9 is not this terminal's application (2553)"),
+    ("not json", 1, "the callback body is not JSON"),
+])
+def test_verify_callback_json(base_settings: Settings, tmp_path: Path, body: str, code: int,
+                              reason: str) -> None:
+    raw = {"valid": signed_callback(base_settings),
+           "other-app": signed_callback(base_settings, CALLBACK_DATA.replace("2553", "9")),
+           "not json": b"not json"}[body]
+    result = CliRunner().invoke(command_group(), [
+        "verify-callback", "-", "--json", "--config",
+        str(write_config(tmp_path, base_settings))], input=raw)
+    assert result.exit_code == code, result.output
+    printed = json.loads(result.output)
+    assert (printed["valid"], printed["reason"]) == (code == 0, reason)
+    assert printed["reply"]["return_code"] == (1 if code == 0 else -1)
+    assert printed["data"] == (json.loads(CALLBACK_DATA) if code == 0 else None)
+    assert printed["type"] == (1 if code == 0 else None)
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda p: str(p / "missing.json"), "cannot read the callback body from"),
+    (lambda p: (p / "empty.json").write_bytes(b"  \n") and str(p / "empty.json"),
+     "is empty"),
+])
+def test_verify_callback_unreadable_body_exits_2(base_settings: Settings, tmp_path: Path,
+                                                 make: Any, message: str) -> None:
+    result = run(write_config(tmp_path, base_settings), "verify-callback", make(tmp_path))
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output

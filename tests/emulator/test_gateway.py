@@ -50,7 +50,7 @@ def test_bank_list(emulator: Any, method: str) -> None:
             assert 0 < bank["minamount"] < bank["maxamount"]
     atm = {bank["bankcode"]: bank["name"] for bank in data["banks"]["39"]}
     assert atm["VCB"] == "Vietcombank" and atm["VTB"] == "VietinBank"
-    assert [b["bankcode"] for b in data["banks"]["38"]] == ["walletapp"]
+    assert [b["bankcode"] for b in data["banks"]["38"]] == ["zalopayapp"]
 
 
 @pytest.mark.parametrize(("params", "code", "text"), [
@@ -132,7 +132,7 @@ def _create(emulator: Any, **kwargs: Any) -> tuple[dict[str, str], dict[str, Any
 
 @pytest.mark.parametrize(("bank_code", "expected"), [
     ("", ["Visa/Master/JCB", "ATM", "Wallet", "Vietcombank", 'name="bankcode"']),
-    ("walletapp", ["Scan with the wallet app", "<svg"]),
+    ("zalopayapp", ["Scan with the wallet app", "<svg"]),
     ("CC", ["Card payment", "card_number"]),
     ("VCB", ["Vietcombank: bank card", "card_number"]),
 ])
@@ -174,8 +174,8 @@ def test_pay_redirects_with_a_key2_checksum(emulator: Any) -> None:
 
 
 def test_insufficient_balance_on_the_gateway(emulator: Any) -> None:
-    form, data = _create(emulator, amount=80000, bank_code="walletapp")
-    location = _pay(data["order_url"], "dung", "walletapp").headers["Location"]
+    form, data = _create(emulator, amount=80000, bank_code="zalopayapp")
+    location = _pay(data["order_url"], "dung", "zalopayapp").headers["Location"]
     params = dict(parse_qsl(urlsplit(location).query, keep_blank_values=True))
     assert (params["status"], params["pmcid"]) == ("-63", "38")
     status = query(emulator.base_url, "v2", form["app_trans_id"])
@@ -218,3 +218,17 @@ def test_landing_page_without_a_redirect_url(emulator: Any) -> None:
 
 def test_unknown_order_page(emulator: Any) -> None:
     assert requests.get(emulator.base_url + "/gateway/order/nope", timeout=5).status_code == 404
+
+
+@pytest.mark.parametrize("generation", ["v2", "v001"])
+def test_the_wallet_channel_is_zalopayapp_as_the_real_service_names_it(
+        emulator: Any, generation: str) -> None:
+    field = "bank_code" if generation == "v2" else "bankcode"
+    accepted = post(emulator.base_url, CREATE_PATH[generation],
+                    create_form(generation, bank_code="zalopayapp"))
+    assert accepted["return_code" if generation == "v2" else "returncode"] == 1, accepted
+    # the name an earlier emulator used is not a bank code of the real service
+    refused = post(emulator.base_url, CREATE_PATH[generation],
+                   create_form(generation, bank_code="walletapp"))
+    assert refused_code(generation, refused) == -401
+    assert f"{field} 'walletapp' is not in the bank list" in json.dumps(refused)

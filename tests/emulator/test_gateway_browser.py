@@ -62,7 +62,7 @@ def test_pay_in_the_browser_and_land_on_the_merchant_page(emulator: Any, browser
 
 
 def test_cancel_in_the_browser(emulator: Any, browser: Any) -> None:
-    form = create_form("v2", amount=50000, bank_code="walletapp")
+    form = create_form("v2", amount=50000, bank_code="zalopayapp")
     order = post(emulator.base_url, "/v2/create", form)
     page = browser.new_page()
     try:

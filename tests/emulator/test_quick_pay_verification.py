@@ -85,12 +85,12 @@ def test_v2_query_string_variant_is_accepted(emulator: Any) -> None:
     assert response.json()["return_code"] == 1
 
 
-def test_query_string_variant_is_not_accepted_on_legacy_path(emulator: Any) -> None:
+def test_query_string_variant_is_accepted_on_the_legacy_path_too(emulator: Any) -> None:
+    # the Node demos send every field in the query string of a POST, legacy path included
     order = QuickPay(code=code_of(emulator.base_url, "an"))
     response = requests.post(emulator.base_url + "/v001/tpe/submitqrcodepay",
                              params=order.form("v001"), timeout=10)
-    assert response.json()["returncode"] == -401
-    assert response.json()["returnmessage"] == "invalid request data: appid is missing"
+    assert response.json()["returncode"] == 1
 
 
 def _resign(order: QuickPay, generation: str) -> Callable[[dict[str, str]], None]:
@@ -107,12 +107,11 @@ CASES: list[tuple[str, dict[str, str], int, str]] = [
     ("amount_negative", {"amount": "-5"}, -401, "amount"),
     ("amount_leading_zero", {"amount": "050000"}, -401, "amount"),
     ("app_user_too_long", {"app_user": "u" * 51}, -401, "app_user"),
-    ("app_user_empty", {"app_user": ""}, -401, "app_user"),
     ("description_too_long", {"description": "d" * 101}, -401, "description"),
     ("embed_data_too_long", {"embed_data": '{"merchantinfo": "' + "m" * 1010 + '"}'}, -401,
      "embed_data"),
     ("embed_data_not_json", {"embed_data": "{merchantinfo: 1"}, -401, "embed_data"),
-    ("embed_data_array", {"embed_data": "[]"}, -401, "embed_data"),
+    ("embed_data_array", {"embed_data": "[1]"}, -401, "embed_data"),
     ("item_object", {"item": "{}"}, -401, "item"),
     ("item_of_numbers", {"item": "[1, 2]"}, -401, "item"),
     ("item_too_long", {"item": '[{"itemname": "' + "i" * 2040 + '"}]'}, -401, "item"),
@@ -241,11 +240,11 @@ def test_unencoded_plus_in_form_body_is_refused(emulator: Any) -> None:
     assert "payment_code" in response.json()["sub_return_message"]
 
 
-def test_json_body_is_not_a_form(emulator: Any) -> None:
+def test_json_body_is_read_like_a_form(emulator: Any) -> None:
     order = QuickPay(code=code_of(emulator.base_url, "an"))
     response = requests.post(emulator.base_url + "/v2/quick_pay", json=order.form("v2"),
                              timeout=10)
-    assert response.json()["sub_return_code"] == -401
+    assert response.json()["return_code"] == 1
 
 
 @pytest.mark.parametrize("generation", GENERATIONS)

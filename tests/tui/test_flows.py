@@ -332,7 +332,7 @@ async def test_show_qr_gateway_order_paid_on_the_phone(make_app, key_clock, emul
         [row] = checkout.journal.list_payments()
         assert qr.data == row.order_url and row.amount == 99000
         answer = requests.post(f"{row.order_url}/pay", data={"wallet": "an",
-                               "bankcode": "walletapp"}, allow_redirects=False, timeout=5)
+                               "bankcode": "zalopayapp"}, allow_redirects=False, timeout=5)
         assert answer.status_code == 303
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="paid")
         assert pilot.app.screen.outcome.success

@@ -395,12 +395,12 @@ def test_gateway_order_paid_on_the_page_redirects_with_a_valid_checksum(
         client: WalletClient) -> None:
     now = current_ms()
     gw = GatewayOrder(app_trans_id=new_app_trans_id("wt", now), app_user="counter-1",
-                      app_time=now, amount=75_000, bank_code="walletapp",
+                      app_time=now, amount=75_000, bank_code="zalopayapp",
                       embed_data=EmbedData(redirecturl="https://shop.example/paid"))
     created = client.create_order(gw)
     assert created.order_url is not None
     paid = requests.post(created.order_url + "/pay", data={"wallet": "an",
-                                                           "bankcode": "walletapp"},
+                                                           "bankcode": "zalopayapp"},
                          allow_redirects=False, timeout=5)
     assert paid.status_code == 303
     location = paid.headers["Location"]
@@ -408,7 +408,7 @@ def test_gateway_order_paid_on_the_page_redirects_with_a_valid_checksum(
     redirect = client.verify_redirect(location)
     assert redirect.valid, redirect.reason
     assert (redirect.apptransid, redirect.amount, redirect.bankcode, redirect.pmcid,
-            redirect.status) == (gw.app_trans_id, 75_000, "walletapp", 38, 1)
+            redirect.status) == (gw.app_trans_id, 75_000, "zalopayapp", 38, 1)
     tampered = location.replace("amount=75000", "amount=7500")
     assert client.verify_redirect(tampered).reason.startswith("bad checksum")
     assert client.query_status(gw.app_trans_id).outcome is Outcome.SUCCEEDED

@@ -101,11 +101,38 @@ def test_embed_data_limit_1024(generation: str) -> None:
     assert refused(too_long, generation) == NAMES[generation]["embed_data"]
 
 
-@pytest.mark.parametrize("generation", GENERATIONS)
-def test_item_limit_2048(generation: str) -> None:
-    assert len(messages.item_json(items_of_length(2048))) == 2048
-    replace(BASE, items=items_of_length(2048)).validate(generation)
-    assert refused(replace(BASE, items=items_of_length(2049)), generation) == "item"
+# item limit per endpoint: v2 quick pay 1024 (the service's v2 documentation), 2048 elsewhere
+ITEM_LIMITS = [("quick_pay", "v2", 1024), ("quick_pay", "v001", 2048), ("create", "v2", 2048),
+               ("create", "v001", 2048)]
+
+
+@pytest.mark.parametrize(("endpoint", "generation", "limit"), ITEM_LIMITS)
+def test_item_limit_per_endpoint(endpoint: str, generation: str, limit: int) -> None:
+    base: QuickPayOrder | GatewayOrder = BASE if endpoint == "quick_pay" else GW
+    assert len(messages.item_json(items_of_length(limit))) == limit
+    replace(base, items=items_of_length(limit)).validate(generation)
+    assert refused(replace(base, items=items_of_length(limit + 1)), generation) == "item"
+
+
+def test_v2_quick_pay_item_1025_is_refused_before_anything_is_signed() -> None:
+    with pytest.raises(FieldError) as err:
+        messages.quick_pay_form(replace(BASE, items=items_of_length(1025)), "v2", 2553, KEY1,
+                                "123456789012345678", "CIPHER")
+    assert err.value.message == "item is 1025 characters long; the limit is 1024"
+
+
+def test_userip_goes_in_the_form_not_in_the_mac() -> None:
+    code = "123456789012345678"
+    without = messages.quick_pay_form(BASE, "v2", 2553, KEY1, code, "CIPHER")
+    with_ip = messages.quick_pay_form(BASE, "v2", 2553, KEY1, code, "CIPHER", "192.168.1.20")
+    assert "userip" not in without
+    assert with_ip["userip"] == "192.168.1.20"
+    assert with_ip["mac"] == without["mac"]
+    legacy = messages.quick_pay_form(BASE, "v001", 2553, KEY1, code, "CIPHER", "10.0.0.7")
+    assert legacy["userip"] == "10.0.0.7"
+    with pytest.raises(FieldError) as err:
+        messages.quick_pay_form(BASE, "v2", 2553, KEY1, code, "CIPHER", "not-an-ip")
+    assert err.value.field == "userip"
 
 
 def test_embed_limit_counts_characters_not_bytes() -> None:
@@ -276,7 +303,7 @@ BREAKERS = {
                                                                  max_size=150))),
     "embed_data": lambda o, d: replace(o, embed_data=EmbedData(
         merchantinfo=d(st.text("ab", min_size=1010, max_size=1100)))),
-    "item": lambda o, d: replace(o, items=(Item("i", d(st.text("ab", min_size=2000,
+    "item": lambda o, d: replace(o, items=(Item("i", d(st.text("ab", min_size=2050,
                                                                max_size=2100)), 1, 1),)),
     "app_time": lambda o, d: replace(o, app_time=d(st.integers(0, 10**11))),
 }

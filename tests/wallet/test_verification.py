@@ -92,3 +92,24 @@ def test_invalid_callbacks(body: str, reason: str) -> None:
     assert result.reason.startswith(reason)
     assert result.reply["return_code"] == -1
     assert result.data is None
+
+
+def test_callback_fields_of_either_generation_and_the_app_check() -> None:
+    import hashlib
+    import hmac
+
+    def signed(data: str) -> dict[str, object]:
+        mac = hmac.new(KEY2.encode(), data.encode(), hashlib.sha256).hexdigest()
+        return {"data": data, "mac": mac, "type": 1}
+
+    v2 = verify_callback(signed('{"app_id":2553,"app_trans_id":"241121_a","amount":5,'
+                                '"zp_trans_id":241121000000001}'), KEY2, app_id=2553)
+    assert (v2.app_trans_id, v2.amount, v2.zp_trans_id) == ("241121_a", 5, "241121000000001")
+    legacy = verify_callback(signed('{"appid":2553,"apptransid":"241121_b","amount":7,'
+                                    '"zptransid":241121000000002}'), KEY2, app_id=2553)
+    assert (legacy.app_trans_id, legacy.amount, legacy.zp_trans_id) == (
+        "241121_b", 7, "241121000000002")
+    other = verify_callback(signed('{"appid":1,"apptransid":"241121_b"}'), KEY2, app_id=2553)
+    assert not other.valid
+    assert other.reason == "app_id 1 is not this terminal's application (2553)"
+    assert other.reply["return_code"] == -1
