@@ -109,6 +109,7 @@ class CounterLoop:
         command = verb.upper()
         self.busy = True
         self.checkout.last_intent = None
+        self.checkout.last_refund = None
         try:
             if command not in COMMANDS:
                 raise LineError(f"unknown command {verb!r}; {USAGE}")
@@ -137,6 +138,16 @@ class CounterLoop:
             data, _code = verdict.error_answer(exc, self.checkout.journal, subject, None)
             answer.update({k: v for k, v in data.items() if k != "error"})
             answer["ok"] = False
+        elif command == "REFUND" and self.checkout.last_refund is not None:
+            try:
+                refund = self.checkout.journal.get_refund(self.checkout.last_refund)
+            except Exception:
+                answer.update(m_refund_id=self.checkout.last_refund, state="refunding",
+                              outcome=verdict.Verdict.UNKNOWN.value,
+                              exit_code=verdict.EXIT_UNKNOWN)
+            else:
+                answer.update({k: v for k, v in verdict.refund_answer(refund).items()})
+                answer["ok"] = False
         elif command == "PAY":
             answer.update(outcome=verdict.Verdict.NOTHING_SENT.value,
                           exit_code=verdict.EXIT_NOTHING_SENT)
