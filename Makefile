@@ -3,9 +3,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# System libraries: libzbar0 for pyzbar (runtime); chromium and tmux for the end-to-end tests.
+# System libraries: libzbar0 for pyzbar (runtime); chromium and tmux for the end-to-end tests;
+# postgresql for the fleet ledger tests and benchmark (they start their own server).
 RUNTIME_DEBS := libzbar0
-TEST_DEBS := libzbar0 chromium tmux
+TEST_DEBS := libzbar0 chromium tmux postgresql
 PYTEST_ARGS ?=
 
 .PHONY: all demo test lint unit bench emulator clean sysdeps-runtime sysdeps-test help
@@ -48,6 +49,7 @@ unit: sysdeps-test $(STAMP)
 test: lint unit
 
 bench: sysdeps-runtime $(STAMP)
+	@./scripts/ensure-debs postgresql
 	$(BIN)/python bench/run_all.py
 
 clean:

@@ -15,10 +15,16 @@ import numpy as np
 
 from hardware.render import cluttered_background, code128_modules, layout_phone, place
 
-BUCKETS = ("clean", "blur", "small", "perspective", "low_contrast", "tilt", "mixed", "tiny",
-           "empty")
+BUCKETS = ("clean", "blur", "small", "perspective", "low_contrast", "tilt", "close", "screen",
+           "steep", "mixed", "tiny", "empty")
 # mixed: tilt + perspective + blur + lower contrast at once; tiny: below 2 px per module.
 # Neither is part of the bars: they show where reading stops.
+# What the real photos taught (bench/bench_realphotos.py, docs/scanning.md):
+# close: a phone held up to a fixed-focus webcam: modules 14-22 px (QR) and a blur that scales
+#   with them (BoofCV "close"); the old primary pass, without downscaling, read none of these;
+# screen: a screen filmed: moire from its pixel grid beating with the sensor's, and a glare
+#   highlight (BoofCV "monitor");
+# steep: a phone tilted well away from the camera (perspective 0.3-0.45).
 SIZES = {"720p": (1280, 720), "480p": (640, 480)}
 SYMBOLOGIES = ("qr", "code128")
 
@@ -45,20 +51,21 @@ def _params(bucket: str, sym: str, rng: np.random.Generator, width: int,
             modules: int) -> tuple[float, float, float]:
     """(pixels per module, in-plane angle, perspective) for one sample of a bucket."""
     if sym == "qr":
-        ppm = {"small": (2.0, 2.6), "tilt": (3.0, 5.0), "tiny": (1.3, 2.0)}.get(bucket, (3.0, 6.0))
+        ppm = {"small": (2.0, 2.6), "tilt": (3.0, 5.0), "tiny": (1.3, 2.0),
+               "close": (14.0, 22.0)}.get(bucket, (3.0, 6.0))
     else:
         ppm = {"small": (2.0, 2.4), "tilt": (2.0, 4.0), "blur": (3.0, 4.0),
-               "tiny": (1.3, 2.0)}.get(bucket, (2.5, 4.0))
+               "tiny": (1.3, 2.0), "close": (4.0, 8.0)}.get(bucket, (2.5, 4.0))
     hi = min(ppm[1], 0.85 * width / modules)
     px = float(rng.uniform(min(ppm[0], hi), hi))
     if bucket == "tilt":
         angle = float(rng.uniform(0, 30) * rng.choice([-1, 1]))
-    elif bucket in ("perspective", "mixed"):
+    elif bucket in ("perspective", "mixed", "steep"):
         angle = float(rng.uniform(-20, 20) if bucket == "mixed" else rng.uniform(-10, 10))
     else:
         angle = float(rng.uniform(-5, 5))
-    perspective = float(rng.uniform(0.1, 0.3)) if bucket in ("perspective", "mixed") else 0.0
-    return px, angle, perspective
+    perspective = {"perspective": (0.1, 0.3), "mixed": (0.1, 0.3), "steep": (0.3, 0.45)}.get(bucket)
+    return px, angle, float(rng.uniform(*perspective)) if perspective else 0.0
 
 
 def make_sample(rng: np.random.Generator, bucket: str, size: str, sym: str | None) -> Sample:
@@ -96,14 +103,20 @@ def make_sample(rng: np.random.Generator, bucket: str, size: str, sym: str | Non
         shift = np.float32([[1, 0, twin_rng.uniform(-0.7, 0.7)],
                             [0, 1, twin_rng.uniform(-0.7, 0.7)]])
         moved = cv2.warpAffine(frame, shift, (width, height), borderMode=cv2.BORDER_REFLECT)
-        twin = _degrade(moved, bucket, twin_rng)
-    frame = _degrade(frame, bucket, rng)
+        twin = _degrade(moved, bucket, twin_rng, px)
+    frame = _degrade(frame, bucket, rng, px)
     return Sample(frame, text, sym, bucket, size, round(px, 2), round(angle, 1), twin)
 
 
-def _degrade(frame: np.ndarray, bucket: str, rng: np.random.Generator) -> np.ndarray:
+def _degrade(frame: np.ndarray, bucket: str, rng: np.random.Generator,
+             px: float = 0.0) -> np.ndarray:
     img = frame.astype(np.float32)
-    if bucket == "mixed":
+    if bucket == "close":
+        # out of focus in proportion to the modules: the lens cannot focus that near
+        img = cv2.GaussianBlur(img, (0, 0), max(0.8, px * float(rng.uniform(0.3, 0.5))))
+    elif bucket == "screen":
+        img = _screen(img, rng)
+    elif bucket == "mixed":
         img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.7, 1.1)))
         img = (img - 128) * float(rng.uniform(0.45, 0.7)) + float(rng.uniform(110, 150))
     elif bucket == "blur":
@@ -126,6 +139,25 @@ def _degrade(frame: np.ndarray, bucket: str, rng: np.random.Generator) -> np.nda
     img += _noise(img.shape, rng) * float(rng.uniform(1.5, 4.0))
     np.clip(img, 0, 255, out=img)
     return img.astype(np.uint8)
+
+
+def _screen(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Moire (a slanted grating: the screen's pixel grid beating with the sensor's) and a glare
+    highlight somewhere on the frame, as on photos of a monitor."""
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    theta = float(rng.uniform(0, np.pi))
+    period = float(rng.uniform(3.0, 9.0))
+    wave = np.sin((xx * np.cos(theta) + yy * np.sin(theta)) * (2 * np.pi / period))
+    moire = 1.0 + float(rng.uniform(0.08, 0.2)) * wave
+    gx, gy = float(rng.uniform(0.2, 0.8)) * w, float(rng.uniform(0.2, 0.8)) * h
+    radius = float(rng.uniform(0.08, 0.2)) * min(w, h)
+    glare = float(rng.uniform(60, 140)) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2)
+                                                  / (2 * radius ** 2))
+    if img.ndim == 3:
+        moire, glare = moire[..., None], glare[..., None]
+    out: np.ndarray = cv2.GaussianBlur(img * moire + glare, (0, 0), 0.7)
+    return out
 
 
 _NOISE: dict[tuple[int, ...], np.ndarray] = {}

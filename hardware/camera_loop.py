@@ -3,6 +3,9 @@
 A decoder slower than the camera never builds a queue of stale frames: it always takes the
 newest frame when it is ready for one. Capture fps and decode time are measured (EMA) and shown
 in status(); decoding pauses while a payment is in flight, capture (and the preview) go on.
+Frames that give no read are measured (hardware.quality): when several in a row are too dark,
+too blurred, or show a code too small or too close, status().hint says so in words for the
+customer ("Hold the phone further away").
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import numpy as np
 
 from hardware.acceptance import ReadAcceptor
 from hardware.decoders.base import Decoder, to_gray
+from hardware.quality import HintTracker, hint, measure
 from hardware.sources.base import BaseSource, EndOfStream, SourceUnavailable
 
 
@@ -53,6 +57,7 @@ class CameraSource(BaseSource):
         self._capture_done = False
         self._fps: float | None = None
         self._decode_ms: float | None = None
+        self._hints = HintTracker()
 
     def latest_frame(self) -> np.ndarray | None:
         with self._cond:
@@ -144,15 +149,22 @@ class CameraSource(BaseSource):
                     self._decoded_no = number
                     self._cond.notify_all()
                 continue
+            gray = to_gray(frame)
             t0 = time.perf_counter()
-            reads = self.decoder.decode(to_gray(frame))
+            reads = self.decoder.decode(gray)
             ms = (time.perf_counter() - t0) * 1000
             self._decode_ms = ms if self._decode_ms is None else (
                 self._decode_ms + _EMA * (ms - self._decode_ms))
             self._update_metrics(decode_ms=self._decode_ms)
+            self._set_hint(self._hints.update(bool(reads), None if reads else self._advice(gray)))
             self._offer(reads, frame=number, decode_ms=ms)
             with self._cond:
                 self._decoded_no = number
                 self._cond.notify_all()
         self._set_status("stopped", f"end of {self.grabber.describe}")
         self._finished.set()
+
+    def _advice(self, gray: np.ndarray) -> str | None:
+        """Why this frame gave no read (hardware.quality), from what the decoder found."""
+        return hint(measure(gray, getattr(self.decoder, "last_candidates", ()),
+                            getattr(self.decoder, "last_regions", ())))

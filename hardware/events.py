@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 # 1D symbologies: their only protection against a misread is a weak checksum, so the camera
 # loop accepts their text only once two different frames agree.
@@ -14,10 +14,14 @@ SOURCE_STATES = ("ready", "running", "disconnected", "reconnecting", "stopped")
 
 @dataclass(frozen=True)
 class Decoded:
-    """One symbol found in one image."""
+    """One symbol found in one image. Where it was (box: x, y, width, height in pixels of the
+    decoded image) and its module size are extras when the decoder knows them; two reads are
+    equal when text and symbology are."""
 
     text: str
     symbology: str
+    box: tuple[float, float, float, float] | None = field(default=None, compare=False)
+    module_px: float | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,9 @@ class SourceStatus:
     detail: str = ""
     fps: float | None = None
     decode_ms: float | None = None
+    # camera sources: why frames give no read, in words for the customer (hardware.quality),
+    # e.g. "Hold the phone further away"; None when there is nothing to say
+    hint: str | None = None
 
 
 @dataclass(frozen=True)

@@ -215,6 +215,17 @@ class UiSettings(_Section):
     camera_preview: bool = False
 
 
+class LedgerSettings(_Section):
+    """The fleet ledger (PostgreSQL); no dsn (and no POS_LEDGER_DSN) means no sync."""
+
+    dsn: str = Field(default="", repr=False)  # may hold a password: never shown
+    batch_size: int = Field(default=500, gt=0, le=10_000)
+    interval_s: float = Field(default=0.25, gt=0)  # how often the outbox is looked at
+    max_backoff_s: float = Field(default=60.0, gt=0)
+    connect_timeout_s: float = Field(default=3.0, gt=0, le=60)
+    statement_timeout_s: float = Field(default=15.0, gt=0)
+
+
 class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
@@ -224,8 +235,12 @@ class Settings(BaseModel):
     scanner: ScannerSettings = ScannerSettings()
     emulator: EmulatorSettings = EmulatorSettings()
     ui: UiSettings = UiSettings()
+    ledger: LedgerSettings = LedgerSettings()
     source: Path = Path("<memory>")
     warnings: tuple[str, ...] = ()
+    # Whether the file names [terminal] terminal_id (rather than it being derived from
+    # app_user): a counter that ships to a fleet ledger must name it (set when loading).
+    terminal_id_set: bool = True
 
     def replace_service(self, **changes: Any) -> Settings:
         """A copy with some [service] values changed (validated like the file)."""
@@ -277,10 +292,13 @@ _SECRET_KEYS = ("key1", "key2")
 
 def _file_secrets(data: Mapping[str, Any]) -> tuple[str, ...]:
     """The secret values written in the file itself (before the environment overrides)."""
+    ledger = data.get("ledger")
+    dsn = ledger.get("dsn") if isinstance(ledger, Mapping) else None
+    found = (dsn,) if isinstance(dsn, str) and dsn else ()  # may hold the ledger's password
     service = data.get("service")
     if not isinstance(service, Mapping):
-        return ()
-    return tuple(v for k in _SECRET_KEYS if isinstance(v := service.get(k), str) and v)
+        return found
+    return found + tuple(v for k in _SECRET_KEYS if isinstance(v := service.get(k), str) and v)
 
 
 def _public_test_secrets() -> frozenset[str]:
@@ -364,4 +382,5 @@ def _resolve(settings: Settings, file: Path, secrets: tuple[str, ...]) -> Settin
             update={"journal": journal, "terminal_id": terminal_id}),
         "emulator": settings.emulator.model_copy(update={"private_key": key_path}),
         "warnings": (warning,) if warning else (),
+        "terminal_id_set": bool(settings.terminal.terminal_id),
     })

@@ -6,6 +6,7 @@ One command a line in, one JSON object a line out:
     STATUS <app_trans_id>        the journal's view (a pending payment is queried once)
     REFUND <app_trans_id> [amount]
     RECONCILE                    resolve every unresolved payment and refund
+    LEDGER                       the fleet ledger sync: {"behind": N, "reachable": ...}
     QUIT
 
 Every answer has "ok" and "command"; a refused or malformed line gets {"ok": false, "error": ...}
@@ -33,9 +34,10 @@ if TYPE_CHECKING:
     from hardware import ScanEvent, ScanSource
     from pos_terminal.checkout import Checkout
 
-COMMANDS = ("PAY", "STATUS", "REFUND", "RECONCILE", "QUIT")
+COMMANDS = ("PAY", "STATUS", "REFUND", "RECONCILE", "LEDGER", "QUIT")
 USAGE = ("commands: PAY <amount> [description] | STATUS <app_trans_id> | "
-         "REFUND <app_trans_id> [amount] | RECONCILE | QUIT")
+         "REFUND <app_trans_id> [amount] | RECONCILE | LEDGER | QUIT")
+LedgerStatus = Callable[[], dict[str, Any]]
 
 
 class Writer(Protocol):
@@ -65,8 +67,9 @@ class CounterLoop:
     """Runs commands against a Checkout; PAY takes the next code from `source`."""
 
     def __init__(self, checkout: Checkout, source: ScanSource | None, out: Writer, *,
-                 scan_timeout_s: float = 60.0) -> None:
+                 scan_timeout_s: float = 60.0, ledger: LedgerStatus | None = None) -> None:
         self.checkout = checkout
+        self.ledger = ledger
         self.source = source
         self.out = out
         self.scan_timeout_s = scan_timeout_s
@@ -173,7 +176,11 @@ class CounterLoop:
             refund = self.checkout.refund(parts[0], amount, cancel=self.stop)
             return {"ok": refund.state.value != "failed", **verdict.refund_answer(refund)}
         if args:
-            raise LineError("RECONCILE takes no arguments")
+            raise LineError(f"{command} takes no arguments")
+        if command == "LEDGER":
+            if self.ledger is None:
+                raise LineError("no fleet ledger configured: set [ledger] dsn or POS_LEDGER_DSN")
+            return {"ok": True, **self.ledger()}
         return {"ok": True, **self.checkout.reconcile(cancel=self.stop).to_json()}
 
     def pay(self, amount: int, description: str) -> dict[str, Any]:
@@ -212,17 +219,25 @@ class CounterLoop:
 
 
 def serve(checkout: Checkout, source_factory: Callable[[], ScanSource | None],
-          inp: Iterable[str], out: Writer, *, scan_timeout_s: float = 60.0) -> None:
-    """The whole session: announce readiness, answer lines until QUIT or end of input."""
+          inp: Iterable[str], out: Writer, *, scan_timeout_s: float = 60.0,
+          ledger: LedgerStatus | None = None) -> None:
+    """The whole session: announce readiness, answer lines until QUIT or end of input.
+
+    `ledger` (with a fleet ledger configured) gives the background sync's status: in READY
+    and as the answer to LEDGER."""
     checkout.reconcile()  # on start, every payment a previous run left open is resolved
-    loop = CounterLoop(checkout, source_factory(), out, scan_timeout_s=scan_timeout_s)
+    loop = CounterLoop(checkout, source_factory(), out, scan_timeout_s=scan_timeout_s,
+                       ledger=ledger)
     previous: dict[signal.Signals, Any] = {}
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGINT, signal.SIGTERM):
             previous[sig] = signal.signal(sig, loop.on_signal)
     try:
-        loop.emit({"ok": True, "command": "READY", "scanner": loop.source.spec if loop.source
-                   else None, "pending": checkout.pending_count()})
+        ready: dict[str, Any] = {"ok": True, "command": "READY", "scanner": loop.source.spec
+                                 if loop.source else None, "pending": checkout.pending_count()}
+        if ledger is not None:
+            ready["ledger"] = ledger()
+        loop.emit(ready)
         loop.run(inp)
     finally:
         for number, handler in previous.items():

@@ -3,6 +3,10 @@
 Names: "zxing" (zxing-cpp, QR + Code 128), "pyzbar" (zbar, QR + Code 128), "pyzbar-all"
 (zbar, every symbology it knows: the benchmark baseline). `rescue=True` adds the rescue pass
 (hardware.decoders.rescue) for frames where nothing was read.
+
+`make_decoder()` with no arguments is the decoder of the default configuration
+(scanner.decoder = "zxing", scanner.rescue = true): the CLI, the camera loop and the benchmark
+all build theirs here.
 """
 
 from __future__ import annotations
@@ -12,8 +16,14 @@ from hardware.decoders.rescue import RescueDecoder
 
 DECODER_NAMES = ("zxing", "pyzbar", "pyzbar-all")
 
+# The work the rescue pass may do on a frame, in pixels decoded, as a multiple of the frame's
+# pixels (the primary pass alone goes over them several times: rotations, inversion, a
+# downscaled pyramid). Measured on 720p frames (bench/bench_realphotos.py, docs/scanning.md).
+RESCUE_BUDGET = 0.5
 
-def make_decoder(name: str = "zxing", *, rescue: bool = True) -> Decoder:
+
+def make_decoder(name: str = "zxing", *, rescue: bool = True,
+                 budget: float | None = RESCUE_BUDGET) -> Decoder:
     """The decoder called `name`, with its rescue pass when `rescue` is true."""
     primary: Decoder
     if name == "zxing":
@@ -34,21 +44,26 @@ def make_decoder(name: str = "zxing", *, rescue: bool = True) -> Decoder:
         )
     if not rescue:
         return primary
-    return RescueDecoder(primary, crop_decoders=_crop_decoders(primary))
+    return RescueDecoder(primary, crop_decoders=_crop_decoders(primary), budget=budget)
 
 
 def _crop_decoders(primary: Decoder) -> tuple[Decoder, ...]:
-    """The primary, then pyzbar on the same small crops when libzbar0 is installed: on the
-    benchmark it reads Code 128 below 2 px per module that zxing misses, at no cost on frames
-    without a barcode-like region (see bench/bench_decode.py)."""
+    """For the deskewed band of a barcode-like region: zxing-cpp for Code 128 on that band
+    alone (already upright and at its own scale: no rotation, no downscaling), then pyzbar
+    when libzbar0 is installed (it reads a few bands zxing misses: bench/bench_realphotos.py,
+    Code 128 turned 45 degrees)."""
     if primary.name != "zxing":
         return (primary,)
+    from hardware.decoders.zxing import ZxingDecoder
+
+    bars = ZxingDecoder(("code128",), try_rotate=False, try_downscale=False)
     try:
         from hardware.decoders.pyzbar import PyzbarDecoder
 
-        return (primary, PyzbarDecoder())
+        return (bars, PyzbarDecoder(("code128",)))
     except (ImportError, RuntimeError):  # no libzbar0: zxing alone
-        return (primary,)
+        return (bars,)
 
 
-__all__ = ["DECODER_NAMES", "Decoder", "RescueDecoder", "make_decoder", "to_gray"]
+__all__ = ["DECODER_NAMES", "RESCUE_BUDGET", "Decoder", "RescueDecoder", "make_decoder",
+           "to_gray"]

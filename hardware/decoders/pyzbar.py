@@ -31,6 +31,7 @@ class PyzbarDecoder:
         pyzbar = load_pyzbar()
         self._decode = pyzbar.decode  # type: ignore[attr-defined]
         self._symbols = None
+        self.symbologies = None if symbologies is None else tuple(sorted(set(symbologies)))
         if symbologies is not None:
             wanted = set(symbologies)
             by_name = {v: k for k, v in _ZBAR_NAMES.items()}
@@ -40,6 +41,9 @@ class PyzbarDecoder:
             self._symbols = [getattr(pyzbar.ZBarSymbol, by_name[n])  # type: ignore[attr-defined]
                              for n in sorted(wanted)]
         self.name = "pyzbar" if symbologies is not None else "pyzbar-all"
+
+    def options(self) -> dict[str, object]:
+        return {"symbologies": self.symbologies}
 
     def decode(self, gray: np.ndarray) -> list[Decoded]:
         results = self._decode(gray, symbols=self._symbols)

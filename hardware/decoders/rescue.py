@@ -1,27 +1,39 @@
 """The rescue pass: second chances for frames where the primary decoder read nothing.
 
+It runs only where the frame shows code-like structure, and within a budget of work per frame
+(pixels decoded, proportional to the frame's size), so that a frame with no code costs little
+more than the primary pass. In order:
+- a QR symbol zxing-cpp located but could not decode (blur, glare, uneven light): its crop is
+  retried with a global-histogram threshold, then sharpened (unsharp mask), then both;
+- barcode-like regions (below): deskewed crops, decoded by zxing-cpp then pyzbar.
+
 Tilt past ~10 degrees defeats 1-D scan lines. Rotating the whole frame costs a full extra decode
 on every empty frame, so the rescue looks for barcode-like regions first (edge density on a
 half-size frame, ~1 ms at 720p; the bars' direction from the region's structure tensor; many
 crossings along it), then rotates only each small crop so its bars stand upright and decodes
-that. A crop is a few hundred pixels wide: cheap enough to also try inverted (zxing-cpp inverts
-only 2-D symbols by itself) and to hand to pyzbar, which reads some Code 128 below 2 px per
-module that zxing misses. Symbols zxing located but could not decode (perspective, small
-modules) are retried on an enlarged crop of that spot.
+that. Only a band of BAND_ROWS rows across the middle of the crop is decoded: a 1-D code needs
+a few good rows, and a large crop (a phone held close, or a false region on a textured scene)
+would otherwise cost as much as the whole frame. A band is cheap enough to also try inverted
+(zxing-cpp inverts only 2-D symbols by itself) and to hand to pyzbar, which reads some
+Code 128 that zxing misses.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
 
 import cv2
 import numpy as np
 
 from hardware.decoders.base import Decoder
 from hardware.events import Decoded
+
+BAND_ROWS = 64
+Box = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True)
@@ -120,18 +132,25 @@ def upright_crop(gray: np.ndarray, region: Region, extra_deg: float = 0.0) -> np
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-def enlarged_crop(gray: np.ndarray, corners: np.ndarray, scale: float = 1.5) -> np.ndarray:
-    """The area around a located symbol (with a quiet-zone margin), scaled up."""
+def middle_band(crop: np.ndarray, rows: int = BAND_ROWS) -> np.ndarray:
+    """The `rows` rows across the middle of an upright crop (all of it when it is lower)."""
+    if crop.shape[0] <= rows:
+        return crop
+    top = (crop.shape[0] - rows) // 2
+    return crop[top:top + rows]
+
+
+def symbol_crop(gray: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, tuple[int, int]]:
+    """The area around a located symbol with a quiet-zone margin, and its top-left corner."""
     x0, y0 = corners.min(axis=0)
     x1, y1 = corners.max(axis=0)
     pad = 0.35 * max(x1 - x0, y1 - y0) + 8
     h, w = gray.shape[:2]
     left, top = int(max(0, x0 - pad)), int(max(0, y0 - pad))
     right, bottom = int(min(w, x1 + pad)), int(min(h, y1 + pad))
-    crop = gray[top:bottom, left:right]
-    if crop.size == 0:
-        return gray
-    return cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    return gray[top:bottom, left:right], (left, top)
+
+
 
 
 def rotate_frame(gray: np.ndarray, angle_deg: float) -> np.ndarray:
@@ -141,58 +160,155 @@ def rotate_frame(gray: np.ndarray, angle_deg: float) -> np.ndarray:
                           borderMode=cv2.BORDER_REPLICATE)
 
 
+class SymbolRetry(Protocol):
+    """Decodes a crop around a located 2-D symbol with other thresholds (zxing-cpp)."""
+
+    def retry_symbol(self, crop: np.ndarray, take: Callable[[int], bool]) -> list[Decoded]:
+        """`take(pixels)` before each pass: False means the budget is spent, stop."""
+        ...
+
+
 class RescueDecoder:
     """Primary decoder first; on an empty result, the configured second chances.
 
-    - misses: symbols the primary located but could not decode (zxing reports where), retried
-      on an enlarged crop of that spot;
-    - regions: deskewed crops of barcode-like areas, decoded by `crop_decoders` in turn;
-    - angles: the whole frame rotated by ONE angle per call, cycling, so a tilted code held in
-      front of the camera is read within a few frames while each frame pays one extra decode.
+    - misses: 2-D symbols the primary located but could not decode (zxing reports where),
+      retried on a crop of that spot with other thresholds (`retry_symbol` of the primary);
+    - regions: the middle band of deskewed crops of barcode-like areas, decoded by
+      `crop_decoders` in turn, upright then inverted;
+    - angles: the whole frame rotated by ONE angle per call, cycling (off by default);
+    - budget: the work the rescue steps may do on a frame, in pixels decoded, as a multiple of
+      the frame's own pixel count (at least of a 720p frame's); a step that would exceed what
+      is left is skipped (None: no limit).
     """
 
     def __init__(self, primary: Decoder, *, regions: bool = True,
                  crop_decoders: Sequence[Decoder] = (), angles: Sequence[float] = (),
-                 max_regions: int = 2) -> None:
-        self._primary = primary
-        self._regions = regions
-        self._crop_decoders = tuple(crop_decoders) or (primary,)
+                 max_regions: int = 2, max_misses: int = 2,
+                 budget: float | None = None) -> None:
+        self.primary = primary
+        self.regions = regions
+        self.crop_decoders = tuple(crop_decoders) or (primary,)
+        self.angles = tuple(angles)
         self._angles = itertools.cycle(angles) if angles else None
-        self._max_regions = max_regions
+        self.max_regions = max_regions
+        self.max_misses = max_misses
+        self.budget = budget
+        # 2-D symbols located in the last frame but not read (frame pixels: x, y, w, h): what
+        # the camera loop's frame-quality hint measures (hardware.quality)
+        self.last_candidates: list[Box] = []
+        self.last_regions: list[Box] = []   # barcode-like regions of that frame, same
         parts = [primary.name]
         if hasattr(primary, "decode_with_misses"):
             parts.append("located")
         if regions:
-            parts.append("roi(" + "+".join(d.name for d in self._crop_decoders) + ")")
+            parts.append("roi(" + "+".join(d.name for d in self.crop_decoders) + ")")
         if angles:
             parts.append("rot" + "/".join(f"{a:+g}" for a in angles))
+        if budget is not None:
+            parts.append(f"budget{budget:g}")
         self.name = "+".join(parts)
 
+    def options(self) -> dict[str, object]:
+        """What this decoder was built with (compared by tests against the configured one)."""
+        def of(decoder: Decoder) -> tuple[str, dict[str, object]]:
+            options: Callable[[], dict[str, object]] | None = getattr(decoder, "options", None)
+            return decoder.name, (options() if options is not None else {})
+
+        return {"primary": of(self.primary),
+                "crop_decoders": tuple(of(d) for d in self.crop_decoders),
+                "regions": self.regions, "angles": self.angles,
+                "max_regions": self.max_regions, "max_misses": self.max_misses,
+                "budget": self.budget}
+
     def decode(self, gray: np.ndarray) -> list[Decoded]:
+        self.last_candidates = []
+        self.last_regions = []
         misses: list[np.ndarray] = []
         found: list[Decoded]
-        with_misses = getattr(self._primary, "decode_with_misses", None)
+        with_misses = getattr(self.primary, "decode_with_misses", None)
         if with_misses is not None:
             found, misses = with_misses(gray)
         else:
-            found = self._primary.decode(gray)
+            found = self.primary.decode(gray)
         if found:
             return found
-        for corners in misses[:2]:
-            # located but not decoded (perspective, small modules): retry that spot enlarged
-            for scale in (1.5, 2.0):
-                found = self._primary.decode(enlarged_crop(gray, corners, scale))
+        self.last_candidates = [_box(c) for c in misses]
+        budget = _Budget(None if self.budget is None
+                         else self.budget * max(gray.size, BUDGET_FLOOR_PX))
+        retry = getattr(self.primary, "retry_symbol", None)
+        if retry is not None:
+            # largest first: the code the customer holds up is the biggest thing in view
+            misses.sort(key=lambda c: -float(np.ptp(c[:, 0]) * np.ptp(c[:, 1])))
+            for corners in misses[:self.max_misses]:
+                crop, (left, top) = symbol_crop(gray, corners)
+                if crop.size == 0:
+                    continue
+                found = retry(crop, budget.take)
                 if found:
-                    return found
-        if self._regions:
-            for region in barcode_regions(gray, self._max_regions):
-                crop = upright_crop(gray, region)
-                for decoder in self._crop_decoders:
+                    return [_moved(d, left, top) for d in found]
+        if self.regions and budget.take(gray.size // FINDER_SHARE):
+            regions = barcode_regions(gray, self.max_regions)
+            self.last_regions = [_region_box(r) for r in regions]
+            for region in regions:
+                band = middle_band(upright_crop(gray, region))
+                for decoder in self.crop_decoders:
+                    if not budget.take(2 * band.size):
+                        return []
                     # zxing-cpp's try_invert does not cover 1-D symbols: light bars on a dark
                     # screen (dark mode) are read from the inverted crop
-                    found = decoder.decode(crop) or decoder.decode(cv2.bitwise_not(crop))
+                    found = decoder.decode(band) or decoder.decode(cv2.bitwise_not(band))
                     if found:
-                        return found
-        if self._angles is not None:
-            return self._primary.decode(rotate_frame(gray, next(self._angles)))
+                        return [_placed(d, region) for d in found]
+        if self._angles is not None and budget.take(gray.size):
+            return self.primary.decode(rotate_frame(gray, next(self._angles)))
         return []
+
+
+# Work is counted in pixels decoded, not in seconds: what the rescue does on a frame then
+# depends on the frame alone (the same reads on a loaded machine as on an idle one) while its
+# cost stays proportional to the primary pass's, which also grows with the frame's pixels.
+BUDGET_FLOOR_PX = 1280 * 720  # a smaller frame may use what a 720p frame may
+FINDER_SHARE = 4      # barcode_regions works on a half-size frame
+
+
+class _Budget:
+    def __init__(self, pixels: float | None) -> None:
+        self.left = pixels
+
+    def take(self, pixels: int) -> bool:
+        """Spend `pixels` of work if that much is left; False (and nothing spent) if not."""
+        if self.left is None:
+            return True
+        if pixels > self.left:
+            return False
+        self.left -= pixels
+        return True
+
+
+def _moved(read: Decoded, left: int, top: int) -> Decoded:
+    """A read from a crop, its box put back in frame coordinates."""
+    if read.box is None:
+        return read
+    x, y, w, h = read.box
+    return replace(read, box=(x + left, y + top, w, h))
+
+
+def _box(corners: np.ndarray) -> Box:
+    x0, y0 = corners.min(axis=0)
+    x1, y1 = corners.max(axis=0)
+    return float(x0), float(y0), float(x1 - x0), float(y1 - y0)
+
+
+def _region_box(region: Region) -> Box:
+    """A region's upright bounding box in the frame."""
+    length, height = region.size
+    a = math.radians(region.angle_deg)
+    w = abs(length * math.cos(a)) + abs(height * math.sin(a))
+    h = abs(length * math.sin(a)) + abs(height * math.cos(a))
+    cx, cy = region.center
+    return cx - w / 2, cy - h / 2, w, h
+
+
+def _placed(read: Decoded, region: Region) -> Decoded:
+    """A read from a deskewed crop: its box is the region's upright bounding box."""
+    return replace(read, box=_region_box(region), module_px=None)

@@ -122,7 +122,8 @@ class BaseSource:
                 fps = previous.fps
             if decode_ms is None and keep:
                 decode_ms = previous.decode_ms
-            status = SourceStatus(state, detail, fps, decode_ms)
+            hint = previous.hint if state == previous.state == "running" else None
+            status = SourceStatus(state, detail, fps, decode_ms, hint)
             changed = (status.state, status.detail) != (previous.state, previous.detail)
             self._status = status
         if changed and self._on_status is not None:
@@ -133,7 +134,20 @@ class BaseSource:
         with self._status_lock:
             s = self._status
             self._status = SourceStatus(s.state, s.detail, fps if fps is not None else s.fps,
-                                        decode_ms if decode_ms is not None else s.decode_ms)
+                                        decode_ms if decode_ms is not None else s.decode_ms,
+                                        s.hint)
+
+    def _set_hint(self, hint: str | None) -> None:
+        """Show (or clear) the frame-quality hint; the status callback hears of a change."""
+        with self._status_lock:
+            previous = self._status
+            if previous.hint == hint:
+                return
+            status = SourceStatus(previous.state, previous.detail, previous.fps,
+                                  previous.decode_ms, hint)
+            self._status = status
+        if self._on_status is not None:
+            self._on_status(status)
 
     def _offer(self, reads: list[Decoded], *, frame: int = 0, confirmed: bool = False,
                decode_ms: float | None = None) -> None:

@@ -62,7 +62,8 @@ def refund(
             "hand); refund it from the merchant portal."
         )
     now = journal.now()
-    m_refund_id = new_refund_id(co.settings.service.app_id, now)
+    m_refund_id = new_refund_id(co.settings.service.app_id, now,
+                                terminal_id=co.settings.terminal.terminal_id)
     text = description or f"Refund of {app_trans_id}"
     # Validate the request with the largest amount it could carry before recording anything.
     probe = RefundRequest(m_refund_id=m_refund_id, zp_trans_id=payment.zp_trans_id,

@@ -11,6 +11,7 @@ import click  # noqa: E402
 from pos_terminal import __version__  # noqa: E402
 from pos_terminal.cli import (  # noqa: E402
     emulator_cmd,
+    fleet_cmds,
     payment_cmds,
     scan_cmds,
     ui_cmds,
@@ -39,6 +40,6 @@ def main(ctx: click.Context) -> None:
         ui_cmds.run_ui(ctx)
 
 
-for _module in (wallet_cmds, emulator_cmd, payment_cmds, scan_cmds, ui_cmds):
+for _module in (wallet_cmds, emulator_cmd, payment_cmds, scan_cmds, ui_cmds, fleet_cmds):
     _module.register(main)
 add_config_option(main)

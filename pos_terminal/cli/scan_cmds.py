@@ -28,7 +28,8 @@ def _mask(text: str) -> str:
 @click.argument("files", nargs=-1, required=True,
                 type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True,
-              help='One JSON object a line: {"file", "codes": [{"text", "symbology"}]}.')
+              help='One JSON object a line: {"file", "codes": [{"text", "symbology", '
+                   '"payment_code"}]}.')
 @click.option("--decoder", default=None, metavar="NAME",
               help="zxing, pyzbar or pyzbar-all (default: scanner.decoder from the config).")
 @click.pass_context
@@ -36,13 +37,16 @@ def scan_image_cmd(ctx: click.Context, files: tuple[Path, ...], as_json: bool,
                    decoder: str | None) -> None:
     """Decode the barcodes and QR codes in still images.
 
-    Prints every symbol found in each FILE (any content: this is a diagnostic tool, the code
-    filter is not applied). Exit 0 if at least one file had a code, 1 if none had, 2 when a
-    file could not be read at all.
+    Prints every symbol found in each FILE, whatever it holds (this is a diagnostic tool): one
+    that the code filter (scanner.code_*) would refuse is marked "not a payment code"
+    ("payment_code": false in JSON); the terminal would ignore it. Exit 0 if at least one file
+    had a code, 1 if none had, 2 when a file could not be read at all.
     """
-    from hardware import DECODER_NAMES, ImageUnreadable, decode_image
+    from hardware import DECODER_NAMES, CodeFilter, ImageUnreadable, decode_image
 
     settings = load_settings_or_exit(ctx)
+    sc = settings.scanner
+    code_filter = CodeFilter(sc.code_alphabet, sc.code_min_length, sc.code_max_length)
     name = decoder or settings.scanner.decoder
     if name not in DECODER_NAMES:
         fail(f"unknown decoder {name!r}: use one of {', '.join(DECODER_NAMES)}")
@@ -62,10 +66,13 @@ def scan_image_cmd(ctx: click.Context, files: tuple[Path, ...], as_json: bool,
         any_code = any_code or bool(codes)
         if as_json:
             print_json({"file": str(path),
-                        "codes": [{"text": c.text, "symbology": c.symbology} for c in codes]})
+                        "codes": [{"text": c.text, "symbology": c.symbology,
+                                   "payment_code": code_filter.accepts(c.text)}
+                                  for c in codes]})
         elif codes:
             for c in codes:
-                click.echo(f"{path}: {c.symbology} {c.text}")
+                flag = "" if code_filter.accepts(c.text) else "  (not a payment code)"
+                click.echo(f"{path}: {c.symbology} {c.text}{flag}")
         else:
             click.echo(f"{path}: no code found")
     if unreadable == len(files):
@@ -127,6 +134,8 @@ def scan_cmd(ctx: click.Context, spec: str | None, seconds: float | None,
         if status.decode_ms is not None:
             numbers.append(f"decode {status.decode_ms:.1f} ms")
         extra = f" ({', '.join(numbers)})" if numbers else ""
+        if status.hint:
+            extra += f": {status.hint}"
         click.echo(f"[{spec}] {status.state}: {status.detail}{extra}", err=True)
         if status.state == "stopped":
             done.set()

@@ -139,23 +139,32 @@ def headless_command(ctx: click.Context, spec: str, serial_path: str | None, bau
     """Counter mode with no screen: one command a line in, one JSON object a line out.
 
     PAY <amount> [description] · STATUS <app_trans_id> · REFUND <app_trans_id> [amount] ·
-    RECONCILE · QUIT
+    RECONCILE · LEDGER · QUIT
     """
     settings = load_settings_or_exit(ctx)
     from pos_terminal.headless import serve
+    from pos_terminal.ledger import LedgerError, start_background_sync
 
+    try:  # first: a configuration problem stops here with nothing opened yet
+        sync = start_background_sync(settings)  # None without a ledger
+    except LedgerError as exc:
+        fail(exc.message)
     scanner = open_scanner(settings, spec)
     checkout = open_checkout(settings)
+    status = (lambda: sync.status.to_json()) if sync is not None else None
     try:
         if serial_path is None:
-            serve(checkout, scanner, sys.stdin, sys.stdout, scan_timeout_s=scan_timeout)
+            serve(checkout, scanner, sys.stdin, sys.stdout, scan_timeout_s=scan_timeout,
+                  ledger=status)
         else:
             line = _serial_line(serial_path, baud)
             try:
-                serve(checkout, scanner, line, line, scan_timeout_s=scan_timeout)
+                serve(checkout, scanner, line, line, scan_timeout_s=scan_timeout, ledger=status)
             finally:
                 line.close()
     finally:
+        if sync is not None:
+            sync.stop()
         checkout.close()
 
 

@@ -6,6 +6,8 @@ the file at the old version or the new one, never between.
 
 from __future__ import annotations
 
+from pos_terminal.journal.outbox import OUTBOX_MIGRATION
+
 MIGRATIONS: tuple[str, ...] = (
     # version 1
     """
@@ -140,21 +142,27 @@ MIGRATIONS: tuple[str, ...] = (
             OR NEW.m_refund_id IS NOT OLD.m_refund_id
     BEGIN SELECT RAISE(ABORT, 'amount and ids of a refund never change'); END;
     """,
-    # Money safety: the lease of the process sending a payment or refund (journal/lease.py), the
-    # moment its sending went quiet on the monotonic clock of one boot (the not-found grace is
-    # counted from there, never on the wall clock), and the `late` flag of a success that came
-    # after the terminal had concluded FAILED: the only move out of a final state besides a
-    # refund, and only together with setting `late`.
+    # version 3 (fleet ledger): the outbox. See outbox.py: triggers copy every payment, refund,
+    # event and Z report row into `outbox` inside the writer's own transaction, whoever writes.
+    OUTBOX_MIGRATION,
+    # version 4 (money safety): the lease of the process sending a payment or refund
+    # (journal/lease.py, table `leases`), the moment its sending went quiet on the monotonic
+    # clock of one boot (the not-found grace is counted from there, never on the wall clock),
+    # and the `late` flag of a success that came after the terminal had concluded FAILED: the
+    # only move out of a final state besides a refund, and only together with setting `late`.
     """
     ALTER TABLE payments ADD COLUMN late INTEGER NOT NULL DEFAULT 0 CHECK (late IN (0, 1));
-    ALTER TABLE payments ADD COLUMN lease_owner TEXT;
-    ALTER TABLE payments ADD COLUMN lease_until_mono_ms INTEGER;
-    ALTER TABLE payments ADD COLUMN quiet_boot_id TEXT;
-    ALTER TABLE payments ADD COLUMN quiet_mono_ms INTEGER;
-    ALTER TABLE refunds ADD COLUMN lease_owner TEXT;
-    ALTER TABLE refunds ADD COLUMN lease_until_mono_ms INTEGER;
-    ALTER TABLE refunds ADD COLUMN quiet_boot_id TEXT;
-    ALTER TABLE refunds ADD COLUMN quiet_mono_ms INTEGER;
+
+    -- One row per payment ('payment:<app_trans_id>') or refund ('refund:<m_refund_id>') being
+    -- or having been sent. Apart from the payments and refunds tables: coordination between
+    -- processes, not payment data (renewing a lease changes no payment row).
+    CREATE TABLE leases (
+        subject             TEXT PRIMARY KEY,
+        owner               TEXT,
+        until_mono_ms       INTEGER,
+        quiet_boot_id       TEXT,
+        quiet_mono_ms       INTEGER
+    ) STRICT;
 
     DROP TRIGGER payments_final_state;
     CREATE TRIGGER payments_final_state BEFORE UPDATE OF state ON payments

@@ -322,20 +322,18 @@ class Journal:
         fp = self.fingerprint(payment_code) if payment_code is not None else None
         last4 = code_last4(payment_code) if payment_code is not None else None
         items_json = json.dumps(list(items), ensure_ascii=False, separators=(",", ":"))
-        owner = lease.me().owner if lease_ttl_ms is not None else None
-        until = lease.mono_ms() + lease_ttl_ms if lease_ttl_ms is not None else None
         with self._tx() as conn:
             if fp is not None and code_window_ms is not None:
                 self._claim_code_in(conn, fp, t, code_window_ms)
             conn.execute(
                 "INSERT INTO payments(app_trans_id, kind, generation, state, amount, description, "
                 "items_json, code_fingerprint, code_last4, payload_hash, message, created_ms, "
-                "submitted_ms, updated_ms, lease_owner, lease_until_mono_ms) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "submitted_ms, updated_ms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (app_trans_id, kind, generation, PaymentState.SUBMITTING.value, amount,
-                 description, items_json, fp, last4, payload_hash, message, t, t, t, owner,
-                 until),
+                 description, items_json, fp, last4, payload_hash, message, t, t, t),
             )
+            if lease_ttl_ms is not None:
+                self._take_lease_in(conn, "payments", app_trans_id, lease_ttl_ms)
             self._append_event(
                 conn, app_trans_id=app_trans_id, time_ms=t, kind="transition",
                 from_state=PaymentState.NEW.value, to_state=PaymentState.SUBMITTING.value,
@@ -359,18 +357,25 @@ class Journal:
                 raise CodeClaimed(reason, app_trans_id)
 
     # ---------------------------------------------------------------- leases
-    def _lease_row(self, conn: sqlite3.Connection, table: str, key: str,
+    @staticmethod
+    def _subject(table: str, value: str) -> str:
+        return f"{'payment' if table == 'payments' else 'refund'}:{value}"
+
+    def _take_lease_in(self, conn: sqlite3.Connection, table: str, value: str,
+                       ttl_ms: int) -> None:
+        conn.execute(
+            "INSERT INTO leases(subject, owner, until_mono_ms) VALUES (?,?,?)",
+            (self._subject(table, value), lease.me().owner, lease.mono_ms() + ttl_ms),
+        )
+
+    def _lease_row(self, conn: sqlite3.Connection, table: str, _key: str,
                    value: str) -> tuple[Any, ...]:
         row = conn.execute(
-            f"SELECT lease_owner, lease_until_mono_ms, quiet_boot_id, quiet_mono_ms "  # noqa: S608
-            f"FROM {table} WHERE {key}=?",
-            (value,),
+            "SELECT owner, until_mono_ms, quiet_boot_id, quiet_mono_ms FROM leases "
+            "WHERE subject=?",
+            (self._subject(table, value),),
         ).fetchone()
-        if row is None:
-            if table == "payments":
-                raise UnknownPayment(value)
-            raise UnknownRefund(value)
-        return tuple(row)
+        return (None, None, None, None) if row is None else tuple(row)
 
     def _claim_send_in(self, conn: sqlite3.Connection, table: str, key: str, value: str,
                        ttl_ms: int) -> bool:
@@ -378,26 +383,26 @@ class Journal:
         if owner != lease.me().owner:
             return False
         conn.execute(
-            f"UPDATE {table} SET lease_until_mono_ms=? WHERE {key}=?",  # noqa: S608
-            (lease.mono_ms() + ttl_ms, value),
+            "UPDATE leases SET until_mono_ms=? WHERE subject=?",
+            (lease.mono_ms() + ttl_ms, self._subject(table, value)),
         )
         return True
 
-    def _release_in(self, conn: sqlite3.Connection, table: str, key: str, value: str) -> None:
+    def _release_in(self, conn: sqlite3.Connection, table: str, _key: str, value: str) -> None:
         """The owner's sending is over: release its lease and stamp when it went quiet."""
         here = lease.me()
         conn.execute(
-            f"UPDATE {table} SET lease_owner=NULL, quiet_boot_id=?, quiet_mono_ms=? "  # noqa: S608
-            f"WHERE {key}=? AND lease_owner=?",
-            (here.boot_id, lease.mono_ms(), value, here.owner),
+            "UPDATE leases SET owner=NULL, quiet_boot_id=?, quiet_mono_ms=? "
+            "WHERE subject=? AND owner=?",
+            (here.boot_id, lease.mono_ms(), self._subject(table, value), here.owner),
         )
 
     def _quiet_for_in(self, conn: sqlite3.Connection, table: str, key: str,
                       value: str) -> float | None:
         """Seconds since the row's sending provably went quiet, on this boot's monotonic clock;
         None while a lease may be live. A lease that ended without a release this process can
-        time (its owner died, the machine rebooted) is stamped quiet now: the grace starts
-        here."""
+        time (its owner died, the machine rebooted; or a row from before leases) is stamped
+        quiet now: the grace starts here."""
         owner, until, quiet_boot, quiet_mono = self._lease_row(conn, table, key, value)
         if owner is not None and lease.lease_live(owner, until):
             return None
@@ -405,9 +410,10 @@ class Journal:
         now = lease.mono_ms()
         if owner is not None or quiet_boot != here.boot_id or quiet_mono is None:
             conn.execute(
-                f"UPDATE {table} SET lease_owner=NULL, quiet_boot_id=?, "  # noqa: S608
-                f"quiet_mono_ms=? WHERE {key}=?",
-                (here.boot_id, now, value),
+                "INSERT INTO leases(subject, owner, until_mono_ms, quiet_boot_id, quiet_mono_ms) "
+                "VALUES (?, NULL, NULL, ?, ?) ON CONFLICT(subject) DO UPDATE SET owner=NULL, "
+                "quiet_boot_id=excluded.quiet_boot_id, quiet_mono_ms=excluded.quiet_mono_ms",
+                (self._subject(table, value), here.boot_id, now),
             )
             quiet_mono = now
         return (now - int(quiet_mono)) / 1000
@@ -769,15 +775,14 @@ class Journal:
                     f"({vnd(payment.amount)} paid, {vnd(payment.refunded_amount)} refunded, "
                     f"{vnd(int(in_flight))} in progress)."
                 )
-            owner = lease.me().owner if lease_ttl_ms is not None else None
-            until = lease.mono_ms() + lease_ttl_ms if lease_ttl_ms is not None else None
             conn.execute(
                 "INSERT INTO refunds(m_refund_id, app_trans_id, amount, description, state, "
-                "request_ms, message, created_ms, updated_ms, lease_owner, lease_until_mono_ms) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                "request_ms, message, created_ms, updated_ms) VALUES (?,?,?,?,?,?,?,?,?)",
                 (m_refund_id, app_trans_id, wanted, description, PaymentState.REFUNDING.value,
-                 request_ms, message, t, t, owner, until),
+                 request_ms, message, t, t),
             )
+            if lease_ttl_ms is not None:
+                self._take_lease_in(conn, "refunds", m_refund_id, lease_ttl_ms)
             self._append_event(
                 conn, app_trans_id=app_trans_id, m_refund_id=m_refund_id, time_ms=t,
                 kind="transition", from_state=PaymentState.NEW.value,

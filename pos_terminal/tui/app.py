@@ -32,6 +32,7 @@ from pos_terminal.wallet.codes import mask_code
 if TYPE_CHECKING:
     from hardware import ScanEvent, ScanSource, SourceStatus
     from pos_terminal.checkout import Checkout
+    from pos_terminal.ledger import BackgroundSync, SyncStatus
     from pos_terminal.tui.demo import DemoController
 
 SourceFactory = Callable[[], "ScanSource | None"]
@@ -82,6 +83,7 @@ class PosApp(App[None]):
         self.sale_finished = False  # set by Result: Sale starts afresh when it comes back
         self.payment: PaymentRun | None = None
         self.header_state: dict[str, Any] = {"reachable": None, "pending": None}
+        self.ledger_sync: BackgroundSync | None = None
 
     def on_mount(self) -> None:
         from pos_terminal.tui.screens.sale import SaleScreen
@@ -93,8 +95,34 @@ class PosApp(App[None]):
             self.reconcile_in_background()
             self.set_interval(REACHABILITY_EVERY_S, self.check_service)
             self.set_interval(RECONCILE_EVERY_S, self.reconcile_in_background)
+            if self.demo is None:  # a demo's throwaway journal never goes to a ledger
+                self.start_ledger_sync()
         else:
             self.refresh_pending()
+
+    # ---- the fleet ledger (a thread of its own: a payment never waits for it) ------------
+    class LedgerStatus(Message):
+        def __init__(self, line: str) -> None:
+            super().__init__()
+            self.line = line
+
+    def start_ledger_sync(self) -> None:
+        from pos_terminal.ledger import LedgerError, start_background_sync
+
+        def publish(status: SyncStatus) -> None:  # from the sync's thread
+            self.post_message(self.LedgerStatus(status.line))
+
+        try:
+            self.ledger_sync = start_background_sync(self.settings, on_status=publish)
+        except LedgerError as exc:  # e.g. no terminal_id: payments go on, the sync does not
+            self.set_header(ledger="ledger: not syncing")
+            self.notify(exc.message, severity="error", timeout=15)
+            return
+        if self.ledger_sync is not None:
+            self.set_header(ledger=self.ledger_sync.status.line)
+
+    def on_pos_app_ledger_status(self, message: LedgerStatus) -> None:
+        self.set_header(ledger=message.line)
 
     # ---- header state (every screen has its own StatusHeader showing these) -------------
     def set_header(self, **values: Any) -> None:
@@ -111,6 +139,8 @@ class PosApp(App[None]):
             return "USB scanner ready (keyboard wedge)"
         status = self.source.status()
         parts = [f"{self.source.spec}: {status.state}"]
+        if status.hint:  # what to tell the customer comes first
+            parts.insert(0, status.hint)
         if status.fps is not None:
             parts.append(f"{status.fps:.0f} fps")
         if status.decode_ms is not None:
@@ -168,6 +198,8 @@ class PosApp(App[None]):
             self.payment.cancel.set()
         if self.source is not None:
             self.source.stop()
+        if self.ledger_sync is not None:
+            self.ledger_sync.stop(timeout_s=1.0)
 
     # ---- keyboard wedge -----------------------------------------------------------------
     class WedgeFlush(Message):

@@ -60,10 +60,18 @@ def new_app_trans_id(terminal_id: str, now_ms: int | None = None) -> str:
     return result
 
 
-def new_refund_id(app_id: int, now_ms: int | None = None) -> str:
-    """``yymmdd_<appid>_<hhmmssmmm><random>`` (limit 45)."""
+def new_refund_id(app_id: int, now_ms: int | None = None, *,
+                  terminal_id: str | None = None) -> str:
+    """``yymmdd_<appid>_<terminal><hhmmssmmm><random>`` (limit 45).
+
+    With the terminal id in it a refund id is unique across a fleet of counters by
+    construction, like app_trans_id (left out only when a very long app id leaves no room)."""
     ms = current_ms() if now_ms is None else now_ms
     head = f"{vn_date_prefix(ms)}_{app_id}_"
+    if terminal_id is not None:
+        terminal = clean_terminal_id(terminal_id)
+        if M_REFUND_ID_MAX - len(head) - len(terminal) - 9 >= 4:
+            head += terminal
     result = head + _unique_part(ms, min(8, M_REFUND_ID_MAX - len(head) - 9))
     if len(result) > M_REFUND_ID_MAX:
         raise ValueError(f"app id {app_id} is too long to build a refund id")

@@ -197,8 +197,8 @@ def _dead_pid() -> int:
 
 def _set_owner(path: Path, tid: str, owner: str, until_ms: int | None) -> None:
     raw = sqlite3.connect(path, isolation_level=None)
-    raw.execute("UPDATE payments SET lease_owner=?, lease_until_mono_ms=? WHERE app_trans_id=?",
-                (owner, until_ms, tid))
+    raw.execute("UPDATE leases SET owner=?, until_mono_ms=? WHERE subject=?",
+                (owner, until_ms, f"payment:{tid}"))
     raw.close()
 
 

@@ -47,11 +47,25 @@ def test_scan_image_json_one_object_a_line(cli: click.Group, pictures: dict[str,
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert lines[0] == {"file": str(pictures["qr"]),
-                        "codes": [{"text": CODE_A, "symbology": "qr"}]}
+                        "codes": [{"text": CODE_A, "symbology": "qr", "payment_code": True}]}
     assert lines[1] == {"file": str(pictures["empty"]), "codes": []}
     assert lines[2]["file"] == str(pictures["phone"])
     assert sorted(lines[2]["codes"], key=lambda c: c["symbology"]) == [
-        {"text": CODE_B, "symbology": "code128"}, {"text": CODE_B, "symbology": "qr"}]
+        {"text": CODE_B, "symbology": "code128", "payment_code": True},
+        {"text": CODE_B, "symbology": "qr", "payment_code": True}]
+
+
+def test_scan_image_shows_any_text_and_flags_what_is_not_a_payment_code(
+        cli: click.Group, tmp_path: Path) -> None:
+    url = tmp_path / "url.png"
+    segno.make("https://example.com/menu?table=7", micro=False).save(str(url), scale=6)
+    result = CliRunner().invoke(cli, ["scan-image", "--json", str(url)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {"file": str(url), "codes": [
+        {"text": "https://example.com/menu?table=7", "symbology": "qr", "payment_code": False}]}
+    plain = CliRunner().invoke(cli, ["scan-image", str(url)])
+    assert plain.stdout == (f"{url}: qr https://example.com/menu?table=7"
+                            "  (not a payment code)\n")
 
 
 def test_scan_image_ignores_a_micro_qr(cli: click.Group, tmp_path: Path) -> None:
@@ -145,5 +159,5 @@ def test_scan_image_through_the_real_entry_point(pictures: dict[str, Path]) -> N
         capture_output=True, text=True, cwd=ROOT, timeout=60,
         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout) == {"file": str(pictures["qr"]),
-                                       "codes": [{"text": CODE_A, "symbology": "qr"}]}
+    assert json.loads(proc.stdout) == {"file": str(pictures["qr"]), "codes": [
+        {"text": CODE_A, "symbology": "qr", "payment_code": True}]}

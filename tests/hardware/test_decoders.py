@@ -202,3 +202,31 @@ def test_code_filter_alphabet_and_range_are_configurable() -> None:
 def test_code_filter_refuses_an_empty_range() -> None:
     with pytest.raises(ValueError, match=r"length range 20\.\.10 is empty"):
         CodeFilter(min_length=20, max_length=10)
+
+
+# ---- the default decoder --------------------------------------------------------------------
+
+def test_make_decoder_without_arguments_is_the_default_configurations_decoder(
+        tmp_path: Path) -> None:
+    from hardware import open_source
+    from pos_terminal.config import ScannerSettings
+
+    scanner = ScannerSettings()  # what a config file that says nothing about the scanner gives
+    source = open_source(f"images:{tmp_path}", decoder=scanner.decoder, rescue=scanner.rescue)
+    configured = source.decoder  # type: ignore[attr-defined]
+    default = make_decoder()
+    assert type(default) is type(configured)
+    assert default.options() == configured.options()  # type: ignore[attr-defined]
+    assert default.name == configured.name
+    # and it is the tuned one: zxing-cpp with downscaling and rotation, then the rescue pass
+    primary_name, primary = default.options()["primary"]  # type: ignore[attr-defined]
+    assert primary_name == "zxing"
+    assert primary["try_downscale"] is True and primary["try_rotate"] is True
+
+
+def test_the_rescue_pass_is_capped_by_its_budget() -> None:
+    # the rescue may only do a bounded amount of work per frame (pixels decoded); with none
+    # allowed, a tilted Code 128 that only the rescue reads stays unread
+    frame = _on_counter(_bars(CODE_A, 3), angle=28, seed=5)
+    assert make_decoder(budget=0.0).decode(frame) == []
+    assert make_decoder().decode(frame) == [Decoded(CODE_A, "code128")]

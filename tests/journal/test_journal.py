@@ -23,6 +23,7 @@ from pos_terminal.journal import (
     PaymentState,
     RefundNotAllowed,
 )
+from pos_terminal.journal import schema as journal_schema
 from pos_terminal.journal.export import write_csv
 from pos_terminal.journal.views import vn_time
 
@@ -45,7 +46,7 @@ def _intent(j: Journal, app_trans_id: str = "261121_t1_a", amount: int = 50_000,
 
 
 def test_new_journal_is_wal_full_sync_and_versioned(journal: Journal, tmp_path: Path) -> None:
-    assert journal.schema_version == SCHEMA_VERSION >= 3
+    assert journal.schema_version == SCHEMA_VERSION == len(journal_schema.MIGRATIONS)
     assert journal._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     other = sqlite3.connect(tmp_path / "j.sqlite3")
     assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -396,7 +397,7 @@ def test_version_1_journal_is_migrated_to_protect_its_settled_rows(
     path = tmp_path / "j.sqlite3"
     _version_1_journal(path, monkeypatch)  # version 1: the raw backward moves above went in
     with Journal.open(path) as journal:
-        assert journal.schema_version == SCHEMA_VERSION >= 3
+        assert journal.schema_version == SCHEMA_VERSION == len(journal_schema.MIGRATIONS)
         failed = journal.get("261121_t1_f")
         assert (failed.state, failed.code_last4) == (S.FAILED, None)
         assert journal.get("261121_t1_s").refunded_amount == 10_000

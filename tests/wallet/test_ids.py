@@ -71,3 +71,10 @@ def test_refund_id_shape() -> None:
     assert ids.new_refund_id(2553, AT_1701_UTC) != value
     big = ids.new_refund_id(10**18, AT_1701_UTC)
     assert len(big) <= 45 and big.startswith(f"241122_{10**18}_")
+
+
+def test_refund_id_carries_the_terminal_id_when_there_is_room() -> None:
+    value = ids.new_refund_id(2553, AT_1701_UTC, terminal_id="Q1-C07")
+    assert re.fullmatch(r"241122_2553_Q1C07000100000[0-9a-z]{8}", value)
+    big = ids.new_refund_id(10**18, AT_1701_UTC, terminal_id="Q1C07XYZ")
+    assert len(big) <= 45 and "Q1C07XYZ" not in big

@@ -1,5 +1,5 @@
-"""The top line: which service we talk to (badge), whether it answers, and how many payments
-are still waiting for reconciliation."""
+"""The top line: which service we talk to (badge), whether it answers, how many payments
+are still waiting for reconciliation and, with a fleet ledger, how far behind its sync is."""
 
 from __future__ import annotations
 
@@ -28,6 +28,9 @@ class StatusHeader(Horizontal):
         for text, classes in (self._reach(state.get("reachable")),
                               self._pending(state.get("pending"))):
             yield Line(text, classes=classes)
+        if state.get("ledger") is not None:  # only with a fleet ledger configured
+            text, classes = self._ledger(state["ledger"])
+            yield Line(text, classes=classes)
 
     @staticmethod
     def _reach(reachable: bool | None) -> tuple[str, str]:
@@ -41,7 +44,21 @@ class StatusHeader(Horizontal):
             return "pending …", "pending"
         return f"{pending} to reconcile", "pending warn" if pending else "pending"
 
+    @staticmethod
+    def _ledger(line: str) -> tuple[str, str]:
+        """`ledger: N behind` (SyncStatus.line), highlighted while anything waits."""
+        quiet = line.startswith("ledger: 0 behind") and "unreachable" not in line
+        return line, "ledger" if quiet else "ledger warn"
+
     def show(self, state: Mapping[str, Any]) -> None:
+        if state.get("ledger") is not None:
+            text, classes = self._ledger(state["ledger"])
+            lines = list(self.query(".ledger").results(Line))
+            if not lines:
+                self.mount(Line(text, classes=classes))
+            for widget in lines:
+                widget.update(text)
+                widget.set_classes(classes)
         for label, (text, classes) in (
                 (".reach", self._reach(state.get("reachable"))),
                 (".pending", self._pending(state.get("pending")))):

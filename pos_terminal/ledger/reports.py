@@ -1,0 +1,195 @@
+"""Head office reports over the ledger: the day's totals per counter, per cashier and for the
+shop (Vietnam time), every open payment or refund across counters, and the disagreements."""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import asdict, dataclass, field
+from datetime import date, datetime, time, timedelta
+from typing import Any, TextIO
+
+from psycopg.rows import dict_row
+
+from pos_terminal.journal.views import VN_TZ, vn_time
+from pos_terminal.ledger.store import Conn
+
+SALE = ("succeeded", "refunded")
+PENDING = ("submitting", "processing", "unknown")
+
+
+def vn_day_bounds(day: date) -> tuple[int, int]:
+    start = datetime.combine(day, time(0), VN_TZ)
+    return int(start.timestamp() * 1000), int((start + timedelta(days=1)).timestamp() * 1000)
+
+
+def vn_today() -> date:
+    return datetime.now(VN_TZ).date()
+
+
+@dataclass
+class Totals:
+    sales_count: int = 0
+    sales_amount: int = 0
+    refunds_count: int = 0
+    refunds_amount: int = 0
+    net_amount: int = 0
+    failed_count: int = 0
+    open_count: int = 0
+    open_amount: int = 0
+    needs_review_count: int = 0
+    refunds_pending_count: int = 0
+    refunds_pending_amount: int = 0
+
+    def lines(self, title: str) -> list[str]:
+        out = [
+            title,
+            f"  sales        {self.sales_count:6d}  {self.sales_amount:>15,d} VND",
+            f"  refunds      {self.refunds_count:6d}  {-self.refunds_amount:>15,d} VND",
+            f"  net                  {self.net_amount:>15,d} VND",
+            f"  failed       {self.failed_count:6d}",
+        ]
+        if self.open_count or self.refunds_pending_count:
+            out.append(f"  still open   {self.open_count:6d}  {self.open_amount:>15,d} VND "
+                       f"(+{self.refunds_pending_count} refunds in progress)")
+        if self.needs_review_count:
+            out.append(f"  need review  {self.needs_review_count:6d}")
+        return out
+
+
+@dataclass
+class FleetReport:
+    day: date
+    generated_ms: int
+    shop: Totals
+    terminals: dict[str, Totals] = field(default_factory=dict)
+    cashiers: dict[str, Totals] = field(default_factory=dict)
+    last_seen: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "day": self.day.isoformat(), "timezone": "+07:00",
+            "generated_ms": self.generated_ms, "generated_vn": vn_time(self.generated_ms),
+            "shop": asdict(self.shop),
+            "terminals": [{"terminal_id": t, "last_seen": self.last_seen.get(t),
+                           **asdict(v)} for t, v in sorted(self.terminals.items())],
+            "cashiers": [{"cashier": c, **asdict(v)} for c, v in sorted(self.cashiers.items())],
+        }
+
+    def lines(self) -> list[str]:
+        out = self.shop.lines(f"Shop, {self.day.isoformat()} (Vietnam time), "
+                              f"{len(self.terminals)} counters")
+        for t, v in sorted(self.terminals.items()):
+            out += v.lines(f"Counter {t} (last synced {self.last_seen.get(t) or 'never'})")
+        for c, v in sorted(self.cashiers.items()):
+            out += v.lines(f"Cashier {c}")
+        return out
+
+    def write_csv(self, out: TextIO) -> None:
+        names = [f for f in Totals.__dataclass_fields__]
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["day", "scope", "name", *names])
+        rows = [("shop", "", self.shop)]
+        rows += [("counter", t, v) for t, v in sorted(self.terminals.items())]
+        rows += [("cashier", c, v) for c, v in sorted(self.cashiers.items())]
+        for scope, name, v in rows:
+            data = asdict(v)
+            writer.writerow([self.day.isoformat(), scope, name, *(data[n] for n in names)])
+
+
+def _in(states: tuple[str, ...]) -> str:
+    return "(" + ",".join(f"'{s}'" for s in states) + ")"
+
+
+_PAYMENTS_SQL = f"""
+SELECT terminal_id, cashier, GROUPING(terminal_id, cashier) AS g,
+    count(*) FILTER (WHERE state IN {_in(SALE)}) AS sales_count,
+    coalesce(sum(amount) FILTER (WHERE state IN {_in(SALE)}), 0) AS sales_amount,
+    count(*) FILTER (WHERE state = 'failed') AS failed_count,
+    count(*) FILTER (WHERE state IN {_in(PENDING)}) AS open_count,
+    coalesce(sum(amount) FILTER (WHERE state IN {_in(PENDING)}), 0) AS open_amount,
+    count(*) FILTER (WHERE needs_review) AS needs_review_count
+FROM payments WHERE created_ms >= %s AND created_ms < %s
+GROUP BY GROUPING SETS ((terminal_id), (cashier), ())
+"""  # noqa: S608
+_REFUNDS_SQL = """
+SELECT terminal_id, cashier, GROUPING(terminal_id, cashier) AS g,
+    count(*) FILTER (WHERE state = 'refunded') AS refunds_count,
+    coalesce(sum(amount) FILTER (WHERE state = 'refunded'), 0) AS refunds_amount,
+    count(*) FILTER (WHERE state = 'refunding') AS refunds_pending_count,
+    coalesce(sum(amount) FILTER (WHERE state = 'refunding'), 0) AS refunds_pending_amount,
+    count(*) FILTER (WHERE needs_review) AS needs_review_count
+FROM refunds WHERE created_ms >= %s AND created_ms < %s
+GROUP BY GROUPING SETS ((terminal_id), (cashier), ())
+"""
+
+
+def fleet_report(conn: Conn, day: date, now_ms: int) -> FleetReport:
+    """Totals of the Vietnam-time day: sales and failures by the payment's creation time,
+    refunds by the refund's; still-open rows as they stand now."""
+    start, end = vn_day_bounds(day)
+    report = FleetReport(day=day, generated_ms=now_ms, shop=Totals())
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute("SELECT terminal_id, last_seen FROM terminals")
+        for row in cur.fetchall():
+            report.last_seen[row["terminal_id"]] = row["last_seen"].astimezone(VN_TZ).strftime(
+                "%Y-%m-%d %H:%M:%S")
+        for sql in (_PAYMENTS_SQL, _REFUNDS_SQL):
+            cur.execute(sql, (start, end))
+            for row in cur.fetchall():
+                g = row.pop("g")
+                terminal, cashier = row.pop("terminal_id"), row.pop("cashier")
+                if g == 3:
+                    target = report.shop
+                elif g == 1:  # grouped by terminal
+                    target = report.terminals.setdefault(terminal, Totals())
+                else:
+                    target = report.cashiers.setdefault(cashier, Totals())
+                for k, v in row.items():
+                    setattr(target, k, getattr(target, k) + int(v))
+    for terminal in report.last_seen:  # a counter that took nothing that day shows zeros
+        report.terminals.setdefault(terminal, Totals())
+    for totals in (report.shop, *report.terminals.values(), *report.cashiers.values()):
+        totals.net_amount = totals.sales_amount - totals.refunds_amount
+    return report
+
+
+OPEN_COLUMNS = ("type", "terminal_id", "cashier", "id", "app_trans_id", "state", "amount",
+                "needs_review", "created_vn", "updated_vn", "message")
+
+
+def open_items(conn: Conn) -> list[dict[str, Any]]:
+    """Every payment not final or flagged for review, and every refund in flight or flagged."""
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(
+            "SELECT 'payment' AS type, terminal_id, cashier, app_trans_id AS id, app_trans_id, "  # noqa: S608
+            "state, amount, needs_review, created_ms, updated_ms, message FROM payments "
+            f"WHERE state IN {_in(PENDING)} OR needs_review "
+            "UNION ALL SELECT 'refund', terminal_id, cashier, m_refund_id, app_trans_id, state, "
+            "amount, needs_review, created_ms, updated_ms, message FROM refunds "
+            "WHERE state = 'refunding' OR needs_review ORDER BY created_ms, id")
+        rows = cur.fetchall()
+    for row in rows:
+        row["created_vn"] = vn_time(row.pop("created_ms"))
+        row["updated_vn"] = vn_time(row.pop("updated_ms"))
+    return rows
+
+
+DISAGREEMENT_COLUMNS = ("id", "detected_vn", "terminal_id", "journal_id", "seq", "kind", "key",
+                        "field", "ledger_value", "journal_value", "note")
+
+
+def disagreements(conn: Conn) -> list[dict[str, Any]]:
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute("SELECT * FROM disagreements ORDER BY id")
+        rows = cur.fetchall()
+    for row in rows:
+        row["detected_vn"] = row.pop("detected_at").astimezone(VN_TZ).strftime(
+            "%Y-%m-%d %H:%M:%S")
+    return rows
+
+
+def write_rows_csv(rows: list[dict[str, Any]], columns: tuple[str, ...], out: TextIO) -> None:
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow(["" if row.get(c) is None else row.get(c) for c in columns])

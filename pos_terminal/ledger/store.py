@@ -1,0 +1,352 @@
+"""One terminal's connection to the fleet ledger: register its journal, ship a batch in one
+transaction, read back what the ledger has.
+
+Every batch is one PostgreSQL transaction that first locks the journal's row and checks that
+the ledger's high-water mark is where the terminal thinks it is; so a batch lands whole or not at
+all, two syncs of the same journal never interleave, and a batch sent twice (a lost answer, a
+crash before the terminal recorded it) is refused before anything is written.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+
+from pos_terminal.journal.outbox import PAYMENT_FIELDS, REFUND_FIELDS, OutboxRow
+from pos_terminal.ledger.dsn import describe_dsn, scrub
+from pos_terminal.ledger.merge import (
+    FINAL_PAYMENT,
+    FINAL_REFUND,
+    Problem,
+    Verdict,
+    decide_payment,
+    decide_refund,
+)
+from pos_terminal.ledger.schema import (
+    LEDGER_SCHEMA_VERSION,
+    LedgerSchemaTooNew,
+    current_version,
+    migrate,
+)
+
+#: Test hook: with POS_LEDGER_PAUSE_AT=in_batch|after_commit the sync pauses there for
+#: POS_LEDGER_PAUSE_S seconds (default: until killed), after printing "paused <step>" on stderr,
+#: once POS_LEDGER_PAUSE_SKIP such points have passed.
+PAUSE_AT = "POS_LEDGER_PAUSE_AT"
+PAUSE_S = "POS_LEDGER_PAUSE_S"
+
+
+PAUSE_SKIP = "POS_LEDGER_PAUSE_SKIP"  # pass this many pause points first
+_passed: dict[str, int] = {}
+
+
+def pause_point(step: str) -> None:
+    if os.environ.get(PAUSE_AT) != step:
+        return
+    _passed[step] = _passed.get(step, 0) + 1
+    if _passed[step] <= int(os.environ.get(PAUSE_SKIP) or 0):
+        return
+    print(f"paused {step}", file=sys.stderr, flush=True)
+    time.sleep(float(os.environ.get(PAUSE_S) or 3600))
+
+
+class LedgerError(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class LedgerUnavailable(LedgerError):
+    """No connection, a dropped one, a timeout: nothing of the batch in flight was kept."""
+
+
+class LedgerRefused(LedgerError):
+    """The ledger answered but will not take the data (schema too new, permissions)."""
+
+
+Conn = psycopg.Connection[Any]
+
+
+class Ledger:
+    def __init__(self, dsn: str, *, connect_timeout_s: float = 3.0,
+                 statement_timeout_s: float = 15.0) -> None:
+        self.dsn = dsn
+        self.where = describe_dsn(dsn)
+        self.connect_timeout_s = connect_timeout_s
+        self.statement_timeout_s = statement_timeout_s
+        self._conn: Conn | None = None
+        self._schema_ok = False
+
+    # ------------------------------------------------------------ connection
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        try:
+            yield
+        except psycopg.OperationalError as exc:
+            self._drop()
+            reason = scrub(str(exc).strip().splitlines()[0] if str(exc).strip() else
+                           type(exc).__name__, self.dsn)
+            if isinstance(exc, psycopg.errors.TransactionRollback | psycopg.errors.
+                          QueryCanceled):
+                raise LedgerUnavailable(f"the ledger at {self.where} rolled a batch back "
+                                        f"({reason}); nothing of it was kept and it is sent "
+                                        "again") from None
+            raise LedgerUnavailable(f"the ledger at {self.where} is unreachable: {reason}") \
+                from None
+        except psycopg.Error as exc:
+            self._drop()
+            raise LedgerRefused(f"the ledger at {self.where} refused: "
+                                f"{scrub(str(exc).strip(), self.dsn)}") from None
+
+    def _drop(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            finally:
+                self._conn = None
+
+    def close(self) -> None:
+        self._drop()
+
+    def conn(self) -> Conn:
+        if self._conn is None or self._conn.closed:
+            with self._errors():
+                self._conn = psycopg.connect(
+                    self.dsn, autocommit=True, application_name="pos-terminal",
+                    connect_timeout=max(1, math.ceil(self.connect_timeout_s)),
+                    options=f"-c statement_timeout={int(self.statement_timeout_s * 1000)}",
+                    keepalives=1, keepalives_idle=10, keepalives_interval=3,
+                    keepalives_count=3)
+            self._schema_ok = False
+        return self._conn
+
+    def ensure_schema(self) -> list[int]:
+        """Create or migrate the ledger's tables when this program is newer (once a connection)."""
+        conn = self.conn()
+        if self._schema_ok:
+            return []
+        try:
+            with self._errors():
+                applied = [] if current_version(conn) == LEDGER_SCHEMA_VERSION else migrate(conn)
+        except LedgerSchemaTooNew as exc:
+            raise LedgerRefused(f"the ledger at {self.where} refused: {exc}") from None
+        self._schema_ok = True
+        return applied
+
+    def run(self, work: Callable[[Conn], Any]) -> Any:
+        """`work(conn)` with driver errors turned into LedgerUnavailable / LedgerRefused."""
+        self.ensure_schema()
+        with self._errors():
+            return work(self.conn())
+
+    # ------------------------------------------------------------ handshake
+    def register(self, terminal_id: str, app_user: str, journal_id: str, epoch_seq: int,
+                 parent_journal_id: str | None) -> int:
+        """Make sure the ledger knows this terminal and journal; returns the ledger's
+        high-water mark for the journal (every seq up to it is in the ledger)."""
+
+        def work(conn: Conn) -> int:
+            # Lock order everywhere: a journals row before its terminals row. So nothing here
+            # locks an existing row (DO NOTHING); the heartbeat is its own short statement.
+            with conn.transaction(), conn.cursor() as cur:
+                cur.execute(
+                    "INSERT INTO terminals(terminal_id, app_user) VALUES (%s, %s) "
+                    "ON CONFLICT (terminal_id) DO NOTHING", (terminal_id, app_user))
+                cur.execute("INSERT INTO journals(terminal_id, journal_id, parent_journal_id, "
+                            "first_seq, shipped_seq) VALUES (%s, %s, %s, %s, %s) "
+                            "ON CONFLICT DO NOTHING RETURNING journal_id",
+                            (terminal_id, journal_id, parent_journal_id, epoch_seq,
+                             epoch_seq - 1))
+                if cur.fetchone() is not None:
+                    self._note_new_journal(cur, terminal_id, journal_id, epoch_seq,
+                                           parent_journal_id)
+                cur.execute("SELECT shipped_seq FROM journals WHERE terminal_id=%s AND "
+                            "journal_id=%s", (terminal_id, journal_id))
+                row = cur.fetchone()
+                assert row is not None
+            conn.execute("UPDATE terminals SET last_seen=now(), app_user=%s WHERE "
+                         "terminal_id=%s", (app_user, terminal_id))
+            return int(row[0])
+
+        return int(self.run(work))
+
+    @staticmethod
+    def _note_new_journal(cur: psycopg.Cursor[Any], terminal_id: str, journal_id: str,
+                          epoch_seq: int, parent: str | None) -> None:
+        if parent is not None:
+            note = (f"journal restored from an older copy: from row {epoch_seq} on it differs "
+                    f"from what journal {parent} had shipped; both are kept")
+            field, old = "journal_id", parent
+        else:
+            cur.execute("SELECT string_agg(journal_id, ', ') FROM journals WHERE "
+                        "terminal_id=%s AND journal_id<>%s AND parent_journal_id IS NULL",
+                        (terminal_id, journal_id))
+            others = cur.fetchone()
+            if not others or not others[0]:
+                return
+            note = ("a second journal ships under this terminal id: a new journal on this "
+                    "counter, or two counters configured with the same terminal_id (give each "
+                    "its own)")
+            field, old = "terminal_id", others[0]
+        cur.execute("INSERT INTO disagreements(terminal_id, journal_id, seq, kind, key, field, "
+                    "ledger_value, journal_value, note) VALUES (%s,%s,%s,'journal',%s,%s,%s,%s,%s)"
+                    " ON CONFLICT DO NOTHING",
+                    (terminal_id, journal_id, epoch_seq, terminal_id, field, old, journal_id,
+                     note))
+
+    def digests(self, terminal_id: str, journal_id: str, after_seq: int,
+                upto_seq: int) -> dict[int, str]:
+        def work(conn: Conn) -> dict[int, str]:
+            with conn.cursor() as cur:
+                cur.execute("SELECT seq, digest FROM receipts WHERE terminal_id=%s AND "
+                            "journal_id=%s AND seq > %s AND seq <= %s",
+                            (terminal_id, journal_id, after_seq, upto_seq))
+                return {int(s): str(d) for s, d in cur.fetchall()}
+
+        result: dict[int, str] = self.run(work)
+        return result
+
+    # ------------------------------------------------------------ one batch
+    def apply_batch(self, terminal_id: str, app_user: str, journal_id: str, prev_seq: int,
+                    rows: Sequence[OutboxRow]) -> bool:
+        """Ship `rows` (the outbox rows after `prev_seq`) in one transaction. False (nothing
+        written) when the ledger's high-water mark is not `prev_seq`: start over."""
+
+        def work(conn: Conn) -> bool:
+            with conn.transaction(), conn.cursor() as cur:
+                cur.execute("SELECT shipped_seq FROM journals WHERE terminal_id=%s AND "
+                            "journal_id=%s FOR UPDATE", (terminal_id, journal_id))
+                row = cur.fetchone()
+                if row is None or int(row[0]) != prev_seq:
+                    return False
+                self._write(cur, terminal_id, app_user, journal_id, rows)
+                cur.execute("UPDATE journals SET shipped_seq=%s, last_sync_at=now() WHERE "
+                            "terminal_id=%s AND journal_id=%s",
+                            (rows[-1].seq, terminal_id, journal_id))
+                cur.execute("UPDATE terminals SET last_seen=now(), app_user=%s WHERE "
+                            "terminal_id=%s", (app_user, terminal_id))
+                pause_point("in_batch")
+            return True
+
+        return bool(self.run(work))
+
+    def _write(self, cur: psycopg.Cursor[Any], terminal_id: str, app_user: str, journal_id: str,
+               rows: Sequence[OutboxRow]) -> None:
+        cur.executemany(
+            "INSERT INTO receipts(terminal_id, journal_id, seq, kind, key, digest, created_ms) "
+            "VALUES (%s,%s,%s,%s,%s,%s,%s) ON CONFLICT DO NOTHING",
+            [(terminal_id, journal_id, r.seq, r.kind, r.key, r.digest, r.created_ms)
+             for r in rows])
+        payments: dict[str, tuple[int, dict[str, Any]]] = {}
+        refunds: dict[str, tuple[int, dict[str, Any]]] = {}
+        events: list[tuple[Any, ...]] = []
+        zs: list[tuple[int, dict[str, Any]]] = []
+        for r in rows:
+            data = json.loads(r.payload)
+            if r.kind == "payment":
+                payments[r.key] = (r.seq, data)  # the newest snapshot in the batch wins
+            elif r.kind == "refund":
+                refunds[r.key] = (r.seq, data)
+            elif r.kind == "event":
+                events.append((terminal_id, journal_id, r.seq, data["id"], data["app_trans_id"],
+                               data["m_refund_id"], data["time_ms"], data["kind"],
+                               data["from_state"], data["to_state"], data["return_code"],
+                               data["sub_return_code"], data["message"], data["reason"],
+                               data["who"]))
+            elif r.kind == "z_report":
+                zs.append((r.seq, data))
+        if events:
+            cur.executemany(
+                "INSERT INTO events(terminal_id, journal_id, seq, event_id, app_trans_id, "
+                "m_refund_id, time_ms, kind, from_state, to_state, return_code, "
+                "sub_return_code, message, reason, who) VALUES "
+                "(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) ON CONFLICT DO NOTHING", events)
+        self._merge(cur, "payments", "app_trans_id", PAYMENT_FIELDS, payments, decide_payment,
+                    terminal_id, app_user, journal_id)
+        self._merge(cur, "refunds", "m_refund_id", REFUND_FIELDS, refunds, decide_refund,
+                    terminal_id, app_user, journal_id)
+        for seq, z in zs:
+            self._z_report(cur, terminal_id, journal_id, seq, z)
+
+    @staticmethod
+    def _merge(cur: psycopg.Cursor[Any], table: str, key: str, fields: tuple[str, ...],
+               snapshots: dict[str, tuple[int, dict[str, Any]]],
+               decide: Callable[[dict[str, Any] | None, dict[str, Any], str], Verdict],
+               terminal_id: str, app_user: str, journal_id: str) -> None:
+        if not snapshots:
+            return
+        columns = (*fields, "terminal_id", "cashier", "journal_id", "seq")
+        with cur.connection.cursor(row_factory=dict_row) as dcur:
+            dcur.execute(f"SELECT * FROM {table} WHERE {key} = ANY(%s) "  # noqa: S608
+                         f"ORDER BY {key} FOR UPDATE", (list(snapshots),))
+            existing = {row[key]: row for row in dcur.fetchall()}
+        upserts: list[tuple[Any, ...]] = []
+        problems: list[tuple[Any, ...]] = []
+        for k, (seq, data) in snapshots.items():
+            data["needs_review"] = bool(data["needs_review"])
+            verdict = decide(existing.get(k), data, terminal_id)
+            if verdict.apply:
+                cashier = str(data.get("cashier") or app_user)
+                upserts.append((*(data[f] for f in fields), terminal_id, cashier, journal_id,
+                                seq))
+            problems.extend(_problem_row(terminal_id, journal_id, seq, table[:-1], k, p)
+                            for p in verdict.problems)
+        if upserts:
+            # terminal_id and cashier stay as first shipped (who took the payment)
+            updates = ", ".join(f"{c}=EXCLUDED.{c}" for c in columns
+                                if c not in (key, "terminal_id", "cashier"))
+            final = FINAL_PAYMENT if table == "payments" else FINAL_REFUND
+            # The rule of merge.py again, in SQL: a row another journal inserted meanwhile
+            # (unseen by the SELECT above) is still never moved out of a final state.
+            guard = (f"{table}.terminal_id = EXCLUDED.terminal_id AND {table}.updated_ms <= "
+                     f"EXCLUDED.updated_ms AND ({table}.state NOT IN "
+                     f"({', '.join(repr(x) for x in sorted(final))}) OR {table}.state = "
+                     f"EXCLUDED.state OR ({table}.state = 'succeeded' AND "
+                     "EXCLUDED.state = 'refunded'))")
+            cur.executemany(
+                f"INSERT INTO {table}({', '.join(columns)}) VALUES "  # noqa: S608
+                f"({', '.join('%s' for _ in columns)}) ON CONFLICT ({key}) DO UPDATE SET "
+                f"{updates}, received_at=clock_timestamp() WHERE {guard}", upserts)
+        if problems:
+            cur.executemany(_PROBLEM_SQL, problems)
+
+    @staticmethod
+    def _z_report(cur: psycopg.Cursor[Any], terminal_id: str, journal_id: str, seq: int,
+                  z: dict[str, Any]) -> None:
+        totals = z["totals_json"]
+        cur.execute("INSERT INTO z_reports(terminal_id, journal_id, number, opened_ms, "
+                    "closed_ms, totals, seq) VALUES (%s,%s,%s,%s,%s,%s::jsonb,%s) "
+                    "ON CONFLICT DO NOTHING",
+                    (terminal_id, journal_id, z["number"], z["opened_ms"], z["closed_ms"],
+                     totals, seq))
+        cur.execute("SELECT journal_id, closed_ms FROM z_reports WHERE terminal_id=%s AND "
+                    "number=%s AND journal_id<>%s AND (closed_ms<>%s OR totals<>%s::jsonb)",
+                    (terminal_id, z["number"], journal_id, z["closed_ms"], totals))
+        other = cur.fetchone()
+        if other is not None:
+            cur.execute(_PROBLEM_SQL, _problem_row(
+                terminal_id, journal_id, seq, "z_report", str(z["number"]),
+                Problem("closed_ms", other[1], z["closed_ms"],
+                        f"two different Z reports #{z['number']} (journal {other[0]} and this "
+                        "one): a journal restored from an older copy closed the day again")))
+
+
+_PROBLEM_SQL = (
+    "INSERT INTO disagreements(terminal_id, journal_id, seq, kind, key, field, ledger_value, "
+    "journal_value, note) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s) ON CONFLICT DO NOTHING")
+
+
+def _problem_row(terminal_id: str, journal_id: str, seq: int, kind: str, key: str,
+                 p: Problem) -> tuple[Any, ...]:
+    return (terminal_id, journal_id, seq, kind, key, p.field,
+            None if p.ledger_value is None else str(p.ledger_value),
+            None if p.journal_value is None else str(p.journal_value), p.note)

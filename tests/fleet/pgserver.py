@@ -1,0 +1,127 @@
+"""A throwaway PostgreSQL server for the fleet tests and the ledger benchmark.
+
+initdb + pg_ctl from the system packages (/usr/lib/postgresql/*/bin) in a fresh temporary
+directory, listening on 127.0.0.1 only, on a free port, with password authentication. PostgreSQL
+refuses to run as root: as root the server runs as the `postgres` user (created by the package;
+created here with useradd if missing), the directory chowned to it.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import secrets
+import shutil
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+SERVER_USER = "postgres"
+
+
+class PostgresMissing(RuntimeError):
+    pass
+
+
+def find_bin() -> Path:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+                   key=lambda p: int(Path(p).parts[-3]) if Path(p).parts[-3].isdigit() else 0)
+    if found:
+        return Path(found[-1]).parent
+    initdb = shutil.which("initdb")
+    if initdb:
+        return Path(initdb).parent
+    raise PostgresMissing(
+        "PostgreSQL is not installed (no initdb under /usr/lib/postgresql/*/bin): run "
+        "`make sysdeps-test` or `apt-get install postgresql`")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class PgServer:
+    def __init__(self, *, fsync: bool = False) -> None:
+        self.bin = find_bin()
+        self.fsync = fsync
+        self.root = Path(tempfile.mkdtemp(prefix="pos-ledger-pg-"))
+        self.data = self.root / "data"
+        self.log = self.root / "server.log"
+        self.password = secrets.token_hex(12)
+        self.port = free_port()
+        self._as_root = os.geteuid() == 0
+        self.user = "postgres"
+
+    @property
+    def dsn(self) -> str:
+        return (f"postgresql://{self.user}:{self.password}@127.0.0.1:{self.port}/postgres"
+                "?sslmode=disable")
+
+    def _run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        cmd = list(args)
+        if self._as_root:
+            cmd = ["runuser", "-u", SERVER_USER, "--", *cmd]
+        return subprocess.run(cmd, check=check, capture_output=True, text=True, timeout=120)
+
+    def _ensure_user(self) -> None:
+        try:
+            pwd.getpwnam(SERVER_USER)
+        except KeyError:
+            subprocess.run(["useradd", "--system", "--no-create-home", "--shell",
+                            "/usr/sbin/nologin", SERVER_USER], check=True)
+        entry = pwd.getpwnam(SERVER_USER)
+        for path in (self.root,):
+            os.chown(path, entry.pw_uid, entry.pw_gid)
+
+    def start(self) -> PgServer:
+        if self._as_root:
+            self._ensure_user()
+        pwfile = self.root / "pw"
+        pwfile.write_text(self.password + "\n", encoding="utf-8")
+        if self._as_root:
+            entry = pwd.getpwnam(SERVER_USER)
+            os.chown(pwfile, entry.pw_uid, entry.pw_gid)
+        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", self.user,
+                  "--pwfile", str(pwfile), "--auth", "scram-sha-256", "--no-sync",
+                  "-E", "UTF8", "--locale", "C")
+        pwfile.unlink()
+        self.pg_ctl("start")
+        return self
+
+    def pg_ctl(self, action: str) -> None:
+        opts = (f"-p {self.port} -c listen_addresses=127.0.0.1 "
+                f"-c unix_socket_directories={self.root} -c max_connections=200 "
+                f"-c fsync={'on' if self.fsync else 'off'}")
+        args = [str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-w",
+                "-t", "60"]
+        if action in ("start", "restart"):
+            args += ["-o", opts]
+        if action in ("stop", "restart"):
+            args += ["-m", "fast"]
+        result = self._run(*args, action, check=False)
+        if result.returncode != 0:
+            raise RuntimeError(f"pg_ctl {action} failed: {result.stdout}{result.stderr}\n"
+                               f"{self.log_text()}")
+
+    def log_text(self) -> str:
+        try:
+            return self.log.read_text(encoding="utf-8", errors="replace")[-4000:]
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        try:
+            self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w",
+                      "stop", check=False)
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+    def __enter__(self) -> PgServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,122 @@
+"""The sync against a real PostgreSQL: counters paying concurrently, then the ledger equals the
+union of their journals row for row."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from pos_terminal.ledger import LedgerSync, LedgerUnavailable
+from pos_terminal.ledger.schema import LEDGER_SCHEMA_VERSION
+from tests.fleet.crashes_helpers import run_cli, write_config
+from tests.fleet.helpers import assert_ledger_is_union, pay
+
+
+def _pay_and_sync_concurrently(make_terminal: Any, emulator: Any, count: int,
+                               payments: int) -> list[Any]:
+    terminals = [make_terminal(f"T{i:02d}", batch_size=7) for i in range(count)]
+    errors: list[BaseException] = []
+
+    def counter(settings: Any, index: int) -> None:
+        try:
+            sync = LedgerSync(settings)
+            try:
+                for round_ in range(payments):
+                    pay(settings, emulator, [1000 * (index + 1) + round_])
+                    sync.sync_once()
+            finally:
+                sync.close()
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=counter, args=(s, i)) for i, s in enumerate(terminals)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors, errors
+    return terminals
+
+
+def test_two_counters_paying_concurrently_end_in_the_ledger_once(make_terminal: Any,
+                                                                 emulator: Any,
+                                                                 ledger_dsn: str) -> None:
+    terminals = _pay_and_sync_concurrently(make_terminal, emulator, 2, 4)
+    for settings in terminals:  # a second sync ships nothing and duplicates nothing
+        sync = LedgerSync(settings)
+        assert sync.sync_once().shipped == 0
+        sync.close()
+    assert_ledger_is_union(ledger_dsn, [(s.terminal.terminal_id, s.terminal.journal)
+                                        for s in terminals])
+
+
+def test_two_syncs_of_one_journal_at_once_ship_each_row_once(make_terminal: Any,
+                                                             emulator: Any,
+                                                             ledger_dsn: str) -> None:
+    """The UI's background sync and a cron `pos-terminal sync` on the same counter: the
+    ledger's mark check lets one batch in at a time; the other starts over."""
+    counter = make_terminal("W1", batch_size=3)
+    pay(counter, emulator, [500 + i for i in range(6)])
+    syncs = [LedgerSync(counter) for _ in range(2)]
+    shipped: list[int] = []
+    errors: list[BaseException] = []
+
+    def run(sync: LedgerSync) -> None:
+        try:
+            shipped.append(sync.sync_once().shipped)
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(s,)) for s in syncs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    for s in syncs:
+        s.close()
+    assert not errors, errors
+    assert sum(shipped) == 24  # 6 payments x (intent, event, answer, event), each row once
+    assert_ledger_is_union(ledger_dsn, [("W1", counter.terminal.journal)])
+
+
+def test_migrate_and_sync_commands(make_terminal: Any, emulator: Any, ledger_dsn: str,
+                                   tmp_path: Path) -> None:
+    counter = make_terminal("M1")
+    pay(counter, emulator, [900])
+    config = write_config(counter, tmp_path / "m1.toml", dsn=ledger_dsn)
+    first = run_cli("fleet", config, "migrate")
+    assert first.returncode == 0, first.stderr
+    assert f"schema version {LEDGER_SCHEMA_VERSION} (applied version(s) 1" in first.stdout
+    assert "already current" in run_cli("fleet", config, "migrate").stdout
+    done = run_cli("sync", config, "--json")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert (answer["ok"], answer["shipped"], answer["behind"], answer["rotated"]) == (
+        True, 4, 0, False)
+    assert answer["ledger"].startswith("postgres@127.0.0.1:")
+    again = run_cli("sync", config)
+    assert again.returncode == 0 and again.stdout.startswith("shipped 0 journal rows")
+
+
+def test_a_batch_stuck_behind_a_lock_is_cut_off_by_the_statement_timeout(
+        make_terminal: Any, emulator: Any, ledger_dsn: str) -> None:
+    counter = make_terminal("L1", statement_timeout_s=0.5)
+    pay(counter, emulator, [700])
+    sync = LedgerSync(counter)
+    state = sync.outbox().state()
+    sync.ledger.register("L1", counter.terminal.app_user, state.journal_id, 1, None)
+    with psycopg.connect(ledger_dsn) as holder:  # someone holds the journal's row
+        holder.execute("SELECT * FROM journals WHERE terminal_id='L1' FOR UPDATE")
+        with pytest.raises(LedgerUnavailable) as err:
+            sync.sync_once()
+        holder.rollback()
+    assert "rolled a batch back (canceling statement due to statement timeout)" in str(err.value)
+    assert sync.behind() == 4
+    assert sync.sync_once().shipped == 4  # released: it goes through
+    sync.close()
+    assert_ledger_is_union(ledger_dsn, [("L1", counter.terminal.journal)])

@@ -1,0 +1,50 @@
+"""Regression cases from real photographs (../shared/realphotos, read in place): what
+`pos-terminal scan-image` must read in them, with the expected text. Skipped, saying why, when
+the corpus is not there."""
+
+from __future__ import annotations
+
+import pytest
+
+from hardware import Decoded, decode_image
+from tests.hardware.realphotos import expected, photo
+
+CASES = [
+    # (photo, turned by, symbology, expected text, what it guards)
+    ("images/boofcv/monitor/image001.jpg", 0, "qr", "4376471154038",
+     "a QR on a monitor filmed close: large soft modules, read only with downscaling"),
+    ("images/boofcv/close/image007.jpg", 0, "qr",
+     " ".join(["ABC 123456789"] * 15),
+     "a phone held up to the lens: modules tens of pixels wide"),
+    ("images/boofcv/blurred/image026.jpg", 0, "qr",
+     "http://www.boschautoparts.com/qr/icon.aspx",
+     "blurred: located but not decoded, read by the rescue's retry of that symbol"),
+    ("images/zxing/qrcode-4/09.png", 0, "qr",
+     "Google Print Ads - T.G.I.A.F. - January 31, 2008",
+     "uneven light: read by the retry with a global-histogram threshold"),
+    ("images/zxing-cpp/qrcode-2-extra/gs1-figure-4.15.1-2.png", 0, "qr",
+     "01095040000591012112345678p901\x1d101234567p\x1d171411208200http://www.gs1.org/demo/",
+     "the text as encoded (GS1 separators), not zxing-cpp's human-readable rendering"),
+    ("images/zxing/code128-1/1.png", 90, "code128", "168901",
+     "Code 128 turned 90 degrees (a phone held sideways)"),
+    ("images/zxing/code128-2/01.webp", 20, "code128", "005-3379497200006",
+     "Code 128 tilted 20 degrees: only the rescue's deskewed band reads it"),
+    ("images/zxing/code128-2/01.webp", 45, "code128", "005-3379497200006",
+     "Code 128 tilted 45 degrees"),
+]
+
+
+@pytest.mark.parametrize(("file", "turn", "symbology", "text", "why"), CASES,
+                         ids=[f"{c[0].split('/', 1)[1]}@{c[1]}" for c in CASES])
+def test_real_photo_reads_its_text(file: str, turn: int, symbology: str, text: str,
+                                   why: str) -> None:
+    assert text in expected(file), "the test's text must be the manifest's truth"
+    assert decode_image(photo(file, turn)) == [Decoded(text, symbology)], why
+
+
+@pytest.mark.parametrize("file", ["images/zxing-cpp/falsepositives-2/18.webp",
+                                  "images/zxing-cpp/falsepositives-1/issue245.png"])
+def test_code_free_real_photo_yields_nothing(file: str) -> None:
+    # 18.webp has a large barcode-like texture: the rescue pass looks at it and must read nothing
+    assert expected(file) == []
+    assert decode_image(photo(file)) == []

@@ -1,0 +1,56 @@
+"""The Pay screen's scanner status line carries the camera loop's frame-quality hint, in the
+words the cashier repeats to the customer. A fake capture device feeds real frames."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware import ReadAcceptor, make_decoder
+from hardware.camera_loop import CameraSource
+from hardware.render import cluttered_background
+from pos_terminal.checkout import Checkout
+from pos_terminal.config import Settings
+from pos_terminal.tui.app import PosApp
+from pos_terminal.tui.screens.pay import PayScreen
+from tests.tui.helpers import text_of, type_keys, wait_until
+
+pytestmark = pytest.mark.asyncio
+
+
+class DarkCamera:
+    """A webcam at a dark counter: the same real (dim) frame, 20 times a second, forever."""
+
+    describe = "camera 0"
+    pace_fps: float | None = 20.0
+    lossless = False
+
+    def __init__(self) -> None:
+        counter = cluttered_background(np.random.default_rng(5), 640, 480)
+        self.frame = (cv2.cvtColor(counter, cv2.COLOR_BGR2GRAY) * 0.15).astype(np.uint8)
+
+    def open(self) -> None:
+        return None
+
+    def read(self) -> np.ndarray:
+        return self.frame
+
+    def close(self) -> None:
+        return None
+
+
+async def test_pay_screen_tells_the_cashier_the_frames_are_too_dark(
+        settings: Settings, checkout: Checkout, key_clock) -> None:
+    source = CameraSource("camera:0", DarkCamera(), make_decoder(), ReadAcceptor())
+    app = PosApp(settings, checkout, lambda: source, background=False)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await type_keys(pilot, key_clock, *"25000", "enter")
+            await wait_until(pilot, lambda: isinstance(pilot.app.screen, PayScreen),
+                             what="Pay screen")
+            await wait_until(pilot, lambda: text_of(pilot, "#scanner-state").startswith(
+                "Too dark: turn up the phone's screen brightness · camera:0: running"),
+                what="the too-dark hint on the scanner line")
+    finally:
+        source.stop()
