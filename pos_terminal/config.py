@@ -34,8 +34,25 @@ class ConfigError(Exception):
         super().__init__(where + message)
 
 
+#: The largest amount a configuration may allow for one payment: the largest integer every JSON
+#: reader (JavaScript's included) keeps exact. The service documents amounts as "long" only.
+AMOUNT_CEILING = 2**53 - 1
+
+
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    # allow_inf_nan=False: `nan` and `inf` (valid TOML floats) are refused in every section.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
+
+
+def _inconsistent(model: BaseModel, key: str, message: str) -> ValidationError:
+    """A ValidationError located at ``key`` (so the error names `[section] key`)."""
+    from pydantic_core import InitErrorDetails, PydanticCustomError
+
+    return ValidationError.from_exception_data(type(model).__name__, [InitErrorDetails(
+        type=PydanticCustomError("inconsistent", message),
+        loc=(key,),
+        input=getattr(model, key),
+    )])
 
 
 def _check_url(value: str) -> str:
@@ -53,8 +70,8 @@ class ServiceSettings(_Section):
     key1: str = Field(min_length=1, repr=False)
     key2: str = Field(min_length=1, repr=False)
     rsa_public_key: str = Field(min_length=1, repr=False)
-    timeout_s: float = Field(gt=0, le=120)
-    connect_timeout_s: float = Field(default=3.0, gt=0, le=60)
+    timeout_s: float = Field(ge=0.5, le=120)
+    connect_timeout_s: float = Field(default=3.0, ge=0.1, le=60)
     payment_code_base64: Literal["standard", "urlsafe"] = "standard"
     redirect_url: str = ""
     environment: Literal["emulator", "sandbox", "production"] = "production"
@@ -114,31 +131,27 @@ class TerminalSettings(_Section):
         return value
 
 
+DAY_S = 86_400.0
+#: The shortest pause between two status queries: below it the poller hammers the service.
+MIN_POLL_INTERVAL_S = 0.05
+
+
 class CheckoutSettings(_Section):
-    poll_deadline_s: float = Field(default=120.0, gt=0)
+    poll_deadline_s: float = Field(default=120.0, ge=0.1, le=DAY_S)
     poll_intervals_s: tuple[float, ...] = (0.5, 0.5, 1.0, 1.0, 2.0, 3.0, 5.0)
-    not_found_grace_s: float = Field(default=60.0, ge=0)
-    status_query_window_h: float = Field(default=48.0, gt=0)
-    min_amount: int = Field(default=1, gt=0)
-    max_amount: int = Field(default=100_000_000, gt=0)
-    code_reuse_window_s: float = Field(default=120.0, ge=0)
+    not_found_grace_s: float = Field(default=60.0, ge=0, le=DAY_S)
+    status_query_window_h: float = Field(default=48.0, ge=1, le=24 * 30)
+    min_amount: int = Field(default=1, gt=0, le=AMOUNT_CEILING)
+    max_amount: int = Field(default=100_000_000, gt=0, le=AMOUNT_CEILING)
+    code_reuse_window_s: float = Field(default=120.0, ge=0, le=DAY_S)
 
     @model_validator(mode="after")
     def _amount_bounds(self) -> CheckoutSettings:
         if self.min_amount > self.max_amount:
-            from pydantic_core import InitErrorDetails, PydanticCustomError
-
-            # Raised with its own location so the error names `[checkout] min_amount`.
-            raise ValidationError.from_exception_data(type(self).__name__, [InitErrorDetails(
-                type=PydanticCustomError(
-                    "amount_bounds",
-                    "min_amount ({min_amount}) is larger than max_amount ({max_amount}): no "
-                    "amount could be charged; make min_amount <= max_amount",
-                    {"min_amount": self.min_amount, "max_amount": self.max_amount},
-                ),
-                loc=("min_amount",),
-                input=self.min_amount,
-            )])
+            raise _inconsistent(
+                self, "min_amount",
+                f"min_amount ({self.min_amount}) is larger than max_amount ({self.max_amount}): "
+                "no amount could be charged; make min_amount <= max_amount")
         return self
 
     @field_validator("poll_intervals_s", mode="before")
@@ -147,9 +160,11 @@ class CheckoutSettings(_Section):
         if isinstance(value, list):
             value = tuple(value)
         if isinstance(value, tuple) and (not value or any(
-            not isinstance(v, int | float) or isinstance(v, bool) or v <= 0 for v in value
+            not isinstance(v, int | float) or isinstance(v, bool) or v != v
+            or not MIN_POLL_INTERVAL_S <= v <= 600 for v in value
         )):
-            raise ValueError("must be a non-empty list of positive seconds")
+            raise ValueError(f"must be a non-empty list of seconds, each from "
+                             f"{MIN_POLL_INTERVAL_S:g} to 600 (no nan or inf)")
         return value
 
 
@@ -157,21 +172,47 @@ class ScannerSettings(_Section):
     source: str = "wedge"
     decoder: str = "zxing"
     code_alphabet: str = Field(default="0123456789", min_length=1)
-    code_min_length: int = Field(default=16, gt=0)
-    code_max_length: int = Field(default=24, gt=0)
-    debounce_s: float = Field(default=3.0, ge=0)
-    wedge_max_interkey_ms: float = Field(default=35.0, gt=0)
-    wedge_min_length: int = Field(default=8, gt=0)
+    code_min_length: int = Field(default=16, gt=0, le=256)
+    code_max_length: int = Field(default=24, gt=0, le=256)
+    debounce_s: float = Field(default=3.0, ge=0, le=60)
+    wedge_max_interkey_ms: float = Field(default=35.0, ge=1, le=1000)
+    wedge_min_length: int = Field(default=8, gt=0, le=256)
     rescue: bool = True
+
+    @field_validator("code_alphabet")
+    @classmethod
+    def _ascii_alphabet(cls, value: str) -> str:
+        # A payment code is printable ASCII; "０１２" (fullwidth) or "٠١٢" (Arabic-Indic) digits
+        # would let a misread through.
+        if not (value.isascii() and value.isprintable()) or " " in value:
+            raise ValueError("must be printable ASCII characters without spaces, e.g. "
+                             "\"0123456789\"")
+        return value
+
+    @model_validator(mode="after")
+    def _lengths(self) -> ScannerSettings:
+        if self.code_min_length > self.code_max_length:
+            raise _inconsistent(
+                self, "code_min_length",
+                f"code_min_length ({self.code_min_length}) is larger than code_max_length "
+                f"({self.code_max_length}): no code could be read; make code_min_length <= "
+                "code_max_length")
+        if self.wedge_min_length > self.code_max_length:
+            raise _inconsistent(
+                self, "wedge_min_length",
+                f"wedge_min_length ({self.wedge_min_length}) is larger than code_max_length "
+                f"({self.code_max_length}): no scan could be told from typing; make "
+                "wedge_min_length <= code_max_length")
+        return self
 
 
 class EmulatorSettings(_Section):
     private_key: Path = Path("emulator-test-private-key.pem")
     host: str = "127.0.0.1"
     port: int = Field(default=8765, ge=0, le=65535)
-    code_lifetime_s: float = Field(default=60.0, gt=0)
-    processing_s: float = Field(default=3.0, ge=0)
-    app_time_tolerance_s: float = Field(default=900.0, gt=0)
+    code_lifetime_s: float = Field(default=60.0, ge=0.1, le=DAY_S)
+    processing_s: float = Field(default=3.0, ge=0, le=600)
+    app_time_tolerance_s: float = Field(default=900.0, ge=1, le=DAY_S)
     # Faults active from start: [{endpoint, mode, count, wallet, delay_s, status, return_code}];
     # the emulator validates each entry and names `[emulator] faults[i]` in its errors.
     faults: tuple[dict[str, Any], ...] = ()
@@ -211,7 +252,7 @@ class EmulatorSettings(_Section):
 
 
 class UiSettings(_Section):
-    result_timeout_s: float = Field(default=6.0, gt=0)
+    result_timeout_s: float = Field(default=6.0, ge=0.1, le=3600)
     camera_preview: bool = False
 
 
@@ -227,7 +268,7 @@ class LedgerSettings(_Section):
 
 
 class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
 
     service: ServiceSettings
     terminal: TerminalSettings

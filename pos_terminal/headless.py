@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import queue
+import re
 import signal
 import threading
 import time
@@ -53,10 +54,38 @@ class _Terminate(BaseException):
     """Raised by the signal handler while the loop waits for a line (nothing under way)."""
 
 
+_AMOUNT = re.compile(r"[0-9]{1,16}")  # not str.isdigit(): it says yes to "١٢٣" and "１２３"
+
+
 def _amount(text: str, what: str) -> int:
-    if not text.isdigit():
-        raise LineError(f"{what} must be a whole number of VND (digits only), got {text!r}")
+    if not _AMOUNT.fullmatch(text):
+        if text.isascii() and text.isdigit():
+            raise LineError(f"{what} must be at most 16 digits (far above any maximum), got "
+                            f"{text[:20]!r}...")
+        other = (": 0-9; digits of other scripts such as ١٢٣ or １２３ do not count"
+                 if any(ch.isdigit() and not ch.isascii() for ch in text) else "")
+        raise LineError(f"{what} must be a whole number of VND (digits only{other}), got "
+                        f"{text[:40]!r}")
     return int(text)
+
+
+def _decoded(raw: str | bytes) -> str | None:
+    """A line as text, or None when it is not UTF-8 (bytes that do not decode, or a str that
+    carries them as lone surrogates, as Python's surrogateescape reading of stdin does)."""
+    if isinstance(raw, bytes):
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return raw
+
+
+NOT_UTF8 = ("the line is not UTF-8 text (it holds bytes that are not UTF-8): nothing was done; "
+            "send commands as UTF-8 lines, e.g. PAY 25000")
 
 
 def _message(exc: BaseException) -> str:
@@ -87,10 +116,14 @@ class CounterLoop:
             self.out.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")
             self.out.flush()
 
-    def run(self, lines: Iterable[str]) -> None:
+    def run(self, lines: Iterable[str | bytes]) -> None:
         try:
             for raw in lines:
-                line = raw.strip()
+                text = _decoded(raw)
+                if text is None:  # never echoed: it would break the UTF-8 of the answer stream
+                    self.emit({"ok": False, "command": None, "error": NOT_UTF8})
+                    continue
+                line = text.strip()
                 if line and not self.handle(line):
                     break
                 if self.stop.is_set():
@@ -219,7 +252,7 @@ class CounterLoop:
 
 
 def serve(checkout: Checkout, source_factory: Callable[[], ScanSource | None],
-          inp: Iterable[str], out: Writer, *, scan_timeout_s: float = 60.0,
+          inp: Iterable[str | bytes], out: Writer, *, scan_timeout_s: float = 60.0,
           ledger: LedgerStatus | None = None) -> None:
     """The whole session: announce readiness, answer lines until QUIT or end of input.
 

@@ -209,3 +209,75 @@ def test_cli_reports_config_error_with_exit_2_and_no_traceback(tmp_path: Path) -
     assert "Traceback" not in proc.stderr
     assert proc.stderr.strip() == (
         f"error: {path}: [service] app_id: Input should be greater than 0")
+
+
+# --- values that are valid TOML but make no sense (finite, ranged, consistent) ------------------
+@pytest.mark.parametrize(("section", "line", "key", "says"), [
+    ("service", "timeout_s = nan", "[service] timeout_s", "finite number"),
+    ("service", "timeout_s = inf", "[service] timeout_s", "finite number"),
+    ("service", "timeout_s = 1e-9", "[service] timeout_s", "greater than or equal to 0.5"),
+    ("service", "timeout_s = 0", "[service] timeout_s", "greater than or equal to 0.5"),
+    ("service", "timeout_s = 1e9", "[service] timeout_s", "less than or equal to 120"),
+    ("service", "connect_timeout_s = -inf", "[service] connect_timeout_s", "finite number"),
+    ("service", "connect_timeout_s = 1e-9", "[service] connect_timeout_s",
+     "greater than or equal to 0.1"),
+    ("checkout", "poll_deadline_s = inf", "[checkout] poll_deadline_s", "finite number"),
+    ("checkout", "poll_deadline_s = 1e-9", "[checkout] poll_deadline_s",
+     "greater than or equal to 0.1"),
+    ("checkout", "poll_intervals_s = [0.5, nan]", "[checkout] poll_intervals_s",
+     "each from 0.05 to 600"),
+    ("checkout", "poll_intervals_s = [1e-9]", "[checkout] poll_intervals_s",
+     "each from 0.05 to 600"),
+    ("checkout", "poll_intervals_s = [inf]", "[checkout] poll_intervals_s",
+     "each from 0.05 to 600"),
+    ("checkout", "not_found_grace_s = nan", "[checkout] not_found_grace_s", "finite number"),
+    ("checkout", "status_query_window_h = 1e-9", "[checkout] status_query_window_h",
+     "greater than or equal to 1"),
+    ("checkout", "code_reuse_window_s = inf", "[checkout] code_reuse_window_s", "finite number"),
+    ("checkout", "min_amount = 5000\nmax_amount = 1000", "[checkout] min_amount",
+     "min_amount (5000) is larger than max_amount (1000)"),
+    ("checkout", "max_amount = 100000000000000000000", "[checkout] max_amount",
+     "less than or equal to 9007199254740991"),
+    ("checkout", "max_amount = 9007199254740992", "[checkout] max_amount",
+     "less than or equal to 9007199254740991"),
+    ("scanner", "code_min_length = 30\ncode_max_length = 20", "[scanner] code_min_length",
+     "code_min_length (30) is larger than code_max_length (20)"),
+    ("scanner", "wedge_min_length = 40", "[scanner] wedge_min_length",
+     "wedge_min_length (40) is larger than code_max_length (24)"),
+    ("scanner", 'code_alphabet = "０１２３４５６７８９"', "[scanner] code_alphabet",
+     "printable ASCII"),
+    ("scanner", "debounce_s = nan", "[scanner] debounce_s", "finite number"),
+    ("scanner", "wedge_max_interkey_ms = 1e-9", "[scanner] wedge_max_interkey_ms",
+     "greater than or equal to 1"),
+    ("emulator", "code_lifetime_s = inf", "[emulator] code_lifetime_s", "finite number"),
+    ("emulator", "processing_s = nan", "[emulator] processing_s", "finite number"),
+    ("ui", "result_timeout_s = 1e-9", "[ui] result_timeout_s", "greater than or equal to 0.1"),
+])
+def test_senseless_values_are_refused_naming_the_key(tmp_path: Path, section: str, line: str,
+                                                     key: str, says: str) -> None:
+    if section == "service":  # replaces timeout_s, or comes after it
+        text = CONTRACT.replace("timeout_s = 10", line if line.startswith("timeout_s")
+                                else f"timeout_s = 10\n{line}")
+    else:
+        text = CONTRACT + f"\n[{section}]\n{line}\n"
+    path = write(tmp_path, text)
+    err = error_of(path)
+    assert (err.file, err.key) == (path, key)
+    assert says in err.message
+    assert str(err).startswith(f"{path}: {key}: ")
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    (CONTRACT + "\n[checkout]\nmax_amount = nan\n", "[checkout] max_amount"),
+    (CONTRACT.replace("timeout_s = 10", "timeout_s = inf"), "[service] timeout_s"),
+    (CONTRACT + "\n[checkout]\nmin_amount = 9\nmax_amount = 1\n", "[checkout] min_amount"),
+])
+def test_cli_refuses_a_senseless_config_with_exit_2_and_no_traceback(tmp_path: Path, text: str,
+                                                                      key: str) -> None:
+    path = write(tmp_path, text)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pos_terminal", "--config", str(path), "journal", "list"],
+        capture_output=True, text=True, timeout=60, env={**os.environ, "POS_KEY1": ""})
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.startswith(f"error: {path}: {key}: ")

@@ -76,6 +76,12 @@ def still_open_message(seconds: float, app_trans_id: str = "", *, background: bo
 
 def not_sent_message(cause: str) -> str:
     """A charge that could not even connect: nothing reached the service."""
+    if cause.startswith("TLS"):
+        return (
+            f"Cannot open a secure connection to the wallet service ({cause}): nothing was "
+            "charged. Check the terminal's date and time and the service address (base_url), "
+            "then charge again."
+        )
     return (
         f"Cannot reach the wallet service ({cause}): nothing was charged. Check the network or "
         "the service address, then charge again."

@@ -45,10 +45,17 @@ def parse_amount(text: str, cfg: CheckoutSettings) -> int:
     cleaned = text.strip()
     body = cleaned[1:] if cleaned[:1] in "+-" else cleaned
     if not body.isdigit() or not body.isascii():
+        other_digits = any(ch.isdigit() and not ch.isascii() for ch in body)
         raise InvalidPayment(
-            "amount", f"The amount {text!r} is not a whole number of VND (digits only, no "
-            "decimals or separators)."
+            "amount", f"The amount {text[:40]!r} is not a whole number of VND (digits 0-9 "
+            "only, no decimals or separators"
+            + ("; digits of other scripts such as ١٢٣ or １２３ do not count" if other_digits
+               else "") + ")."
         )
+    if len(body.lstrip("0")) > 16:  # more than any configured maximum; int() of it is costly
+        raise InvalidPayment(
+            "amount", f"The amount {text[:24]!r}... is far above the maximum of "
+            f"{vnd(cfg.max_amount)} for one payment.")
     return check_amount(int(cleaned), cfg)
 
 

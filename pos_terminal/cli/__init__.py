@@ -17,7 +17,7 @@ from pos_terminal.cli import (  # noqa: E402
     ui_cmds,
     wallet_cmds,
 )
-from pos_terminal.cli.common import add_config_option  # noqa: E402
+from pos_terminal.cli.common import add_config_option, fail_on_journal_error  # noqa: E402
 
 #: The commands that answer about money and take SIGINT / SIGTERM as "finish, then answer".
 ANSWERING_COMMANDS = frozenset({"pay", "status", "refund", "reconcile", "headless"})
@@ -25,7 +25,16 @@ ANSWERING_COMMANDS = frozenset({"pay", "status", "refund", "reconcile", "headles
 __all__ = ["main"]
 
 
-@click.group(invoke_without_command=True,
+class _Main(click.Group):
+    """The top group: a journal problem that no command turned into its own answer still ends
+    as one sentence naming the journal and the next step, exit 2, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        with fail_on_journal_error():
+            return super().invoke(ctx)
+
+
+@click.group(cls=_Main, invoke_without_command=True,
              context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pos-terminal")
 @click.pass_context

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -65,6 +68,21 @@ def load_settings_or_exit(ctx: click.Context) -> Settings:
 
 def print_json(obj: Any) -> None:
     click.echo(json.dumps(obj, ensure_ascii=False, default=str))
+
+
+@contextmanager
+def fail_on_journal_error() -> Iterator[None]:
+    """A JournalError escaping a command: its sentence on stderr (and, with --json, one JSON
+    object on stdout), exit 2. The journal's sentences name the file and the next step."""
+    from pos_terminal.journal import JournalError
+
+    try:
+        yield
+    except JournalError as exc:
+        click.echo(f"error: {exc.message}", err=True)
+        if "--json" in sys.argv[1:]:
+            print_json({"error": exc.message, "reason": getattr(exc, "reason", "journal")})
+        raise click.exceptions.Exit(EXIT_USAGE) from None
 
 
 # SIGINT / SIGTERM handling lives in pos_terminal.cli.signals (installed before click loads).

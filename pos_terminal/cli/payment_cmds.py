@@ -60,6 +60,7 @@ from pos_terminal.journal import (
 )
 from pos_terminal.journal.export import write_csv, write_json
 from pos_terminal.journal.views import VN_TZ
+from pos_terminal.text_safety import clean
 from pos_terminal.wallet.errors import FieldError, RsaKeyError, WalletError
 from pos_terminal.wallet.messages import Item
 
@@ -182,12 +183,12 @@ def _payment_line(view: PaymentView) -> str:
         parts.append(f"refunded {_money(view.refunded_amount)}")
     if view.needs_review:
         parts.append("NEEDS REVIEW")
-    return "  ".join(parts) + f"\n  {view.message}"
+    return "  ".join(parts) + f"\n  {clean(view.message)}"
 
 
 def _refund_line(view: RefundView) -> str:
     return (f"REFUND {view.state.value.upper()}  {_money(view.amount)}  {view.m_refund_id}  "
-            f"(payment {view.app_trans_id})\n  {view.message}")
+            f"(payment {view.app_trans_id})\n  {clean(view.message)}")
 
 
 def _progress_printer(as_json: bool) -> Callable[[PaymentView], None] | None:
@@ -655,10 +656,10 @@ def journal_show(ctx: click.Context, app_trans_id: str, as_json: bool) -> None:
         click.echo(f"  code ••••{view.code_last4}  created {vn_time(view.created_ms)}")
     for e in events:
         extra = f"  [{e.return_code}]" if e.return_code is not None else ""
-        why = f"  reason: {e.reason} (by {e.who})" if e.reason else ""
+        why = f"  reason: {clean(e.reason)} (by {clean(e.who or '')})" if e.reason else ""
         subject = f" refund {e.m_refund_id}" if e.m_refund_id else ""
         click.echo(f"  {vn_time(e.time_ms)}{subject} {e.from_state} -> {e.to_state}{extra}  "
-                   f"{e.message}{why}")
+                   f"{clean(e.message or '')}{why}")
     for r in refunds:
         click.echo(_refund_line(r))
 
@@ -675,18 +676,59 @@ def journal_export(ctx: click.Context, fmt: str, output: Path | None, since: str
     """Export payments (CSV: one line each; JSON: with events and refunds), oldest first."""
     settings = load_settings_or_exit(ctx)
     filters = _filters(since, until, states, False)
+    if output is not None:
+        _check_export_target(output, settings.terminal.journal)
     with _journal(settings, False) as journal:
-        rows = journal.list_payments(**filters)
+        try:
+            rows = journal.list_payments(**filters)
+        except JournalError as exc:
+            _error(exc.message, as_json=False)
         if output is None:
             out = sys.stdout
             (write_csv(rows, out) if fmt == "csv" else write_json(journal, rows, out))
         else:
-            with output.open("w", encoding="utf-8", newline="") as out_file:
-                if fmt == "csv":
-                    write_csv(rows, out_file)
-                else:
-                    write_json(journal, rows, out_file)
+            try:
+                with output.open("w", encoding="utf-8", newline="") as out_file:
+                    if fmt == "csv":
+                        write_csv(rows, out_file)
+                    else:
+                        write_json(journal, rows, out_file)
+            except OSError as exc:
+                _error(f"cannot write the export {output}: {exc.strerror or exc}. Nothing "
+                       "was changed in the journal; choose another --output (a folder you "
+                       "can write, with free space).", as_json=False)
             click.echo(f"exported {len(rows)} payments to {output}", err=True)
+
+
+#: The journal's own files: SQLite's write-ahead log, its index, its rollback journal.
+JOURNAL_SIDE_FILES = ("", "-wal", "-shm", "-journal")
+
+
+def _check_export_target(output: Path, journal: Path) -> None:
+    """Refuse an export that would overwrite the journal or one of its side files (also
+    through a symlink or a hard link), or that goes to a folder that does not exist."""
+    target = output.expanduser()
+    resolved = target.resolve()
+    protected = [Path(f"{journal}{suffix}") for suffix in JOURNAL_SIDE_FILES]
+    for path in protected:
+        same = resolved == path.resolve()
+        if not same and target.exists() and path.exists():
+            try:
+                same = target.samefile(path)
+            except OSError:
+                same = False
+        if same:
+            _error(f"--output {output} is the payment journal's own file {path}: the export "
+                   "would destroy the journal. Nothing was written; choose another file, e.g. "
+                   "--output payments.csv.", as_json=False, field="output")
+    if not resolved.parent.is_dir():
+        _error(f"--output {output}: the folder {resolved.parent} does not exist. Nothing was "
+               "written; create the folder first or choose another --output.", as_json=False,
+               field="output")
+    if resolved.is_dir():
+        _error(f"--output {output} is a folder: give a file name, e.g. "
+               f"--output {output}/payments.csv. Nothing was written.", as_json=False,
+               field="output")
 
 
 # ------------------------------------------------------------------ reports

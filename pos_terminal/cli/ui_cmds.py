@@ -53,9 +53,18 @@ def open_checkout(settings: Settings) -> Checkout:
     from pos_terminal.journal import JournalError
 
     try:
-        return Checkout(settings)
+        checkout = Checkout(settings)
     except JournalError as exc:
         fail(exc.message)
+    try:
+        # A first read of what the UI and the loop show first (the newest rows, the open ones):
+        # a journal that opens but cannot be read stops here with its sentence, not on screen.
+        checkout.journal.list_payments(limit=50, newest_first=True)
+        checkout.pending_count()
+    except JournalError as exc:
+        checkout.close()
+        fail(exc.message)
+    return checkout
 
 
 def run_ui(ctx: click.Context) -> None:
@@ -154,7 +163,10 @@ def headless_command(ctx: click.Context, spec: str, serial_path: str | None, bau
     status = (lambda: sync.status.to_json()) if sync is not None else None
     try:
         if serial_path is None:
-            serve(checkout, scanner, sys.stdin, sys.stdout, scan_timeout_s=scan_timeout,
+            # bytes in (each line decoded, a non-UTF-8 line refused), UTF-8 out whatever the
+            # locale: the answers stay a valid UTF-8 JSON stream
+            sys.stdout.reconfigure(encoding="utf-8", errors="strict")  # type: ignore[union-attr]
+            serve(checkout, scanner, sys.stdin.buffer, sys.stdout, scan_timeout_s=scan_timeout,
                   ledger=status)
         else:
             line = _serial_line(serial_path, baud)
@@ -174,12 +186,12 @@ class SerialLine:
     def __init__(self, port: Any) -> None:
         self._port = port
 
-    def __iter__(self) -> Iterator[str]:
+    def __iter__(self) -> Iterator[bytes]:
         while True:
             raw = self._port.read_until(b"\n")  # blocks (timeout None) until a whole line
             if not raw:
                 return
-            yield raw.decode("utf-8", errors="replace")
+            yield bytes(raw)  # decoded by the loop, which refuses a line that is not UTF-8
 
     def write(self, text: str) -> int:
         return int(self._port.write(text.replace("\n", "\r\n").encode("utf-8")))

@@ -17,9 +17,21 @@ garbage             yes        HTTP 200, bytes that are not JSON
 truncated           yes        HTTP 200, the real JSON answer cut in half
 drop                no         the connection closes, no answer at all
 drop_after_commit   yes        the charge is committed, then the connection closes
+slow_drip           yes        the real answer, one byte every ``interval_ms``
+huge                yes        HTTP 200 JSON that never seems to end: ``size_mb`` MB,
+                               streamed (never held in memory)
+gzip_bomb           yes        ``Content-Encoding: gzip`` (asked for or not): a few
+                               hundred kB that inflate to ``size_mb`` MB
+duplicate_keys      yes        the real answer with its return code repeated as 1
+                               ("paid") at the end: a lenient parser reads success
+hostile_text        yes        the real answer, its messages replaced by Rich markup
+                               and terminal escape sequences (``HOSTILE_TEXT``)
 answer_*            yes        the real answer, altered (below): answers that must not
                                be believed
 =================== ========== ====================================================
+
+The streamed modes (slow_drip, huge, gzip_bomb) count the bytes they managed to write before
+the client hung up: ``FaultBook.sent_bytes(mode)`` (the emulator's control: ``fault_stats()``).
 
 Altered answers (the request is processed normally; only what it says back is wrong):
 ``answer_amount`` reports 1,000 VND more than the order; ``answer_negative_amount`` the amount
@@ -35,22 +47,34 @@ would do it).
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 import threading
+import zlib
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from aiohttp import web
+
 from pos_terminal.emulator import wire
 
+#: Modes that answer with a bad body after the request was processed (see answer_with()).
+ANSWER_BODY_MODES = ("slow_drip", "huge", "gzip_bomb", "duplicate_keys", "hostile_text")
+#: Modes that answer a processed request with its real answer altered (answer_body()).
 ANSWER_MUTATIONS = ("answer_amount", "answer_negative_amount", "answer_subcode",
                     "answer_no_zptransid", "answer_other_id", "answer_huge_code",
                     "answer_undocumented_code")
 MODES = ("delay", "delay_before_commit", "http500", "html", "refuse", "garbage", "truncated",
-         "drop", "drop_after_commit", *ANSWER_MUTATIONS)
+         "drop", "drop_after_commit", *ANSWER_BODY_MODES, *ANSWER_MUTATIONS)
 COMMITTING_MODES = frozenset({"delay", "delay_before_commit", "garbage", "truncated",
-                              "drop_after_commit", *ANSWER_MUTATIONS})
+                              "drop_after_commit", *ANSWER_BODY_MODES, *ANSWER_MUTATIONS})
 HUGE_DIGITS = 5000
+#: What hostile_text puts in every message of the answer: Rich markup that does not parse,
+#: markup that would restyle the screen, a terminal escape (clear screen, red) and a BEL.
+HOSTILE_TEXT = "[bold]Ví [/] hết tiền [/] \x1b[2J\x1b[31mRED\x07 [link=x]click =SUM(A1)"
+_MESSAGE_KEYS = ("return_message", "sub_return_message", "returnmessage")
 HTML_STATUSES = (200, 502, 503)
 
 
@@ -67,6 +91,8 @@ class FaultRule:
     delay_s: float = 1.0
     status: int = 502       # HTTP status of the html mode
     return_code: int = wire.RATE_LIMITED   # of the refuse mode
+    interval_ms: int = 1000  # slow_drip: one byte every interval_ms
+    size_mb: int = 200       # huge, gzip_bomb: how much the answer is (or inflates to)
 
     @property
     def commits(self) -> bool:
@@ -84,7 +110,8 @@ class FaultRule:
 
 def parse_rule(data: Mapping[str, Any], wallet_ids: tuple[str, ...]) -> FaultRule:
     """Validate a rule given as JSON (control API) or TOML (configuration)."""
-    known = {"endpoint", "mode", "count", "wallet", "delay_s", "status", "return_code"}
+    known = {"endpoint", "mode", "count", "wallet", "delay_s", "status", "return_code",
+             "interval_ms", "size_mb"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise FaultSpecError(f"unknown key {unknown[0]!r}; known keys: {', '.join(sorted(known))}")
@@ -113,8 +140,17 @@ def parse_rule(data: Mapping[str, Any], wallet_ids: tuple[str, ...]) -> FaultRul
     return_code = data.get("return_code", wire.RATE_LIMITED)
     if not isinstance(return_code, int) or isinstance(return_code, bool) or return_code >= 1:
         raise FaultSpecError(f"return_code must be a negative code; got {return_code!r}")
+    interval_ms = data.get("interval_ms", 1000)
+    if not isinstance(interval_ms, int) or isinstance(interval_ms, bool) or not (
+            1 <= interval_ms <= 60_000):
+        raise FaultSpecError(f"interval_ms must be whole milliseconds between 1 and 60000; "
+                             f"got {interval_ms!r}")
+    size_mb = data.get("size_mb", 200)
+    if not isinstance(size_mb, int) or isinstance(size_mb, bool) or not 1 <= size_mb <= 4096:
+        raise FaultSpecError(f"size_mb must be whole MB between 1 and 4096; got {size_mb!r}")
     return FaultRule(endpoint=endpoint, mode=mode, count=count, wallet=wallet,
-                     delay_s=float(delay_s), status=status, return_code=return_code)
+                     delay_s=float(delay_s), status=status, return_code=return_code,
+                     interval_ms=interval_ms, size_mb=size_mb)
 
 
 class FaultBook:
@@ -123,6 +159,16 @@ class FaultBook:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._rules: list[FaultRule] = []
+        self._sent: dict[str, int] = {}
+
+    def record_sent(self, mode: str, size: int) -> None:
+        """Bytes a streamed fault wrote (the last answer of that mode)."""
+        with self._lock:
+            self._sent[mode] = size
+
+    def sent_bytes(self, mode: str) -> int | None:
+        with self._lock:
+            return self._sent.get(mode)
 
     def add(self, rule: FaultRule) -> None:
         with self._lock:
@@ -131,6 +177,7 @@ class FaultBook:
     def clear(self) -> None:
         with self._lock:
             self._rules.clear()
+            self._sent.clear()
 
     def rules(self) -> list[FaultRule]:
         with self._lock:
@@ -152,6 +199,80 @@ class FaultBook:
                     self._rules[index] = replace(rule, count=rule.count - 1)
                 return rule
         return None
+
+
+# -- answers with a bad body (the request was processed) -----------------------------------------
+async def answer_with(request: web.Request, rule: FaultRule, answer: Mapping[str, Any],
+                      book: FaultBook) -> web.StreamResponse:
+    """The answer of one of ANSWER_BODY_MODES to a request already processed (committed)."""
+    body = json.dumps(answer, ensure_ascii=False).encode("utf-8")
+    if rule.mode == "duplicate_keys":
+        again = "".join(f', "{key}": 1' for key in ("return_code", "sub_return_code",
+                                                     "returncode") if key in answer)
+        return web.Response(body=body[:-1] + again.encode() + b"}",
+                            content_type="application/json")
+    if rule.mode == "hostile_text":
+        changed = {k: (HOSTILE_TEXT if k in _MESSAGE_KEYS else v) for k, v in answer.items()}
+        return web.json_response(changed, dumps=functools.partial(json.dumps,
+                                                                  ensure_ascii=False))
+    if rule.mode == "slow_drip":
+        return await _stream(request, rule, book, _drip(body, rule.interval_ms / 1000),
+                             length=len(body))
+    if rule.mode == "huge":
+        return await _stream(request, rule, book, _huge(rule.size_mb))
+    return await _stream(request, rule, book, _gzip_bomb(rule.size_mb), gzip=True)
+
+
+async def _drip(body: bytes, interval_s: float) -> Any:
+    for index in range(len(body)):
+        if index:
+            await asyncio.sleep(interval_s)
+        yield body[index:index + 1]
+
+
+async def _huge(size_mb: int) -> Any:
+    yield b'{"return_code": 1, "sub_return_code": 1, "pad": "'
+    chunk = b"x" * (64 * 1024)
+    for _ in range(size_mb * 16):
+        yield chunk
+    yield b'"}'
+
+
+async def _gzip_bomb(size_mb: int) -> Any:
+    for part in _bomb(size_mb):
+        yield part
+
+
+@functools.lru_cache(maxsize=4)
+def _bomb(size_mb: int) -> tuple[bytes, ...]:
+    """gzip of a JSON answer padded with size_mb MB of spaces (about 1 kB per MB)."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # wbits 31: the gzip format
+    parts = [packer.compress(b'{"return_code": 1, "sub_return_code": 1, "pad": "')]
+    block = b" " * (1024 * 1024)
+    parts += [packer.compress(block) for _ in range(size_mb)]
+    parts.append(packer.compress(b'"}') + packer.flush())
+    return tuple(p for p in parts if p)
+
+
+async def _stream(request: web.Request, rule: FaultRule, book: FaultBook, parts: Any, *,
+                  length: int | None = None, gzip: bool = False) -> web.StreamResponse:
+    response = web.StreamResponse(headers={"Content-Type": "application/json"})
+    if length is not None:
+        response.content_length = length
+    if gzip:
+        response.headers["Content-Encoding"] = "gzip"
+    sent = 0
+    book.record_sent(rule.mode, 0)
+    try:
+        await response.prepare(request)
+        async for part in parts:
+            await response.write(part)
+            sent += len(part)
+            book.record_sent(rule.mode, sent)
+        await response.write_eof()
+    except (ConnectionError, asyncio.CancelledError, RuntimeError):
+        pass  # the client hung up: what was written so far is recorded
+    return response
 
 
 def answer_body(rule: FaultRule, answer: Mapping[str, Any], generation: str | None) -> bytes:

@@ -21,11 +21,13 @@ from aiohttp import web
 from pos_terminal.emulator import addresses, pages, wire
 from pos_terminal.emulator.appkeys import FAULTS_KEY, SERVICE_KEY
 from pos_terminal.emulator.faults import (
+    ANSWER_BODY_MODES,
     ANSWER_MUTATIONS,
     FaultBook,
     FaultRule,
     FaultSpecError,
     answer_body,
+    answer_with,
     parse_rule,
 )
 from pos_terminal.emulator.service import JSON, EmulatorOptions, Service
@@ -71,6 +73,10 @@ class EmulatorControl:
 
     def clear_faults(self) -> None:
         self._faults.clear()
+
+    def fault_stats(self, mode: str) -> int | None:
+        """Bytes the last streamed fault of ``mode`` wrote before the client hung up."""
+        return self._faults.sent_bytes(mode)
 
     def callbacks(self, app_trans_id: str | None = None) -> list[dict[str, Any]]:
         """Every server-to-server callback sent (or being sent), with its attempts."""
@@ -156,10 +162,12 @@ async def _service_endpoint(request: web.Request) -> web.StreamResponse:
         return web.Response(body=_GARBAGE, content_type="application/json")
     if rule is not None and rule.mode == "truncated":
         return web.Response(body=body[: max(1, len(body) // 2)], content_type="application/json")
+    if rule is not None and rule.mode in ANSWER_BODY_MODES:
+        return await answer_with(request, rule, answer, faults)
     return web.Response(body=body, content_type="application/json")
 
 
-_ANSWER_MODES = frozenset({"drop_after_commit", "garbage", "truncated"})
+_ANSWER_MODES = frozenset({"drop_after_commit", "garbage", "truncated", *ANSWER_BODY_MODES})
 
 
 def _process(request: web.Request, endpoint: str, generation: wire.Generation | None,

@@ -65,11 +65,32 @@ def _read_only_place(path: Path) -> bool:
         return False
 
 
+#: Less free space than this next to the journal counts as a full disk: SQLite then fails with
+#: a bare "disk I/O error" (it cannot grow the -wal or map the -shm file), not "disk is full".
+_NEARLY_FULL_BYTES = 256 * 1024
+
+
+def _disk_full(path: Path) -> bool:
+    try:
+        stats = os.statvfs(path.parent)
+    except OSError:
+        return False
+    return stats.f_bavail * stats.f_frsize < _NEARLY_FULL_BYTES
+
+
 def unavailable_from(exc: BaseException, path: Path) -> JournalUnavailable:
     """Translate an sqlite3/OS error into the cashier sentence for it."""
     text = str(exc).lower()
     code = getattr(exc, "sqlite_errorcode", None)
     os_errno = getattr(exc, "errno", None)
+    if "malformed" in text or "not a database" in text or code in (
+            sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return JournalUnavailable(
+            f"The payment journal {path} is damaged ({exc}). {_STOP} Move it aside and keep it "
+            "for inspection (a new journal is then created at this path), then run "
+            "`pos-terminal reconcile`.",
+            "damaged",
+        )
     if "locked" in text or "busy" in text or code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         return JournalUnavailable(
             f"The payment journal {path} is locked by another program. {_STOP} "
@@ -84,7 +105,8 @@ def unavailable_from(exc: BaseException, path: Path) -> JournalUnavailable:
             "Make the file and its folder writable, then try again.",
             "read-only",
         )
-    if "full" in text or os_errno == errno.ENOSPC or code == sqlite3.SQLITE_FULL:
+    if "full" in text or os_errno == errno.ENOSPC or code == sqlite3.SQLITE_FULL or (
+            ("disk i/o" in text or code == sqlite3.SQLITE_IOERR) and _disk_full(path)):
         return JournalUnavailable(
             f"The disk holding the payment journal {path} is full. {_STOP} "
             "Free some space, then try again.",

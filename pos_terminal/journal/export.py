@@ -9,6 +9,7 @@ from typing import TextIO
 
 from pos_terminal.journal.store import Journal
 from pos_terminal.journal.views import PaymentView, vn_time
+from pos_terminal.text_safety import csv_cell
 
 CSV_COLUMNS = (
     "app_trans_id", "created_vn", "state", "amount", "refunded_amount", "kind", "description",
@@ -21,7 +22,8 @@ def write_csv(payments: Sequence[PaymentView], out: TextIO) -> None:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for p in payments:
-        writer.writerow([
+        # every text cell cleaned of escape sequences and never a spreadsheet formula
+        writer.writerow(csv_cell(cell) for cell in [
             p.app_trans_id, vn_time(p.created_ms), p.state.value, p.amount, p.refunded_amount,
             p.kind, p.description, "" if p.return_code is None else p.return_code,
             "" if p.sub_return_code is None else p.sub_return_code, p.message, p.service_message,

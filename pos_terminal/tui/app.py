@@ -20,6 +20,7 @@ from textual.message import Message
 from hardware import CodeFilter
 from pos_terminal.checkout import PaymentView
 from pos_terminal.config import Settings
+from pos_terminal.text_safety import clean
 from pos_terminal.tui.payment import PaymentRun, charge
 from pos_terminal.tui.screens.pay import PayScreen
 from pos_terminal.tui.screens.progress import ProgressScreen
@@ -189,8 +190,9 @@ class PosApp(App[None]):
         if callable(handler):
             handler(text, source)
         else:
-            self.notify(f"Payment code {mask_code(text)} read, but no payment is waiting: "
-                        "type the amount and press Enter first.", severity="warning")
+            self.notify(f"Payment code {clean(mask_code(text))} read, but no payment is "
+                        "waiting: type the amount and press Enter first.", severity="warning",
+                        markup=False)
 
     def on_unmount(self) -> None:
         self.stopping.set()
@@ -280,11 +282,12 @@ class PosApp(App[None]):
             self.handle_scan(text, "wedge")
         else:
             scanner = self.settings.scanner
-            self.notify(f"Scanner read {mask_code(text)} ({len(text)} characters) was ignored: "
-                        f"it is not a payment code ({scanner.code_min_length}-"
+            # what was read is not ours to style: shown without markup, escapes removed
+            self.notify(f"Scanner read {clean(mask_code(text))} ({len(text)} characters) was "
+                        f"ignored: it is not a payment code ({scanner.code_min_length}-"
                         f"{scanner.code_max_length} characters of {scanner.code_alphabet!r}). "
                         "Ask for the wallet's payment code.",
-                        severity="warning")
+                        severity="warning", markup=False)
 
     async def on_pos_app_wedge_flush(self, message: WedgeFlush) -> None:
         if message.keys_seen != self._keys_seen:

@@ -34,6 +34,6 @@ def day_bounds_ms(day: str) -> tuple[int, int]:
 def parse_amount(text: str) -> int | None:
     """Digits typed by a cashier (dots, spaces and ₫ allowed as decoration) -> int, else None."""
     digits = text.replace(".", "").replace(" ", "").replace("₫", "").replace(",", "")
-    if not digits.isdigit():
+    if not digits or not digits.isascii() or not digits.isdigit():  # not "١٢٣" or "１２３"
         return None
     return int(digits)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
+from pos_terminal.text_safety import clean
+
 from .errors import MismatchedAnswer, ServiceRefused, UnreadableAnswer
 from .fields import (
     BANK_FIELDS,
@@ -39,6 +41,28 @@ Answer = Mapping[str, object]
 _INT_LIMIT = 2**63 - 1
 
 
+class _Ambiguous(ValueError):
+    """JSON that Python would read one way and another parser another way."""
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    data: dict[str, object] = {}
+    for key, value in pairs:
+        if key in data:  # which one counts differs between parsers: trust neither
+            raise _Ambiguous(f"the key {key!r} appears twice")
+        data[key] = value
+    return data
+
+
+def _no_constant(name: str) -> object:
+    raise _Ambiguous(f"{name} is not a JSON number")
+
+
+def loads_strict(text: str | bytes) -> object:
+    """json.loads refusing a repeated key and NaN/Infinity (ValueError, as json.loads)."""
+    return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+
+
 def parse_json_body(body: bytes, http_status: int | None = None) -> dict[str, object]:
     """The answer's JSON object, or UnreadableAnswer saying what came instead."""
     text = body.decode("utf-8", errors="replace").strip()
@@ -48,11 +72,17 @@ def parse_json_body(body: bytes, http_status: int | None = None) -> dict[str, ob
         raise UnreadableAnswer("the service answered with an HTML page instead of JSON",
                                http_status)
     try:
-        data = json.loads(text)
+        data = loads_strict(text)
     except json.JSONDecodeError:
         raise UnreadableAnswer(
             "the service's answer is not valid JSON (garbled or cut short)", http_status
         ) from None
+    except _Ambiguous as exc:
+        raise UnreadableAnswer(f"the service's answer is ambiguous JSON: {exc}",
+                               http_status) from None
+    except RecursionError:
+        raise UnreadableAnswer("the service's answer is JSON nested too deeply",
+                               http_status) from None
     if not isinstance(data, dict):
         raise UnreadableAnswer("the service's answer is JSON but not an object", http_status)
     return data
@@ -89,7 +119,7 @@ def get_text(data: Answer, name: str | None) -> str:
     if value is None:
         return ""
     if isinstance(value, str):
-        return value
+        return clean(value)  # no escape sequence of the service reaches a screen or a file
     if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)
     raise UnreadableAnswer(f"the service's answer has a non-text {name}")

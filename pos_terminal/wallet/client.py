@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import http.client
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -18,7 +19,13 @@ from urllib.parse import urlencode, urlsplit
 import requests
 from requests.adapters import HTTPAdapter
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
-from urllib3.exceptions import MaxRetryError, NameResolutionError, NewConnectionError
+from urllib3.exceptions import (
+    HTTPError,
+    MaxRetryError,
+    NameResolutionError,
+    NewConnectionError,
+    ReadTimeoutError,
+)
 from urllib3.util.retry import Retry
 
 from . import answers, messages, verification
@@ -34,6 +41,7 @@ from .results import (
     RedirectResult,
     RefundResult,
 )
+from .transport import MAX_ANSWER_BYTES, Deadline, GuardedAdapter, NotOpened, TooLarge, read_bounded
 from .userip import terminal_address
 
 if TYPE_CHECKING:
@@ -46,7 +54,8 @@ USER_AGENT = "pos-terminal"
 
 
 def no_retry_adapter() -> HTTPAdapter:
-    """An adapter on which urllib3 never re-sends a request, not even on a dropped connection."""
+    """An adapter on which urllib3 never re-sends a request, not even on a dropped connection,
+    and whose connections say when they could not be opened (see transport.py)."""
     retry = Retry(
         total=0,
         connect=0,
@@ -57,18 +66,20 @@ def no_retry_adapter() -> HTTPAdapter:
         raise_on_redirect=False,
         raise_on_status=False,
     )
-    return HTTPAdapter(max_retries=retry)
+    return GuardedAdapter(max_retries=retry)
 
 
 def not_connected_cause(exc: requests.exceptions.ConnectionError) -> str | None:
     """Why no connection could be opened, or None when the request may have left.
 
-    Only a failure to open a new connection (refused, unreachable, name not resolved) proves the
-    request's bytes never left this machine. A reset or close on a connection (a reused
-    keep-alive one included) comes back as a ProtocolError instead: the request may have been
-    sent, so it is not classified here."""
+    Only a failure to open a new connection (refused, unreachable, name not resolved, TLS
+    handshake refused or failed) proves the request's bytes never left this machine. A reset
+    or close on a connection (a reused keep-alive one included) comes back as a ProtocolError
+    instead: the request may have been sent, so it is not classified here."""
     wrapped = exc.args[0] if exc.args else None
     reason = wrapped.reason if isinstance(wrapped, MaxRetryError) else None
+    if isinstance(reason, NotOpened):
+        return reason.cause
     if isinstance(reason, NameResolutionError):
         return f"the name {reason.conn.host} could not be resolved"
     if not isinstance(reason, NewConnectionError):
@@ -136,62 +147,100 @@ class WalletClient:
         return base.rstrip("/") + path
 
     def _post(self, url: str, body: str, operation: str) -> dict[str, object]:
+        """One POST, bounded: ``timeout_s`` for the whole request (connect, headers and body
+        together, not per read) and MAX_ANSWER_BYTES for the answer."""
         host = urlsplit(url).netloc
         connect_s, read_s = self._timeout
-        try:
-            response = self._session.post(
-                url,
-                data=body.encode("utf-8"),
-                headers={"Content-Type": FORM_CONTENT_TYPE, "Accept": "application/json"},
-                timeout=self._timeout,
-                allow_redirects=False,
-            )
-        except requests.exceptions.ConnectTimeout as exc:
-            cause = f"no connection within {connect_s:g} s"
-            raise NotSent(
-                f"no answer to the {operation}: could not connect to {host} ({cause}); nothing "
-                "was sent",
-                cause,
-            ) from exc
-        except requests.exceptions.ReadTimeout as exc:
-            raise NoAnswer(
-                f"no answer to the {operation}: {host} did not answer within {read_s:g} s"
-            ) from exc
-        except requests.exceptions.SSLError as exc:
-            raise NoAnswer(
-                f"no answer to the {operation}: the TLS connection to {host} failed "
-                "(certificate or clock problem)"
-            ) from exc
-        except requests.exceptions.ChunkedEncodingError as exc:
-            raise NoAnswer(
-                f"no answer to the {operation}: the connection to {host} dropped mid-answer"
-            ) from exc
-        except requests.exceptions.ConnectionError as exc:
-            why = not_connected_cause(exc)
-            if why is not None:
+        late = f"no answer to the {operation}: {host} did not answer within {read_s:g} s"
+        with Deadline(read_s) as deadline:
+            try:
+                response = self._session.post(
+                    url,
+                    data=body.encode("utf-8"),
+                    headers={"Content-Type": FORM_CONTENT_TYPE, "Accept": "application/json",
+                             # never a compressed answer: nothing to inflate, no bomb
+                             "Accept-Encoding": "identity"},
+                    timeout=self._timeout,
+                    allow_redirects=False,
+                    stream=True,
+                )
+            except requests.exceptions.ConnectTimeout as exc:
+                cause = f"no connection within {connect_s:g} s"
                 raise NotSent(
-                    f"no answer to the {operation}: could not connect to {host} ({why}); "
+                    f"no answer to the {operation}: could not connect to {host} ({cause}); "
                     "nothing was sent",
-                    why,
+                    cause,
                 ) from exc
-            raise NoAnswer(
-                f"no answer to the {operation}: the connection to {host} failed or was dropped "
-                "(network, DNS or service down)"
-            ) from exc
-        except requests.exceptions.RequestException as exc:
-            raise NoAnswer(
-                f"no answer to the {operation}: {type(exc).__name__} talking to {host}"
-            ) from exc
+            except requests.exceptions.ConnectionError as exc:
+                why = not_connected_cause(exc)
+                if why is not None:
+                    raise NotSent(
+                        f"no answer to the {operation}: could not connect to {host} ({why}); "
+                        "nothing was sent",
+                        why,
+                    ) from exc
+                if deadline.expired or isinstance(exc, requests.exceptions.ReadTimeout):
+                    raise NoAnswer(late) from exc
+                if isinstance(exc, requests.exceptions.SSLError):
+                    raise NoAnswer(
+                        f"no answer to the {operation}: the TLS connection to {host} failed "
+                        "after the request was sent"
+                    ) from exc
+                raise NoAnswer(
+                    f"no answer to the {operation}: the connection to {host} failed or was "
+                    "dropped (network, DNS or service down)"
+                ) from exc
+            except requests.exceptions.RequestException as exc:
+                if deadline.expired or isinstance(exc, requests.exceptions.ReadTimeout):
+                    raise NoAnswer(late) from exc
+                raise NoAnswer(
+                    f"no answer to the {operation}: {type(exc).__name__} talking to {host}"
+                ) from exc
+            try:
+                content = self._read_answer(response, deadline, operation, host, late)
+            finally:
+                response.close()
         status = response.status_code
         if status != 200:
             raise UnreadableAnswer(
                 f"unreadable answer to the {operation}: {host} answered HTTP {status}", status
             )
         try:
-            return answers.parse_json_body(response.content, status)
+            return answers.parse_json_body(content, status)
         except UnreadableAnswer as exc:
             raise UnreadableAnswer(f"unreadable answer to the {operation}: {exc.message}",
                                    status) from None
+
+    def _read_answer(self, response: requests.Response, deadline: Deadline, operation: str,
+                     host: str, late: str) -> bytes:
+        """The body, read within the deadline and the size limit, never inflated."""
+        status = response.status_code
+        encoding = response.headers.get("Content-Encoding", "").strip().lower()
+        if encoding not in ("", "identity"):
+            raise UnreadableAnswer(
+                f"unreadable answer to the {operation}: {host} sent a compressed answer "
+                f"({encoding}) although none was asked for; it is not inflated", status)
+        length = response.headers.get("Content-Length", "").strip()
+        if length.isdigit() and length.isascii() and int(length) > MAX_ANSWER_BYTES:
+            raise UnreadableAnswer(
+                f"unreadable answer to the {operation}: {host} announced {int(length):,} "
+                f"bytes, more than the {MAX_ANSWER_BYTES:,} an answer may have", status)
+        try:
+            content = read_bounded(response.raw, MAX_ANSWER_BYTES, deadline)
+        except TooLarge:
+            raise UnreadableAnswer(
+                f"unreadable answer to the {operation}: {host} sent more than "
+                f"{MAX_ANSWER_BYTES:,} bytes; reading stopped there", status) from None
+        except (TimeoutError, OSError, HTTPError, http.client.HTTPException,
+                requests.exceptions.RequestException) as exc:
+            if deadline.expired or isinstance(exc, TimeoutError | ReadTimeoutError):
+                raise NoAnswer(late) from exc
+            raise NoAnswer(
+                f"no answer to the {operation}: the connection to {host} dropped mid-answer"
+            ) from exc
+        # Fully read within the deadline: the connection may serve the next request.
+        response.raw.release_conn()
+        return content
 
     def _retrying(self, call: Callable[[], T]) -> T:
         retrying = Retrying(

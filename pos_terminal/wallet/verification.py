@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from urllib.parse import parse_qs, urlsplit
 
 from . import signing
+from .answers import loads_strict
 from .fields import CALLBACK_DATA, CALLBACK_MAC, CALLBACK_TYPE, REDIRECT_CHECKSUM, REDIRECT_FIELDS
 from .results import CallbackResult, RedirectResult
 
@@ -88,8 +88,8 @@ def verify_callback(
         envelope = body
     else:
         try:
-            envelope = json.loads(body)
-        except (ValueError, UnicodeDecodeError):
+            envelope = loads_strict(body)
+        except (ValueError, UnicodeDecodeError, RecursionError):
             return _invalid_callback("the callback body is not JSON")
     if not isinstance(envelope, Mapping):
         return _invalid_callback("the callback body is not a JSON object")
@@ -102,9 +102,9 @@ def verify_callback(
     if not signing.verify(signing.callback_mac(key2, data_text), given_mac):
         return _invalid_callback("bad mac: not signed with this key2")
     try:
-        data = json.loads(data_text)
-    except ValueError:
-        return _invalid_callback("data is not JSON")
+        data = loads_strict(data_text)
+    except (ValueError, RecursionError):
+        return _invalid_callback("data is not JSON (or is ambiguous: a key twice, NaN)")
     if not isinstance(data, Mapping):
         return _invalid_callback("data is not a JSON object")
     named = data.get("app_id", data.get("appid"))

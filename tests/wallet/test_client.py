@@ -441,13 +441,18 @@ def _self_signed(tmp_path: Any) -> tuple[str, str]:
     return str(cert_path), str(key_path)
 
 
-def test_an_untrusted_tls_certificate_is_no_answer(settings: Settings, tmp_path: Any) -> None:
+def test_an_untrusted_tls_certificate_is_not_sent(settings: Settings, tmp_path: Any) -> None:
+    """The certificate is checked during the handshake, before any byte of the request is
+    written: the charge cannot have reached anyone (NotSent, the cause named)."""
     import http.server
     import ssl
     import threading
 
+    posts: list[str] = []
+
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_POST(self) -> None:  # would answer "paid" if TLS were not verified
+            posts.append(self.path)
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.end_headers()
@@ -466,8 +471,11 @@ def test_an_untrusted_tls_certificate_is_no_answer(settings: Settings, tmp_path:
     try:
         url = f"https://127.0.0.1:{server.server_address[1]}"
         service = settings.service.model_copy(update={"base_url": url})
-        with WalletClient(service) as c, pytest.raises(NoAnswer, match="TLS connection"):
+        with WalletClient(service) as c, pytest.raises(NotSent) as err:
             c.quick_pay(order(), "123456789012345678")
+        assert err.value.cause == "TLS certificate not accepted: self-signed certificate"
+        assert "nothing was sent" in err.value.message
+        assert posts == []
     finally:
         server.shutdown()
         server.server_close()

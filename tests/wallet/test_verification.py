@@ -84,6 +84,9 @@ def test_valid_callback_as_bytes_text_and_mapping() -> None:
         (json.dumps({"data": DATA, "type": 1}), "missing field: mac"),
         ("not json", "the callback body is not JSON"),
         ("[]", "the callback body is not a JSON object"),
+        # the envelope names data twice: which one the mac covers depends on the parser
+        ('{"data": "{}", "mac": "' + DATA_MAC + '", "type": 1, "data": ' + json.dumps(DATA)
+         + "}", "the callback body is not JSON"),
     ],
 )
 def test_invalid_callbacks(body: str, reason: str) -> None:
@@ -92,6 +95,18 @@ def test_invalid_callbacks(body: str, reason: str) -> None:
     assert result.reason.startswith(reason)
     assert result.reply["return_code"] == -1
     assert result.data is None
+
+
+def test_a_signed_callback_whose_data_repeats_a_key_is_refused() -> None:
+    """Signed or not, {"amount": 1, "amount": 120000} reads differently in different parsers."""
+    import hashlib
+    import hmac
+
+    data = '{"app_trans_id":"241121_T1_0002","amount":1,"amount":120000}'
+    mac = hmac.new(KEY2.encode(), data.encode(), hashlib.sha256).hexdigest()
+    result = verify_callback(json.dumps({"data": data, "mac": mac, "type": 1}), KEY2)
+    assert not result.valid
+    assert result.reason.startswith("data is not JSON (or is ambiguous")
 
 
 def test_callback_fields_of_either_generation_and_the_app_check() -> None:

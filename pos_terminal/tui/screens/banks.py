@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Static
 
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.screens.base import PosScreen
-from pos_terminal.tui.widgets.line import Line
+from pos_terminal.tui.widgets.line import Line, cell
 from pos_terminal.wallet.results import BankList, pmc_name
 
 
@@ -56,8 +56,9 @@ class BanksScreen(PosScreen):
         total = 0
         for pmcid, group in banks.banks_by_pmcid.items():
             for n, bank in enumerate(group):
-                table.add_row(str(pmcid) if n == 0 else "", bank.bankcode,
-                              bank.name, format_vnd(bank.minamount), format_vnd(bank.maxamount))
+                table.add_row(str(pmcid) if n == 0 else "", cell(bank.bankcode),
+                              cell(bank.name), format_vnd(bank.minamount),
+                              format_vnd(bank.maxamount))
                 total += 1
         state = self.query_one("#banks-state", Static)
         state.remove_class("error")

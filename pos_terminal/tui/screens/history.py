@@ -10,7 +10,6 @@ from typing import ClassVar
 
 from rich.cells import cell_len
 from rich.table import Table
-from rich.text import Text
 from textual import events, on, work
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -20,6 +19,7 @@ from textual.widgets import DataTable, Input, Static
 from pos_terminal.checkout import PaymentState, PaymentView, RefundView
 from pos_terminal.journal import EventView
 from pos_terminal.journal.export import write_csv
+from pos_terminal.text_safety import clean
 from pos_terminal.tui.format import day_bounds_ms, format_vnd, vn_day, vn_time
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.dialogs import (
@@ -28,7 +28,7 @@ from pos_terminal.tui.screens.dialogs import (
     RefundDialog,
     RefundRequestUi,
 )
-from pos_terminal.tui.widgets.line import Line
+from pos_terminal.tui.widgets.line import Line, cell, plain
 
 STATE_FILTERS: tuple[PaymentState | None, ...] = (None, *PaymentState)
 
@@ -127,7 +127,8 @@ class HistoryScreen(PosScreen):
         table.add_columns(*headers)
         table.add_column("Note", width=note_width)
         for view, row in zip(rows, cells, strict=True):
-            table.add_row(*row[:4], shorten(row[4], note_width), key=view.app_trans_id)
+            table.add_row(*map(cell, row[:4]), cell(shorten(clean(row[4]), note_width)),
+                          key=view.app_trans_id)
         if rows:
             table.move_cursor(row=min(cursor, len(rows) - 1))
         self._show_filter()
@@ -273,7 +274,7 @@ class PaymentDetailScreen(PosScreen):
             change = f"{event.from_state or '-'} → {event.to_state}"
             if event.kind != "transition":
                 change = f"{event.kind}: {change}"
-            table.add_row(vn_time(event.time_ms, with_date=False), change, Text(detail))
+            table.add_row(vn_time(event.time_ms, with_date=False), plain(change), plain(detail))
         self.query_one("#timeline-table", Static).update(table)
         self.refresh_bindings()
 

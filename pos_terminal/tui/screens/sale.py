@@ -16,7 +16,7 @@ from textual.widgets import DataTable, Input, Label, Static
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.amount import AmountField
-from pos_terminal.tui.widgets.line import Line
+from pos_terminal.tui.widgets.line import Line, cell
 
 
 @dataclass(frozen=True)
@@ -130,6 +130,10 @@ class SaleScreen(PosScreen):
         self.say(f"Code {mask_code(text)} read before a payment was started: press Enter to "
                  "charge the amount, then scan again.", error=True)
 
+    @on(AmountField.Refused)
+    def _refused_key(self, event: AmountField.Refused) -> None:
+        self.say(event.text, error=True)
+
     @on(Input.Submitted, "#description")
     def _description_done(self) -> None:
         self.action_charge()
@@ -178,7 +182,7 @@ class SaleScreen(PosScreen):
         table = self.query_one("#items", DataTable)
         table.clear()
         for item in self.items:
-            table.add_row(item.name, format_vnd(item.price), str(item.quantity),
+            table.add_row(cell(item.name), format_vnd(item.price), str(item.quantity),
                           format_vnd(item.total))
         amount = self.query_one("#amount", AmountField)
         amount.locked = bool(self.items)

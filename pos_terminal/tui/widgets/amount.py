@@ -10,6 +10,7 @@ from textual.widget import Widget
 from pos_terminal.tui.format import format_vnd
 
 MAX_DIGITS = 12
+ASCII_DIGITS = "0123456789"
 
 
 class AmountField(Widget, can_focus=True):
@@ -29,6 +30,14 @@ class AmountField(Widget, can_focus=True):
             self.field = field
             self.amount = amount
 
+    class Refused(Message):
+        """A key that is a digit somewhere but not 0-9 (Arabic-Indic, fullwidth, ...)."""
+
+        def __init__(self, field: AmountField, text: str) -> None:
+            super().__init__()
+            self.field = field
+            self.text = text
+
     @property
     def amount(self) -> int:
         return int(self.digits) if self.digits else 0
@@ -46,7 +55,16 @@ class AmountField(Widget, can_focus=True):
     def on_key(self, event: events.Key) -> None:
         if self.locked:
             return
-        if event.character is not None and event.character.isdigit() and event.is_printable:
+        if (event.character is not None and event.character.isdigit()
+                and event.character not in ASCII_DIGITS):
+            # str.isdigit() says yes to "١" and "１": never part of an amount
+            self.post_message(self.Refused(self, (
+                f"Only the digits 0-9 make an amount (U+{ord(event.character):04X} is a digit "
+                "of another script): switch the keyboard to 0-9 and type the amount.")))
+            event.stop()
+            event.prevent_default()
+        elif event.character is not None and event.character in ASCII_DIGITS and (
+                event.is_printable):
             if len(self.digits) < MAX_DIGITS and not (self.digits == "" and event.character == "0"):
                 self.digits += event.character
             event.stop()

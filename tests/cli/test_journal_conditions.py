@@ -1,0 +1,193 @@
+"""Every `pos-terminal` command against a journal that is damaged, read-only, locked by another
+program, or on a full disk: a sentence that names the journal and the next step, a documented
+exit code, never a traceback. Commands come from the click app itself, so a new command must be
+classified here before this test passes."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+
+from pos_terminal.cli import main
+from pos_terminal.cli.common import EXIT_USAGE
+from pos_terminal.config import Settings
+from pos_terminal.journal import Journal
+from tests.e2e.conftest import cli_command, cli_env, write_config
+
+pytestmark = pytest.mark.e2e
+
+TID = "261123_pos_0000000001"
+CODE = "123456789012345678"
+
+#: How each command that opens the configured journal is run ("" is `pos-terminal` alone, the UI).
+JOURNAL_COMMANDS: dict[str, tuple[str, ...]] = {
+    "": (),
+    "pay": ("--amount", "1000", "--code", CODE),
+    "status": (TID,),
+    "reconcile": (),
+    "refund": (TID,),
+    "override": (TID, "--mark", "failed", "--reason", "portal shows nothing"),
+    "journal list": (),
+    "journal show": (TID,),
+    "journal export": (),
+    "report x": (),
+    "report z": (),
+    "headless": ("--scanner", "wedge"),
+}
+#: Commands that never open the configured journal (demo uses a temporary one).
+NO_JOURNAL = {"demo", "emulator", "banks", "verify-redirect", "verify-callback", "scan-image",
+              "scan"}
+
+#: The next step each condition's message gives.
+NEXT_STEP = {
+    "damaged": "Move it aside and keep it for inspection",
+    "damaged-inside": "Move it aside and keep it for inspection",
+    "read-only": "Make the file and its folder writable, then try again",
+    "locked": "Close the other pos-terminal (or whatever holds the file) and try again",
+    "full": "Free some space, then try again",
+}
+
+
+def _commands(group: click.Group, prefix: str = "") -> list[str]:
+    names: list[str] = []
+    for name, command in sorted(group.commands.items()):
+        path = f"{prefix}{name}"
+        if isinstance(command, click.Group):
+            names += _commands(command, f"{path} ")
+        else:
+            names.append(path)
+    return names
+
+
+#: Commands that first need a fleet ledger ([ledger] dsn), which these tests do not configure:
+#: without one they stop with "no ledger configured" (exit 2) before reading the journal.
+NEEDS_A_LEDGER = {"sync", "fleet disagreements", "fleet migrate", "fleet open", "fleet report"}
+
+
+def test_every_command_is_classified() -> None:
+    commands = set(_commands(main)) | {""}
+    assert commands == set(JOURNAL_COMMANDS) | NO_JOURNAL | NEEDS_A_LEDGER, (
+        "classify the new command: add it to JOURNAL_COMMANDS (with arguments), NO_JOURNAL "
+        "or NEEDS_A_LEDGER")
+
+
+@pytest.fixture
+def tmpfs(tmp_path: Path) -> Iterator[Path]:
+    mount = tmp_path / "tmpfs"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(mount)],
+                          capture_output=True, check=False)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def _journal_with_a_payment(path: Path) -> None:
+    with Journal.open(path) as journal:
+        journal.record_intent(app_trans_id=TID, amount=1000, generation="v2",
+                              payment_code=CODE)
+
+
+def _damaged_inside(path: Path) -> None:
+    """A journal whose first pages (the header, the schema, the settings) are intact and whose
+    last pages (payment rows) are garbage: it opens, and a read of the rows fails."""
+    with Journal.open(path) as journal:
+        for n in range(300):
+            journal.record_intent(app_trans_id=f"261123_pos_{n:010d}", amount=1000 + n,
+                                  generation="v2", description="x" * 200)
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page = db.execute("PRAGMA page_size").fetchone()[0]
+    data = bytearray(path.read_bytes())
+    half = len(data) // page // 2 * page
+    data[half:] = os.urandom(len(data) - half)
+    path.write_bytes(bytes(data))
+
+
+@pytest.fixture(params=["damaged", "damaged-inside", "read-only", "locked", "full"])
+def condition(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    kind = request.param
+    if kind == "damaged":
+        path = tmp_path / "journal.sqlite3"
+        path.write_bytes(b"SQLite format 3\x00" + os.urandom(8192))
+        yield kind, path
+        return
+    if kind == "damaged-inside":
+        path = tmp_path / "journal.sqlite3"
+        _damaged_inside(path)
+        yield kind, path
+        return
+    if kind == "locked":
+        path = tmp_path / "journal.sqlite3"
+        _journal_with_a_payment(path)
+        holder = sqlite3.connect(path, isolation_level=None)
+        holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+        holder.execute("BEGIN EXCLUSIVE")  # no reader or writer gets in until it ends
+        try:
+            yield kind, path
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        return
+    mount = request.getfixturevalue("tmpfs")
+    path = mount / "journal.sqlite3"
+    _journal_with_a_payment(path)
+    if kind == "read-only":
+        subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
+    else:
+        fd = os.open(mount / "filler", os.O_WRONLY | os.O_CREAT)
+        try:
+            while os.write(fd, b"\0" * 4096):
+                pass
+        except OSError:
+            pass  # ENOSPC: the disk is full
+        finally:
+            os.close(fd)
+    yield kind, path
+
+
+@pytest.mark.parametrize("command", sorted(JOURNAL_COMMANDS))
+def test_a_journal_problem_is_a_sentence_and_an_exit_code(
+        command: str, condition: tuple[str, Path], settings: Settings, emulator: Any,
+        tmp_path: Path) -> None:
+    kind, journal = condition
+    config = write_config(settings.replace_section("terminal", journal=journal),
+                          tmp_path / "pos.toml")
+    argv = [*command.split(), *JOURNAL_COMMANDS[command]]
+    done = subprocess.run(cli_command("--config", str(config), *argv), capture_output=True,
+                          text=True, env=cli_env(), timeout=90, stdin=subprocess.DEVNULL,
+                          check=False)
+    output = done.stdout + done.stderr
+    assert "Traceback" not in output, output
+    assert done.returncode == EXIT_USAGE, output
+    assert str(journal) in done.stderr, output
+    assert NEXT_STEP[kind] in done.stderr, output
+
+
+@pytest.mark.parametrize("argv", [("journal", "list", "--json"), ("report", "x", "--json"),
+                                  ("journal", "show", TID, "--json")])
+def test_with_json_a_journal_problem_is_also_one_json_object(
+        argv: tuple[str, ...], settings: Settings, tmp_path: Path) -> None:
+    """A journal that opens but whose rows are garbage: the error surfaces mid-command."""
+    import json
+
+    journal = tmp_path / "journal.sqlite3"
+    _damaged_inside(journal)
+    config = write_config(settings.replace_section("terminal", journal=journal),
+                          tmp_path / "pos.toml")
+    done = subprocess.run(cli_command("--config", str(config), *argv), capture_output=True,
+                          text=True, env=cli_env(), timeout=90, check=False)
+    assert done.returncode == EXIT_USAGE, done.stderr
+    assert "Traceback" not in done.stderr
+    data = json.loads(done.stdout)
+    assert str(journal) in data["error"] and data["reason"] == "damaged"
