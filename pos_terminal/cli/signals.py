@@ -6,13 +6,14 @@ Run as a program (`pos-terminal ...`, `python -m pos_terminal.cli ...`), the han
 installed before anything else is imported, so a signal during start-up is remembered, not
 fatal: a command that answers sees it at once (nothing is sent: exit 2); any other command gets
 the default behaviour back, and a signal that came meanwhile is delivered again. They then stay
-installed until the process ends, so that a signal just after the answer cannot change the exit
-code. Imported by a test (CliRunner), nothing is installed at import time and each command
-restores the previous handlers when it ends.
+installed until the process ends, and ignored once it is exiting, so that a signal just after
+the answer cannot change the exit code. Imported by a test (CliRunner), nothing is installed at
+import time and each command restores the previous handlers when it ends.
 """
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import sys
@@ -49,6 +50,7 @@ class _State:
     program: ClassVar[bool] = False           # installed at start-up by the program itself
     early: ClassVar[list[str]] = []           # received before a command took them over
     current: ClassVar[SignalStop | None] = None
+    exit_guard: ClassVar[bool] = False
 
 
 def _handle(signum: int, _frame: object) -> None:
@@ -88,8 +90,18 @@ def release_for_other_commands() -> None:
     _State.early.clear()
 
 
+def _ignore_signals_at_exit() -> None:
+    """The answer is out: from here on a signal could only change the exit status (CPython puts
+    the default handlers back while it shuts down, but leaves ignored signals ignored)."""
+    for sig in SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+
+
 @contextmanager
 def stop_on_signals() -> Iterator[SignalStop]:
+    if _State.program and not _State.exit_guard:
+        _State.exit_guard = True
+        atexit.register(_ignore_signals_at_exit)
     stop = SignalStop()
     for name in _State.early:
         stop.deliver(name)
