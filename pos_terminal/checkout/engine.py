@@ -295,6 +295,16 @@ class Checkout:
             self.journal.release(app_trans_id)
             return self.journal.get(app_trans_id)
 
+    def _settle_own(self, app_trans_id: str, to: PaymentState, message: str) -> PaymentView:
+        """Record how this process's own send ended, releasing its lease in the same
+        transaction; if another process has settled the payment meanwhile (a status query found
+        it paid while this send waited), its verdict stands."""
+        try:
+            return self.journal.transition(app_trans_id, to, message=message, release=True)
+        except IllegalTransition:
+            self.journal.release(app_trans_id)
+            return self.journal.get(app_trans_id)
+
     def _send(self, view: PaymentView, prepared: Any) -> PaymentView:
         """The single send, its answer committed with the release of this process's lease."""
         app_trans_id = view.app_trans_id
@@ -305,8 +315,8 @@ class Checkout:
         except NotSent as exc:
             pause_point("after_answer")
             never_sent = outcomes.not_sent_message(exc.cause)
-            return self._record_answer(app_trans_id, lambda: j.transition(
-                app_trans_id, S.FAILED, message=never_sent, release=True))
+            return self._record_answer(app_trans_id, lambda: self._settle_own(
+                app_trans_id, S.FAILED, never_sent))
         except MismatchedAnswer as exc:
             pause_point("after_answer")
             text = mismatch_message(app_trans_id, exc.message)
@@ -314,13 +324,13 @@ class Checkout:
         except (NoAnswer, UnreadableAnswer) as exc:
             pause_point("after_answer")
             unknown = outcomes.no_answer_message(exc.message)
-            return self._record_answer(app_trans_id, lambda: j.transition(
-                app_trans_id, S.UNKNOWN, message=unknown, release=True))
+            return self._record_answer(app_trans_id, lambda: self._settle_own(
+                app_trans_id, S.UNKNOWN, unknown))
         except Exception as exc:
             log.exception("unexpected error sending payment %s", app_trans_id)
             text = unexpected_message(exc)
-            return self._record_answer(app_trans_id, lambda: j.transition(
-                app_trans_id, S.UNKNOWN, message=text, release=True))
+            return self._record_answer(app_trans_id, lambda: self._settle_own(
+                app_trans_id, S.UNKNOWN, text))
         except BaseException:
             # KeyboardInterrupt and the like: record what is known before going.
             try:

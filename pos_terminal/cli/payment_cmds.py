@@ -422,11 +422,13 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
                                         app_trans_id=exc.app_trans_id),
                             "error": exc.message, "reason": exc.reason})
             _exit(EXIT_UNRESOLVED)
-        except JournalError as exc:
+        except (JournalError, WalletError, CheckoutError) as exc:
+            if co.last_intent is not None:  # after the intent: never "nothing was sent"
+                _unexpected(co, exc, as_json=as_json, kind="pay", subject=co.last_intent,
+                            amount=amount)
             _pay_error(exc.message, as_json=as_json, amount=amount,
-                       reason=getattr(exc, "reason", "journal"))
-        except (WalletError, CheckoutError) as exc:
-            _pay_error(exc.message, as_json=as_json, amount=amount)
+                       **({"reason": getattr(exc, "reason", "journal")}
+                          if isinstance(exc, JournalError) else {}))
     _answer_payment(view, as_json, stop)
 
 
@@ -522,9 +524,10 @@ def refund_cmd(ctx: click.Context, app_trans_id: str, amount_text: str | None,
             _error(exc.message, as_json=as_json)
         except (FieldError, InvalidPayment) as exc:
             _error(exc.message, as_json=as_json, field=exc.field)
-        except JournalError as exc:
-            _error(exc.message, as_json=as_json)
-        except WalletError as exc:
+        except (JournalError, WalletError) as exc:
+            if co.last_refund is not None:  # after the refund's intent: answer with it
+                _unexpected(co, exc, as_json=as_json, kind="refund", subject=co.last_refund,
+                            amount=None)
             _error(exc.message, as_json=as_json)
     if as_json:
         print_json(verdict.refund_answer(view, **({"signal": stop.name} if stop.name else {})))

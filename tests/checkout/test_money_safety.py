@@ -292,3 +292,29 @@ def test_a_refund_of_a_stalled_refund_is_refused_while_in_flight(settings: Setti
     assert ledger(emulator)["refunds"] == []
     assert quick_pay_requests(emulator) == 1
     assert os.getpid() == lease.me().pid
+
+
+def test_a_sender_whose_answer_is_lost_keeps_what_another_process_found(
+        settings: Settings, emulator: Any) -> None:
+    """The charge is committed at once but its answer comes after the timeout; meanwhile
+    another process's status query finds it paid. The sender's "no answer" never overrides that
+    (it used to raise IllegalTransition, which the CLI turned into exit 2 "nothing sent")."""
+    import threading
+
+    settings = settings.replace_service(timeout_s=1.5)
+    add_fault(emulator, endpoint="quick_pay", mode="delay", delay_s=3.0)
+    found: list[Any] = []
+
+    def other_process() -> None:
+        _wait_until("the charge", lambda: ledger(emulator)["charges"])
+        with Checkout(settings) as other:
+            found.append(other.reconcile())
+
+    helper = threading.Thread(target=other_process)
+    helper.start()
+    with Checkout(settings) as co:
+        view = co.pay(15_000, wallet_code(emulator, "an"))
+    helper.join()
+    assert found and found[0].payments[0].state is S.SUCCEEDED
+    assert view.state is S.SUCCEEDED and verdict.payment_exit(view) == 0
+    assert len(charged(emulator, view.app_trans_id)) == 1
