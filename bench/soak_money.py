@@ -9,8 +9,8 @@ a short not-found grace period over and over (the stalled-payer hole of issue 10
 
 - nothing lost: every charge in the ledger has its journal row;
 - nothing charged twice: at most one charge per app_trans_id, one quick pay request each;
-- nothing reported "not charged" that was charged: no `pay` that exited 1, and no journal row
-  FAILED, has a charge (a charge found after FAILED would be a late success: counted apart);
+- nothing reported "not charged" that was charged: no `pay` that exited 1 or 2, and no journal
+  row FAILED, has a charge (a charge found after FAILED would be a late success: counted apart);
 - every `pay` not killed answered one JSON object whose exit code follows the one rule.
 
     .venv/bin/python bench/soak_money.py --payments 300          # by hand, a few minutes
@@ -225,7 +225,7 @@ def report(results: list[dict[str, Any]], rows: dict[str, Any], book: dict[str, 
     twice = [t for t, n in per_id.items() if n > 1]
     failed_but_charged = [t for t, p in rows.items()
                           if p.state.value == "failed" and per_id.get(t)]
-    told_not_charged = [r for r in results if r["exit"] == 1 and r["answer"]
+    told_not_charged = [r for r in results if r["exit"] in (1, 2) and r["answer"]
                         and per_id.get(r["answer"].get("app_trans_id"))]
     paid_not_charged = [t for t, p in rows.items()
                         if p.state.value in ("succeeded", "refunded") and not per_id.get(t)]
@@ -240,7 +240,7 @@ def report(results: list[dict[str, Any]], rows: dict[str, Any], book: dict[str, 
     tracebacks = [r["n"] for r in results if "Traceback" in r["stderr"]]
     for name, items in (("lost", lost), ("charged twice", twice),
                         ("FAILED in the journal but charged", failed_but_charged),
-                        ("pay said not charged (exit 1) but charged", told_not_charged),
+                        ("pay said not charged (exit 1 or 2) but charged", told_not_charged),
                         ("SUCCEEDED in the journal without a charge", paid_not_charged),
                         ("still open after the final reconcile", open_rows),
                         ("pay gave no JSON answer (not killed)", no_answer),
