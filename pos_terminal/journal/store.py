@@ -145,6 +145,12 @@ class Journal:
             raise unavailable_from(exc, p) from exc
         try:
             mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            # Two processes creating the journal at once: the switch to WAL needs the file to
+            # itself, so the loser sees the old mode for a moment. Try again for a while.
+            deadline = time.monotonic() + min(busy_timeout_s, 5.0)
+            while str(mode).lower() != "wal" and time.monotonic() < deadline:
+                time.sleep(0.05)
+                mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise JournalUnavailable(
                     f"The payment journal {p} cannot use write-ahead logging (mode {mode!r}). "
