@@ -39,7 +39,7 @@ emulator: $(STAMP)
 	$(BIN)/pos-terminal emulator
 
 lint: $(STAMP)
-	$(BIN)/ruff check pos_terminal hardware tests bench
+	$(BIN)/ruff check pos_terminal hardware tests bench scripts
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

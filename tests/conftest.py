@@ -46,6 +46,38 @@ def emulator(_emulator_server: object) -> object:
     return _emulator_server
 
 
+class ProcessingHold:
+    """While held, a "processing" payment (wallets binh and chi) or refund stays processing
+    until `release()`: a test that must see it still processing (the progress screen, the
+    deadline choice, a status query, a process killed while polling) does not race the
+    emulator's clock, however loaded the machine is."""
+
+    HELD_S = 3600.0
+
+    def __init__(self, emulator: object) -> None:
+        self.books = emulator.control.books  # type: ignore[attr-defined]
+        self.books.processing_s = self.HELD_S
+
+    def release(self) -> None:
+        """Everything processing settles at the next request; later ones take the usual time."""
+        books = self.books
+        with books.lock:
+            books.processing_s = EMULATOR_PROCESSING_S
+            now = books.clock()
+            for item in [*books.orders.values(), *books.refunds.values()]:
+                if item.state == "processing" and item.resolve_at is not None:
+                    item.resolve_at = min(item.resolve_at, now)
+
+
+@pytest.fixture
+def hold_processing(emulator: object) -> Iterator[ProcessingHold]:
+    hold = ProcessingHold(emulator)
+    try:
+        yield hold
+    finally:
+        hold.books.processing_s = EMULATOR_PROCESSING_S
+
+
 def _pointed_at(settings: Settings, emulator: object, tmp_path: Path, generation: str) -> Settings:
     base_url = emulator.base_url  # type: ignore[attr-defined]
     settings = settings.replace_service(

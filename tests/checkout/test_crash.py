@@ -26,6 +26,7 @@ from pos_terminal.checkout.hooks import PAUSE_AT, PAUSE_FILE
 from pos_terminal.checkout.outcomes import MSG_NEVER_ARRIVED
 from pos_terminal.config import Settings
 from tests.checkout.conftest import add_fault, charged, ledger, wallet_code, write_config
+from tests.conftest import ProcessingHold
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.e2e
@@ -135,12 +136,14 @@ def test_killed_during_the_request(settings: Settings, emulator: Any, tmp_path: 
     assert row["state"] == "succeeded"
 
 
-def test_killed_while_polling(settings: Settings, emulator: Any, tmp_path: Path) -> None:
+def test_killed_while_polling(settings: Settings, emulator: Any, tmp_path: Path,
+                              hold_processing: ProcessingHold) -> None:
     config = write_config(settings, tmp_path / "pos.toml")
     proc = _start_pay(config, wallet_code(emulator, "binh"))
     journal = Path(settings.terminal.journal)
     _wait_for("the payment to be processing",
               lambda: [s for _, s in _rows(journal)] == ["processing"], proc)
     _kill(proc)
+    hold_processing.release()
     row = _settled_once(emulator, _reconcile(config))
     assert row["state"] == "succeeded"

@@ -17,6 +17,7 @@ from pos_terminal.wallet.ids import new_app_trans_id
 from pos_terminal.wallet.messages import Item, QuickPayOrder
 from pos_terminal.wallet.results import Outcome, PaymentResult
 from tests.checkout.conftest import BALANCES, add_fault, charged, ledger, wallet_code
+from tests.conftest import ProcessingHold
 
 S = PaymentState
 
@@ -104,14 +105,15 @@ def test_cancel_hands_the_payment_to_reconciliation(settings: Settings, emulator
         assert follow.state is S.SUCCEEDED
 
 
-def test_status_asks_once_and_final_rows_are_not_asked(settings: Settings,
-                                                       emulator: Any) -> None:
+def test_status_asks_once_and_final_rows_are_not_asked(
+        settings: Settings, emulator: Any, hold_processing: ProcessingHold) -> None:
     with Checkout(settings) as co:
         view = co.pay(5_000, wallet_code(emulator, "binh"), deadline_s=0.01)
         assert view.state is S.PROCESSING
         before = ledger(emulator)["requests"].get("query", 0)
         assert co.status(view.app_trans_id).state is S.PROCESSING
         assert ledger(emulator)["requests"].get("query", 0) == before + 1
+        hold_processing.release()
         done = co.follow(view.app_trans_id, deadline_s=5)
         assert done.state is S.SUCCEEDED
         queries = ledger(emulator)["requests"].get("query", 0)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from textual import events
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
-from textual.widgets import Static
+from textual.widgets import DataTable, Footer, Static
 
 from tests.tui.conftest import HUMAN_GAP_S, SCANNER_GAP_S, KeyClock
 
@@ -39,21 +39,35 @@ def _send(pilot: Pilot, event: events.Key) -> None:
 
 async def type_keys(pilot: Pilot, clock: KeyClock, *keys: str) -> None:
     """A person typing: keys well apart; afterwards the last held key is let through."""
+    taken = pilot.app._keys_seen + len(keys)
     for key in keys:
         _send(pilot, make_key(key, clock.next(HUMAN_GAP_S)))
         await pilot.pause()
     clock.next(HUMAN_GAP_S)
-    await pilot.pause(0.1)  # the wedge's hold-back timer releases the last key
+    await keys_handled(pilot, taken)  # the wedge's hold-back timer has let the last key go
 
 
 async def scan_burst(pilot: Pilot, clock: KeyClock, text: str, enter: bool = True,
                      gap: float = SCANNER_GAP_S) -> None:
     """A USB scanner in keyboard mode: `text` in one burst, ending in Enter."""
     clock.next(HUMAN_GAP_S)
-    for key in [*text, "enter"] if enter else list(text):
+    keys = [*text, "enter"] if enter else list(text)
+    taken = pilot.app._keys_seen + len(keys)
+    for key in keys:
         _send(pilot, make_key(key, clock.next(gap)))
     clock.next(HUMAN_GAP_S)
-    await pilot.pause(0.1)
+    await keys_handled(pilot, taken)
+
+
+async def keys_handled(pilot: Pilot, taken: int) -> None:
+    """Wait until the App has taken `taken` keys in all and holds none back: a burst decided
+    (scan or typing), held keys replayed, editing keys through their bindings. A state, not a
+    time: on a loaded machine the wedge's hold-back timer fires late."""
+    app = pilot.app
+    await wait_until(pilot, lambda: app._keys_seen >= taken and not app._waiting
+                     and app._unsettled is None and not app._wedge.holding,
+                     what=f"the App to take {taken} keys")
+    await pilot.pause()
 
 
 async def wait_until(pilot: Pilot, condition: Callable[[], bool], timeout: float = 15.0,
@@ -79,3 +93,48 @@ def screen_text(pilot: Pilot) -> str:
 def screen_lines(pilot: Pilot) -> list[str]:
     """The screen as the terminal shows it, one string a line."""
     return [strip.text for strip in pilot.app.screen._compositor.render_strips()]
+
+
+def footer_bindings(pilot: Pilot) -> list[str]:
+    """The key hints the current screen's Footer must show: one per action, as Footer does."""
+    wanted: dict[str, str] = {}
+    for _node, binding, _enabled, _tooltip in pilot.app.screen.active_bindings.values():
+        if binding.show and binding.description:
+            wanted.setdefault(binding.action, binding.description)
+    return list(wanted.values())
+
+
+def footer_shows_bindings(pilot: Pilot) -> bool:
+    """The Footer on screen shows exactly the screen's current key bindings.
+
+    Textual rebuilds a Footer only after the refresh that follows a bindings change (a new
+    screen, `refresh_bindings()` once a detail has loaded...): until then it is empty or still
+    shows the previous bindings, and on a loaded machine "until then" can be any time."""
+    footers = pilot.app.screen.query(Footer)
+    if not footers:
+        return True
+    wanted = footer_bindings(pilot)
+    shown = [str(key.description) for key in footers.first().query("FooterKey")]
+    line = screen_lines(pilot)[-1]
+    return sorted(shown) == sorted(wanted) and all(label in line for label in wanted)
+
+
+async def wait_for_footer(pilot: Pilot) -> str:
+    """The footer line as the terminal shows it, once it shows the screen's key bindings."""
+    await wait_until(pilot, lambda: footer_shows_bindings(pilot),
+                     what=f"the footer to show {footer_bindings(pilot)}")
+    return screen_lines(pilot)[-1]
+
+
+def tables_measured(pilot: Pilot) -> bool:
+    """Every DataTable on screen has measured its rows and columns. A DataTable measures new
+    rows and column widths only on an Idle event (when its message queue runs empty), which on a
+    loaded machine can come after the test has looked: until then its columns are as narrow as
+    their labels. (Textual has no public flag for this: these are its pending-work markers.)"""
+    return not any(table._require_update_dimensions or table._updated_cells or table._new_rows
+                   for table in pilot.app.screen.query(DataTable))
+
+
+async def wait_for_tables(pilot: Pilot) -> None:
+    await wait_until(pilot, lambda: tables_measured(pilot), what="the tables to be measured")
+    await pilot.pause()

@@ -1,16 +1,15 @@
 """The main screens in fixed states (fixed clock, ids, amounts), for the snapshot tests and for
-the README screenshots (`python -m tests.tui.scenes docs/screenshots`)."""
+the screenshots in docs/ (`scripts/screenshots.py`)."""
 
 from __future__ import annotations
 
-import asyncio
-import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from pos_terminal.checkout import Checkout, PaymentState, PaymentView
 from pos_terminal.config import Settings
@@ -26,6 +25,7 @@ from pos_terminal.tui.screens.result import Outcome, ResultScreen
 from pos_terminal.tui.screens.sale import Sale, SaleScreen
 from pos_terminal.tui.screens.show_qr import ShowQrScreen
 from pos_terminal.tui.widgets.amount import AmountField
+from tests.tui.helpers import wait_for_footer, wait_for_tables
 
 # 2026-11-21 09:15:00 in Vietnam (02:15 UTC).
 T0 = 1_795_227_300_000
@@ -95,12 +95,24 @@ async def _settle(pilot: Pilot) -> None:
     await pilot.pause()
 
 
+async def _shown(pilot: Pilot) -> None:
+    """The scene is on screen: its messages handled, its tables measured, its footer showing its
+    keys. Text
+    fields' cursors stop blinking (shown steadily): a blink timer would make the picture depend
+    on when it is taken."""
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
+    await pilot.pause()
+    await wait_for_tables(pilot)
+    await wait_for_footer(pilot)
+
+
 async def sale(pilot: Pilot) -> None:
     await _settle(pilot)
     screen = pilot.app.screen
     screen.query_one(AmountField).amount = 50_000
     screen.query_one("#description").value = "2 cà phê sữa đá"
-    await pilot.pause()
+    await _shown(pilot)
 
 
 async def sale_items(pilot: Pilot) -> None:
@@ -113,53 +125,53 @@ async def sale_items(pilot: Pilot) -> None:
     screen.items = [SaleItem("Cà phê sữa đá", 25_000, 2), SaleItem("Bánh mì", 30_000, 1)]
     screen._refresh_items()
     screen.say("Added Bánh mì. Next item, or Enter on the description to charge.")
-    await pilot.pause()
+    await _shown(pilot)
 
 
 async def pay(pilot: Pilot) -> None:
     await _settle(pilot)
     await pilot.app.push_screen(PayScreen(Sale(50_000, "2 cà phê sữa đá", ())))
-    await pilot.pause()
+    await _shown(pilot)
 
 
 async def result_success(pilot: Pilot) -> None:
     await _settle(pilot)
     await pilot.app.push_screen(ResultScreen(Outcome.from_view(success_view())))
-    await pilot.pause()
+    await _shown(pilot)
 
 
 async def result_failure(pilot: Pilot) -> None:
     await _settle(pilot)
     await pilot.app.push_screen(ResultScreen(failure_outcome()))
-    await pilot.pause()
+    await _shown(pilot)
 
 
 async def history(pilot: Pilot) -> None:
     await _settle(pilot)
     await pilot.app.push_screen(HistoryScreen(day=DAY))
     await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await _shown(pilot)
 
 
 async def detail(pilot: Pilot) -> None:
     await _settle(pilot)
     await pilot.app.push_screen(PaymentDetailScreen("261121_counter1_0921b"))
     await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await _shown(pilot)
 
 
 async def reports(pilot: Pilot) -> None:
     await _settle(pilot)
     await pilot.app.push_screen(ReportsScreen())
     await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await _shown(pilot)
 
 
 async def banks(pilot: Pilot) -> None:
     await _settle(pilot)
     await pilot.app.push_screen(BanksScreen())
     await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await _shown(pilot)
 
 
 async def show_qr(pilot: Pilot) -> None:
@@ -175,7 +187,7 @@ async def show_qr(pilot: Pilot) -> None:
     screen._created(view)
     screen.started = 0.0  # no running clock on the picture
     screen.say("Customer: scan with the wallet app and pay. Esc stops watching.")
-    await pilot.pause()
+    await _shown(pilot)
 
 
 def processing_view() -> PaymentView:
@@ -195,7 +207,7 @@ async def _progress(pilot: Pilot, finished: bool) -> None:
     if finished:
         run.finish()
     await pilot.app.push_screen(ProgressScreen(run))
-    await pilot.pause()
+    await _shown(pilot)
 
 
 async def progress(pilot: Pilot) -> None:
@@ -230,20 +242,3 @@ async def save_all(settings: Settings, folder: Path, sizes: tuple[tuple[int, int
                     suffix = "" if (width, height) == sizes[0] else f"-{width}x{height}"
                     app.save_screenshot(f"{name}{suffix}.svg", str(folder))
                 app.checkout.close()
-
-
-def main() -> None:
-    from pos_terminal.config import default_config_path, load_settings
-    from pos_terminal.emulator import start_emulator
-
-    folder = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots")
-    base = load_settings(default_config_path(), env={})
-    with start_emulator(base, port=0) as emulator:
-        settings = base.replace_service(base_url=emulator.base_url,
-                                        gateway_url=emulator.gateway_url)
-        asyncio.run(save_all(settings, folder, ((100, 30),)))
-    print(f"saved {len(SCENES)} screenshots in {folder}")
-
-
-if __name__ == "__main__":
-    main()

@@ -5,9 +5,11 @@ screen (the lines a terminal shows), not only in snapshots."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
@@ -16,7 +18,14 @@ from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.screens.history import PaymentDetailScreen
 from pos_terminal.tui.screens.reports import ReportsScreen
 from tests.tui.conftest import KeyClock
-from tests.tui.helpers import _send, make_key, screen_lines, text_of, wait_until
+from tests.tui.helpers import (
+    _send,
+    make_key,
+    screen_lines,
+    text_of,
+    wait_for_footer,
+    wait_until,
+)
 from tests.tui.scenes import SCENES, scene_app
 
 pytestmark = pytest.mark.asyncio
@@ -47,7 +56,7 @@ async def test_every_footer_shows_quit_at_80x24(settings: Settings, tmp_path: Pa
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             await SCENES[scene](pilot)
-            footer = screen_lines(pilot)[-1]
+            footer = await wait_for_footer(pilot)
             assert "^q Quit" in footer, footer
     finally:
         app.checkout.close()
@@ -108,17 +117,18 @@ async def test_detail_offers_only_the_actions_that_apply(
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             await open_detail(pilot, app_trans_id)
-            await pilot.pause(0.05)
-            footer = screen_lines(pilot)[-1]
+            footer = await wait_for_footer(pilot)
             assert "Update status" in footer and "Quit" in footer
             for label in offered:
                 assert label in footer, footer
             for label in not_offered:
                 assert label not in footer, footer
             if "Refund" in not_offered:
-                await pilot.press("f")
-                await pilot.pause(0.2)
+                stack = len(pilot.app.screen_stack)
+                await pilot.press("f")  # handled by the time press() returns
+                await pilot.pause()
                 assert isinstance(pilot.app.screen, PaymentDetailScreen)  # no dialog
+                assert len(pilot.app.screen_stack) == stack
     finally:
         app.checkout.close()
 
@@ -192,5 +202,32 @@ async def test_history_rows_fit_80_columns(settings: Settings, tmp_path: Path) -
                 notes.append(row[4])
             # A long note ends at a word with "…" (the detail shows all of it).
             assert "The customer's…" in notes and "261121000000102" in notes
+    finally:
+        app.checkout.close()
+
+
+async def test_banks_rows_whole_when_the_table_measures_late(
+        settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A busy machine: the table's Idle (where Textual measures new rows) comes only after the
+    rows have been drawn a few times. They must not stay drawn with label-wide columns."""
+    measure = DataTable._on_idle
+    late_from: dict[int, float] = {}
+
+    async def late_idle(table: DataTable, event: events.Idle) -> None:
+        first = late_from.setdefault(id(table), time.monotonic())
+        if time.monotonic() - first < 0.5:
+            table.set_timer(0.1, table.refresh)  # drawn again meanwhile; Idle comes back
+            return
+        await measure(table, event)
+
+    monkeypatch.setattr(DataTable, "_on_idle", late_idle)
+    app = scene_app(settings, tmp_path / "journal.sqlite3")
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await SCENES["banks"](pilot)
+            table = pilot.app.screen.query_one("#banks-table", DataTable)
+            shown = {squash(line) for line in screen_lines(pilot)}
+            ch, code, bank, low, high = table.get_row_at(1)
+            assert squash(f"{ch} {code} {bank} {low} {high}") in shown, shown
     finally:
         app.checkout.close()

@@ -20,6 +20,7 @@ from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.screens.sale import SaleScreen
 from pos_terminal.tui.widgets.amount import AmountField
 from pos_terminal.wallet.returncodes import describe
+from tests.conftest import ProcessingHold
 from tests.tui.conftest import KeyClock, ledger, wallet_code
 from tests.tui.helpers import (
     scan_burst,
@@ -100,13 +101,15 @@ async def test_full_payment_by_keyboard_and_scanner(make_app, key_clock, emulato
 
 
 async def test_processing_shows_progress_then_paid(make_app, key_clock, emulator,
-                                                   checkout: Checkout) -> None:
+                                                   checkout: Checkout,
+                                                   hold_processing: ProcessingHold) -> None:
     async with make_app().run_test(size=(80, 24)) as pilot:
         await charge(pilot, key_clock, emulator, "120000", "binh")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ProgressScreen)
-                         and "Processing" in text_of(pilot, "#progress-state"),
-                         what="processing on the progress screen")
-        assert "status quer" in text_of(pilot, "#progress-elapsed")
+                         and "Processing" in text_of(pilot, "#progress-state")
+                         and "status quer" in text_of(pilot, "#progress-elapsed"),
+                         what="processing on the progress screen, with its status queries")
+        hold_processing.release()
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
         assert pilot.app.screen.outcome.success
         [charge_row] = ledger(emulator)["charges"]
@@ -128,7 +131,8 @@ async def test_declined_payment_shows_the_cashier_sentence(make_app, key_clock, 
 
 
 async def test_slow_payment_after_deadline_keep_waiting(settings: Settings, emulator, key_clock,
-                                                        make_app) -> None:
+                                                        make_app,
+                                                        hold_processing: ProcessingHold) -> None:
     quick = settings.replace_section("checkout", poll_deadline_s=0.2, poll_intervals_s=(0.1,))
     with Checkout(quick) as engine:
         app = make_app(settings=quick)
@@ -136,6 +140,7 @@ async def test_slow_payment_after_deadline_keep_waiting(settings: Settings, emul
         async with app.run_test(size=(80, 24)) as pilot:
             await charge(pilot, key_clock, emulator, "30000", "binh")
             await wait_until(pilot, lambda: choice_shown(pilot), what="the deadline choice")
+            hold_processing.release()
             presses = 0
             while not isinstance(pilot.app.screen, ResultScreen):
                 if pilot.app.screen.awaiting_choice:
@@ -147,7 +152,8 @@ async def test_slow_payment_after_deadline_keep_waiting(settings: Settings, emul
 
 
 async def test_slow_payment_handed_to_background_reconciliation(
-        settings: Settings, emulator, key_clock, make_app) -> None:
+        settings: Settings, emulator, key_clock, make_app,
+        hold_processing: ProcessingHold) -> None:
     quick = settings.replace_section("checkout", poll_deadline_s=0.2, poll_intervals_s=(0.1,))
     with Checkout(quick) as engine:
         app = make_app(settings=quick)
@@ -160,6 +166,7 @@ async def test_slow_payment_handed_to_background_reconciliation(
             await wait_until(pilot, lambda: pilot.app.header_state["pending"] == 1,
                              what="pending count 1")
             assert "1 to reconcile" in screen_text(pilot)
+            hold_processing.release()
             await wait_until(pilot, lambda: engine.reconcile().still_open == 0, what="resolved")
             pilot.app.reconcile_in_background()
             await wait_until(pilot, lambda: pilot.app.header_state["pending"] == 0,
@@ -267,7 +274,7 @@ async def test_history_filters_by_state_and_date(make_app, key_clock, emulator,
 
 
 async def test_manual_override_with_reason(settings: Settings, emulator, key_clock,
-                                           make_app) -> None:
+                                           make_app, hold_processing: ProcessingHold) -> None:
     quick = settings.replace_section("checkout", poll_deadline_s=0.2, poll_intervals_s=(0.1,))
     with Checkout(quick) as engine:
         app = make_app(settings=quick)
@@ -357,10 +364,15 @@ async def test_result_returns_to_sale_by_itself(settings: Settings, make_app, ke
                                                 emulator) -> None:
     brief = settings.replace_section("ui", result_timeout_s=0.3)
     async with make_app(settings=brief).run_test(size=(80, 24)) as pilot:
+        # Every screen change as it happens: polling could miss a Result shown for 0.3 s.
+        shown: list[type] = []
+        pilot.app.screen_change_signal.subscribe(
+            pilot.app, lambda screen: shown.append(type(screen)), immediate=True)
         await charge(pilot, key_clock, emulator, "15000", "an")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen),
-                         what="back to sale without a key")
+        await wait_until(pilot, lambda: ResultScreen in shown
+                         and isinstance(pilot.app.screen, SaleScreen),
+                         what="the result, then back to sale without a key")
+        assert shown[-1] is SaleScreen and shown[-2] is ResultScreen, shown
         assert pilot.app.screen.query_one(AmountField).amount == 0
 
 

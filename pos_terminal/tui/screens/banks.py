@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Static
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.line import Line, cell
+from pos_terminal.tui.widgets.table import MeasuredTable
 from pos_terminal.wallet.results import BankList, pmc_name
 
 
@@ -25,7 +26,7 @@ class BanksScreen(PosScreen):
 
     def body(self) -> Iterable[Widget]:
         yield Line("Asking the service for its bank list…", id="banks-state")
-        yield DataTable(id="banks-table", cursor_type="row", zebra_stripes=True)
+        yield MeasuredTable(id="banks-table", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
         self.query_one("#banks-table", DataTable).add_columns(

@@ -29,6 +29,7 @@ from pos_terminal.tui.screens.dialogs import (
     RefundRequestUi,
 )
 from pos_terminal.tui.widgets.line import Line, cell, plain
+from pos_terminal.tui.widgets.table import MeasuredTable
 
 STATE_FILTERS: tuple[PaymentState | None, ...] = (None, *PaymentState)
 
@@ -76,7 +77,7 @@ class HistoryScreen(PosScreen):
             yield Line("", id="history-filter")
             yield Input(placeholder="YYYY-MM-DD, Enter", id="day-input", max_length=10,
                         restrict=r"[0-9-]*")
-            yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
+            yield MeasuredTable(id="history-table", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
         table = self.query_one("#history-table", DataTable)

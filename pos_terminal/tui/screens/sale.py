@@ -17,6 +17,7 @@ from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.amount import AmountField
 from pos_terminal.tui.widgets.line import Line, cell
+from pos_terminal.tui.widgets.table import MeasuredTable
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class SaleScreen(PosScreen):
                             max_length=12)
                 yield Input(placeholder="Qty", id="item-qty", restrict=r"[0-9]*",
                             max_length=4, value="1")
-            yield DataTable(id="items", classes="hidden", cursor_type="row", zebra_stripes=True)
+            yield MeasuredTable(id="items", classes="hidden", cursor_type="row", zebra_stripes=True)
             yield Line("", id="sale-message")
             yield Line("", id="demo-wallet")
 
