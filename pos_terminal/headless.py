@@ -10,17 +10,25 @@ One command a line in, one JSON object a line out:
     QUIT
 
 Every answer has "ok" and "command"; a refused or malformed line gets {"ok": false, "error": ...}
-and the loop goes on."""
+and the loop goes on. PAY, STATUS and REFUND answers follow the one outcome rule of
+pos_terminal.checkout.verdict: "outcome" and "exit_code" (0 paid, 1 definitely not paid, 2 nothing
+sent, 3 unknown or needs review), and once a payment's intent exists, every answer about it
+(an unexpected error included) carries its state and app_trans_id. SIGINT / SIGTERM let the
+command under way finish (its journal write, then its answer) and end the session with
+{"ok": true, "command": "STOPPED", "signal": ...}."""
 
 from __future__ import annotations
 
 import json
 import queue
 import re
+import signal
 import threading
+import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pos_terminal.checkout import verdict
 from pos_terminal.wallet.codes import mask_code
 
 if TYPE_CHECKING:
@@ -40,6 +48,10 @@ class Writer(Protocol):
 
 class LineError(Exception):
     """A line the loop refuses; the message says what to send instead."""
+
+
+class _Terminate(BaseException):
+    """Raised by the signal handler while the loop waits for a line (nothing under way)."""
 
 
 _AMOUNT = re.compile(r"[0-9]{1,16}")  # not str.isdigit(): it says yes to "١٢٣" and "１２３"
@@ -92,6 +104,9 @@ class CounterLoop:
         self.scan_timeout_s = scan_timeout_s
         self._codes: queue.Queue[ScanEvent] = queue.Queue()
         self._write_lock = threading.Lock()
+        self.stop = threading.Event()  # SIGINT / SIGTERM: finish the command under way, then end
+        self.signal_name: str | None = None
+        self.busy = False
         if source is not None:
             source.start(self._codes.put)
             source.pause()
@@ -102,21 +117,35 @@ class CounterLoop:
             self.out.flush()
 
     def run(self, lines: Iterable[str | bytes]) -> None:
-        for raw in lines:
-            text = _decoded(raw)
-            if text is None:  # never echoed: it would break the UTF-8 of the answer stream
-                self.emit({"ok": False, "command": None, "error": NOT_UTF8})
-                continue
-            line = text.strip()
-            if not line:
-                continue
-            if not self.handle(line):
-                break
+        try:
+            for raw in lines:
+                text = _decoded(raw)
+                if text is None:  # never echoed: it would break the UTF-8 of the answer stream
+                    self.emit({"ok": False, "command": None, "error": NOT_UTF8})
+                    continue
+                line = text.strip()
+                if line and not self.handle(line):
+                    break
+                if self.stop.is_set():
+                    break
+        except _Terminate:
+            pass
+        if self.stop.is_set():
+            self.emit({"ok": True, "command": "STOPPED", "signal": self.signal_name})
+
+    def on_signal(self, signum: int, _frame: object) -> None:
+        self.signal_name = signal.Signals(signum).name
+        self.stop.set()
+        if not self.busy:
+            raise _Terminate
 
     def handle(self, line: str) -> bool:
         """Answer one line; False after QUIT."""
         verb, _, rest = line.partition(" ")
         command = verb.upper()
+        self.busy = True
+        self.checkout.last_intent = None
+        self.checkout.last_refund = None
         try:
             if command not in COMMANDS:
                 raise LineError(f"unknown command {verb!r}; {USAGE}")
@@ -128,10 +157,37 @@ class CounterLoop:
             self.emit({"ok": False, "command": command if command in COMMANDS else None,
                        "error": str(exc), "line": line[:200]})
         except Exception as exc:  # every refusal of the engine is a sentence; keep serving
-            self.emit({"ok": False, "command": command, "error": _message(exc)})
+            self.emit(self._error_answer(command, rest.strip(), exc))
         else:
             self.emit({"command": command, **result})
+        finally:
+            self.busy = False
         return True
+
+    def _error_answer(self, command: str, args: str, exc: Exception) -> dict[str, Any]:
+        """ok:false with the error; about a payment that exists: its state and app_trans_id."""
+        answer: dict[str, Any] = {"ok": False, "command": command, "error": _message(exc)}
+        subject = self.checkout.last_intent if command == "PAY" else None
+        if command == "STATUS" and args and self.checkout.journal.find(args) is not None:
+            subject = args
+        if subject is not None:
+            data, _code = verdict.error_answer(exc, self.checkout.journal, subject, None)
+            answer.update({k: v for k, v in data.items() if k != "error"})
+            answer["ok"] = False
+        elif command == "REFUND" and self.checkout.last_refund is not None:
+            try:
+                refund = self.checkout.journal.get_refund(self.checkout.last_refund)
+            except Exception:
+                answer.update(m_refund_id=self.checkout.last_refund, state="refunding",
+                              outcome=verdict.Verdict.UNKNOWN.value,
+                              exit_code=verdict.EXIT_UNKNOWN)
+            else:
+                answer.update({k: v for k, v in verdict.refund_answer(refund).items()})
+                answer["ok"] = False
+        elif command == "PAY":
+            answer.update(outcome=verdict.Verdict.NOTHING_SENT.value,
+                          exit_code=verdict.EXIT_NOTHING_SENT)
+        return answer
 
     def _dispatch(self, command: str, args: str) -> dict[str, Any]:
         if command == "PAY":
@@ -143,29 +199,31 @@ class CounterLoop:
             if not args or " " in args:
                 raise LineError("STATUS needs one app_trans_id: STATUS <app_trans_id>")
             view = self.checkout.status(args)
-            return {"ok": True, **view.to_json()}
+            return {"ok": True, **verdict.payment_answer(view)}
         if command == "REFUND":
             parts = args.split()
             if not 1 <= len(parts) <= 2:
                 raise LineError("REFUND needs an app_trans_id and optionally an amount: "
                                 "REFUND <app_trans_id> [amount]")
             amount = _amount(parts[1], "the refund amount") if len(parts) == 2 else None
-            refund = self.checkout.refund(parts[0], amount)
-            return {"ok": refund.state.value != "failed", **refund.to_json()}
+            refund = self.checkout.refund(parts[0], amount, cancel=self.stop)
+            return {"ok": refund.state.value != "failed", **verdict.refund_answer(refund)}
         if args:
             raise LineError(f"{command} takes no arguments")
         if command == "LEDGER":
             if self.ledger is None:
                 raise LineError("no fleet ledger configured: set [ledger] dsn or POS_LEDGER_DSN")
             return {"ok": True, **self.ledger()}
-        return {"ok": True, **self.checkout.reconcile().to_json()}
+        return {"ok": True, **self.checkout.reconcile(cancel=self.stop).to_json()}
 
     def pay(self, amount: int, description: str) -> dict[str, Any]:
         self.checkout.validate_amount(amount)  # limits before any scan
         event = self.wait_for_code()
-        view = self.checkout.pay(amount, event.text, description=description)
-        return {"ok": view.state.value == "succeeded", "code": mask_code(event.text),
-                **view.to_json()}
+        view = self.checkout.pay(amount, event.text, description=description, cancel=self.stop,
+                                 stop=self.stop)
+        answer = verdict.payment_answer(view)
+        return {"ok": answer["outcome"] == verdict.Verdict.PAID.value,
+                "code": mask_code(event.text), **answer}
 
     def wait_for_code(self) -> ScanEvent:
         if self.source is None:
@@ -173,11 +231,18 @@ class CounterLoop:
         while not self._codes.empty():  # a code read while nobody was paying is stale
             self._codes.get_nowait()
         self.source.resume()
+        end = time.monotonic() + self.scan_timeout_s
         try:
-            return self._codes.get(timeout=self.scan_timeout_s)
-        except queue.Empty:
+            while not self.stop.is_set():
+                try:
+                    return self._codes.get(timeout=max(0.0, min(0.2, end - time.monotonic())))
+                except queue.Empty:
+                    if time.monotonic() >= end:
+                        break
+            if self.stop.is_set():
+                raise LineError("stopped before a payment code was read: nothing was charged")
             raise LineError(f"no payment code read within {self.scan_timeout_s:g} s: nothing "
-                            "was charged; send PAY again when the customer is ready") from None
+                            "was charged; send PAY again when the customer is ready")
         finally:
             self.source.pause()
 
@@ -196,6 +261,10 @@ def serve(checkout: Checkout, source_factory: Callable[[], ScanSource | None],
     checkout.reconcile()  # on start, every payment a previous run left open is resolved
     loop = CounterLoop(checkout, source_factory(), out, scan_timeout_s=scan_timeout_s,
                        ledger=ledger)
+    previous: dict[signal.Signals, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            previous[sig] = signal.signal(sig, loop.on_signal)
     try:
         ready: dict[str, Any] = {"ok": True, "command": "READY", "scanner": loop.source.spec
                                  if loop.source else None, "pending": checkout.pending_count()}
@@ -204,4 +273,6 @@ def serve(checkout: Checkout, source_factory: Callable[[], ScanSource | None],
         loop.emit(ready)
         loop.run(inp)
     finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
         loop.close()

@@ -10,12 +10,15 @@ status query. `pay()` blocks; the UI runs it in a worker thread.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from typing import Any
 
 from pos_terminal.checkout import gateway, outcomes, recovery, refunds
-from pos_terminal.checkout.errors import AnswerNotRecorded, CodeRefused
+from pos_terminal.checkout.answer_checks import mismatch_message
+from pos_terminal.checkout.errors import AnswerNotRecorded, CodeRefused, Stopped
 from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
 from pos_terminal.checkout.validation import (
@@ -28,7 +31,10 @@ from pos_terminal.config import CheckoutSettings, Settings
 from pos_terminal.journal import (
     FINAL_STATES,
     PENDING_STATES,
+    CodeClaimed,
+    IllegalTransition,
     Journal,
+    JournalError,
     JournalUnavailable,
     PaymentState,
     PaymentView,
@@ -36,13 +42,23 @@ from pos_terminal.journal import (
 )
 from pos_terminal.wallet.client import WalletClient
 from pos_terminal.wallet.codes import mask_code
-from pos_terminal.wallet.errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
+from pos_terminal.wallet.errors import (
+    MismatchedAnswer,
+    NoAnswer,
+    NotSent,
+    ServiceRefused,
+    UnreadableAnswer,
+)
 from pos_terminal.wallet.ids import new_app_trans_id
 from pos_terminal.wallet.messages import Item, QuickPayOrder
 
 log = logging.getLogger(__name__)
 S = PaymentState
 _PREPARING = "(preparing)"  # a claimed code whose payment has no app_trans_id yet
+#: How long after "never reached the service" a payment is still asked about, in case its charge
+#: lands late: the service refuses an order whose app_time is more than 15 minutes away from its
+#: clock, so 20 minutes covers it with a margin.
+LATE_CHECK_WINDOW_MS = 20 * 60 * 1000
 
 
 def in_flight_message(masked_code: str, app_trans_id: str | None) -> str:
@@ -53,6 +69,41 @@ def in_flight_message(masked_code: str, app_trans_id: str | None) -> str:
     )
 
 Progress = Callable[[PaymentView], None]
+
+#: A sender's lease covers its request (connect + read timeout) plus this margin; it only matters
+#: to a process that cannot see the sender (another pid namespace): a visible, running sender
+#: keeps its lease however long it takes (journal/lease.py).
+LEASE_MARGIN_S = 5.0
+
+MSG_STOPPED_BEFORE_SEND = (
+    "Stopped before the payment was sent: nothing was charged. Charge again if the customer "
+    "still wants to pay."
+)
+MSG_LEASE_LOST = (
+    "This terminal was held up after recording the payment and before sending it, and another "
+    "process has concluded it: the payment was NOT sent from here and nothing was charged by it."
+)
+
+
+def unexpected_message(exc: BaseException) -> str:
+    return (
+        f"Unexpected error while waiting for the answer ({type(exc).__name__}). The payment may "
+        "or may not have gone through: the terminal checks its status. Do not charge again."
+    )
+
+
+def refusal_message(masked: str, reason: str, app_trans_id: str | None) -> str:
+    if reason == "charged":
+        return (
+            f"This payment code ({masked}) was already charged on this terminal (payment "
+            f"{app_trans_id}). Ask the customer to show a fresh code in the wallet app."
+        )
+    if reason == "in_flight":
+        return in_flight_message(masked, app_trans_id)
+    return (
+        f"This payment code ({masked}) belongs to payment {app_trans_id}, whose result is still "
+        "unknown. Run pos-terminal reconcile, and ask the customer to show a fresh code."
+    )
 
 
 class Checkout:
@@ -83,6 +134,10 @@ class Checkout:
         self._codes_in_flight: dict[str, str] = {}  # fingerprint -> app_trans_id
         self._rows_in_flight: set[str] = set()
         self._requests = 0  # quick pays, status queries, refunds: for reports and benchmarks
+        #: The app_trans_id of the last payment whose intent this Checkout recorded (None before
+        #: one): what an error or a signal after the intent must answer about.
+        self.last_intent: str | None = None
+        self.last_refund: str | None = None
 
     # ---------------------------------------------------------------- helpers
     def count_request(self) -> None:
@@ -97,6 +152,13 @@ class Checkout:
     @property
     def _cfg(self) -> CheckoutSettings:
         return self.settings.checkout
+
+    def lease_ttl_ms(self) -> int:
+        sv = self.settings.service
+        seconds = sv.connect_timeout_s + sv.timeout_s + LEASE_MARGIN_S
+        if not math.isfinite(seconds) or seconds <= 0:
+            seconds = 600.0
+        return int(seconds * 1000)
 
     @contextmanager
     def _following(self, app_trans_id: str) -> Iterator[None]:
@@ -126,25 +188,14 @@ class Checkout:
                 known = current if current != _PREPARING else None
                 raise CodeRefused(in_flight_message(mask_code(code), known), "in_flight", known)
             for p in self.journal.payments_with_code(code):
+                reason = None
                 if p.state in (S.SUCCEEDED, S.REFUNDED):
-                    raise CodeRefused(
-                        f"This payment code ({mask_code(code)}) was already charged on this "
-                        f"terminal (payment {p.app_trans_id}). Ask the customer to show a fresh "
-                        "code in the wallet app.",
-                        "charged", p.app_trans_id,
-                    )
-                if p.state in PENDING_STATES:
-                    if now - p.created_ms <= window_ms:
-                        raise CodeRefused(
-                            in_flight_message(mask_code(code), p.app_trans_id),
-                            "in_flight", p.app_trans_id,
-                        )
-                    raise CodeRefused(
-                        f"This payment code ({mask_code(code)}) belongs to payment "
-                        f"{p.app_trans_id}, whose result is still unknown. Run pos-terminal "
-                        "reconcile, and ask the customer to show a fresh code.",
-                        "unresolved", p.app_trans_id,
-                    )
+                    reason = "charged"
+                elif p.state in PENDING_STATES:
+                    reason = "in_flight" if now - p.created_ms <= window_ms else "unresolved"
+                if reason is not None:
+                    raise CodeRefused(refusal_message(mask_code(code), reason, p.app_trans_id),
+                                      reason, p.app_trans_id)
             self._codes_in_flight[fp] = _PREPARING
         return fp
 
@@ -163,10 +214,14 @@ class Checkout:
         on_progress: Progress | None = None,
         deadline_s: float | None = None,
         cancel: threading.Event | None = None,
+        stop: threading.Event | None = None,
         cashier_id: str | None = None,
     ) -> PaymentView:
         """Charge once and follow the payment until final, the deadline, or `cancel`.
 
+        `stop` (a signal to the CLI): set before the intent, raises Stopped (nothing recorded or
+        sent); set after the intent but before the send, the payment is not sent (FAILED).
+        `cancel` only ends the waiting: the payment is still sent and followed elsewhere.
         `cashier_id` is journaled with the payment (who took it; None: nobody signed in).
 
         Raises InvalidPayment / FieldError / RsaKeyError / CodeRefused before anything is
@@ -175,6 +230,7 @@ class Checkout:
         outcome, including no answer at all, comes back as a PaymentView. A charge that could not
         even connect (NotSent) is FAILED at once: nothing reached the service.
         """
+        self.last_intent = None
         deadline = Deadline.start(self._cfg.poll_deadline_s if deadline_s is None else deadline_s)
         amount = self.validate_amount(amount)
         code = self.validate_code(payment_code)
@@ -195,55 +251,106 @@ class Checkout:
             prepared = self.client.build_quick_pay(order, code)
             with self._lock:
                 self._codes_in_flight[fp] = app_trans_id
-            view = self.journal.record_intent(
-                app_trans_id=app_trans_id,
-                amount=amount,
-                generation=self.client.generation,
-                description=description,
-                items=[it.as_wire() for it in items],
-                payment_code=code,
-                payload_hash=prepared.payload_hash,
-                message=outcomes.MSG_SENDING,
-                now=now,
-                cashier_id=cashier_id,
-            )
+            if stop is not None and stop.is_set():
+                raise Stopped("Stopped before the payment was recorded: nothing was sent.")
+            try:
+                view = self.journal.record_intent(
+                    app_trans_id=app_trans_id,
+                    amount=amount,
+                    generation=self.client.generation,
+                    description=description,
+                    items=[it.as_wire() for it in items],
+                    payment_code=code,
+                    payload_hash=prepared.payload_hash,
+                    message=outcomes.MSG_SENDING,
+                    now=now,
+                    lease_ttl_ms=self.lease_ttl_ms(),
+                    cashier_id=cashier_id,
+                    code_window_ms=self._cfg.code_reuse_window_s * 1000,
+                )
+            except CodeClaimed as exc:  # another process claimed this code first
+                raise CodeRefused(refusal_message(mask_code(code), exc.reason, exc.app_trans_id),
+                                  exc.reason, exc.app_trans_id) from None
+            self.last_intent = app_trans_id
             with self._following(app_trans_id):
                 if on_progress is not None:
                     on_progress(view)
                 pause_point("after_intent")
-                try:
-                    self.count_request()
-                    result = self.client.send_quick_pay(prepared)
-                except NotSent as exc:
-                    pause_point("after_answer")
-                    never_sent = outcomes.not_sent_message(exc.cause)
-                    view = self._record_answer(
-                        app_trans_id,
-                        lambda: self.journal.transition(app_trans_id, S.FAILED,
-                                                        message=never_sent),
-                    )
-                except (NoAnswer, UnreadableAnswer) as exc:
-                    pause_point("after_answer")
-                    unknown = outcomes.no_answer_message(exc.message)
-                    view = self._record_answer(
-                        app_trans_id,
-                        lambda: self.journal.transition(app_trans_id, S.UNKNOWN, message=unknown),
-                    )
+                if stop is not None and stop.is_set():
+                    view = self._not_sent(app_trans_id, MSG_STOPPED_BEFORE_SEND)
+                elif not self.journal.claim_send(app_trans_id, self.lease_ttl_ms()):
+                    view = self._not_sent(app_trans_id, MSG_LEASE_LOST)
                 else:
-                    pause_point("after_answer")
-                    sent = view
-                    view = self._record_answer(
-                        app_trans_id,
-                        lambda: outcomes.apply_payment_result(
-                            self.journal, sent, result, from_query=False,
-                            not_found_grace_s=self._cfg.not_found_grace_s,
-                        ),
-                    )
+                    pause_point("before_send")
+                    view = self._send(view, prepared)
                 if on_progress is not None:
                     on_progress(view)
                 return self._follow(view, deadline, on_progress, cancel)
         finally:
             self._release_code(fp)
+
+    def _not_sent(self, app_trans_id: str, message: str) -> PaymentView:
+        """The intent is recorded but this process did not send it (and never will)."""
+        try:
+            return self.journal.transition(app_trans_id, S.FAILED, message=message,
+                                           allowed_from=(S.SUBMITTING, S.UNKNOWN), release=True)
+        except IllegalTransition:  # another process settled it meanwhile: keep its verdict
+            self.journal.release(app_trans_id)
+            return self.journal.get(app_trans_id)
+
+    def _settle_own(self, app_trans_id: str, to: PaymentState, message: str) -> PaymentView:
+        """Record how this process's own send ended, releasing its lease in the same
+        transaction; if another process has settled the payment meanwhile (a status query found
+        it paid while this send waited), its verdict stands."""
+        try:
+            return self.journal.transition(app_trans_id, to, message=message, release=True)
+        except IllegalTransition:
+            self.journal.release(app_trans_id)
+            return self.journal.get(app_trans_id)
+
+    def _send(self, view: PaymentView, prepared: Any) -> PaymentView:
+        """The single send, its answer committed with the release of this process's lease."""
+        app_trans_id = view.app_trans_id
+        j = self.journal
+        try:
+            self.count_request()
+            result = self.client.send_quick_pay(prepared)
+        except NotSent as exc:
+            pause_point("after_answer")
+            never_sent = outcomes.not_sent_message(exc.cause)
+            return self._record_answer(app_trans_id, lambda: self._settle_own(
+                app_trans_id, S.FAILED, never_sent))
+        except MismatchedAnswer as exc:
+            pause_point("after_answer")
+            text = mismatch_message(app_trans_id, exc.message)
+            return self._record_answer(app_trans_id, lambda: outcomes.needs_review(j, view, text))
+        except (NoAnswer, UnreadableAnswer) as exc:
+            pause_point("after_answer")
+            unknown = outcomes.no_answer_message(exc.message)
+            return self._record_answer(app_trans_id, lambda: self._settle_own(
+                app_trans_id, S.UNKNOWN, unknown))
+        except Exception as exc:
+            log.exception("unexpected error sending payment %s", app_trans_id)
+            text = unexpected_message(exc)
+            return self._record_answer(app_trans_id, lambda: self._settle_own(
+                app_trans_id, S.UNKNOWN, text))
+        except BaseException:
+            # KeyboardInterrupt and the like: record what is known before going.
+            try:
+                j.transition(app_trans_id, S.UNKNOWN, message=outcomes.no_answer_message(
+                    "the terminal was interrupted while sending"), release=True)
+            except Exception:
+                log.exception("could not record the interruption of %s", app_trans_id)
+            raise
+        pause_point("after_answer")
+        try:
+            return self._record_answer(app_trans_id, lambda: outcomes.apply_payment_result(
+                j, view, result, from_query=False,
+                not_found_grace_s=self._cfg.not_found_grace_s, release=True,
+            ))
+        finally:
+            with suppress(JournalError):  # a no-op once the answer's commit released it
+                j.release(app_trans_id)
 
     @staticmethod
     def _record_answer(app_trans_id: str, commit: Callable[[], PaymentView]) -> PaymentView:
@@ -298,23 +405,48 @@ class Checkout:
         return view
 
     def query_once(self, view: PaymentView) -> PaymentView:
-        """One status query for a pending payment, its answer committed."""
+        """One status query for a payment, its answer committed (for a row concluded FAILED:
+        only a success changes it, as a late success)."""
         try:
             self.count_request()
             result = self.client.query_status(view.app_trans_id)
+        except MismatchedAnswer as exc:
+            if view.is_final:
+                return self.journal.get(view.app_trans_id)
+            return outcomes.needs_review(self.journal, view,
+                                         mismatch_message(view.app_trans_id, exc.message))
         except (NoAnswer, UnreadableAnswer, ServiceRefused) as exc:
+            if view.is_final:
+                return self.journal.get(view.app_trans_id)
             return outcomes.stay(self.journal, view, outcomes.no_answer_message(exc.message))
+        except Exception as exc:
+            log.exception("unexpected error querying %s", view.app_trans_id)
+            if view.is_final:
+                return self.journal.get(view.app_trans_id)
+            return outcomes.stay(self.journal, view, unexpected_message(exc))
+        if view.is_final:
+            return outcomes.recheck_final(self.journal, view, result)
         return outcomes.apply_payment_result(
             self.journal, view, result, from_query=True,
             not_found_grace_s=self._cfg.not_found_grace_s,
         )
 
     def status(self, app_trans_id: str) -> PaymentView:
-        """The journal's view; a pending payment is asked about once first."""
+        """The journal's view; a pending payment, or one concluded "never reached the service"
+        not long ago, is asked about once first."""
         view = self.journal.get(app_trans_id)
-        if view.state in PENDING_STATES and not self._too_old(view):
+        open_row = view.state in PENDING_STATES and not view.needs_review
+        if (open_row and not self._too_old(view)) or self._may_land_late(view):
             view = self.query_once(view)
         return view
+
+    def _may_land_late(self, view: PaymentView) -> bool:
+        """Concluded "never reached the service" recently enough that the charge could still
+        land (the service refuses an order whose app_time is more than 15 min old)."""
+        if view.state is not S.FAILED or view.late or -101 not in (view.return_code,
+                                                                    view.sub_return_code):
+            return False
+        return self.journal.now() - view.updated_ms <= LATE_CHECK_WINDOW_MS
 
     def _too_old(self, view: PaymentView) -> bool:
         window_ms = self._cfg.status_query_window_h * 3_600_000

@@ -43,3 +43,7 @@ class AnswerNotRecorded(JournalUnavailable):
     def __init__(self, message: str, reason: str, app_trans_id: str) -> None:
         super().__init__(message, reason)
         self.app_trans_id = app_trans_id
+
+
+class Stopped(CheckoutError):
+    """Asked to stop (a signal, the cashier) before the payment was recorded: nothing was sent."""

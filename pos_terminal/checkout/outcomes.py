@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import logging
 
+from pos_terminal.checkout.answer_checks import answer_problems, review_message
+from pos_terminal.checkout.validation import vnd
 from pos_terminal.journal import (
     IllegalTransition,
     Journal,
@@ -34,6 +36,21 @@ MSG_NEVER_ARRIVED = (
 MSG_CHECKING = (
     "Checking with the wallet service whether the payment went through. Do not charge again."
 )
+
+
+MSG_OWNER_LIVE = (
+    "The wallet service has no record of this payment yet, and the terminal process sending it "
+    "is still running (it may be paused or slow): the payment may still arrive. "
+    + MSG_CHECKING
+)
+
+
+def late_success_message(amount: int) -> str:
+    return (
+        f"LATE SUCCESS: the wallet service reports this payment as PAID ({vnd(amount)}) after "
+        "the terminal had said it failed. The customer WAS charged: do not charge again. If the "
+        "customer already paid another way, refund this payment."
+    )
 
 
 def no_answer_message(detail: str) -> str:
@@ -73,7 +90,7 @@ def not_sent_message(cause: str) -> str:
 
 def _settle(
     journal: Journal, view: PaymentView, to: PaymentState, *, message: str,
-    result: PaymentResult | None = None, poll: bool = False,
+    result: PaymentResult | None = None, poll: bool = False, release: bool = False,
 ) -> PaymentView:
     fields: dict[str, object] = {}
     if result is not None:
@@ -86,20 +103,45 @@ def _settle(
             fields["zp_trans_id"] = result.zp_trans_id
     try:
         return journal.transition(
-            view.app_trans_id, to, message=message, count_poll=poll, **fields  # type: ignore[arg-type]
+            view.app_trans_id, to, message=message, count_poll=poll, release=release,
+            **fields,  # type: ignore[arg-type]
         )
     except IllegalTransition:
-        # Another process (or the background reconciler) settled it meanwhile: keep its verdict.
+        # Another process (or the background reconciler) settled it meanwhile: keep its verdict,
+        # except a success for a row concluded FAILED: that charge happened, late.
         current = journal.get(view.app_trans_id)
+        if release:
+            journal.release(view.app_trans_id)
+        if to is S.SUCCEEDED and result is not None and current.state is S.FAILED:
+            log.warning("late success for %s, concluded failed before", view.app_trans_id)
+            return journal.record_late_success(
+                view.app_trans_id, message=late_success_message(current.amount),
+                return_code=result.return_code, sub_return_code=result.sub_return_code,
+                service_message=result.message, zp_trans_id=result.zp_trans_id,
+            )
         log.info("payment %s already %s; answer %s not applied", view.app_trans_id,
                  current.state.value, to.value)
         return current
 
 
-def stay(journal: Journal, view: PaymentView, message: str, *, poll: bool = True) -> PaymentView:
+def stay(journal: Journal, view: PaymentView, message: str, *, poll: bool = True,
+         release: bool = False) -> PaymentView:
     """Keep the state (a SUBMITTING row becomes UNKNOWN: its request is over without a verdict)."""
     to = S.UNKNOWN if view.state is S.SUBMITTING else view.state
-    return _settle(journal, view, to, message=message, poll=poll)
+    return _settle(journal, view, to, message=message, poll=poll, release=release)
+
+
+def needs_review(journal: Journal, view: PaymentView, message: str,
+                 result: PaymentResult | None = None) -> PaymentView:
+    """An answer that does not fit its order: flagged, never paid, never "not paid"."""
+    log.warning("payment %s needs review: %s", view.app_trans_id, message)
+    return journal.flag_answer(
+        view.app_trans_id, message,
+        return_code=None if result is None else result.return_code,
+        sub_return_code=None if result is None else result.sub_return_code,
+        service_message="" if result is None else result.message,
+        zp_trans_id=None if result is None else result.zp_trans_id,
+    )
 
 
 def apply_payment_result(
@@ -109,7 +151,10 @@ def apply_payment_result(
     *,
     from_query: bool,
     not_found_grace_s: float,
+    release: bool = False,
 ) -> PaymentView:
+    """Commit what `result` says about `view` (with `release`, in the same transaction that ends
+    this process's lease on it: the answer to its own send)."""
     if result.app_trans_id != view.app_trans_id:
         log.warning("ignored an answer for %s while resolving %s", result.app_trans_id,
                     view.app_trans_id)
@@ -118,25 +163,41 @@ def apply_payment_result(
             f"An answer about another payment ({result.app_trans_id}) was ignored. "
             + MSG_CHECKING, poll=from_query,
         )
+    problems = answer_problems(view, result)
+    if problems:
+        return needs_review(journal, view, review_message(view.app_trans_id, problems), result)
     code = result.sub_return_code if result.sub_return_code not in (None, 1, 2, 3) else None
     if result.outcome is Outcome.SUCCEEDED:
         return _settle(journal, view, S.SUCCEEDED, message=result.cashier_message,
-                       result=result, poll=from_query)
+                       result=result, poll=from_query, release=release)
     if result.outcome is Outcome.PROCESSING:
         if result.duplicate:
             return _settle(
                 journal, view, S.UNKNOWN if view.state is not S.PROCESSING else S.PROCESSING,
                 message=result.cashier_message or MSG_CHECKING, result=result, poll=from_query,
+                release=release,
             )
         return _settle(journal, view, S.PROCESSING, message=result.cashier_message,
-                       result=result, poll=from_query)
+                       result=result, poll=from_query, release=release)
     if result.outcome is Outcome.NOT_FOUND:
-        since_ms = view.submitted_ms or view.created_ms
-        age_s = (journal.now() - since_ms) / 1000
-        if age_s >= not_found_grace_s:
-            return _settle(journal, view, S.FAILED, message=MSG_NEVER_ARRIVED, result=result,
+        if release:
+            journal.release(view.app_trans_id)
+        # "Never reached the service" only once no process can still be sending it and the
+        # sending has been quiet for the grace period on the monotonic clock (journal/lease.py).
+        try:
+            settled, verdict = journal.conclude_never_arrived(
+                view.app_trans_id, grace_s=not_found_grace_s, message=MSG_NEVER_ARRIVED,
+                return_code=result.return_code, sub_return_code=result.sub_return_code,
+                service_message=result.message, count_poll=from_query,
+            )
+        except IllegalTransition:
+            return journal.get(view.app_trans_id)
+        if verdict == "failed" or settled.state not in (S.SUBMITTING, S.PROCESSING, S.UNKNOWN):
+            return settled
+        if verdict == "owner_live":  # its sender may not have sent it yet: keep its state
+            return _settle(journal, settled, settled.state, message=MSG_OWNER_LIVE,
                            poll=from_query)
-        return stay(journal, view, "The wallet service has no record of this payment yet. "
+        return stay(journal, settled, "The wallet service has no record of this payment yet. "
                     + MSG_CHECKING, poll=from_query)
     # FAILED
     rc = code if code is not None else result.return_code
@@ -148,9 +209,9 @@ def apply_payment_result(
         )
     if not from_query and rc in SEND_AMBIGUOUS:
         return _settle(journal, view, S.UNKNOWN, message=no_answer_message(result.message
-                       or f"code {rc}"), result=result)
+                       or f"code {rc}"), result=result, release=release)
     return _settle(journal, view, S.FAILED, message=result.cashier_message, result=result,
-                   poll=from_query)
+                   poll=from_query, release=release)
 
 
 # ---------------------------------------------------------------- refunds
@@ -161,7 +222,7 @@ MSG_REFUND_NEVER_ARRIVED = (
 
 def _refund_settle(
     journal: Journal, refund: RefundView, to: PaymentState, *, message: str,
-    result: RefundResult | None = None,
+    result: RefundResult | None = None, release: bool = False,
 ) -> RefundView:
     fields: dict[str, object] = {}
     if result is not None:
@@ -174,33 +235,44 @@ def _refund_settle(
             fields["refund_id"] = result.refund_id
     try:
         return journal.refund_transition(
-            refund.m_refund_id, to, message=message, **fields  # type: ignore[arg-type]
+            refund.m_refund_id, to, message=message, release=release,
+            **fields,  # type: ignore[arg-type]
         )
     except IllegalTransition:
+        if release:
+            journal.refund_release(refund.m_refund_id)
         return journal.get_refund(refund.m_refund_id)
 
 
-def refund_pending(journal: Journal, refund: RefundView, message: str) -> RefundView:
-    return _refund_settle(journal, refund, S.REFUNDING, message=message)
+def refund_pending(journal: Journal, refund: RefundView, message: str, *,
+                   release: bool = False) -> RefundView:
+    return _refund_settle(journal, refund, S.REFUNDING, message=message, release=release)
 
 
 def apply_refund_result(
     journal: Journal, refund: RefundView, result: RefundResult, *, from_query: bool,
-    not_found_grace_s: float,
+    not_found_grace_s: float, release: bool = False,
 ) -> RefundView:
     if result.m_refund_id != refund.m_refund_id:
-        return refund_pending(journal, refund, "An answer about another refund was ignored.")
+        return refund_pending(journal, refund, "An answer about another refund was ignored.",
+                              release=release)
     if result.outcome is Outcome.SUCCEEDED:
         return _refund_settle(journal, refund, S.REFUNDED, message=result.cashier_message,
-                              result=result)
+                              result=result, release=release)
     if result.outcome is Outcome.PROCESSING:
         return _refund_settle(journal, refund, S.REFUNDING, message=result.cashier_message,
-                              result=result)
+                              result=result, release=release)
     if result.outcome is Outcome.NOT_FOUND:
-        age_s = (journal.now() - refund.request_ms) / 1000
-        if age_s >= not_found_grace_s:
+        if release:
+            journal.refund_release(refund.m_refund_id)
+        verdict = journal.refund_never_arrived_allowed(refund.m_refund_id, not_found_grace_s)
+        if verdict == "failed":
             return _refund_settle(journal, refund, S.FAILED, message=MSG_REFUND_NEVER_ARRIVED,
                                   result=result)
+        if verdict == "owner_live":
+            return refund_pending(journal, refund, "The wallet service has no record of this "
+                                  "refund yet, and the terminal process sending it is still "
+                                  "running: it may still arrive. Do not refund again.")
         return refund_pending(journal, refund, "The wallet service has no record of this refund "
                               "yet; checking again.")
     code = result.sub_return_code if result.sub_return_code not in (None, 1, 2, 3) else None
@@ -209,4 +281,22 @@ def apply_refund_result(
         return refund_pending(journal, refund, f"The refund status query was refused "
                               f"({result.cashier_message}); it will be checked again.")
     return _refund_settle(journal, refund, S.FAILED, message=result.cashier_message,
-                          result=result)
+                          result=result, release=release)
+
+
+def recheck_final(journal: Journal, view: PaymentView, result: PaymentResult) -> PaymentView:
+    """A status answer about a row already final: only a success for a FAILED row changes it
+    (a late success; or, if the answer does not fit the order, a flag for review)."""
+    current = journal.get(view.app_trans_id)
+    if (current.state is not S.FAILED or result.outcome is not Outcome.SUCCEEDED
+            or result.app_trans_id != view.app_trans_id):
+        return current
+    problems = answer_problems(current, result)
+    if problems:
+        return needs_review(journal, current, review_message(view.app_trans_id, problems), result)
+    log.warning("late success for %s, concluded failed before", view.app_trans_id)
+    return journal.record_late_success(
+        view.app_trans_id, message=late_success_message(current.amount),
+        return_code=result.return_code, sub_return_code=result.sub_return_code,
+        service_message=result.message, zp_trans_id=result.zp_trans_id,
+    )

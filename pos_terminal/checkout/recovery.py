@@ -29,6 +29,7 @@ class ReconcileReport:
     resolved: int
     still_open: int
     flagged: int
+    late: int
     refunds_checked: int
     refunds_resolved: int
     requests: int
@@ -41,6 +42,7 @@ class ReconcileReport:
             "resolved": self.resolved,
             "still_open": self.still_open,
             "needs_review": self.flagged,
+            "late": self.late,
             "refunds_checked": self.refunds_checked,
             "refunds_resolved": self.refunds_resolved,
             "requests": self.requests,
@@ -113,6 +115,19 @@ def reconcile(
             if not wait_next(deadline, schedule, cancel):
                 break
 
+    # Payments concluded "never reached the service" lately are asked about once more: a charge
+    # that landed late after all is recorded as a late success, never dropped.
+    from pos_terminal.checkout.engine import LATE_CHECK_WINDOW_MS
+
+    for p in journal.never_arrived_since(journal.now() - LATE_CHECK_WINDOW_MS):
+        if p.app_trans_id in skip or p.app_trans_id in payment_ids:
+            continue
+        rechecked = co.query_once(p)
+        if rechecked.late or rechecked.needs_review:
+            payment_ids.append(rechecked.app_trans_id)
+            if on_progress is not None:
+                on_progress(rechecked)
+
     final_payments = tuple(journal.get(i) for i in payment_ids)
     final_refunds = tuple(journal.get_refund(i) for i in refund_ids)
     return ReconcileReport(
@@ -120,6 +135,7 @@ def reconcile(
         resolved=sum(1 for p in final_payments if p.is_final),
         still_open=sum(1 for p in final_payments if not p.is_final),
         flagged=sum(1 for p in final_payments if p.needs_review) or flagged,
+        late=sum(1 for p in final_payments if p.late),
         refunds_checked=len(final_refunds),
         refunds_resolved=sum(1 for r in final_refunds if r.is_final),
         requests=co.requests_sent - requests_before,

@@ -10,12 +10,13 @@ refunds reach its whole amount.
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pos_terminal.checkout import outcomes
 from pos_terminal.checkout.errors import InvalidPayment
+from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
-from pos_terminal.journal import PaymentState, RefundNotAllowed, RefundView
+from pos_terminal.journal import IllegalTransition, PaymentState, RefundNotAllowed, RefundView
 from pos_terminal.wallet.errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
 from pos_terminal.wallet.ids import new_refund_id
 from pos_terminal.wallet.messages import RefundRequest
@@ -44,6 +45,7 @@ def refund(
     cashier_id: str | None = None,
 ) -> RefundView:
     """Refund `amount` VND (None: all that is left) and follow it until final or the deadline."""
+    co.last_refund = None
     if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
         raise InvalidPayment("amount", f"A refund amount must be a whole number of VND, not "
                              f"{amount!r}.")
@@ -69,35 +71,53 @@ def refund(
     probe = RefundRequest(m_refund_id=m_refund_id, zp_trans_id=payment.zp_trans_id,
                           amount=amount or payment.amount, description=text, timestamp=now)
     probe.validate(co.client.generation, co.settings.service.app_id)
+    ttl_ms = co.lease_ttl_ms()
     view = journal.record_refund_intent(
         m_refund_id=m_refund_id, app_trans_id=app_trans_id, amount=amount, description=text,
-        request_ms=now, message="Sending the refund to the wallet service.",
+        request_ms=now, message="Sending the refund to the wallet service.", lease_ttl_ms=ttl_ms,
         cashier_id=cashier_id,
     )
+    co.last_refund = m_refund_id
     request = RefundRequest(m_refund_id=m_refund_id, zp_trans_id=payment.zp_trans_id,
                             amount=view.amount, description=text, timestamp=now)
+    pause_point("refund_after_intent")
+    if not journal.refund_claim_send(m_refund_id, ttl_ms):
+        # Held up after recording it, and another process has taken it over: this process
+        # does not send it (nobody else ever sends it: status queries settle it).
+        return journal.get_refund(m_refund_id)
     try:
         co.count_request()
         result = co.client.refund(request)
     except NotSent as exc:
-        view = journal.refund_transition(
-            m_refund_id, S.FAILED,
-            message=f"Cannot reach the wallet service ({exc.cause}): no money moved. Check the "
-            "network or the service address, then refund again.",
-        )
+        view = _settle_own(co, m_refund_id, message=f"Cannot reach the wallet service "
+                           f"({exc.cause}): no money moved. Check the network or the service "
+                           "address, then refund again.")
     except (NoAnswer, UnreadableAnswer) as exc:
-        view = outcomes.refund_pending(journal, view, _no_answer(exc.message))
+        view = outcomes.refund_pending(journal, view, _no_answer(exc.message), release=True)
     except ServiceRefused as exc:
-        view = journal.refund_transition(
-            m_refund_id, S.FAILED, message=exc.message, return_code=exc.return_code,
-            sub_return_code=exc.sub_return_code, service_message=exc.service_message,
-        )
+        view = _settle_own(co, m_refund_id, message=exc.message, return_code=exc.return_code,
+                           sub_return_code=exc.sub_return_code,
+                           service_message=exc.service_message)
+    except Exception as exc:
+        view = outcomes.refund_pending(
+            journal, view, _no_answer(f"unexpected error: {type(exc).__name__}"), release=True)
     else:
         view = outcomes.apply_refund_result(
             journal, view, result, from_query=False,
-            not_found_grace_s=co.settings.checkout.not_found_grace_s,
+            not_found_grace_s=co.settings.checkout.not_found_grace_s, release=True,
         )
     return follow_refund(co, view, deadline_s=deadline_s, cancel=cancel)
+
+
+def _settle_own(co: Checkout, m_refund_id: str, *, message: str, **codes: Any) -> RefundView:
+    """This process's refund was refused or never left: FAILED, lease released in the same
+    transaction; if another process settled it meanwhile, its verdict stands."""
+    try:
+        return co.journal.refund_transition(m_refund_id, S.FAILED, message=message,
+                                            release=True, **codes)
+    except IllegalTransition:
+        co.journal.refund_release(m_refund_id)
+        return co.journal.get_refund(m_refund_id)
 
 
 def follow_refund(
@@ -118,6 +138,9 @@ def query_refund_once(co: Checkout, view: RefundView) -> RefundView:
         result = co.client.query_refund(view.m_refund_id)
     except (NoAnswer, UnreadableAnswer, ServiceRefused) as exc:
         return outcomes.refund_pending(co.journal, view, _no_answer(exc.message))
+    except Exception as exc:
+        return outcomes.refund_pending(
+            co.journal, view, _no_answer(f"unexpected error: {type(exc).__name__}"))
     return outcomes.apply_refund_result(
         co.journal, view, result, from_query=True,
         not_found_grace_s=co.settings.checkout.not_found_grace_s,

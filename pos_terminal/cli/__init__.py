@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-import click
+from pos_terminal.cli import signals as _signals
 
-from pos_terminal import __version__
-from pos_terminal.cli import (
+_signals.install_at_start()  # before the heavy imports: a signal during start-up is not fatal
+
+import click  # noqa: E402
+
+from pos_terminal import __version__  # noqa: E402
+from pos_terminal.cli import (  # noqa: E402
     cashier_cmds,
     emulator_cmd,
     fleet_cmds,
@@ -14,7 +18,10 @@ from pos_terminal.cli import (
     ui_cmds,
     wallet_cmds,
 )
-from pos_terminal.cli.common import add_config_option, fail_on_journal_error
+from pos_terminal.cli.common import add_config_option, fail_on_journal_error  # noqa: E402
+
+#: The commands that answer about money and take SIGINT / SIGTERM as "finish, then answer".
+ANSWERING_COMMANDS = frozenset({"pay", "status", "refund", "reconcile", "headless"})
 
 __all__ = ["main"]
 
@@ -37,6 +44,8 @@ def main(ctx: click.Context) -> None:
 
     With no command, starts the cashier's terminal UI with the configured scanner.
     """
+    if ctx.invoked_subcommand not in ANSWERING_COMMANDS:
+        _signals.release_for_other_commands()
     if ctx.invoked_subcommand is None:
         ui_cmds.run_ui(ctx)
 

@@ -14,6 +14,8 @@ import click
 from pos_terminal.config import ConfigError, Settings, load_settings
 
 CONFIG_META = "pos_terminal.config_path"
+# The one rule (pos_terminal.checkout.verdict): 0 paid, 1 definitely not paid, 2 bad input /
+# nothing sent, 3 outcome unknown or needs review.
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNRESOLVED = 0, 1, 2, 3
 
 
@@ -81,3 +83,9 @@ def fail_on_journal_error() -> Iterator[None]:
         if "--json" in sys.argv[1:]:
             print_json({"error": exc.message, "reason": getattr(exc, "reason", "journal")})
         raise click.exceptions.Exit(EXIT_USAGE) from None
+
+
+# SIGINT / SIGTERM handling lives in pos_terminal.cli.signals (installed before click loads).
+from pos_terminal.cli.signals import SignalStop, stop_on_signals  # noqa: E402
+
+__all__ = ["SignalStop", "stop_on_signals"]

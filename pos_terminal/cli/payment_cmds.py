@@ -28,8 +28,9 @@ from pos_terminal.checkout import (
     PaymentState,
     PaymentView,
     RefundView,
+    verdict,
 )
-from pos_terminal.checkout.errors import AnswerNotRecorded
+from pos_terminal.checkout.errors import AnswerNotRecorded, Stopped
 from pos_terminal.checkout.validation import (
     check_code,
     check_code_format,
@@ -49,8 +50,10 @@ from pos_terminal.cli.common import (
     EXIT_OK,
     EXIT_UNRESOLVED,
     EXIT_USAGE,
+    SignalStop,
     load_settings_or_exit,
     print_json,
+    stop_on_signals,
 )
 from pos_terminal.config import Settings
 from pos_terminal.journal import (
@@ -89,6 +92,7 @@ def _error(message: str, *, as_json: bool, code: int = EXIT_USAGE, **extra: Any)
 
 
 def exit_code_for(state: PaymentState) -> int:
+    """By state alone (a row's needs_review flag also counts: use verdict.payment_exit)."""
     if state in (S.SUCCEEDED, S.REFUNDED):
         return EXIT_OK
     if state is S.FAILED:
@@ -96,11 +100,46 @@ def exit_code_for(state: PaymentState) -> int:
     return EXIT_UNRESOLVED
 
 
+def _unexpected(co: Checkout, exc: Exception, *, as_json: bool, kind: str,
+                subject: str | None, amount: int | None) -> NoReturn:
+    """Any error nobody planned for: never a traceback, never exit 1 while the outcome is
+    unknown. The answer is the journal's row when there is one (verdict.error_answer)."""
+    error = verdict.describe_error(exc)
+    click.echo(f"error: unexpected {error}", err=True)
+    if kind == "refund" and subject is not None:
+        try:
+            refund = co.journal.get_refund(subject)
+        except Exception:
+            refund = None
+        if refund is not None:
+            data = verdict.refund_answer(refund, error=error)
+            if as_json:
+                print_json(data)
+            _exit(int(data["exit_code"]))
+    if kind == "reconcile":
+        if as_json:
+            print_json(verdict.contract(verdict.unexpected_message(error, None).replace(
+                "before the payment was recorded", "while reconciling"), None,
+                state=S.UNKNOWN.value, verdict=verdict.Verdict.UNKNOWN, error=error))
+        _exit(EXIT_UNRESOLVED)
+    target = subject if kind in ("pay", "status") else None
+    data, code = verdict.error_answer(exc, co.journal, target, amount)
+    if kind == "status" and target is not None and code == EXIT_USAGE:
+        code = EXIT_UNRESOLVED
+    if kind == "refund" and code == EXIT_USAGE and co.last_refund is not None:
+        code = EXIT_UNRESOLVED
+    if as_json:
+        print_json(data)
+    _exit(code)
+
+
 @contextmanager
 def _checkout(settings: Settings, as_json: bool, *, pay: bool = False,
-              amount: int | None = None) -> Iterator[Checkout]:
+              amount: int | None = None, kind: str = "",
+              subject: Callable[[Checkout], str | None] | None = None) -> Iterator[Checkout]:
     """A Checkout for one command. The CLI runs no background reconciler, so an open payment's
-    message says to run `pos-terminal reconcile`. With `pay`, errors carry the pay contract."""
+    message says to run `pos-terminal reconcile`. With `pay`, errors carry the pay contract.
+    An unexpected error inside answers by the one rule (never a traceback)."""
 
     def refuse(message: str, **extra: Any) -> NoReturn:
         if pay:
@@ -115,6 +154,11 @@ def _checkout(settings: Settings, as_json: bool, *, pay: bool = False,
         refuse(f"[service] rsa_public_key in {settings.source}: {exc.message}")
     try:
         yield co
+    except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
+        raise
+    except Exception as exc:
+        _unexpected(co, exc, as_json=as_json, kind=kind or ("pay" if pay else ""),
+                    subject=subject(co) if subject is not None else None, amount=amount)
     finally:
         co.close()
 
@@ -136,7 +180,10 @@ def _money(amount: int) -> str:
 
 
 def _payment_line(view: PaymentView) -> str:
-    parts = [view.state.value.upper(), _money(view.amount), view.app_trans_id]
+    state = view.state.value.upper()
+    if view.late:
+        state += " (LATE: charged after the terminal said failed)"
+    parts = [state, _money(view.amount), view.app_trans_id]
     # A wallet transaction number only for money that moved (a failed row may carry one).
     if view.zp_trans_id and view.state in (S.SUCCEEDED, S.REFUNDED):
         parts.append(f"zp {view.zp_trans_id}")
@@ -245,8 +292,9 @@ WEDGE_REFUSAL = (
 def _contract(message: str, amount: int | None, *, state: str = "failed",
               app_trans_id: str | None = None) -> dict[str, Any]:
     """The CLI contract keys, for a result that is not (or not only) a journal row."""
-    return {"state": state, "app_trans_id": app_trans_id, "amount": amount,
-            "return_code": None, "message": message, "zp_trans_id": None}
+    v = (verdict.Verdict.NOTHING_SENT if app_trans_id is None and state == "failed"
+         else verdict.Verdict.UNKNOWN)
+    return verdict.contract(message, amount, state=state, app_trans_id=app_trans_id, verdict=v)
 
 
 def _pay_error(message: str, *, as_json: bool, amount: int | None, field: str | None = None,
@@ -271,7 +319,8 @@ def _refused_result(co: Checkout, exc: CodeRefused, amount: int,
             message += f" Check it with `pos-terminal status {exc.app_trans_id}`."
         if other is not None:
             shown = replace(other, message=message)
-            data = shown.to_json()
+            data = verdict.payment_answer(shown)
+            data.update(outcome=verdict.Verdict.UNKNOWN.value, exit_code=EXIT_UNRESOLVED)
         else:
             data = _contract(message, amount, state=S.PROCESSING.value)
         data.update(refused=exc.reason, previous_app_trans_id=exc.app_trans_id)
@@ -287,8 +336,8 @@ def _refused_result(co: Checkout, exc: CodeRefused, amount: int,
         message += f" That payment is now {other.state.value}: see `pos-terminal status " \
             f"{other.app_trans_id}`."
     if as_json:
-        print_json({**_contract(message, amount), "refused": exc.reason,
-                    "previous_app_trans_id": exc.app_trans_id})
+        print_json({**verdict.contract(message, amount, verdict=verdict.Verdict.NOT_PAID),
+                    "refused": exc.reason, "previous_app_trans_id": exc.app_trans_id})
     else:
         click.echo(f"FAILED  {_money(amount)}  not sent (refused: {exc.reason}, payment "
                    f"{exc.app_trans_id})\n  {message}")
@@ -375,11 +424,14 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
             _pay_error(f"the scanner {scanner_spec!r} cannot be used: {exc}", as_json=as_json,
                        amount=amount, field="scanner")
     assert code is not None
-    with _checkout(settings, as_json, pay=True, amount=amount) as co:
+    with stop_on_signals() as stop, _checkout(settings, as_json, pay=True, amount=amount,
+                                              subject=lambda c: c.last_intent) as co:
         try:
             view = co.pay(amount, code, description=description, items=item_list,
                           on_progress=_progress_printer(as_json), deadline_s=deadline_s,
-                          cashier_id=cashier_id)
+                          cancel=stop.event, stop=stop.event, cashier_id=cashier_id)
+        except Stopped as exc:
+            _pay_error(exc.message, as_json=as_json, amount=amount, signal=stop.name)
         except (InvalidPayment, FieldError) as exc:
             _pay_error(exc.message, as_json=as_json, amount=amount, field=exc.field)
         except CodeRefused as exc:
@@ -392,16 +444,25 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
                                         app_trans_id=exc.app_trans_id),
                             "error": exc.message, "reason": exc.reason})
             _exit(EXIT_UNRESOLVED)
-        except JournalError as exc:
+        except (JournalError, WalletError, CheckoutError) as exc:
+            if co.last_intent is not None:  # after the intent: never "nothing was sent"
+                _unexpected(co, exc, as_json=as_json, kind="pay", subject=co.last_intent,
+                            amount=amount)
             _pay_error(exc.message, as_json=as_json, amount=amount,
-                       reason=getattr(exc, "reason", "journal"))
-        except (WalletError, CheckoutError) as exc:
-            _pay_error(exc.message, as_json=as_json, amount=amount)
+                       **({"reason": getattr(exc, "reason", "journal")}
+                          if isinstance(exc, JournalError) else {}))
+    _answer_payment(view, as_json, stop)
+
+
+def _answer_payment(view: PaymentView, as_json: bool, stop: SignalStop | None = None) -> NoReturn:
+    extra: dict[str, Any] = {}
+    if stop is not None and stop.name:
+        extra["signal"] = stop.name
     if as_json:
-        print_json(view.to_json())
+        print_json(verdict.payment_answer(view, **extra))
     else:
         click.echo(_payment_line(view))
-    _exit(exit_code_for(view.state))
+    _exit(verdict.payment_exit(view))
 
 
 # ------------------------------------------------------------------ status, reconcile
@@ -412,18 +473,15 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
 def status_cmd(ctx: click.Context, app_trans_id: str, as_json: bool) -> None:
     """Show a payment; an unresolved one is asked about once first. Exit as for pay."""
     settings = load_settings_or_exit(ctx)
-    with _checkout(settings, as_json) as co:
+    with stop_on_signals() as stop, _checkout(settings, as_json, kind="status",
+                                              subject=lambda _c: app_trans_id) as co:
         try:
             view = co.status(app_trans_id)
         except UnknownPayment as exc:
             _error(exc.message, as_json=as_json)
         except JournalError as exc:
             _error(exc.message, as_json=as_json)
-    if as_json:
-        print_json(view.to_json())
-    else:
-        click.echo(_payment_line(view))
-    _exit(exit_code_for(view.state))
+    _answer_payment(view, as_json, stop)
 
 
 @click.command("reconcile")
@@ -437,13 +495,18 @@ def reconcile_cmd(ctx: click.Context, wait_s: float, as_json: bool) -> None:
     Exit 0 when nothing is left open, 3 when some are still open or need review.
     """
     settings = load_settings_or_exit(ctx)
-    with _checkout(settings, as_json) as co:
+    with stop_on_signals() as stop, _checkout(settings, as_json, kind="reconcile") as co:
         try:
-            report = co.reconcile(on_progress=None, wait_s=wait_s)
+            report = co.reconcile(on_progress=None, wait_s=wait_s, cancel=stop.event)
         except JournalError as exc:
             _error(exc.message, as_json=as_json)
+    open_left = report.still_open + (report.refunds_checked - report.refunds_resolved)
     if as_json:
-        print_json(report.to_json())
+        data = report.to_json()
+        data["exit_code"] = EXIT_UNRESOLVED if open_left or report.flagged else EXIT_OK
+        if stop.name:
+            data["signal"] = stop.name
+        print_json(data)
     else:
         click.echo(f"checked {report.checked} payments: {report.resolved} resolved, "
                    f"{report.still_open} still open, {report.flagged} need review; "
@@ -453,8 +516,7 @@ def reconcile_cmd(ctx: click.Context, wait_s: float, as_json: bool) -> None:
             click.echo(_payment_line(view))
         for refund in report.refunds:
             click.echo(_refund_line(refund))
-    open_left = report.still_open + (report.refunds_checked - report.refunds_resolved)
-    _exit(EXIT_UNRESOLVED if open_left else EXIT_OK)
+    _exit(EXIT_UNRESOLVED if open_left or report.flagged else EXIT_OK)
 
 
 # ------------------------------------------------------------------ refund, override
@@ -483,22 +545,25 @@ def refund_cmd(ctx: click.Context, app_trans_id: str, amount_text: str | None,
                    field="amount")
     authorised_by = authorise(settings, action="refund", supervisor_id=supervisor_id,
                               pins=PinReader(pin_stdin), as_json=as_json)
-    with _checkout(settings, as_json) as co:
+    with stop_on_signals() as stop, _checkout(settings, as_json, kind="refund",
+                                              subject=lambda c: c.last_refund) as co:
         try:
-            view = co.refund(app_trans_id, amount, description, cashier_id=authorised_by)
+            view = co.refund(app_trans_id, amount, description, cancel=stop.event,
+                             cashier_id=authorised_by)
         except (UnknownPayment, RefundNotAllowed) as exc:
             _error(exc.message, as_json=as_json)
         except (FieldError, InvalidPayment) as exc:
             _error(exc.message, as_json=as_json, field=exc.field)
-        except JournalError as exc:
-            _error(exc.message, as_json=as_json)
-        except WalletError as exc:
+        except (JournalError, WalletError) as exc:
+            if co.last_refund is not None:  # after the refund's intent: answer with it
+                _unexpected(co, exc, as_json=as_json, kind="refund", subject=co.last_refund,
+                            amount=None)
             _error(exc.message, as_json=as_json)
     if as_json:
-        print_json(view.to_json())
+        print_json(verdict.refund_answer(view, **({"signal": stop.name} if stop.name else {})))
     else:
         click.echo(_refund_line(view))
-    _exit({S.REFUNDED: EXIT_OK, S.FAILED: EXIT_FAILED}.get(view.state, EXIT_UNRESOLVED))
+    _exit(verdict.refund_exit(view))
 
 
 @click.command("override")

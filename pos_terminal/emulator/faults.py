@@ -26,10 +26,19 @@ duplicate_keys      yes        the real answer with its return code repeated as 
                                ("paid") at the end: a lenient parser reads success
 hostile_text        yes        the real answer, its messages replaced by Rich markup
                                and terminal escape sequences (``HOSTILE_TEXT``)
+answer_*            yes        the real answer, altered (below): answers that must not
+                               be believed
 =================== ========== ====================================================
 
 The streamed modes (slow_drip, huge, gzip_bomb) count the bytes they managed to write before
 the client hung up: ``FaultBook.sent_bytes(mode)`` (the emulator's control: ``fault_stats()``).
+
+Altered answers (the request is processed normally; only what it says back is wrong):
+``answer_amount`` reports 1,000 VND more than the order; ``answer_negative_amount`` the amount
+negated; ``answer_subcode`` return code 1 with ``return_code`` of the rule as the v2
+sub-code (e.g. -63); ``answer_no_zptransid`` no wallet transaction id; ``answer_other_id``
+names another app_trans_id; ``answer_huge_code`` a return code of 5,000 digits;
+``answer_undocumented_code`` the positive, undocumented return code 7.
 
 A rule applies the same way whether it names a wallet or not (a wallet rule is only known once
 the request names its wallet; the request is then held or answered exactly as an endpoint rule
@@ -53,10 +62,15 @@ from pos_terminal.emulator import wire
 
 #: Modes that answer with a bad body after the request was processed (see answer_with()).
 ANSWER_BODY_MODES = ("slow_drip", "huge", "gzip_bomb", "duplicate_keys", "hostile_text")
+#: Modes that answer a processed request with its real answer altered (answer_body()).
+ANSWER_MUTATIONS = ("answer_amount", "answer_negative_amount", "answer_subcode",
+                    "answer_no_zptransid", "answer_other_id", "answer_huge_code",
+                    "answer_undocumented_code")
 MODES = ("delay", "delay_before_commit", "http500", "html", "refuse", "garbage", "truncated",
-         "drop", "drop_after_commit", *ANSWER_BODY_MODES)
+         "drop", "drop_after_commit", *ANSWER_BODY_MODES, *ANSWER_MUTATIONS)
 COMMITTING_MODES = frozenset({"delay", "delay_before_commit", "garbage", "truncated",
-                              "drop_after_commit", *ANSWER_BODY_MODES})
+                              "drop_after_commit", *ANSWER_BODY_MODES, *ANSWER_MUTATIONS})
+HUGE_DIGITS = 5000
 #: What hostile_text puts in every message of the answer: Rich markup that does not parse,
 #: markup that would restyle the screen, a terminal escape (clear screen, red) and a BEL.
 HOSTILE_TEXT = "[bold]Ví [/] hết tiền [/] \x1b[2J\x1b[31mRED\x07 [link=x]click =SUM(A1)"
@@ -259,3 +273,32 @@ async def _stream(request: web.Request, rule: FaultRule, book: FaultBook, parts:
     except (ConnectionError, asyncio.CancelledError, RuntimeError):
         pass  # the client hung up: what was written so far is recorded
     return response
+
+
+def answer_body(rule: FaultRule, answer: Mapping[str, Any], generation: str | None) -> bytes:
+    """The JSON body of `answer` altered as the answer_* rule says."""
+    legacy = generation == "v001"
+    rc_key = "returncode" if legacy else "return_code"
+    zp_key = "zptransid" if legacy else "zp_trans_id"
+    id_key = "apptransid" if legacy else "app_trans_id"
+    data = dict(answer)
+    if rule.mode == "answer_amount" and isinstance(data.get("amount"), int):
+        data["amount"] = int(data["amount"]) + 1000
+    elif rule.mode == "answer_negative_amount" and isinstance(data.get("amount"), int):
+        data["amount"] = -abs(int(data["amount"]))
+    elif rule.mode == "answer_subcode":
+        data[rc_key] = wire.OK
+        if not legacy:
+            data["sub_return_code"] = rule.return_code
+    elif rule.mode == "answer_no_zptransid":
+        data.pop(zp_key, None)
+    elif rule.mode == "answer_other_id" and id_key in data:
+        data[id_key] = f"{data[id_key]}x"
+    elif rule.mode == "answer_undocumented_code":
+        data[rc_key] = 7
+    text = json.dumps(data, ensure_ascii=False)
+    if rule.mode == "answer_huge_code":
+        marker = '"__huge__"'
+        data[rc_key] = "__huge__"
+        text = json.dumps(data, ensure_ascii=False).replace(marker, "9" * HUGE_DIGITS)
+    return text.encode("utf-8")

@@ -22,9 +22,11 @@ from pos_terminal.emulator import addresses, pages, wire
 from pos_terminal.emulator.appkeys import FAULTS_KEY, SERVICE_KEY
 from pos_terminal.emulator.faults import (
     ANSWER_BODY_MODES,
+    ANSWER_MUTATIONS,
     FaultBook,
     FaultRule,
     FaultSpecError,
+    answer_body,
     answer_with,
     parse_rule,
 )
@@ -151,7 +153,9 @@ async def _service_endpoint(request: web.Request) -> web.StreamResponse:
     if late:
         await asyncio.sleep(late)  # committed above; only the answer is late
     rule = next((r for r in rules if r.mode in _ANSWER_MODES), None)
-    body = json.dumps(answer, ensure_ascii=False).encode("utf-8")
+    altered = next((r for r in rules if r.mode in ANSWER_MUTATIONS), None)
+    body = (answer_body(altered, answer, generation) if altered is not None
+            else json.dumps(answer, ensure_ascii=False).encode("utf-8"))
     if rule is not None and rule.mode == "drop_after_commit":
         return _drop(request)
     if rule is not None and rule.mode == "garbage":

@@ -1,6 +1,7 @@
 """The durable payment journal (SQLite): schema, migrations, events, queries, reports, export."""
 
 from pos_terminal.journal.errors import (
+    CodeClaimed,
     IllegalTransition,
     JournalCorrupt,
     JournalError,
@@ -28,6 +29,7 @@ __all__ = [
     "PENDING_STATES",
     "REFUND_TRANSITIONS",
     "SCHEMA_VERSION",
+    "CodeClaimed",
     "EventView",
     "IllegalTransition",
     "Journal",

@@ -123,3 +123,14 @@ def unavailable_from(exc: BaseException, path: Path) -> JournalUnavailable:
         "Check the disk and the file, then try again.",
         "error",
     )
+
+
+class CodeClaimed(JournalError):
+    """The payment code is already charged ("charged") or belongs to an unresolved payment
+    ("in_flight" within the reuse window, else "unresolved"): found inside the intent's write
+    transaction, so nothing was written."""
+
+    def __init__(self, reason: str, app_trans_id: str) -> None:
+        super().__init__(f"The payment code belongs to payment {app_trans_id} ({reason}).")
+        self.reason = reason
+        self.app_trans_id = app_trans_id

@@ -91,10 +91,10 @@ OUTBOX_MIGRATION = _migration()
 
 
 def cashier_triggers_migration() -> str:
-    """Schema v4 (cashiers): payment and refund rows carry one more payload key, `cashier` (the
+    """Schema v5 (cashiers): payment and refund rows carry one more payload key, `cashier` (the
     cashier who took the payment, the supervisor who authorised the refund; null when nobody
     was signed in). The fleet ledger keeps it in its `cashier` column, which holds the counter's
-    app_user when the key is null or absent (rows shipped before v4)."""
+    app_user when the key is null or absent (rows shipped before v5)."""
     parts: list[str] = []
     for kind in ("payment", "refund"):
         table, key, fields, time_col = KINDS[kind]

@@ -40,6 +40,10 @@ class Report:
     refunds_pending_count: int
     refunds_pending_amount: int
     needs_review_count: int
+    # Succeeded after the terminal had said failed (already in the sales above); 0 in Z reports
+    # stored before schema version 3.
+    late_count: int = 0
+    late_amount: int = 0
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -61,6 +65,11 @@ class Report:
             f"  net                  {self.net_amount:>15,d} VND",
             f"  failed       {self.failed_count:6d}",
         ]
+        if self.late_count:
+            out.append(
+                f"  LATE PAID    {self.late_count:6d}  {self.late_amount:>15,d} VND (charged after "
+                "the terminal said failed; in sales above: check none was paid twice)"
+            )
         if self.refunds_failed_count:
             out.append(f"  refunds failed {self.refunds_failed_count:4d}")
         if self.unresolved_count or self.refunds_pending_count:
@@ -100,6 +109,10 @@ def _totals(conn: sqlite3.Connection, z_clause: str, args: tuple[Any, ...]) -> d
     refunds_failed = one(
         f"SELECT count(*), 0 FROM refunds WHERE {z_clause} AND state='failed'"  # noqa: S608
     )
+    late = one(
+        "SELECT count(*), sum(amount) FROM payments "  # noqa: S608
+        f"WHERE {z_clause} AND late=1 AND state IN {_in(_SALE_STATES)}"
+    )
     return {
         "sales_count": sales[0],
         "sales_amount": sales[1],
@@ -108,6 +121,8 @@ def _totals(conn: sqlite3.Connection, z_clause: str, args: tuple[Any, ...]) -> d
         "net_amount": sales[1] - refunds[1],
         "failed_count": failed[0],
         "refunds_failed_count": refunds_failed[0],
+        "late_count": late[0],
+        "late_amount": late[1],
     }
 
 

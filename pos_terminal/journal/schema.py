@@ -198,8 +198,41 @@ MIGRATIONS: tuple[str, ...] = (
     # version 3 (fleet ledger): the outbox. See outbox.py: triggers copy every payment, refund,
     # event and Z report row into `outbox` inside the writer's own transaction, whoever writes.
     OUTBOX_MIGRATION,
-    # cashiers and receipts: who took each payment, refund and override; PINs only as salted
-    # scrypt hashes (cashiers.py); shifts (sign-in to sign-out) for the per-shift reports; PIN
+    # version 4 (money safety): the lease of the process sending a payment or refund
+    # (journal/lease.py, table `leases`), the moment its sending went quiet on the monotonic
+    # clock of one boot (the not-found grace is counted from there, never on the wall clock),
+    # and the `late` flag of a success that came after the terminal had concluded FAILED: the
+    # only move out of a final state besides a refund, and only together with setting `late`.
+    """
+    ALTER TABLE payments ADD COLUMN late INTEGER NOT NULL DEFAULT 0 CHECK (late IN (0, 1));
+
+    -- One row per payment ('payment:<app_trans_id>') or refund ('refund:<m_refund_id>') being
+    -- or having been sent. Apart from the payments and refunds tables: coordination between
+    -- processes, not payment data (renewing a lease changes no payment row).
+    CREATE TABLE leases (
+        subject             TEXT PRIMARY KEY,
+        owner               TEXT,
+        until_mono_ms       INTEGER,
+        quiet_boot_id       TEXT,
+        quiet_mono_ms       INTEGER
+    ) STRICT;
+
+    DROP TRIGGER payments_final_state;
+    CREATE TRIGGER payments_final_state BEFORE UPDATE OF state ON payments
+        WHEN NEW.state IS NOT OLD.state
+            AND NOT (OLD.state = 'failed' AND NEW.state = 'succeeded'
+                     AND OLD.late = 0 AND NEW.late = 1)
+            AND (OLD.state IN ('failed', 'refunded')
+                 OR (OLD.state = 'succeeded' AND NEW.state IS NOT 'refunded'))
+    BEGIN SELECT RAISE(ABORT, 'a payment in a final state never changes state'); END;
+    CREATE TRIGGER payments_late_only_with_late_success BEFORE UPDATE OF late ON payments
+        WHEN NEW.late IS NOT OLD.late
+            AND NOT (OLD.late = 0 AND NEW.late = 1 AND OLD.state = 'failed'
+                     AND NEW.state = 'succeeded')
+    BEGIN SELECT RAISE(ABORT, 'late is set only by a late success and never cleared'); END;
+    """,
+    # version 5 (cashiers and receipts): who took each payment, refund and override; PINs only
+    # as salted scrypt hashes (cashiers.py); shifts (sign-in to sign-out) for the per-shift reports; PIN
     # failures, lock-outs and the like in `cashier_events`; every receipt printed (so a second
     # print carries the reprint mark). Payment and refund rows reach the outbox with their
     # cashier (payload key `cashier`, the fleet ledger's `cashier` column).

@@ -21,7 +21,9 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+from pos_terminal.journal import lease
 from pos_terminal.journal.errors import (
+    CodeClaimed,
     IllegalTransition,
     JournalCorrupt,
     JournalError,
@@ -73,7 +75,7 @@ def vnd(amount: int) -> str:
 _PAYMENT_COLUMNS = (
     "app_trans_id, state, amount, description, return_code, message, service_message, "
     "zp_trans_id, code_last4, created_ms, updated_ms, polls, refunded_amount, needs_review, kind, "
-    "generation, sub_return_code, submitted_ms, order_url, qr_code, items_json, z_number, "
+    "generation, sub_return_code, submitted_ms, order_url, qr_code, items_json, z_number, late, "
     "cashier_id"
 )
 _REFUND_COLUMNS = (
@@ -94,7 +96,7 @@ def _payment(row: Sequence[Any]) -> PaymentView:
         code_last4=row[8], created_ms=row[9], updated_ms=row[10], polls=row[11],
         refunded_amount=row[12], needs_review=bool(row[13]), kind=row[14], generation=row[15],
         sub_return_code=row[16], submitted_ms=row[17], order_url=row[18], qr_code=row[19],
-        items_json=row[20], z_number=row[21], cashier_id=row[22],
+        items_json=row[20], z_number=row[21], late=bool(row[22]), cashier_id=row[23],
     )
 
 
@@ -151,6 +153,12 @@ class Journal:
             raise unavailable_from(exc, p) from exc
         try:
             mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            # Two processes creating the journal at once: the switch to WAL needs the file to
+            # itself, so the loser sees the old mode for a moment. Try again for a while.
+            deadline = time.monotonic() + min(busy_timeout_s, 5.0)
+            while str(mode).lower() != "wal" and time.monotonic() < deadline:
+                time.sleep(0.05)
+                mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise JournalUnavailable(
                     f"The payment journal {p} cannot use write-ahead logging (mode {mode!r}). "
@@ -316,15 +324,25 @@ class Journal:
         payload_hash: str | None = None,
         message: str = "",
         now: int | None = None,
+        lease_ttl_ms: int | None = None,
+        code_window_ms: float | None = None,
         cashier_id: str | None = None,
     ) -> PaymentView:
-        """Commit the intent (NEW -> SUBMITTING) before anything is sent; `cashier_id` is who
-        took the payment (None: no cashier signed in)."""
+        """Commit the intent (NEW -> SUBMITTING) before anything is sent.
+
+        With `lease_ttl_ms`, this process takes the row's lease (it alone may send it). With
+        `code_window_ms`, the payment code is claimed in the same write transaction: a code
+        already charged, or belonging to an unresolved payment, raises CodeClaimed and nothing is
+        written, so two processes can never both record (and send) the same code.
+        `cashier_id` is who took the payment (None: no cashier signed in).
+        """
         t = self._clock() if now is None else now
         fp = self.fingerprint(payment_code) if payment_code is not None else None
         last4 = code_last4(payment_code) if payment_code is not None else None
         items_json = json.dumps(list(items), ensure_ascii=False, separators=(",", ":"))
         with self._tx() as conn:
+            if fp is not None and code_window_ms is not None:
+                self._claim_code_in(conn, fp, t, code_window_ms)
             conn.execute(
                 "INSERT INTO payments(app_trans_id, kind, generation, state, amount, description, "
                 "items_json, code_fingerprint, code_last4, payload_hash, message, created_ms, "
@@ -332,6 +350,8 @@ class Journal:
                 (app_trans_id, kind, generation, PaymentState.SUBMITTING.value, amount,
                  description, items_json, fp, last4, payload_hash, message, t, t, t, cashier_id),
             )
+            if lease_ttl_ms is not None:
+                self._take_lease_in(conn, "payments", app_trans_id, lease_ttl_ms)
             self._append_event(
                 conn, app_trans_id=app_trans_id, time_ms=t, kind="transition",
                 from_state=PaymentState.NEW.value, to_state=PaymentState.SUBMITTING.value,
@@ -339,6 +359,189 @@ class Journal:
             )
             return self._get_in(conn, app_trans_id)
 
+    @staticmethod
+    def _claim_code_in(conn: sqlite3.Connection, fp: str, now: int, window_ms: float) -> None:
+        rows = conn.execute(
+            "SELECT app_trans_id, state, created_ms FROM payments WHERE code_fingerprint=? "
+            "ORDER BY created_ms DESC",
+            (fp,),
+        ).fetchall()
+        for app_trans_id, state, created_ms in rows:
+            st = PaymentState(state)
+            if st in (PaymentState.SUCCEEDED, PaymentState.REFUNDED):
+                raise CodeClaimed("charged", app_trans_id)
+            if st in PENDING_STATES:
+                reason = "in_flight" if now - created_ms <= window_ms else "unresolved"
+                raise CodeClaimed(reason, app_trans_id)
+
+    # ---------------------------------------------------------------- leases
+    @staticmethod
+    def _subject(table: str, value: str) -> str:
+        return f"{'payment' if table == 'payments' else 'refund'}:{value}"
+
+    def _take_lease_in(self, conn: sqlite3.Connection, table: str, value: str,
+                       ttl_ms: int) -> None:
+        conn.execute(
+            "INSERT INTO leases(subject, owner, until_mono_ms) VALUES (?,?,?)",
+            (self._subject(table, value), lease.me().owner, lease.mono_ms() + ttl_ms),
+        )
+
+    def _lease_row(self, conn: sqlite3.Connection, table: str, _key: str,
+                   value: str) -> tuple[Any, ...]:
+        row = conn.execute(
+            "SELECT owner, until_mono_ms, quiet_boot_id, quiet_mono_ms FROM leases "
+            "WHERE subject=?",
+            (self._subject(table, value),),
+        ).fetchone()
+        return (None, None, None, None) if row is None else tuple(row)
+
+    def _claim_send_in(self, conn: sqlite3.Connection, table: str, key: str, value: str,
+                       ttl_ms: int) -> bool:
+        owner = self._lease_row(conn, table, key, value)[0]
+        if owner != lease.me().owner:
+            return False
+        conn.execute(
+            "UPDATE leases SET until_mono_ms=? WHERE subject=?",
+            (lease.mono_ms() + ttl_ms, self._subject(table, value)),
+        )
+        return True
+
+    def _release_in(self, conn: sqlite3.Connection, table: str, _key: str, value: str) -> None:
+        """The owner's sending is over: release its lease and stamp when it went quiet."""
+        here = lease.me()
+        conn.execute(
+            "UPDATE leases SET owner=NULL, quiet_boot_id=?, quiet_mono_ms=? "
+            "WHERE subject=? AND owner=?",
+            (here.boot_id, lease.mono_ms(), self._subject(table, value), here.owner),
+        )
+
+    def _quiet_for_in(self, conn: sqlite3.Connection, table: str, key: str,
+                      value: str) -> float | None:
+        """Seconds since the row's sending provably went quiet, on this boot's monotonic clock;
+        None while a lease may be live. A lease that ended without a release this process can
+        time (its owner died, the machine rebooted; or a row from before leases) is stamped
+        quiet now: the grace starts here."""
+        owner, until, quiet_boot, quiet_mono = self._lease_row(conn, table, key, value)
+        if owner is not None and lease.lease_live(owner, until):
+            return None
+        here = lease.me()
+        now = lease.mono_ms()
+        if owner is not None or quiet_boot != here.boot_id or quiet_mono is None:
+            conn.execute(
+                "INSERT INTO leases(subject, owner, until_mono_ms, quiet_boot_id, quiet_mono_ms) "
+                "VALUES (?, NULL, NULL, ?, ?) ON CONFLICT(subject) DO UPDATE SET owner=NULL, "
+                "quiet_boot_id=excluded.quiet_boot_id, quiet_mono_ms=excluded.quiet_mono_ms",
+                (self._subject(table, value), here.boot_id, now),
+            )
+            quiet_mono = now
+        return (now - int(quiet_mono)) / 1000
+
+    def claim_send(self, app_trans_id: str, ttl_ms: int) -> bool:
+        """Just before sending: True (lease renewed) if this process still owns the payment's
+        lease and the row still waits for its send; False: do not send."""
+        with self._tx() as conn:
+            current = self._get_in(conn, app_trans_id)
+            # UNKNOWN too: another process may have marked the row "no answer yet" meanwhile.
+            if current.state not in (PaymentState.SUBMITTING, PaymentState.UNKNOWN):
+                return False
+            return self._claim_send_in(conn, "payments", "app_trans_id", app_trans_id, ttl_ms)
+
+    def release(self, app_trans_id: str) -> None:
+        with self._tx() as conn:
+            self._release_in(conn, "payments", "app_trans_id", app_trans_id)
+
+    def conclude_never_arrived(
+        self, app_trans_id: str, *, grace_s: float, message: str,
+        return_code: int | None = None, sub_return_code: int | None = None,
+        service_message: str = "", count_poll: bool = False,
+    ) -> tuple[PaymentView, str]:
+        """"Order not found": FAILED only if no lease can be live and the sending has been quiet
+        for `grace_s` (monotonic). Returns the row and "failed", "owner_live" or "grace"."""
+        with self._tx() as conn:
+            current = self._get_in(conn, app_trans_id)
+            if current.state not in PENDING_STATES:
+                return current, current.state.value
+            quiet = self._quiet_for_in(conn, "payments", "app_trans_id", app_trans_id)
+            if quiet is None:
+                return current, "owner_live"
+            if not quiet >= grace_s:
+                return current, "grace"
+            view = self._transition_in(
+                conn, app_trans_id, PaymentState.FAILED, message=message,
+                return_code=return_code, sub_return_code=sub_return_code,
+                service_message=service_message, zp_trans_id=_UNSET, order_url=_UNSET,
+                qr_code=_UNSET, count_poll=count_poll, allowed_from=PENDING_STATES,
+                release=False,
+            )
+            return view, "failed"
+
+    def record_late_success(
+        self, app_trans_id: str, *, message: str, return_code: int | None,
+        sub_return_code: int | None, service_message: str, zp_trans_id: str | None,
+    ) -> PaymentView:
+        """A success for a payment already concluded FAILED: SUCCEEDED with the `late` flag and
+        its own event (the only move out of FAILED the journal allows)."""
+        t = self._clock()
+        with self._tx() as conn:
+            current = self._get_in(conn, app_trans_id)
+            if current.state is not PaymentState.FAILED or current.late:
+                return current
+            conn.execute(
+                "UPDATE payments SET state='succeeded', late=1, needs_review=0, message=?, "
+                "return_code=?, sub_return_code=?, service_message=?, zp_trans_id=?, "
+                "updated_ms=? WHERE app_trans_id=?",
+                (message, return_code, sub_return_code, service_message, zp_trans_id, t,
+                 app_trans_id),
+            )
+            self._append_event(
+                conn, app_trans_id=app_trans_id, time_ms=t, kind="transition",
+                from_state="failed", to_state="succeeded", return_code=return_code,
+                sub_return_code=sub_return_code, message=message,
+                reason="late success: charged after the terminal had concluded failed",
+                who="wallet service",
+            )
+            return self._get_in(conn, app_trans_id)
+
+    def flag_answer(
+        self, app_trans_id: str, message: str, *, return_code: int | None = None,
+        sub_return_code: int | None = None, service_message: str = "",
+        zp_trans_id: str | None = None,
+    ) -> PaymentView:
+        """An answer that does not fit its order: needs review (a human decides), never paid.
+        A pending row becomes (or stays) UNKNOWN; a final row keeps its state."""
+        t = self._clock()
+        with self._tx() as conn:
+            current = self._get_in(conn, app_trans_id)
+            to = current.state
+            if to is PaymentState.SUBMITTING:
+                to = PaymentState.UNKNOWN
+            conn.execute(
+                "UPDATE payments SET state=?, needs_review=1, message=?, return_code=?, "
+                "sub_return_code=?, service_message=?, "
+                "zp_trans_id=coalesce(zp_trans_id, ?), updated_ms=? WHERE app_trans_id=?",
+                (to.value, message, return_code, sub_return_code, service_message, zp_trans_id,
+                 t, app_trans_id),
+            )
+            self._release_in(conn, "payments", "app_trans_id", app_trans_id)
+            self._append_event(
+                conn, app_trans_id=app_trans_id, time_ms=t, kind="review",
+                from_state=current.state.value, to_state=to.value, return_code=return_code,
+                sub_return_code=sub_return_code, message=message,
+            )
+            return self._get_in(conn, app_trans_id)
+
+    def never_arrived_since(self, since_ms: int) -> list[PaymentView]:
+        """Payments concluded FAILED by "order not found" since `since_ms` (wall clock: only
+        which rows to check again, never a verdict), oldest first."""
+        rows = self._read(
+            f"SELECT {_PAYMENT_COLUMNS} FROM payments WHERE state='failed' AND late=0 "  # noqa: S608
+            "AND (return_code=-101 OR sub_return_code=-101) AND updated_ms>=? "
+            "ORDER BY created_ms",
+            (since_ms,),
+        )
+        return [_payment(r) for r in rows]
+
+    # ---------------------------------------------------------------- transitions
     def transition(
         self,
         app_trans_id: str,
@@ -353,51 +556,67 @@ class Journal:
         qr_code: str | None = _UNSET,
         count_poll: bool = False,
         allowed_from: Collection[PaymentState] | None = None,
+        release: bool = False,
     ) -> PaymentView:
         """Move a payment to `to_state` with its event, or refresh it when already there.
 
         Staying in the same state updates the row (codes, message, poll count) without an event.
         A move the state machine forbids raises IllegalTransition and changes nothing.
         """
-        t = self._clock()
         with self._tx() as conn:
-            current = self._get_in(conn, app_trans_id)
-            if allowed_from is not None and current.state not in allowed_from:
-                raise IllegalTransition(
-                    f"Payment {app_trans_id} is {current.state.value}, not "
-                    f"{'/'.join(s.value for s in allowed_from)}; nothing changed."
-                )
-            moving = current.state is not to_state
-            if moving and not can_move(current.state, to_state):
-                raise IllegalTransition(
-                    f"Payment {app_trans_id} cannot go from {current.state.value} to "
-                    f"{to_state.value}."
-                )
-            sets: dict[str, Any] = {"state": to_state.value, "message": message, "updated_ms": t}
-            for column, value in (
-                ("return_code", return_code), ("sub_return_code", sub_return_code),
-                ("service_message", service_message), ("zp_trans_id", zp_trans_id),
-                ("order_url", order_url), ("qr_code", qr_code),
-            ):
-                if value is not _UNSET:
-                    sets[column] = value
-            if to_state in FINAL_STATES:
-                sets["needs_review"] = 0
-            assignments = ", ".join(f"{c}=?" for c in sets)
-            poll = ", polls=polls+1" if count_poll else ""
-            conn.execute(
-                f"UPDATE payments SET {assignments}{poll} WHERE app_trans_id=?",  # noqa: S608
-                (*sets.values(), app_trans_id),
+            return self._transition_in(
+                conn, app_trans_id, to_state, message=message, return_code=return_code,
+                sub_return_code=sub_return_code, service_message=service_message,
+                zp_trans_id=zp_trans_id, order_url=order_url, qr_code=qr_code,
+                count_poll=count_poll, allowed_from=allowed_from, release=release,
             )
-            if moving:
-                self._append_event(
-                    conn, app_trans_id=app_trans_id, time_ms=t, kind="transition",
-                    from_state=current.state.value, to_state=to_state.value,
-                    return_code=None if return_code is _UNSET else return_code,
-                    sub_return_code=None if sub_return_code is _UNSET else sub_return_code,
-                    message=message,
-                )
-            return self._get_in(conn, app_trans_id)
+
+    def _transition_in(
+        self, conn: sqlite3.Connection, app_trans_id: str, to_state: PaymentState, *,
+        message: str, return_code: Any, sub_return_code: Any, service_message: Any,
+        zp_trans_id: Any, order_url: Any, qr_code: Any, count_poll: bool,
+        allowed_from: Collection[PaymentState] | None, release: bool,
+    ) -> PaymentView:
+        t = self._clock()
+        current = self._get_in(conn, app_trans_id)
+        if allowed_from is not None and current.state not in allowed_from:
+            raise IllegalTransition(
+                f"Payment {app_trans_id} is {current.state.value}, not "
+                f"{'/'.join(s.value for s in allowed_from)}; nothing changed."
+            )
+        moving = current.state is not to_state
+        if moving and not can_move(current.state, to_state):
+            raise IllegalTransition(
+                f"Payment {app_trans_id} cannot go from {current.state.value} to "
+                f"{to_state.value}."
+            )
+        sets: dict[str, Any] = {"state": to_state.value, "message": message, "updated_ms": t}
+        for column, value in (
+            ("return_code", return_code), ("sub_return_code", sub_return_code),
+            ("service_message", service_message), ("zp_trans_id", zp_trans_id),
+            ("order_url", order_url), ("qr_code", qr_code),
+        ):
+            if value is not _UNSET:
+                sets[column] = value
+        if to_state in FINAL_STATES:
+            sets["needs_review"] = 0
+        assignments = ", ".join(f"{c}=?" for c in sets)
+        poll = ", polls=polls+1" if count_poll else ""
+        conn.execute(
+            f"UPDATE payments SET {assignments}{poll} WHERE app_trans_id=?",  # noqa: S608
+            (*sets.values(), app_trans_id),
+        )
+        if release:
+            self._release_in(conn, "payments", "app_trans_id", app_trans_id)
+        if moving:
+            self._append_event(
+                conn, app_trans_id=app_trans_id, time_ms=t, kind="transition",
+                from_state=current.state.value, to_state=to_state.value,
+                return_code=None if return_code is _UNSET else return_code,
+                sub_return_code=None if sub_return_code is _UNSET else sub_return_code,
+                message=message,
+            )
+        return self._get_in(conn, app_trans_id)
 
     def override(
         self, app_trans_id: str, to_state: PaymentState, *, reason: str, who: str, message: str,
@@ -533,6 +752,7 @@ class Journal:
         description: str,
         request_ms: int,
         message: str = "",
+        lease_ttl_ms: int | None = None,
         cashier_id: str | None = None,
     ) -> RefundView:
         """Commit a refund before it is sent; `amount` None means everything that is left.
@@ -582,6 +802,8 @@ class Journal:
                 (m_refund_id, app_trans_id, wanted, description, PaymentState.REFUNDING.value,
                  request_ms, message, t, t, cashier_id),
             )
+            if lease_ttl_ms is not None:
+                self._take_lease_in(conn, "refunds", m_refund_id, lease_ttl_ms)
             self._append_event(
                 conn, app_trans_id=app_trans_id, m_refund_id=m_refund_id, time_ms=t,
                 kind="transition", from_state=PaymentState.NEW.value,
@@ -610,6 +832,7 @@ class Journal:
         service_message: str = _UNSET,
         refund_id: str | None = _UNSET,
         full_refund_message: str = "",
+        release: bool = False,
     ) -> RefundView:
         """Settle (or refresh) a refund; REFUNDED adds to the payment's refunded_amount and moves
         the payment SUCCEEDED -> REFUNDED when nothing is left, all in one transaction."""
@@ -636,6 +859,8 @@ class Journal:
                 "WHERE m_refund_id=?",
                 (*sets.values(), m_refund_id),
             )
+            if release:
+                self._release_in(conn, "refunds", "m_refund_id", m_refund_id)
             if moving:
                 self._append_event(
                     conn, app_trans_id=current.app_trans_id, m_refund_id=m_refund_id, time_ms=t,
@@ -663,6 +888,30 @@ class Journal:
                         to_state=PaymentState.REFUNDED.value, message=text,
                     )
             return self._get_refund_in(conn, m_refund_id)
+
+    def refund_claim_send(self, m_refund_id: str, ttl_ms: int) -> bool:
+        """Just before sending a refund: True if this process still owns its lease."""
+        with self._tx() as conn:
+            current = self._get_refund_in(conn, m_refund_id)
+            if current.state is not PaymentState.REFUNDING or current.refund_id is not None:
+                return False
+            return self._claim_send_in(conn, "refunds", "m_refund_id", m_refund_id, ttl_ms)
+
+    def refund_release(self, m_refund_id: str) -> None:
+        with self._tx() as conn:
+            self._release_in(conn, "refunds", "m_refund_id", m_refund_id)
+
+    def refund_never_arrived_allowed(self, m_refund_id: str, grace_s: float) -> str:
+        """"Refund not found": "failed" if no lease can be live and the sending has been quiet
+        for `grace_s` (monotonic), else "owner_live" or "grace" (a quiet stamp may be written)."""
+        with self._tx() as conn:
+            current = self._get_refund_in(conn, m_refund_id)
+            if current.is_final:
+                return current.state.value
+            quiet = self._quiet_for_in(conn, "refunds", "m_refund_id", m_refund_id)
+            if quiet is None:
+                return "owner_live"
+            return "failed" if quiet >= grace_s else "grace"
 
     def flag_refund_for_review(self, m_refund_id: str, message: str) -> RefundView:
         t = self._clock()

@@ -43,6 +43,7 @@ class PaymentView:
     qr_code: str | None = None
     items_json: str = "[]"
     z_number: int | None = None
+    late: bool = False  # succeeded after the terminal had concluded failed
     cashier_id: str | None = None
 
     @property
@@ -73,6 +74,7 @@ class PaymentView:
             "code_last4": self.code_last4,
             "refunded_amount": self.refunded_amount,
             "needs_review": self.needs_review,
+            "late": self.late,
             "polls": self.polls,
             "created_ms": self.created_ms,
             "submitted_ms": self.submitted_ms,

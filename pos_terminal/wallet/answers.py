@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from pos_terminal.text_safety import clean
 
-from .errors import ServiceRefused, UnreadableAnswer
+from .errors import MismatchedAnswer, ServiceRefused, UnreadableAnswer
 from .fields import (
     BANK_FIELDS,
     BANK_LIST_BANKS,
@@ -36,6 +36,9 @@ from .results import (
 from .returncodes import describe
 
 Answer = Mapping[str, object]
+
+#: Numbers the journal (SQLite INTEGER) can hold; a code or amount outside is not an answer.
+_INT_LIMIT = 2**63 - 1
 
 
 class _Ambiguous(ValueError):
@@ -93,14 +96,20 @@ def get_int(data: Answer, name: str, *, required: bool) -> int | None:
     value = data[name]
     if isinstance(value, bool):
         raise UnreadableAnswer(f"the service's answer has a non-numeric {name}")
+    number: int | None = None
     if isinstance(value, int):
-        return value
-    if isinstance(value, str):
+        number = value
+    elif isinstance(value, str) and len(value) <= 40:
         try:
-            return int(value.strip())
+            number = int(value.strip())
         except ValueError:
-            pass
-    raise UnreadableAnswer(f"the service's answer has a non-numeric {name}")
+            number = None
+    if number is None:
+        raise UnreadableAnswer(f"the service's answer has a non-numeric {name}")
+    if not -_INT_LIMIT <= number <= _INT_LIMIT:
+        raise UnreadableAnswer(f"the service's answer has an absurd {name} (a number of "
+                               f"{number.bit_length()} bits)")
+    return number
 
 
 def get_text(data: Answer, name: str | None) -> str:
@@ -145,7 +154,7 @@ def get_id(data: Answer, name: str) -> str | None:
 def check_echo(data: Answer, name: str, expected: str) -> None:
     """If the answer names its order, it must be ours: never apply another order's answer."""
     if name in data and data[name] is not None and str(data[name]) != expected:
-        raise UnreadableAnswer(
+        raise MismatchedAnswer(
             f"the service answered about {name} {data[name]!s} instead of {expected}; "
             "the answer was ignored"
         )
@@ -193,10 +202,12 @@ def payment_result(data: Answer, generation: str, app_trans_id: str) -> PaymentR
             outcome = Outcome.PROCESSING
         else:
             raise UnreadableAnswer(f"the service answered with an unknown return_code {rc}")
-    elif rc == RC_V001_PROCESSING or processing_flag:
+    elif rc == RC_V001_PROCESSING or processing_flag or rc > RC_SUCCESS:
+        # A positive legacy code that is neither success nor a documented failure is not a
+        # failure: the charge may be in progress, so only a status query can tell.
         outcome = Outcome.PROCESSING
     else:
-        outcome = Outcome.FAILED  # legacy: any other code is a failure
+        outcome = Outcome.FAILED  # legacy: a code below 1 is a failure
     message = _message(data, generation)
     return PaymentResult(
         app_trans_id=app_trans_id,

@@ -77,3 +77,8 @@ __all__ = [
     "UnreadableAnswer",
     "WalletError",
 ]
+
+
+class MismatchedAnswer(UnreadableAnswer):
+    """The answer names another order than the one asked about: never applied. For a charge it
+    means "outcome unknown, needs review"."""

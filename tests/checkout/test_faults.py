@@ -9,6 +9,8 @@ import logging
 import os
 import sqlite3
 import subprocess
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -169,16 +171,25 @@ def test_raw_code_is_in_no_byte_of_the_journal_or_the_logs(
 def test_journal_locked_after_sending_keeps_the_intent_for_reconcile(
         settings: Settings, emulator: Any) -> None:
     journal = Journal.open(settings.terminal.journal, busy_timeout_s=0.2)
-    holder = sqlite3.connect(settings.terminal.journal, isolation_level=None)
+    holder = sqlite3.connect(settings.terminal.journal, isolation_level=None,
+                             check_same_thread=False)
 
-    def lock_once_intent_is_written(view: Any) -> None:
-        if view.state is S.SUBMITTING:
-            holder.execute("BEGIN EXCLUSIVE")
+    # The answer comes 1 s late; the journal is locked once the charge has reached the service
+    # (after the sender's last write before the send: the claim of its lease).
+    add_fault(emulator, endpoint="quick_pay", mode="delay", delay_s=1.0)
 
+    def lock_once_sent() -> None:
+        while quick_pay_requests(emulator) == 0:
+            time.sleep(0.01)
+        holder.execute("BEGIN EXCLUSIVE")
+
+    locker = threading.Thread(target=lock_once_sent)
+    locker.start()
     with Checkout(settings, journal=journal) as co:
         with pytest.raises(JournalUnavailable, match=r"was sent, but its answer could not be "
                            r"recorded: .* run pos-terminal reconcile") as err:
-            co.pay(5_000, wallet_code(emulator, "an"), on_progress=lock_once_intent_is_written)
+            co.pay(5_000, wallet_code(emulator, "an"))
+        locker.join()
         holder.execute("ROLLBACK")
         holder.close()
         [row] = co.journal.pending()

@@ -369,19 +369,22 @@ def _version_1_journal(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A journal as pos-terminal wrote it before schema version 2, with settled rows."""
     from pos_terminal.journal import schema, store
 
-    # Today's code writes the cashier columns of a later version: they are added for the
-    # writing and dropped again, leaving the version 1 tables.
-    later = ("payments", "refunds", "events")
-    extra = "".join(f"ALTER TABLE {t} ADD COLUMN cashier_id TEXT;\n" for t in later)
+    # The rows are written by today's code in a current journal, then copied column by column
+    # into a version-1 file (today's code writes columns version 1 does not have).
+    current = path.with_name("current.sqlite3")
+    with Journal.open(current) as j:
+        _settled(j)
     with monkeypatch.context() as m:
-        m.setattr(store, "MIGRATIONS", (schema.MIGRATIONS[0] + extra,))
+        m.setattr(store, "MIGRATIONS", schema.MIGRATIONS[:1])
         m.setattr(store, "SCHEMA_VERSION", 1)
         with Journal.open(path) as j:
             assert j.schema_version == 1
-            _settled(j)
     raw = sqlite3.connect(path, isolation_level=None)
-    for table in later:
-        raw.execute(f"ALTER TABLE {table} DROP COLUMN cashier_id")
+    raw.execute("ATTACH DATABASE ? AS cur", (str(current),))
+    for table in ("payments", "refunds", "events"):
+        cols = ", ".join(r[1] for r in raw.execute(f"PRAGMA main.table_info({table})"))
+        raw.execute(f"INSERT INTO main.{table}({cols}) SELECT {cols} FROM cur.{table}")
+    raw.execute("DETACH DATABASE cur")
     # Version 1 stored a short code whole as its "last 4".
     raw.execute("UPDATE payments SET code_last4='123' WHERE app_trans_id='261121_t1_f'")
     raw.execute("UPDATE payments SET state='succeeded' WHERE app_trans_id='261121_t1_f'")

@@ -36,7 +36,10 @@ def test_v2_outcomes(answer: dict[str, object], outcome: Outcome, duplicate: boo
         ({"returncode": 10, "isprocessing": True}, Outcome.PROCESSING, False),
         ({"returncode": 0, "isprocessing": "true"}, Outcome.PROCESSING, False),
         ({"returncode": -63, "isprocessing": False}, Outcome.FAILED, False),
-        ({"returncode": 2}, Outcome.FAILED, False),
+        # Issue 12: a positive legacy code that is neither success nor a documented failure
+        # may be a charge in progress: status queries decide, never "failed".
+        ({"returncode": 2}, Outcome.PROCESSING, False),
+        ({"returncode": 7}, Outcome.PROCESSING, False),
         ({"returncode": -101}, Outcome.NOT_FOUND, False),
         ({"returncode": -68}, Outcome.PROCESSING, True),
     ],

@@ -38,6 +38,8 @@ def _note(view: PaymentView) -> str:
     note = view.zp_trans_id or view.message
     if view.refunded_amount:
         note = f"refunded {format_vnd(view.refunded_amount)}"
+    if view.late:
+        note = "LATE PAID " + note
     if view.needs_review:
         note = "NEEDS REVIEW " + note
     return note
@@ -245,6 +247,7 @@ class PaymentDetailScreen(PosScreen):
         self.view = view
         lines = [
             f"{view.app_trans_id}   {format_vnd(view.amount)}   {view.state.value.upper()}"
+            + ("   LATE (charged after the terminal said failed)" if view.late else "")
             + ("   NEEDS REVIEW" if view.needs_review else ""),
             f"created {vn_time(view.created_ms)} · code ••••{view.code_last4 or '????'}",
             f"transaction {view.zp_trans_id or '-'}",

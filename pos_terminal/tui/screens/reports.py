@@ -88,6 +88,10 @@ def report_lines(report: Report) -> list[str]:
         f"  net               {format_vnd(report.net_amount):>16}",
         f"  failed    {report.failed_count:5d}",
     ]
+    if report.late_count:
+        lines.append(f"  LATE PAID {report.late_count:4d}   {format_vnd(report.late_amount):>16}"
+                     " charged after the terminal said failed (in sales): check none was paid "
+                     "twice")
     if report.refunds_failed_count:
         lines.append(f"  refunds failed {report.refunds_failed_count}")
     if report.unresolved_count or report.refunds_pending_count:

@@ -10,7 +10,7 @@ from textual import events
 from textual.containers import Vertical
 from textual.widget import Widget
 
-from pos_terminal.checkout import PaymentState, PaymentView
+from pos_terminal.checkout import PaymentState, PaymentView, verdict
 from pos_terminal.tui.format import format_vnd, vn_time
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.line import Line
@@ -27,6 +27,19 @@ class Outcome:
 
     @classmethod
     def from_view(cls, view: PaymentView) -> Outcome:
+        """By the one outcome rule (pos_terminal.checkout.verdict)."""
+        judged = verdict.of_payment(view)
+        if judged is verdict.Verdict.NEEDS_REVIEW:
+            return cls(False, verdict.headline(view), view.amount, (
+                view.message,
+                f"Order: {view.app_trans_id}",
+            ))
+        if judged is verdict.Verdict.PAID and view.late:
+            return cls(True, verdict.headline(view), view.amount, (
+                view.message,
+                f"Transaction: {view.zp_trans_id or '-'}",
+                f"Order: {view.app_trans_id}",
+            ))
         if view.state is PaymentState.SUCCEEDED:
             return cls(True, "PAID", view.amount, (
                 f"Time: {vn_time(view.updated_ms)}",

@@ -1,0 +1,48 @@
+"""Checking an answer against the order it answers: what does not fit is "needs review".
+
+A success is believed only when it is about this order, for this amount, with no failure
+sub-code, and carries the wallet transaction number a refund will need. Anything else may be a
+charge (so never "not paid") but cannot be shown as paid: a person checks the merchant portal.
+"""
+
+from __future__ import annotations
+
+from pos_terminal.checkout.validation import vnd as vnd_text
+from pos_terminal.journal import PaymentView
+from pos_terminal.wallet.results import Outcome, PaymentResult
+
+
+def answer_problems(view: PaymentView, result: PaymentResult) -> list[str]:
+    """What is wrong with `result` as an answer about `view` (empty: nothing)."""
+    problems: list[str] = []
+    if result.amount is not None:
+        if result.amount < 0:
+            problems.append(f"it reports a negative amount ({result.amount:,} VND)")
+        elif result.amount != view.amount and result.outcome is not Outcome.NOT_FOUND:
+            problems.append(f"it reports {vnd_text(result.amount)} for an order of "
+                            f"{vnd_text(view.amount)}")
+    if result.outcome is Outcome.SUCCEEDED:
+        if result.sub_return_code is not None and result.sub_return_code < 0:
+            problems.append(f"it says success (return code {result.return_code}) with the "
+                            f"failure sub-code {result.sub_return_code}")
+        if not result.zp_trans_id:
+            problems.append("it says success without a wallet transaction number (zp_trans_id),"
+                            " so the payment could never be refunded")
+    return problems
+
+
+def review_message(app_trans_id: str, problems: list[str]) -> str:
+    return (
+        f"The wallet service's answer does not fit this order: {'; '.join(problems)}. The "
+        "customer may or may not have been charged: do not charge again and do not treat it as "
+        f"paid. Check payment {app_trans_id} in the merchant portal, then mark it with "
+        "pos-terminal override."
+    )
+
+
+def mismatch_message(app_trans_id: str, detail: str) -> str:
+    return (
+        f"The wallet service answered about another order ({detail}). The outcome of payment "
+        f"{app_trans_id} is unknown: do not charge again. Check it in the merchant portal, then "
+        "mark it with pos-terminal override."
+    )
