@@ -231,11 +231,11 @@ MIGRATIONS: tuple[str, ...] = (
                      AND NEW.state = 'succeeded')
     BEGIN SELECT RAISE(ABORT, 'late is set only by a late success and never cleared'); END;
     """,
-    # version 5 (cashiers and receipts): who took each payment, refund and override; PINs only
-    # as salted scrypt hashes (cashiers.py); shifts (sign-in to sign-out) for the per-shift reports; PIN
-    # failures, lock-outs and the like in `cashier_events`; every receipt printed (so a second
-    # print carries the reprint mark). Payment and refund rows reach the outbox with their
-    # cashier (payload key `cashier`, the fleet ledger's `cashier` column).
+    # version 5 (cashiers and receipts): who took each payment, refund and override; PINs
+    # only as salted scrypt hashes (cashiers.py); shifts (sign-in to sign-out) for the
+    # per-shift reports; PIN failures, lock-outs and the like in `cashier_events`; every
+    # receipt printed (so a second print carries the reprint mark). Payment and refund rows
+    # reach the outbox with their cashier (payload key `cashier`, the ledger's `cashier`).
     CASHIERS_MIGRATION,
 )
 
