@@ -205,6 +205,8 @@ class GroupTotals:
     net_amount: int
     failed_count: int
     refunds_failed_count: int
+    late_count: int = 0   # paid after the terminal had concluded failed
+    late_amount: int = 0
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
