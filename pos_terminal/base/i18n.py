@@ -1,0 +1,105 @@
+"""The cashier's language: gettext catalogs read straight from the `.po` files.
+
+English is the source language (the msgids); Vietnamese comes from
+``pos_terminal/locale/vi/LC_MESSAGES/*.po``, one catalog per domain (``pos_terminal`` for the
+CLI, headless mode, checkout messages and receipts; ``tui`` for the Textual screens). The `.po`
+files are read with Babel at first use, so there is no compile step and no binary `.mo` in git.
+
+JSON keys, codes and log lines are never translated; only what a person reads.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+
+LANGUAGES: tuple[str, ...] = ("vi", "en")
+SOURCE_LANGUAGE = "en"
+DOMAINS: tuple[str, ...] = ("pos_terminal", "tui")
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+
+_lock = threading.Lock()
+_catalogs: dict[str, dict[str, str]] = {}
+_language: str | None = None
+
+
+def language_from_environment(environ: dict[str, str] | None = None) -> str:
+    """``vi`` when the POSIX locale variables ask for Vietnamese, else ``en``."""
+    env = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        value = env.get(name, "")
+        if value:
+            return "vi" if value.lower().startswith("vi") else "en"
+    return SOURCE_LANGUAGE
+
+
+def normalise(language: str) -> str:
+    """``"VI"``, ``"vi_VN.UTF-8"`` -> ``"vi"``; ValueError for a language we do not ship."""
+    short = language.strip().lower().replace("-", "_").split("_", 1)[0].split(".", 1)[0]
+    if short not in LANGUAGES:
+        raise ValueError(
+            f"language {language!r} is not available; use one of: {', '.join(LANGUAGES)}"
+        )
+    return short
+
+
+def set_language(language: str) -> str:
+    """Make ``language`` the one every later `_()` answers in (process-wide); returns it."""
+    global _language
+    chosen = normalise(language)
+    with _lock:
+        _language = chosen
+    return chosen
+
+
+def current_language() -> str:
+    if _language is None:
+        return language_from_environment()
+    return _language
+
+
+def _load(language: str, domains: Iterable[str] = DOMAINS) -> dict[str, str]:
+    merged: dict[str, str] = {}
+    for domain in domains:
+        path = LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.po"
+        if not path.exists():
+            continue
+        with path.open("rb") as handle:
+            catalog = read_po(handle, locale=language, domain=domain)
+        for message in catalog:
+            if message.id and isinstance(message.id, str) and message.string and not message.fuzzy:
+                merged[message.id] = str(message.string)
+    return merged
+
+
+def catalog(language: str) -> dict[str, str]:
+    """msgid -> translation for ``language`` (empty for the source language)."""
+    if language == SOURCE_LANGUAGE:
+        return {}
+    with _lock:
+        found = _catalogs.get(language)
+        if found is None:
+            found = _catalogs[language] = _load(language)
+        return found
+
+
+def gettext(message: str) -> str:
+    """``message`` in the current language (itself when there is no translation)."""
+    return catalog(current_language()).get(message, message)
+
+
+def translate_to(language: str, message: str) -> str:
+    """``message`` in ``language`` whatever the current one is (receipts in the shop's language)."""
+    return catalog(normalise(language)).get(message, message)
+
+
+def N_(message: str) -> str:
+    """Marks a module-level constant for extraction; translate it with `_()` where it is shown."""
+    return message
+
+
+_ = gettext

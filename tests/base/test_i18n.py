@@ -1,0 +1,57 @@
+"""The language switch and the catalogs read from the .po files."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from pos_terminal.base import i18n
+
+
+@pytest.fixture(autouse=True)
+def _restore_language() -> Iterator[None]:
+    before = i18n._language
+    yield
+    i18n._language = before
+
+
+def test_language_from_environment() -> None:
+    assert i18n.language_from_environment({"LANG": "vi_VN.UTF-8"}) == "vi"
+    assert i18n.language_from_environment({"LC_ALL": "en_US.UTF-8", "LANG": "vi_VN"}) == "en"
+    assert i18n.language_from_environment({}) == "en"
+
+
+def test_normalise_refuses_languages_we_do_not_ship() -> None:
+    assert i18n.normalise("vi_VN.UTF-8") == "vi"
+    assert i18n.normalise("EN") == "en"
+    with pytest.raises(ValueError, match="use one of: vi, en"):
+        i18n.normalise("fr")
+
+
+def test_every_catalog_parses_and_keeps_placeholders() -> None:
+    """A translation that drops or renames a {placeholder} would crash at .format() time."""
+    import re
+
+    for path in sorted(Path(i18n.LOCALE_DIR).glob("*/LC_MESSAGES/*.po")):
+        with path.open("rb") as handle:
+            catalog = read_po(handle)
+        for message in catalog:
+            if not message.id or not message.string:
+                continue
+            wanted = sorted(re.findall(r"\{[a-z_0-9]*\}", str(message.id)))
+            got = sorted(re.findall(r"\{[a-z_0-9]*\}", str(message.string)))
+            assert wanted == got, f"{path.name}: {message.id!r}"
+
+
+def test_gettext_follows_the_current_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(i18n._catalogs, "vi", {"Paid": "Đã thanh toán"})
+    i18n.set_language("vi")
+    assert i18n._("Paid") == "Đã thanh toán"
+    assert i18n._("no such message") == "no such message"
+    assert i18n.translate_to("en", "Paid") == "Paid"
+    i18n.set_language("en")
+    assert i18n._("Paid") == "Paid"
+    assert i18n.translate_to("vi", "Paid") == "Đã thanh toán"
