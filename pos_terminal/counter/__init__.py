@@ -1,0 +1,36 @@
+"""The counter layer: the session every front end drives (pos_terminal.counter.session), the
+typed events it publishes (events) on a thread-safe bus (bus), scan sources seen from the
+counter (scanning), the outcome rule (outcome), and the types the front ends name (types).
+
+Front ends (tui, cli, headless) import from here, never from wallet, checkout or journal."""
+
+from pos_terminal.counter import events, outcome
+from pos_terminal.counter.bus import EventBus, Subscription
+from pos_terminal.counter.events import (
+    CodeIgnored,
+    CodeRead,
+    CounterEvent,
+    ListenerFailed,
+    PaymentError,
+    PaymentProgress,
+    PaymentSettled,
+    PaymentStarted,
+    PaymentUnresolved,
+    PendingCount,
+    ReconcileFailed,
+    RefundSettled,
+    ScannerStatus,
+    ScannerUnavailable,
+    ServiceStatus,
+)
+from pos_terminal.counter.opening import open_counter
+from pos_terminal.counter.scanning import Scanner, SourceFactory, source_factory
+from pos_terminal.counter.session import UNRESOLVED, Counter, SaleLine, ScannedCode
+
+__all__ = [
+    "UNRESOLVED", "CodeIgnored", "CodeRead", "Counter", "CounterEvent", "EventBus",
+    "ListenerFailed", "PaymentError", "PaymentProgress", "PaymentSettled", "PaymentStarted",
+    "PaymentUnresolved", "PendingCount", "ReconcileFailed", "RefundSettled", "SaleLine",
+    "ScannedCode", "Scanner", "ScannerStatus", "ScannerUnavailable", "ServiceStatus",
+    "SourceFactory", "Subscription", "events", "open_counter", "outcome", "source_factory",
+]

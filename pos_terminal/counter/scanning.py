@@ -1,0 +1,111 @@
+"""Scan sources seen from the counter: any source (camera, pictures, evdev, serial, a wedge
+burst the UI recognised) hands its reads to Counter.accept_code; its status becomes
+ScannerStatus events."""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from pos_terminal.config import Settings
+from pos_terminal.counter.events import ScannerStatus
+from pos_terminal.counter.session import Counter, ScannedCode
+
+if TYPE_CHECKING:
+    from hardware import ScanEvent, ScanSource, SourceStatus
+
+SourceFactory = Callable[[], "ScanSource | None"]
+OnCode = Callable[[ScannedCode], None]
+
+
+def source_factory(settings: Settings, spec: str) -> SourceFactory:
+    """`wedge` is the keyboard itself (the UI recognises bursts); anything else is opened
+    through hardware.open_source with the configured decoder and code filter."""
+
+    def make() -> ScanSource | None:
+        if spec == "wedge":
+            return None
+        from hardware import CodeFilter, open_source
+
+        scanner = settings.scanner
+        return open_source(
+            spec, decoder=scanner.decoder,
+            code_filter=CodeFilter(scanner.code_alphabet, scanner.code_min_length,
+                                   scanner.code_max_length),
+            debounce_s=scanner.debounce_s, rescue=scanner.rescue)
+
+    return make
+
+
+class Scanner:
+    """One scan source driven for a Counter: reads become CodeRead events (and `on_code`),
+    status changes ScannerStatus events; `wait_for_code` for a front end that asks for one."""
+
+    def __init__(self, counter: Counter, source: ScanSource) -> None:
+        self.counter = counter
+        self.source = source
+        self._codes: queue.Queue[ScannedCode] = queue.Queue()
+        self._on_code: OnCode | None = None
+        self._last_state: str | None = None
+
+    @property
+    def spec(self) -> str:
+        return self.source.spec
+
+    def start(self, on_code: OnCode | None = None, *, paused: bool = False) -> None:
+        self._on_code = on_code
+        self.source.start(self._read, self._status)
+        if paused:
+            self.source.pause()
+
+    def _read(self, event: ScanEvent) -> None:
+        code = self.counter.accept_code(event.text, event.source)
+        if code is None:
+            return
+        self._codes.put(code)
+        if self._on_code is not None:
+            self._on_code(code)
+
+    def _status(self, status: SourceStatus) -> None:
+        previous, self._last_state = self._last_state, status.state
+        lost = status.state in ("disconnected", "reconnecting") and previous != status.state
+        self.counter.bus.publish(ScannerStatus(
+            self.spec, status.state, status.detail, status.hint, status.fps, status.decode_ms,
+            lost))
+
+    def status(self) -> SourceStatus:
+        return self.source.status()
+
+    def latest_frame(self) -> object:
+        return self.source.latest_frame()
+
+    def pause(self) -> None:
+        self.source.pause()
+
+    def resume(self) -> None:
+        self.source.resume()
+
+    def stop(self) -> None:
+        self.source.stop()
+
+    def wait_for_code(self, timeout_s: float, stop: threading.Event | None = None,
+                      ) -> ScannedCode | None:
+        """The next code read from now on (a code read while nobody was paying is stale), or
+        None after `timeout_s` or once `stop` is set. The source reads only while waiting."""
+        while not self._codes.empty():
+            self._codes.get_nowait()
+        self.source.resume()
+        end = time.monotonic() + timeout_s
+        try:
+            while stop is None or not stop.is_set():
+                try:
+                    return self._codes.get(timeout=max(0.0, min(0.2, end - time.monotonic())))
+                except queue.Empty:
+                    if time.monotonic() >= end:
+                        break
+            return None
+        finally:
+            self.source.pause()

@@ -1,0 +1,298 @@
+"""The counter session every front end drives: start a sale, accept a code from any scan
+source, pay, follow, refund, report, settle unknowns, gateway orders, history.
+
+It wraps the Checkout (the payment state machine) and publishes what happens on its EventBus;
+front ends (the Textual UI, the CLI, headless mode) translate input into these calls and render
+the events and answers. Listeners (a receipt printer, a customer display, a fleet sync) subscribe
+to the same bus (pos_terminal.counter.listeners)."""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+
+from pos_terminal.checkout import Checkout, GatewayOrderView, ReconcileReport
+from pos_terminal.config import Settings
+from pos_terminal.counter.bus import EventBus
+from pos_terminal.counter.events import (
+    CodeIgnored,
+    CodeRead,
+    PaymentError,
+    PaymentProgress,
+    PaymentSettled,
+    PaymentStarted,
+    PaymentUnresolved,
+    PendingCount,
+    RefundSettled,
+    Via,
+)
+from pos_terminal.journal import (
+    FINAL_STATES,
+    EventView,
+    PaymentState,
+    PaymentView,
+    RefundView,
+    Report,
+)
+from pos_terminal.wallet.codes import mask_code
+from pos_terminal.wallet.messages import Item
+from pos_terminal.wallet.results import BankList
+
+log = logging.getLogger(__name__)
+
+UNRESOLVED = frozenset({PaymentState.SUBMITTING, PaymentState.PROCESSING, PaymentState.UNKNOWN})
+Progress = Callable[[PaymentView], None]
+
+
+@dataclass(frozen=True)
+class SaleLine:
+    name: str
+    price: int
+    quantity: int = 1
+
+
+@dataclass(frozen=True)
+class ScannedCode:
+    """A code accepted from a scan source. The raw text stays here (it is sent once, to the
+    wallet); everything shown or published uses `masked`."""
+
+    text: str = ""
+    source: str = ""
+
+    @property
+    def masked(self) -> str:
+        return mask_code(self.text)
+
+    def __repr__(self) -> str:  # a code in a traceback or a log is masked too
+        return f"ScannedCode({self.masked!r}, {self.source!r})"
+
+
+class Counter:
+    """One terminal's counter. Thread-safe as the Checkout is: the UI calls it from workers."""
+
+    def __init__(self, settings: Settings, checkout: Checkout | None = None, *,
+                 bus: EventBus | None = None, reconciles_in_background: bool = True) -> None:
+        self.settings = settings
+        self._owns_checkout = checkout is None
+        self.checkout = checkout if checkout is not None else Checkout(
+            settings, reconciles_in_background=reconciles_in_background)
+        self.bus = bus if bus is not None else EventBus()
+        self._sales = itertools.count(1)
+        from hardware import CodeFilter
+
+        sc = settings.scanner
+        self._code_filter = CodeFilter(sc.code_alphabet, sc.code_min_length, sc.code_max_length)
+
+    # ---------------------------------------------------------------- what was last recorded
+    @property
+    def last_intent(self) -> str | None:
+        """The app_trans_id of the last payment whose intent was recorded (None before one):
+        what an error or a signal after the intent must answer about."""
+        return self.checkout.last_intent
+
+    @property
+    def last_refund(self) -> str | None:
+        return self.checkout.last_refund
+
+    def forget_last(self) -> None:
+        self.checkout.last_intent = None
+        self.checkout.last_refund = None
+
+    @property
+    def journal_path(self) -> str:
+        return str(self.checkout.journal.path)
+
+    # ---------------------------------------------------------------- a sale and its code
+    def start_sale(self) -> int:
+        """A new sale number; the events of its payment carry it."""
+        return next(self._sales)
+
+    def validate_amount(self, amount: object) -> int:
+        return self.checkout.validate_amount(amount)
+
+    def accept_code(self, text: str, source: str) -> ScannedCode | None:
+        """A read from any scan source. A plausible payment code is published as CodeRead and
+        returned; anything else (a product barcode typed by a wedge scanner) as CodeIgnored."""
+        code = ScannedCode(text, source)
+        if not self._code_filter.accepts(text):
+            self.bus.publish(CodeIgnored(code.masked, len(text), source))
+            return None
+        self.bus.publish(CodeRead(code.masked, source))
+        return code
+
+    # ---------------------------------------------------------------- pay and follow
+    def pay(self, amount: int, code: ScannedCode | str, *, description: str = "",
+            items: Sequence[Item | SaleLine] = (), deadline_s: float | None = None,
+            cancel: threading.Event | None = None, stop: threading.Event | None = None,
+            cashier_id: str | None = None, sale: int | None = None,
+            on_progress: Progress | None = None) -> PaymentView:
+        """Charge once and follow until final, the deadline or `cancel` (Checkout.pay); every
+        step is published. Raises what Checkout.pay raises (after publishing PaymentError)."""
+        scanned = code if isinstance(code, ScannedCode) else ScannedCode(code, "code")
+        sale = self.start_sale() if sale is None else sale
+        self.bus.publish(PaymentStarted(sale, amount, scanned.masked, scanned.source))
+        try:
+            view = self.checkout.pay(
+                amount, scanned.text, description=description, items=_items(items),
+                on_progress=self._progress(sale, on_progress), deadline_s=deadline_s,
+                cancel=cancel, stop=stop, cashier_id=cashier_id)
+        except Exception as exc:
+            self._publish_error(sale, amount, exc)
+            raise
+        self._publish_end(sale, view, "pay")
+        return view
+
+    def follow(self, app_trans_id: str, *, deadline_s: float | None = None,
+               cancel: threading.Event | None = None, sale: int | None = None,
+               on_progress: Progress | None = None, via: Via = "follow") -> PaymentView:
+        """Keep polling the same payment (never charge again)."""
+        try:
+            view = self.checkout.follow(app_trans_id, deadline_s=deadline_s,
+                                        on_progress=self._progress(sale, on_progress),
+                                        cancel=cancel)
+        except Exception as exc:
+            self._publish_error(sale, None, exc, app_trans_id)
+            raise
+        self._publish_end(sale, view, via)
+        return view
+
+    def status(self, app_trans_id: str) -> PaymentView:
+        """The journal's view; a pending payment is asked about once first."""
+        before = self.checkout.journal.find(app_trans_id)
+        view = self.checkout.status(app_trans_id)
+        if before is not None and (before.state, before.late) != (view.state, view.late):
+            self._publish_end(None, view, "status", unresolved_too=False)
+        return view
+
+    def _progress(self, sale: int | None, extra: Progress | None) -> Progress:
+        def publish(view: PaymentView) -> None:
+            if view.state not in FINAL_STATES:
+                self.bus.publish(PaymentProgress(sale, view))
+            if extra is not None:
+                extra(view)
+
+        return publish
+
+    def _publish_end(self, sale: int | None, view: PaymentView, via: Via, *,
+                     unresolved_too: bool = True) -> None:
+        if view.state in FINAL_STATES and not view.needs_review:
+            self.bus.publish(PaymentSettled(sale, view, via))
+        elif unresolved_too:
+            self.bus.publish(PaymentUnresolved(sale, view))
+
+    def _publish_error(self, sale: int | None, amount: int | None, exc: Exception,
+                       app_trans_id: str | None = None) -> None:
+        subject = app_trans_id or self.checkout.last_intent
+        view = None
+        if subject is not None:
+            try:
+                view = self.checkout.journal.get(subject)
+            except Exception:
+                view = None
+        message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+        self.bus.publish(PaymentError(sale, amount if amount is not None else
+                                      (view.amount if view else 0), message, subject, view))
+
+    # ---------------------------------------------------------------- refunds, overrides
+    def refund(self, app_trans_id: str, amount: int | None = None, description: str = "", *,
+               deadline_s: float | None = None, cancel: threading.Event | None = None,
+               cashier_id: str | None = None) -> RefundView:
+        view = self.checkout.refund(app_trans_id, amount, description, deadline_s=deadline_s,
+                                    cancel=cancel, cashier_id=cashier_id)
+        if view.is_final:
+            self.bus.publish(RefundSettled(view, "refund"))
+        return view
+
+    def override(self, app_trans_id: str, to_state: PaymentState, reason: str, who: str, *,
+                 cashier_id: str | None = None) -> PaymentView:
+        view = self.checkout.override(app_trans_id, to_state, reason, who,
+                                      cashier_id=cashier_id)
+        self._publish_end(None, view, "override", unresolved_too=False)
+        return view
+
+    # ---------------------------------------------------------------- settle unknowns
+    def reconcile(self, *, wait_s: float = 0.0,
+                  cancel: threading.Event | None = None) -> ReconcileReport:
+        """Resolve every open payment and refund by status queries (never by paying again)."""
+        report = self.checkout.reconcile(wait_s=wait_s, cancel=cancel)
+        for view in report.payments:
+            self._publish_end(None, view, "reconcile", unresolved_too=False)
+        for refund in report.refunds:
+            if refund.is_final:
+                self.bus.publish(RefundSettled(refund, "reconcile"))
+        return report
+
+    def pending_count(self) -> int:
+        return self.checkout.pending_count()
+
+    def publish_pending(self) -> int | None:
+        """Count the payments still open and publish it (PendingCount)."""
+        try:
+            count: int | None = self.checkout.pending_count()
+        except Exception:
+            count = None
+        self.bus.publish(PendingCount(count))
+        return count
+
+    # ---------------------------------------------------------------- gateway orders
+    def create_gateway_order(self, amount: int, description: str = "",
+                             bank_code: str = "") -> GatewayOrderView:
+        return self.checkout.create_gateway_order(amount, description, bank_code)
+
+    def list_banks(self) -> BankList:
+        return self.checkout.client.list_banks()
+
+    # ---------------------------------------------------------------- history and reports
+    def list_payments(self, **filters: Any) -> list[PaymentView]:
+        return self.checkout.journal.list_payments(**filters)
+
+    def find(self, app_trans_id: str) -> PaymentView | None:
+        return self.checkout.journal.find(app_trans_id)
+
+    def get(self, app_trans_id: str) -> PaymentView:
+        return self.checkout.journal.get(app_trans_id)
+
+    def events(self, app_trans_id: str) -> list[EventView]:
+        return self.checkout.journal.events(app_trans_id)
+
+    def refunds(self, app_trans_id: str | None = None) -> list[RefundView]:
+        return self.checkout.journal.refunds(app_trans_id)
+
+    def get_refund(self, m_refund_id: str) -> RefundView:
+        return self.checkout.journal.get_refund(m_refund_id)
+
+    def export_csv(self, rows: Iterable[PaymentView], out: IO[str]) -> None:
+        from pos_terminal.journal.export import write_csv
+
+        write_csv(rows, out)
+
+    def x_report(self) -> Report:
+        return self.checkout.journal.x_report()
+
+    def close_day(self) -> Report:
+        """The Z report: closes the day."""
+        return self.checkout.journal.close_day()
+
+    # ---------------------------------------------------------------- end
+    def close(self) -> None:
+        self.bus.drain()
+        self.bus.close()
+        if self._owns_checkout:
+            self.checkout.close()
+
+    def __enter__(self) -> Counter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _items(items: Sequence[Item | SaleLine]) -> tuple[Item, ...]:
+    return tuple(
+        i if isinstance(i, Item) else Item(itemid=str(n + 1), itemname=i.name, itemprice=i.price,
+                                           itemquantity=i.quantity)
+        for n, i in enumerate(items))

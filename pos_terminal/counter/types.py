@@ -1,0 +1,49 @@
+"""What the front ends name from the payment core: result types, state names, errors.
+
+Re-exported here so that the UI, the CLI and headless mode import nothing from `wallet`,
+`checkout` or `journal` (import-linter contract in pyproject.toml)."""
+
+from pos_terminal.checkout import (
+    AnswerNotRecorded,
+    CheckoutError,
+    CodeRefused,
+    GatewayOrderView,
+    InvalidPayment,
+    ReconcileReport,
+)
+from pos_terminal.checkout.errors import Stopped
+from pos_terminal.checkout.validation import (
+    check_code,
+    check_code_format,
+    check_description,
+    check_items,
+    parse_amount,
+)
+from pos_terminal.journal import (
+    FINAL_STATES,
+    EventView,
+    IllegalTransition,
+    JournalError,
+    PaymentState,
+    PaymentView,
+    RefundNotAllowed,
+    RefundView,
+    Report,
+    UnknownPayment,
+    UnknownRefund,
+    vn_time,
+)
+from pos_terminal.journal.views import VN_TZ
+from pos_terminal.wallet.codes import mask_code
+from pos_terminal.wallet.errors import FieldError, RsaKeyError, WalletError
+from pos_terminal.wallet.messages import Item
+from pos_terminal.wallet.results import Bank, BankList, RedirectResult, pmc_name
+
+__all__ = [
+    "FINAL_STATES", "VN_TZ", "AnswerNotRecorded", "Bank", "BankList", "CheckoutError",
+    "CodeRefused", "EventView", "FieldError", "GatewayOrderView", "IllegalTransition",
+    "InvalidPayment", "Item", "JournalError", "PaymentState", "PaymentView", "ReconcileReport",
+    "RedirectResult", "RefundNotAllowed", "RefundView", "Report", "RsaKeyError", "Stopped",
+    "UnknownPayment", "UnknownRefund", "WalletError", "check_code", "check_code_format",
+    "check_description", "check_items", "mask_code", "parse_amount", "pmc_name", "vn_time",
+]
