@@ -83,8 +83,8 @@ class EventBus:
                   handler: Handler, *, name: str | None = None) -> Subscription:
         """Call `handler(event)` for every published event of `types` (on its own thread)."""
         wanted = types if isinstance(types, tuple) else (types,)
-        sub = Subscription(self, wanted, handler,
-                           name or getattr(handler, "__qualname__", repr(handler)))
+        label = name or str(getattr(handler, "__qualname__", None) or repr(handler))
+        sub = Subscription(self, wanted, handler, label)
         with self._lock:
             self._subscriptions.append(sub)
         return sub

@@ -11,9 +11,9 @@ from __future__ import annotations
 import itertools
 import logging
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import Any, TextIO
 
 from pos_terminal.checkout import Checkout, GatewayOrderView, ReconcileReport
 from pos_terminal.config import Settings
@@ -265,7 +265,7 @@ class Counter:
     def get_refund(self, m_refund_id: str) -> RefundView:
         return self.checkout.journal.get_refund(m_refund_id)
 
-    def export_csv(self, rows: Iterable[PaymentView], out: IO[str]) -> None:
+    def export_csv(self, rows: Sequence[PaymentView], out: TextIO) -> None:
         from pos_terminal.journal.export import write_csv
 
         write_csv(rows, out)
