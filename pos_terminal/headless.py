@@ -11,7 +11,7 @@ One command a line in, one JSON object a line out:
 
 Every answer has "ok" and "command"; a refused or malformed line gets {"ok": false, "error": ...}
 and the loop goes on. PAY, STATUS and REFUND answers follow the one outcome rule of
-pos_terminal.checkout.verdict: "outcome" and "exit_code" (0 paid, 1 definitely not paid, 2 nothing
+pos_terminal.counter.outcome: "outcome" and "exit_code" (0 paid, 1 definitely not paid, 2 nothing
 sent, 3 unknown or needs review), and once a payment's intent exists, every answer about it
 (an unexpected error included) carries its state and app_trans_id. SIGINT / SIGTERM let the
 command under way finish (its journal write, then its answer) and end the session with
@@ -20,20 +20,17 @@ command under way finish (its journal write, then its answer) and end the sessio
 from __future__ import annotations
 
 import json
-import queue
 import re
 import signal
 import threading
-import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pos_terminal.checkout import verdict
-from pos_terminal.wallet.codes import mask_code
+from pos_terminal.counter import Counter, ScannedCode, Scanner
+from pos_terminal.counter import outcome as verdict
 
 if TYPE_CHECKING:
-    from hardware import ScanEvent, ScanSource
-    from pos_terminal.checkout import Checkout
+    from hardware import ScanSource
 
 COMMANDS = ("PAY", "STATUS", "REFUND", "RECONCILE", "LEDGER", "QUIT")
 USAGE = ("commands: PAY <amount> [description] | STATUS <app_trans_id> | "
@@ -93,23 +90,22 @@ def _message(exc: BaseException) -> str:
 
 
 class CounterLoop:
-    """Runs commands against a Checkout; PAY takes the next code from `source`."""
+    """Runs commands against a Counter; PAY takes the next code from `source`."""
 
-    def __init__(self, checkout: Checkout, source: ScanSource | None, out: Writer, *,
+    def __init__(self, counter: Counter, source: ScanSource | None, out: Writer, *,
                  scan_timeout_s: float = 60.0, ledger: LedgerStatus | None = None) -> None:
-        self.checkout = checkout
+        self.counter = counter
         self.ledger = ledger
         self.source = source
+        self.scanner = Scanner(counter, source) if source is not None else None
         self.out = out
         self.scan_timeout_s = scan_timeout_s
-        self._codes: queue.Queue[ScanEvent] = queue.Queue()
         self._write_lock = threading.Lock()
         self.stop = threading.Event()  # SIGINT / SIGTERM: finish the command under way, then end
         self.signal_name: str | None = None
         self.busy = False
-        if source is not None:
-            source.start(self._codes.put)
-            source.pause()
+        if self.scanner is not None:
+            self.scanner.start(paused=True)
 
     def emit(self, obj: dict[str, Any]) -> None:
         with self._write_lock:
@@ -144,8 +140,7 @@ class CounterLoop:
         verb, _, rest = line.partition(" ")
         command = verb.upper()
         self.busy = True
-        self.checkout.last_intent = None
-        self.checkout.last_refund = None
+        self.counter.forget_last()
         try:
             if command not in COMMANDS:
                 raise LineError(f"unknown command {verb!r}; {USAGE}")
@@ -167,18 +162,18 @@ class CounterLoop:
     def _error_answer(self, command: str, args: str, exc: Exception) -> dict[str, Any]:
         """ok:false with the error; about a payment that exists: its state and app_trans_id."""
         answer: dict[str, Any] = {"ok": False, "command": command, "error": _message(exc)}
-        subject = self.checkout.last_intent if command == "PAY" else None
-        if command == "STATUS" and args and self.checkout.journal.find(args) is not None:
+        subject = self.counter.last_intent if command == "PAY" else None
+        if command == "STATUS" and args and self.counter.find(args) is not None:
             subject = args
         if subject is not None:
-            data, _code = verdict.error_answer(exc, self.checkout.journal, subject, None)
+            data, _code = verdict.error_answer(exc, self.counter, subject, None)
             answer.update({k: v for k, v in data.items() if k != "error"})
             answer["ok"] = False
-        elif command == "REFUND" and self.checkout.last_refund is not None:
+        elif command == "REFUND" and self.counter.last_refund is not None:
             try:
-                refund = self.checkout.journal.get_refund(self.checkout.last_refund)
+                refund = self.counter.get_refund(self.counter.last_refund)
             except Exception:
-                answer.update(m_refund_id=self.checkout.last_refund, state="refunding",
+                answer.update(m_refund_id=self.counter.last_refund, state="refunding",
                               outcome=verdict.Verdict.UNKNOWN.value,
                               exit_code=verdict.EXIT_UNKNOWN)
             else:
@@ -198,7 +193,7 @@ class CounterLoop:
         if command == "STATUS":
             if not args or " " in args:
                 raise LineError("STATUS needs one app_trans_id: STATUS <app_trans_id>")
-            view = self.checkout.status(args)
+            view = self.counter.status(args)
             return {"ok": True, **verdict.payment_answer(view)}
         if command == "REFUND":
             parts = args.split()
@@ -206,7 +201,7 @@ class CounterLoop:
                 raise LineError("REFUND needs an app_trans_id and optionally an amount: "
                                 "REFUND <app_trans_id> [amount]")
             amount = _amount(parts[1], "the refund amount") if len(parts) == 2 else None
-            refund = self.checkout.refund(parts[0], amount, cancel=self.stop)
+            refund = self.counter.refund(parts[0], amount, cancel=self.stop)
             return {"ok": refund.state.value != "failed", **verdict.refund_answer(refund)}
         if args:
             raise LineError(f"{command} takes no arguments")
@@ -214,52 +209,42 @@ class CounterLoop:
             if self.ledger is None:
                 raise LineError("no fleet ledger configured: set [ledger] dsn or POS_LEDGER_DSN")
             return {"ok": True, **self.ledger()}
-        return {"ok": True, **self.checkout.reconcile(cancel=self.stop).to_json()}
+        return {"ok": True, **self.counter.reconcile(cancel=self.stop).to_json()}
 
     def pay(self, amount: int, description: str) -> dict[str, Any]:
-        self.checkout.validate_amount(amount)  # limits before any scan
-        event = self.wait_for_code()
-        view = self.checkout.pay(amount, event.text, description=description, cancel=self.stop,
-                                 stop=self.stop)
+        self.counter.validate_amount(amount)  # limits before any scan
+        code = self.wait_for_code()
+        view = self.counter.pay(amount, code, description=description, cancel=self.stop,
+                                stop=self.stop)
         answer = verdict.payment_answer(view)
         return {"ok": answer["outcome"] == verdict.Verdict.PAID.value,
-                "code": mask_code(event.text), **answer}
+                "code": code.masked, **answer}
 
-    def wait_for_code(self) -> ScanEvent:
-        if self.source is None:
+    def wait_for_code(self) -> ScannedCode:
+        if self.scanner is None:
             raise LineError("no scanner: start with --scanner SPEC to take payment codes")
-        while not self._codes.empty():  # a code read while nobody was paying is stale
-            self._codes.get_nowait()
-        self.source.resume()
-        end = time.monotonic() + self.scan_timeout_s
-        try:
-            while not self.stop.is_set():
-                try:
-                    return self._codes.get(timeout=max(0.0, min(0.2, end - time.monotonic())))
-                except queue.Empty:
-                    if time.monotonic() >= end:
-                        break
-            if self.stop.is_set():
-                raise LineError("stopped before a payment code was read: nothing was charged")
-            raise LineError(f"no payment code read within {self.scan_timeout_s:g} s: nothing "
-                            "was charged; send PAY again when the customer is ready")
-        finally:
-            self.source.pause()
+        code = self.scanner.wait_for_code(self.scan_timeout_s, self.stop)
+        if code is not None:
+            return code
+        if self.stop.is_set():
+            raise LineError("stopped before a payment code was read: nothing was charged")
+        raise LineError(f"no payment code read within {self.scan_timeout_s:g} s: nothing "
+                        "was charged; send PAY again when the customer is ready")
 
     def close(self) -> None:
-        if self.source is not None:
-            self.source.stop()
+        if self.scanner is not None:
+            self.scanner.stop()
 
 
-def serve(checkout: Checkout, source_factory: Callable[[], ScanSource | None],
+def serve(counter: Counter, source_factory: Callable[[], ScanSource | None],
           inp: Iterable[str | bytes], out: Writer, *, scan_timeout_s: float = 60.0,
           ledger: LedgerStatus | None = None) -> None:
     """The whole session: announce readiness, answer lines until QUIT or end of input.
 
     `ledger` (with a fleet ledger configured) gives the background sync's status: in READY
     and as the answer to LEDGER."""
-    checkout.reconcile()  # on start, every payment a previous run left open is resolved
-    loop = CounterLoop(checkout, source_factory(), out, scan_timeout_s=scan_timeout_s,
+    counter.reconcile()  # on start, every payment a previous run left open is resolved
+    loop = CounterLoop(counter, source_factory(), out, scan_timeout_s=scan_timeout_s,
                        ledger=ledger)
     previous: dict[signal.Signals, Any] = {}
     if threading.current_thread() is threading.main_thread():
@@ -267,7 +252,7 @@ def serve(checkout: Checkout, source_factory: Callable[[], ScanSource | None],
             previous[sig] = signal.signal(sig, loop.on_signal)
     try:
         ready: dict[str, Any] = {"ok": True, "command": "READY", "scanner": loop.source.spec
-                                 if loop.source else None, "pending": checkout.pending_count()}
+                                 if loop.source else None, "pending": counter.pending_count()}
         if ledger is not None:
             ready["ledger"] = ledger()
         loop.emit(ready)

@@ -13,29 +13,11 @@ import click
 
 from pos_terminal.cli.common import fail, load_settings_or_exit
 from pos_terminal.config import Settings
+from pos_terminal.counter import source_factory
 
 if TYPE_CHECKING:
     from hardware import ScanSource
-    from pos_terminal.checkout import Checkout
-
-
-def source_factory(settings: Settings, spec: str) -> Callable[[], ScanSource | None]:
-    """`wedge` is the keyboard itself (the UI recognises bursts); anything else is opened
-    through hardware.open_source with the configured decoder and code filter."""
-
-    def make() -> ScanSource | None:
-        if spec == "wedge":
-            return None
-        from hardware import CodeFilter, open_source
-
-        scanner = settings.scanner
-        return open_source(
-            spec, decoder=scanner.decoder,
-            code_filter=CodeFilter(scanner.code_alphabet, scanner.code_min_length,
-                                   scanner.code_max_length),
-            debounce_s=scanner.debounce_s, rescue=scanner.rescue)
-
-    return make
+    from pos_terminal.counter import Counter
 
 
 def open_scanner(settings: Settings, spec: str) -> Callable[[], ScanSource | None]:
@@ -48,23 +30,23 @@ def open_scanner(settings: Settings, spec: str) -> Callable[[], ScanSource | Non
     return lambda: source
 
 
-def open_checkout(settings: Settings) -> Checkout:
-    from pos_terminal.checkout import Checkout
-    from pos_terminal.journal import JournalError
+def open_counter_or_exit(settings: Settings) -> Counter:
+    from pos_terminal.counter import open_counter
+    from pos_terminal.counter.types import JournalError
 
     try:
-        checkout = Checkout(settings)
+        counter = open_counter(settings)
     except JournalError as exc:
         fail(exc.message)
     try:
         # A first read of what the UI and the loop show first (the newest rows, the open ones):
         # a journal that opens but cannot be read stops here with its sentence, not on screen.
-        checkout.journal.list_payments(limit=50, newest_first=True)
-        checkout.pending_count()
+        counter.list_payments(limit=50, newest_first=True)
+        counter.pending_count()
     except JournalError as exc:
-        checkout.close()
+        counter.close()
         fail(exc.message)
-    return checkout
+    return counter
 
 
 def run_ui(ctx: click.Context) -> None:
@@ -73,11 +55,11 @@ def run_ui(ctx: click.Context) -> None:
     from pos_terminal.tui.app import PosApp
 
     scanner = open_scanner(settings, settings.scanner.source)
-    checkout = open_checkout(settings)
+    counter = open_counter_or_exit(settings)
     try:
-        PosApp(settings, checkout, scanner).run()
+        PosApp(settings, counter, scanner).run()
     finally:
-        checkout.close()
+        counter.close()
 
 
 @click.command("demo")
@@ -124,11 +106,11 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int) -
             factory = open_scanner(demo_settings, f"camera:{camera}")
             click.echo(f"Emulator wallet page: {emulator.public_url}/wallets  (open it on a "
                        "phone or a second screen and hold its code up to the camera)")
-        checkout = open_checkout(demo_settings)
+        counter = open_counter_or_exit(demo_settings)
         try:
-            PosApp(demo_settings, checkout, factory, demo).run()
+            PosApp(demo_settings, counter, factory, demo).run()
         finally:
-            checkout.close()
+            counter.close()
             demo.close()
     if camera is not None:
         click.echo("Demo finished; the demo journal was a temporary file and is gone.")
@@ -159,25 +141,25 @@ def headless_command(ctx: click.Context, spec: str, serial_path: str | None, bau
     except LedgerError as exc:
         fail(exc.message)
     scanner = open_scanner(settings, spec)
-    checkout = open_checkout(settings)
+    counter = open_counter_or_exit(settings)
     status = (lambda: sync.status.to_json()) if sync is not None else None
     try:
         if serial_path is None:
             # bytes in (each line decoded, a non-UTF-8 line refused), UTF-8 out whatever the
             # locale: the answers stay a valid UTF-8 JSON stream
             sys.stdout.reconfigure(encoding="utf-8", errors="strict")  # type: ignore[union-attr]
-            serve(checkout, scanner, sys.stdin.buffer, sys.stdout, scan_timeout_s=scan_timeout,
+            serve(counter, scanner, sys.stdin.buffer, sys.stdout, scan_timeout_s=scan_timeout,
                   ledger=status)
         else:
             line = _serial_line(serial_path, baud)
             try:
-                serve(checkout, scanner, line, line, scan_timeout_s=scan_timeout, ledger=status)
+                serve(counter, scanner, line, line, scan_timeout_s=scan_timeout, ledger=status)
             finally:
                 line.close()
     finally:
         if sync is not None:
             sync.stop()
-        checkout.close()
+        counter.close()
 
 
 class SerialLine:

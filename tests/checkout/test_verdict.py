@@ -12,6 +12,7 @@ from typing import Any
 
 from pos_terminal.checkout import Checkout, verdict
 from pos_terminal.config import Settings
+from pos_terminal.counter import Counter
 from pos_terminal.headless import CounterLoop
 from pos_terminal.journal import Journal
 from tests.checkout.conftest import add_fault, quick_pay_requests, wallet_code
@@ -37,7 +38,7 @@ def test_headless_error_after_the_intent_carries_state_and_app_trans_id(
     out = io.StringIO()
     source = open_source("wedge")
     with Checkout(settings, journal=journal) as co:
-        loop = CounterLoop(co, source, out, scan_timeout_s=20)
+        loop = CounterLoop(Counter(settings, co), source, out, scan_timeout_s=20)
         helper = threading.Thread(target=scan_then_lock)
         helper.start()
         try:

@@ -17,6 +17,7 @@ import pytest
 
 from pos_terminal.checkout import Checkout
 from pos_terminal.config import load_settings
+from pos_terminal.counter import Counter
 from pos_terminal.headless import CounterLoop, serve
 from pos_terminal.ledger import BackgroundSync, LedgerError, LedgerSync
 from pos_terminal.tui.app import PosApp
@@ -37,7 +38,7 @@ async def test_ui_header_shows_how_far_behind_the_ledger_is(make_terminal: Any, 
     counter = make_terminal("U1")
     pay(counter, emulator, [4000])
     with Checkout(counter) as checkout:
-        app = PosApp(counter, checkout, background=False)
+        app = PosApp(counter, Counter(counter, checkout), background=False)
         async with app.run_test(size=(100, 24)) as pilot:
             # Unreachable first: the counter still works, the header says so.
             app.settings = counter.replace_section("ledger", dsn=_unreachable_dsn(),
@@ -62,14 +63,15 @@ def test_headless_answers_ledger_with_the_background_sync_status(make_terminal: 
     sync = BackgroundSync(counter).start()
     try:
         with Checkout(counter) as checkout:
-            loop = CounterLoop(checkout, None, out, ledger=lambda: sync.status.to_json())
+            loop = CounterLoop(Counter(counter, checkout), None, out,
+                               ledger=lambda: sync.status.to_json())
             for _ in range(200):
                 if sync.status.behind == 0:
                     break
                 sync.wake()
                 time.sleep(0.05)
             loop.handle("LEDGER")
-            bare = CounterLoop(checkout, None, out)
+            bare = CounterLoop(Counter(counter, checkout), None, out)
             bare.handle("LEDGER")
     finally:
         sync.stop()
@@ -85,7 +87,7 @@ def test_headless_ready_line_carries_the_ledger_status(make_terminal: Any) -> No
     counter = make_terminal("H2")
     out = io.StringIO()
     with Checkout(counter) as checkout:
-        serve(checkout, lambda: None, ["QUIT"], out,
+        serve(Counter(counter, checkout), lambda: None, ["QUIT"], out,
               ledger=lambda: {"behind": 3, "reachable": False, "error": "x", "last_ok_ms": None})
     ready = json.loads(out.getvalue().splitlines()[0])
     assert ready["command"] == "READY"
