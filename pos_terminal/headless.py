@@ -97,7 +97,7 @@ class CounterLoop:
         self.counter = counter
         self.ledger = ledger
         self.source = source
-        self.scanner = Scanner(counter, source) if source is not None else None
+        self.scanner = Scanner(source, counter) if source is not None else None
         self.out = out
         self.scan_timeout_s = scan_timeout_s
         self._write_lock = threading.Lock()

@@ -18,13 +18,8 @@ import click
 
 from pos_terminal.cli.common import EXIT_USAGE, load_settings_or_exit, print_json
 from pos_terminal.config import Settings
-from pos_terminal.journal import Journal, JournalError, vn_time
-from pos_terminal.journal.cashiers import (
-    Cashier,
-    CashierError,
-    Cashiers,
-    check_pin_format,
-)
+from pos_terminal.counter.admin import Cashier, CashierError, Cashiers, Journal, check_pin_format
+from pos_terminal.counter.types import JournalError, vn_time
 
 EXIT_PRINTER = 4  # the printer could not be reached (as `sync` uses 4 for an unreachable ledger)
 

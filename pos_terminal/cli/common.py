@@ -74,7 +74,7 @@ def print_json(obj: Any) -> None:
 def fail_on_journal_error() -> Iterator[None]:
     """A JournalError escaping a command: its sentence on stderr (and, with --json, one JSON
     object on stdout), exit 2. The journal's sentences name the file and the next step."""
-    from pos_terminal.journal import JournalError
+    from pos_terminal.counter.types import JournalError
 
     try:
         yield

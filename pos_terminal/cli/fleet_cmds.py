@@ -61,7 +61,7 @@ def sync_cmd(ctx: click.Context, as_json: bool) -> None:
     a configuration or journal problem.
     """
     settings = load_settings_or_exit(ctx)
-    from pos_terminal.journal import JournalError
+    from pos_terminal.counter.types import JournalError
     from pos_terminal.ledger import LedgerError, LedgerSync
 
     try:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -20,24 +19,6 @@ from typing import Any, NoReturn
 
 import click
 
-from pos_terminal.checkout import (
-    Checkout,
-    CheckoutError,
-    CodeRefused,
-    InvalidPayment,
-    PaymentState,
-    PaymentView,
-    RefundView,
-    verdict,
-)
-from pos_terminal.checkout.errors import AnswerNotRecorded, Stopped
-from pos_terminal.checkout.validation import (
-    check_code,
-    check_code_format,
-    check_description,
-    check_items,
-    parse_amount,
-)
 from pos_terminal.cli.cashier_cmds import (
     PinReader,
     authorise,
@@ -56,21 +37,36 @@ from pos_terminal.cli.common import (
     stop_on_signals,
 )
 from pos_terminal.config import Settings
-from pos_terminal.journal import (
+from pos_terminal.counter import Counter, PaymentProgress, Scanner, open_counter, source_factory
+from pos_terminal.counter import outcome as verdict
+from pos_terminal.counter.admin import CashierError, Journal, write_csv, write_json
+from pos_terminal.counter.types import (
     FINAL_STATES,
+    VN_TZ,
+    AnswerNotRecorded,
+    CheckoutError,
+    CodeRefused,
+    FieldError,
     IllegalTransition,
-    Journal,
+    InvalidPayment,
+    Item,
     JournalError,
+    PaymentState,
+    PaymentView,
     RefundNotAllowed,
+    RefundView,
+    RsaKeyError,
+    Stopped,
     UnknownPayment,
+    WalletError,
+    check_code,
+    check_code_format,
+    check_description,
+    check_items,
+    parse_amount,
     vn_time,
 )
-from pos_terminal.journal.cashiers import CashierError
-from pos_terminal.journal.export import write_csv, write_json
-from pos_terminal.journal.views import VN_TZ
 from pos_terminal.text_safety import clean
-from pos_terminal.wallet.errors import FieldError, RsaKeyError, WalletError
-from pos_terminal.wallet.messages import Item
 
 S = PaymentState
 #: States a payment row can be in (NEW is before the intent; REFUNDING is a refund row's state).
@@ -100,7 +96,7 @@ def exit_code_for(state: PaymentState) -> int:
     return EXIT_UNRESOLVED
 
 
-def _unexpected(co: Checkout, exc: Exception, *, as_json: bool, kind: str,
+def _unexpected(co: Counter, exc: Exception, *, as_json: bool, kind: str,
                 subject: str | None, amount: int | None) -> NoReturn:
     """Any error nobody planned for: never a traceback, never exit 1 while the outcome is
     unknown. The answer is the journal's row when there is one (verdict.error_answer)."""
@@ -108,7 +104,7 @@ def _unexpected(co: Checkout, exc: Exception, *, as_json: bool, kind: str,
     click.echo(f"error: unexpected {error}", err=True)
     if kind == "refund" and subject is not None:
         try:
-            refund = co.journal.get_refund(subject)
+            refund = co.get_refund(subject)
         except Exception:
             refund = None
         if refund is not None:
@@ -123,7 +119,7 @@ def _unexpected(co: Checkout, exc: Exception, *, as_json: bool, kind: str,
                 state=S.UNKNOWN.value, verdict=verdict.Verdict.UNKNOWN, error=error))
         _exit(EXIT_UNRESOLVED)
     target = subject if kind in ("pay", "status") else None
-    data, code = verdict.error_answer(exc, co.journal, target, amount)
+    data, code = verdict.error_answer(exc, co, target, amount)
     if kind == "status" and target is not None and code == EXIT_USAGE:
         code = EXIT_UNRESOLVED
     if kind == "refund" and code == EXIT_USAGE and co.last_refund is not None:
@@ -136,8 +132,8 @@ def _unexpected(co: Checkout, exc: Exception, *, as_json: bool, kind: str,
 @contextmanager
 def _checkout(settings: Settings, as_json: bool, *, pay: bool = False,
               amount: int | None = None, kind: str = "",
-              subject: Callable[[Checkout], str | None] | None = None) -> Iterator[Checkout]:
-    """A Checkout for one command. The CLI runs no background reconciler, so an open payment's
+              subject: Callable[[Counter], str | None] | None = None) -> Iterator[Counter]:
+    """A Counter for one command. The CLI runs no background reconciler, so an open payment's
     message says to run `pos-terminal reconcile`. With `pay`, errors carry the pay contract.
     An unexpected error inside answers by the one rule (never a traceback)."""
 
@@ -147,7 +143,7 @@ def _checkout(settings: Settings, as_json: bool, *, pay: bool = False,
         _error(message, as_json=as_json, **extra)
 
     try:
-        co = Checkout(settings, reconciles_in_background=False)
+        co = open_counter(settings, reconciles_in_background=False)
     except JournalError as exc:
         refuse(exc.message, reason=getattr(exc, "reason", "journal"))
     except RsaKeyError as exc:
@@ -199,13 +195,15 @@ def _refund_line(view: RefundView) -> str:
             f"(payment {view.app_trans_id})\n  {clean(view.message)}")
 
 
-def _progress_printer(as_json: bool) -> Callable[[PaymentView], None] | None:
+def _show_progress(co: Counter, as_json: bool) -> None:
+    """Render the counter's PaymentProgress events on stderr (not with --json)."""
     if as_json:
-        return None
+        return
     started = time.monotonic()
     last: list[str] = []
 
-    def show(view: PaymentView) -> None:
+    def show(event: PaymentProgress) -> None:
+        view = event.view
         if view.state in FINAL_STATES:
             return
         why = ""
@@ -219,7 +217,7 @@ def _progress_printer(as_json: bool) -> Callable[[PaymentView], None] | None:
         last[:] = [line]
         click.echo(f"... {line}", err=True)
 
-    return show
+    co.bus.subscribe(PaymentProgress, show, name="pay progress")
 
 
 def _parse_items(raw: tuple[str, ...], as_json: bool, amount: int) -> list[Item]:
@@ -252,32 +250,19 @@ def _parse_items(raw: tuple[str, ...], as_json: bool, amount: int) -> list[Item]
 
 def _read_scan(settings: Settings, spec: str, timeout_s: float) -> str:
     """Wait for one code from a scan source (camera, wedge, serial, ...)."""
-    from hardware import CodeFilter, open_source
-
-    sc = settings.scanner
-    source = open_source(
-        spec, decoder=sc.decoder,
-        code_filter=CodeFilter(sc.code_alphabet, sc.code_min_length, sc.code_max_length),
-        debounce_s=sc.debounce_s, rescue=sc.rescue,
-    )
-    got: list[str] = []
-    ready = threading.Event()
-
-    def on_event(event: Any) -> None:
-        if not got:
-            got.append(str(event.text))
-            ready.set()
-
+    source = source_factory(settings, spec)()
+    assert source is not None  # `wedge` is refused before
+    scanner = Scanner(source)
     click.echo(f"Waiting for a payment code from {spec} (up to {timeout_s:g} s)...", err=True)
-    source.start(on_event)
+    scanner.start()
     try:
-        ready.wait(timeout_s)
+        code = scanner.wait_for_code(timeout_s)
     finally:
-        source.stop()
-    if not got:
+        scanner.stop()
+    if code is None:
         raise InvalidPayment("payment code", f"No payment code was read from {spec} within "
                              f"{timeout_s:g} s. Nothing was charged.")
-    return got[0]
+    return code.text
 
 
 # ------------------------------------------------------------------ pay
@@ -307,12 +292,12 @@ def _pay_error(message: str, *, as_json: bool, amount: int | None, field: str | 
     _exit(EXIT_USAGE)
 
 
-def _refused_result(co: Checkout, exc: CodeRefused, amount: int,
+def _refused_result(co: Counter, exc: CodeRefused, amount: int,
                     as_json: bool) -> NoReturn:
     """A code refused locally. In flight or unresolved: answer with THAT payment (exit 3; this
     code is already being charged there). Already charged: this attempt failed (exit 1)."""
     click.echo(f"refused: {exc.message}", err=True)
-    other = co.journal.find(exc.app_trans_id) if exc.app_trans_id else None
+    other = co.find(exc.app_trans_id) if exc.app_trans_id else None
     if exc.reason != "charged" and (other is None or not other.is_final):
         message = exc.message
         if exc.app_trans_id:
@@ -426,10 +411,11 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
     assert code is not None
     with stop_on_signals() as stop, _checkout(settings, as_json, pay=True, amount=amount,
                                               subject=lambda c: c.last_intent) as co:
+        _show_progress(co, as_json)
         try:
             view = co.pay(amount, code, description=description, items=item_list,
-                          on_progress=_progress_printer(as_json), deadline_s=deadline_s,
-                          cancel=stop.event, stop=stop.event, cashier_id=cashier_id)
+                          deadline_s=deadline_s, cancel=stop.event, stop=stop.event,
+                          cashier_id=cashier_id)
         except Stopped as exc:
             _pay_error(exc.message, as_json=as_json, amount=amount, signal=stop.name)
         except (InvalidPayment, FieldError) as exc:
@@ -497,7 +483,7 @@ def reconcile_cmd(ctx: click.Context, wait_s: float, as_json: bool) -> None:
     settings = load_settings_or_exit(ctx)
     with stop_on_signals() as stop, _checkout(settings, as_json, kind="reconcile") as co:
         try:
-            report = co.reconcile(on_progress=None, wait_s=wait_s, cancel=stop.event)
+            report = co.reconcile(wait_s=wait_s, cancel=stop.event)
         except JournalError as exc:
             _error(exc.message, as_json=as_json)
     open_left = report.still_open + (report.refunds_checked - report.refunds_resolved)

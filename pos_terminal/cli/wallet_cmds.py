@@ -17,16 +17,10 @@ from pos_terminal.cli.common import (
     load_settings_or_exit,
     print_json,
 )
-from pos_terminal.wallet.client import WalletClient
-from pos_terminal.wallet.errors import (
-    NoAnswer,
-    RsaKeyError,
-    ServiceRefused,
-    UnreadableAnswer,
-)
-from pos_terminal.wallet.results import Bank, BankList, RedirectResult, pmc_name
-from pos_terminal.wallet.verification import verify_callback as check_callback
-from pos_terminal.wallet.verification import verify_redirect as check_redirect
+from pos_terminal.counter.admin import NoAnswer, ServiceRefused, UnreadableAnswer, WalletClient
+from pos_terminal.counter.admin import verify_callback as check_callback
+from pos_terminal.counter.admin import verify_redirect as check_redirect
+from pos_terminal.counter.types import Bank, BankList, RedirectResult, RsaKeyError, pmc_name
 
 _HEADERS = ("CODE", "NAME", "MIN", "MAX")
 

@@ -42,9 +42,10 @@ def source_factory(settings: Settings, spec: str) -> SourceFactory:
 
 class Scanner:
     """One scan source driven for a Counter: reads become CodeRead events (and `on_code`),
-    status changes ScannerStatus events; `wait_for_code` for a front end that asks for one."""
+    status changes ScannerStatus events; `wait_for_code` for a front end that asks for one.
+    Without a counter (a code read before the journal is opened) it only reads."""
 
-    def __init__(self, counter: Counter, source: ScanSource) -> None:
+    def __init__(self, source: ScanSource, counter: Counter | None = None) -> None:
         self.counter = counter
         self.source = source
         self._codes: queue.Queue[ScannedCode] = queue.Queue()
@@ -62,7 +63,9 @@ class Scanner:
             self.source.pause()
 
     def _read(self, event: ScanEvent) -> None:
-        code = self.counter.accept_code(event.text, event.source)
+        code: ScannedCode | None = ScannedCode(event.text, event.source)
+        if self.counter is not None:
+            code = self.counter.accept_code(event.text, event.source)
         if code is None:
             return
         self._codes.put(code)
@@ -72,6 +75,8 @@ class Scanner:
     def _status(self, status: SourceStatus) -> None:
         previous, self._last_state = self._last_state, status.state
         lost = status.state in ("disconnected", "reconnecting") and previous != status.state
+        if self.counter is None:
+            return
         self.counter.bus.publish(ScannerStatus(
             self.spec, status.state, status.detail, status.hint, status.fps, status.decode_ms,
             lost))

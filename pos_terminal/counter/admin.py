@@ -1,0 +1,17 @@
+"""Back-office tools the CLI offers beside the counter: the journal opened on its own (history,
+export, X/Z reports), cashiers and shifts, and the wallet service's own calls (banks, checking a
+callback or a redirect). Re-exported here so that the front ends import nothing from `wallet`,
+`checkout` or `journal`."""
+
+from pos_terminal.journal import Journal
+from pos_terminal.journal.cashiers import Cashier, CashierError, Cashiers, check_pin_format
+from pos_terminal.journal.export import write_csv, write_json
+from pos_terminal.wallet.client import WalletClient
+from pos_terminal.wallet.errors import NoAnswer, ServiceRefused, UnreadableAnswer
+from pos_terminal.wallet.verification import verify_callback, verify_redirect
+
+__all__ = [
+    "Cashier", "CashierError", "Cashiers", "Journal", "NoAnswer", "ServiceRefused",
+    "UnreadableAnswer", "WalletClient", "check_pin_format", "verify_callback", "verify_redirect",
+    "write_csv", "write_json",
+]
