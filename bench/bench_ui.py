@@ -33,6 +33,7 @@ sys.path.insert(0, str(REPO))
 from hardware import CodeFilter, SyntheticSource, open_source  # noqa: E402
 from pos_terminal.checkout import Checkout  # noqa: E402
 from pos_terminal.config import Settings, default_config_path, load_settings  # noqa: E402
+from pos_terminal.counter import Counter  # noqa: E402
 from pos_terminal.emulator import start_emulator  # noqa: E402
 from pos_terminal.tui.app import PosApp  # noqa: E402
 from pos_terminal.tui.demo import DemoController  # noqa: E402
@@ -113,7 +114,7 @@ async def ui_payments(settings: Settings, emulator: object, count: int) -> list[
 
     times: list[float] = []
     with Checkout(settings) as checkout:
-        app = PosApp(settings, checkout, background=False)
+        app = PosApp(settings, Counter(settings, checkout), background=False)
         async with app.run_test(size=(80, 24)) as pilot:
             for _ in range(count):
                 await app.push_screen(PayScreen(_sale()))
@@ -172,7 +173,8 @@ async def camera_run(settings: Settings, emulator: object, seconds: float) -> No
     # filter drops the read, so the Pay screen stays up.
     source.show("BENCH-NOT-A-PAYMENT-CODE")
     with Checkout(settings) as checkout:
-        app = PosApp(settings, checkout, lambda: source, demo, background=False)
+        app = PosApp(settings, Counter(settings, checkout), lambda: source, demo,
+                     background=False)
         async with app.run_test(size=(120, 40)) as pilot:
             await app.push_screen(PayScreen(_sale()))
             while source.status().fps is None:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import itertools
 import logging
+import socket
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
+from urllib.parse import urlsplit
 
 from pos_terminal.checkout import Checkout, GatewayOrderView, ReconcileReport
 from pos_terminal.config import Settings
@@ -27,7 +29,9 @@ from pos_terminal.counter.events import (
     PaymentStarted,
     PaymentUnresolved,
     PendingCount,
+    ReconcileFailed,
     RefundSettled,
+    ServiceStatus,
     Via,
 )
 from pos_terminal.journal import (
@@ -225,6 +229,28 @@ class Counter:
             if refund.is_final:
                 self.bus.publish(RefundSettled(refund, "reconcile"))
         return report
+
+    def reconcile_in_background(self) -> ReconcileReport | None:
+        """A pass of the background reconciler: a failure is published (ReconcileFailed),
+        never raised."""
+        try:
+            return self.reconcile()
+        except Exception as exc:
+            self.bus.publish(ReconcileFailed(str(exc)))
+            return None
+
+    def check_service(self) -> bool:
+        """Whether the wallet service accepts a TCP connection; published as ServiceStatus."""
+        url = urlsplit(self.settings.service.base_url)
+        port = url.port or (443 if url.scheme == "https" else 80)
+        try:
+            with socket.create_connection((url.hostname or "", port),
+                                          timeout=self.settings.service.connect_timeout_s):
+                ok = True
+        except OSError:
+            ok = False
+        self.bus.publish(ServiceStatus(ok))
+        return ok
 
     def pending_count(self) -> int:
         return self.checkout.pending_count()

@@ -1,42 +1,67 @@
-"""The cashier's terminal: a Textual App over the checkout engine and a scanner source.
+"""The cashier's terminal: a Textual App over the counter (pos_terminal.counter) and a scanner
+source.
 
-Everything it needs comes in through the constructor (settings, a Checkout, a scanner-source
-factory, an optional demo controller) so tests build it against the in-process emulator."""
+Everything it needs comes in through the constructor (settings, a Counter, a scanner-source
+factory, an optional demo controller) so tests build it against the in-process emulator.
+Payment work runs in thread workers; the counter's events come back from its bus as Textual
+messages (CounterNews), and the App posts messages to the screen on top (tui/messages.py)."""
 
 from __future__ import annotations
 
-import socket
+import contextlib
 import threading
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
-from urllib.parse import urlsplit
 
 from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.message import Message
+from textual.widget import Widget
 
-from hardware import CodeFilter
-from pos_terminal.checkout import PaymentView
 from pos_terminal.config import Settings
+from pos_terminal.counter import (
+    Counter,
+    CounterEvent,
+    ListenerFailed,
+    PaymentError,
+    PaymentProgress,
+    PaymentSettled,
+    PaymentUnresolved,
+    PendingCount,
+    ReconcileFailed,
+    SaleLine,
+    ScannedCode,
+    Scanner,
+    ScannerStatus,
+    ServiceStatus,
+    SourceFactory,
+    Subscription,
+)
+from pos_terminal.counter.types import PaymentView, mask_code
 from pos_terminal.text_safety import clean
-from pos_terminal.tui.payment import PaymentRun, charge
-from pos_terminal.tui.screens.pay import PayScreen
-from pos_terminal.tui.screens.progress import ProgressScreen
-from pos_terminal.tui.screens.result import Outcome, ResultScreen
+from pos_terminal.tui.messages import (
+    CodeScanned,
+    PaymentConcluded,
+    PaymentTakesLong,
+    PaymentUpdated,
+    ScannerReady,
+)
+from pos_terminal.tui.payment import PaymentRun
+from pos_terminal.tui.screens.result import Outcome
 from pos_terminal.tui.screens.sale import Sale
 from pos_terminal.tui.wedge import KeyWedge
 from pos_terminal.tui.widgets.header import StatusHeader
-from pos_terminal.wallet.codes import mask_code
 
 if TYPE_CHECKING:
-    from hardware import ScanEvent, ScanSource, SourceStatus
-    from pos_terminal.checkout import Checkout
+    from hardware import SourceStatus
     from pos_terminal.ledger import BackgroundSync, SyncStatus
     from pos_terminal.tui.demo import DemoController
 
-SourceFactory = Callable[[], "ScanSource | None"]
+#: The counter events the terminal shows (the rest are for other listeners).
+SHOWN_EVENTS: tuple[type[CounterEvent], ...] = (
+    PaymentProgress, PaymentSettled, PaymentUnresolved, PaymentError, ScannerStatus,
+    ServiceStatus, PendingCount, ReconcileFailed, ListenerFailed)
 REACHABILITY_EVERY_S = 15.0
 RECONCILE_EVERY_S = 30.0
 PROGRESS_AFTER_S = 0.4  # a payment settled sooner goes from Pay straight to Result
@@ -55,7 +80,7 @@ class PosApp(App[None]):
     def __init__(
         self,
         settings: Settings,
-        checkout: Checkout,
+        counter: Counter,
         source_factory: SourceFactory | None = None,
         demo: DemoController | None = None,
         *,
@@ -63,10 +88,11 @@ class PosApp(App[None]):
     ) -> None:
         super().__init__()
         self.settings = settings
-        self.checkout = checkout
+        self.counter = counter
         self.demo = demo
-        self.source: ScanSource | None = None
+        self.source: Scanner | None = None
         self.source_status: SourceStatus | None = None
+        self._news: Subscription | None = None
         self._source_factory = source_factory
         self._background = background
         self._wedge = KeyWedge(settings.scanner.wedge_max_interkey_ms,
@@ -76,9 +102,6 @@ class PosApp(App[None]):
         self._unsettled_since = 0.0
         self._waiting: list[events.Key] = []       # keys that came in behind it
         self._keys_seen = 0
-        self._code_filter = CodeFilter(settings.scanner.code_alphabet,
-                                       settings.scanner.code_min_length,
-                                       settings.scanner.code_max_length)
         self.payment_in_flight = threading.Event()
         self.stopping = threading.Event()
         self.sale_finished = False  # set by Result: Sale starts afresh when it comes back
@@ -89,6 +112,7 @@ class PosApp(App[None]):
     def on_mount(self) -> None:
         from pos_terminal.tui.screens.sale import SaleScreen
 
+        self._news = self.counter.bus.subscribe(SHOWN_EVENTS, self._relay, name="terminal UI")
         self.push_screen(SaleScreen())
         self.start_source()
         self.check_service()
@@ -125,6 +149,34 @@ class PosApp(App[None]):
     def on_pos_app_ledger_status(self, message: LedgerStatus) -> None:
         self.set_header(ledger=message.line)
 
+    # ---- counter events (published on the counter's bus, from its delivery thread) ------
+    class CounterNews(Message):
+        def __init__(self, event: CounterEvent) -> None:
+            super().__init__()
+            self.event = event
+
+    def _relay(self, event: CounterEvent) -> None:
+        if not self.stopping.is_set():
+            self.post_message(self.CounterNews(event))
+
+    def on_pos_app_counter_news(self, message: CounterNews) -> None:
+        event = message.event
+        if isinstance(event, PaymentProgress | PaymentSettled | PaymentUnresolved | PaymentError):
+            self._payment_news(event)
+        elif isinstance(event, ServiceStatus):
+            self.set_header(reachable=event.reachable)
+        elif isinstance(event, PendingCount):
+            self.set_header(pending=event.count)
+        elif isinstance(event, ScannerStatus):
+            if event.lost:
+                self.notify(f"Scanner {event.state}: {event.detail}. Check its cable; the "
+                            "keyboard wedge still works.", severity="warning", timeout=8)
+        elif isinstance(event, ReconcileFailed):
+            self.notify(f"Background reconciliation failed: {event.error}", severity="warning")
+        elif isinstance(event, ListenerFailed):
+            self.notify(f"{event.listener} failed: {event.error}. The payment is not affected.",
+                        severity="warning", markup=False)
+
     # ---- header state (every screen has its own StatusHeader showing these) -------------
     def set_header(self, **values: Any) -> None:
         self.header_state.update(values)
@@ -137,7 +189,7 @@ class PosApp(App[None]):
     def scanner_label(self) -> str:
         """What the Pay screen says about the active scanner."""
         if self.source is None:
-            return "USB scanner ready (keyboard wedge)"
+            return "USB scanner ready (keyboard wedge)"  # i18n: keep
         status = self.source.status()
         parts = [f"{self.source.spec}: {status.state}"]
         if status.hint:  # what to tell the customer comes first
@@ -162,42 +214,38 @@ class PosApp(App[None]):
             return
         if source is None:
             return
-        self.source = source
-        source.start(self._on_source_event, self._on_source_status)
-        source.pause()
+        scanner = Scanner(source, self.counter)
+        self.source = scanner
+        scanner.start(self._on_source_code, paused=True)
         self.call_from_thread(self._scanner_started)
 
     def _scanner_started(self) -> None:
-        if self.source is not None and isinstance(self.screen, PayScreen):
-            self.source.resume()
+        self.screen.post_message(ScannerReady())  # a screen waiting for a code resumes it
 
-    def _on_source_event(self, event: ScanEvent) -> None:
+    def _on_source_code(self, code: ScannedCode) -> None:  # the source's thread
         if not self.stopping.is_set():
-            self.call_from_thread(self.handle_scan, event.text, event.source)
+            self.post_message(self.SourceCode(code))
 
-    def _on_source_status(self, status: SourceStatus) -> None:
-        previous, self.source_status = self.source_status, status
-        lost = status.state in ("disconnected", "reconnecting")
-        if lost and (previous is None or previous.state != status.state) and (
-                not self.stopping.is_set()):
-            self.call_from_thread(self.notify, f"Scanner {status.state}: {status.detail}. "
-                                  "Check its cable; the keyboard wedge still works.",
-                                  severity="warning", timeout=8)
+    class SourceCode(Message):
+        def __init__(self, code: ScannedCode) -> None:
+            super().__init__()
+            self.code = code
 
-    def handle_scan(self, text: str, source: str) -> None:
-        """Every scan (wedge burst, camera, evdev, serial) arrives here on the UI thread."""
-        handler = getattr(self.screen, "code_read", None)
-        if callable(handler):
-            handler(text, source)
-        else:
-            self.notify(f"Payment code {clean(mask_code(text))} read, but no payment is "
-                        "waiting: type the amount and press Enter first.", severity="warning",
-                        markup=False)
+    def on_pos_app_source_code(self, message: SourceCode) -> None:
+        self.screen.post_message(CodeScanned(message.code))
+
+    def on_code_scanned(self, message: CodeScanned) -> None:
+        """No screen took the code: nobody is waiting for one."""
+        self.notify(f"Payment code {clean(message.code.masked)} read, but no payment is "
+                    "waiting: type the amount and press Enter first.", severity="warning",
+                    markup=False)
 
     def on_unmount(self) -> None:
         self.stopping.set()
         if self.payment is not None:
             self.payment.cancel.set()
+        if self._news is not None:
+            self.counter.bus.unsubscribe(self._news, timeout_s=0.0)
         if self.source is not None:
             self.source.stop()
         if self.ledger_sync is not None:
@@ -233,9 +281,25 @@ class PosApp(App[None]):
         self._unsettled_since = time.monotonic()
         self.set_timer(KEY_SETTLE_POLL_S, self._check_settled)
 
-    async def _on_key(self, event: events.Key) -> None:
-        # Runs before App._on_key (Textual calls each class's handler); the binding has run
-        # by the time the callback does.
+    class KeyDelivered(Message):
+        """Posted to the widget a key went to, right behind the key: it reaches the App after
+        the key was handled there and bubbled up (or was stopped on its way)."""
+
+        def __init__(self, key: events.Key) -> None:
+            super().__init__()
+            self.key = key
+
+    def _follow_key(self, event: events.Key, target: Widget) -> None:
+        if event is self._unsettled:
+            target.post_message(self.KeyDelivered(event))
+
+    async def on_pos_app_key_delivered(self, message: KeyDelivered) -> None:
+        if message.key is self._unsettled:
+            await self._settle()
+
+    async def on_key(self, event: events.Key) -> None:
+        # Runs before the App's own key handling (Textual calls each class's handler, the
+        # subclass first); the binding has run by the time the callback does.
         if event is self._unsettled:
             self.call_later(self._settle_key, event)
 
@@ -247,9 +311,9 @@ class PosApp(App[None]):
         key = self._unsettled
         if key is None:
             return
-        # A key some widget stopped never reaches the App; a key nobody handles is not
-        # waited for longer than KEY_SETTLE_MAX_S.
-        if key._stop_propagation or time.monotonic() - self._unsettled_since > KEY_SETTLE_MAX_S:
+        # A key some widget stopped never reaches the App (KeyDelivered settles it); a key
+        # lost with its screen is not waited for longer than KEY_SETTLE_MAX_S.
+        if time.monotonic() - self._unsettled_since > KEY_SETTLE_MAX_S:
             await self._settle()
         else:
             self.set_timer(KEY_SETTLE_POLL_S, self._check_settled)
@@ -274,12 +338,19 @@ class PosApp(App[None]):
                            lambda: self.post_message(self.WedgeFlush(seen)))
         if outcome.passthrough:
             self._forwarding(event)
-            await super().on_event(event)
+            await self._deliver(event)
+
+    async def _deliver(self, event: events.Key) -> None:
+        target = self.focused or self.screen  # where Textual forwards a key
+        await super().on_event(event)
+        self._follow_key(event, target)
 
     def _wedge_scan(self, text: str) -> None:
-        # Other sources filter inside hardware; a burst from the keyboard is filtered here.
-        if self._code_filter.accepts(text):
-            self.handle_scan(text, "wedge")
+        # Other sources filter inside hardware; a burst from the keyboard is filtered by the
+        # counter (CodeIgnored for anything that is not a payment code).
+        code = self.counter.accept_code(text, "wedge")
+        if code is not None:
+            self.screen.post_message(CodeScanned(code))
         else:
             scanner = self.settings.scanner
             # what was read is not ours to style: shown without markup, escapes removed
@@ -299,15 +370,15 @@ class PosApp(App[None]):
         self._replaying.add(id(event))
         self._forwarding(event)
         try:
-            await super().on_event(event)
+            await self._deliver(event)
         finally:
             self._replaying.discard(id(event))
 
     # ---- the payment in flight ----------------------------------------------------------
-    def start_payment(self, sale: Sale, code: str, source: str) -> None:
+    def start_payment(self, sale: Sale, code: ScannedCode) -> None:
         """Charge `code` for `sale` in a worker. Pay stays up for a moment: a quick answer goes
         straight to Result; a slower one brings up Progress."""
-        run = PaymentRun(sale, code[-4:], source)
+        run = PaymentRun(sale, code.text[-4:], code.source, sale_id=self.counter.start_sale())
         self.payment = run
         self.payment_in_flight.set()
         self.run_worker(lambda: self._charge(run, code), thread=True, group="payment",
@@ -315,20 +386,15 @@ class PosApp(App[None]):
         self.set_timer(PROGRESS_AFTER_S, lambda: self._show_progress(run))
 
     def follow_payment(self, run: PaymentRun) -> None:
-        """Keep waiting: poll the same payment again (Checkout.follow), never charge again."""
+        """Keep waiting: poll the same payment again (Counter.follow), never charge again."""
         if run.view is None:
             return
         run.restart()
         app_trans_id = run.view.app_trans_id
 
         def follow() -> None:
-            try:
-                view = self.checkout.follow(app_trans_id, cancel=run.cancel,
-                                            on_progress=lambda v: self._report(run, v))
-            except Exception as exc:
-                self._report_error(run, exc)
-            else:
-                self._report_done(run, view)
+            with contextlib.suppress(Exception):  # published as PaymentError
+                self.counter.follow(app_trans_id, cancel=run.cancel, sale=run.sale_id)
 
         self.run_worker(follow, thread=True, group="payment", exit_on_error=False)
 
@@ -338,50 +404,45 @@ class PosApp(App[None]):
             self.payment = None
             self.payment_in_flight.clear()
 
-    def _charge(self, run: PaymentRun, code: str) -> None:
-        try:
-            view = charge(self.checkout, run, code, lambda v: self._report(run, v))
-        except Exception as exc:
-            self._report_error(run, exc)
+    def _charge(self, run: PaymentRun, code: ScannedCode) -> None:
+        """Blocking, in a worker: the single charge and its polling. What happens comes back
+        as the counter's events (PaymentProgress, PaymentSettled, ...)."""
+        items = tuple(SaleLine(i.name, i.price, i.quantity) for i in run.sale.items)
+        with contextlib.suppress(Exception):  # published as PaymentError
+            self.counter.pay(run.sale.amount, code, description=run.sale.description,
+                             items=items, cancel=run.cancel, sale=run.sale_id)
+
+    def _payment_news(self, event: PaymentProgress | PaymentSettled | PaymentUnresolved
+                      | PaymentError) -> None:
+        run = self.payment
+        if run is None or event.sale != run.sale_id or run.cancel.is_set():
+            return  # another payment's (settled in the background), or one given up
+        if isinstance(event, PaymentProgress):
+            self._progress(run, event.view)
+        elif isinstance(event, PaymentError):
+            self._failed(run, event.message)
         else:
-            self._report_done(run, view)
-
-    def _report(self, run: PaymentRun, view: PaymentView) -> None:
-        if not run.cancel.is_set() and not self.stopping.is_set():
-            self.call_from_thread(self._progress, run, view)
-
-    def _report_done(self, run: PaymentRun, view: PaymentView) -> None:
-        if not run.cancel.is_set() and not self.stopping.is_set():
-            self.call_from_thread(self._finished, run, view)
-
-    def _report_error(self, run: PaymentRun, exc: Exception) -> None:
-        if not run.cancel.is_set() and not self.stopping.is_set():
-            self.call_from_thread(self._failed, run, exc)
+            self._finished(run, event.view)
 
     def _progress(self, run: PaymentRun, view: PaymentView) -> None:
         run.view = view
-        if isinstance(self.screen, ProgressScreen) and self.screen.run is run:
-            self.screen.show_run()
+        self.screen.post_message(PaymentUpdated(run))
 
     def _show_progress(self, run: PaymentRun) -> None:
-        if self.payment is run and not (run.finished and not run.unresolved) and isinstance(
-                self.screen, PayScreen):
-            self.switch_screen(ProgressScreen(run))
+        if self.payment is run and not (run.finished and not run.unresolved):
+            self.screen.post_message(PaymentTakesLong(run))
 
     def _finished(self, run: PaymentRun, view: PaymentView) -> None:
         run.view = view
         run.finish()
         if run.unresolved:  # the deadline passed: the cashier chooses
-            if isinstance(self.screen, ProgressScreen) and self.screen.run is run:
-                self.screen.show_run()
-            else:
-                self._show_progress(run)
+            self.screen.post_message(PaymentUpdated(run))
+            self._show_progress(run)
             return
         self._conclude(run, Outcome.from_view(view))
 
-    def _failed(self, run: PaymentRun, exc: Exception) -> None:
+    def _failed(self, run: PaymentRun, message: str) -> None:
         run.finish()
-        message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
         if run.unresolved:
             message += (" The payment is kept in the journal and checked again in the "
                         "background: see History before charging again.")
@@ -389,42 +450,19 @@ class PosApp(App[None]):
 
     def _conclude(self, run: PaymentRun, outcome: Outcome) -> None:
         self.end_payment(run)
-        if isinstance(self.screen, PayScreen | ProgressScreen):
-            self.switch_screen(ResultScreen(outcome))
+        self.screen.post_message(PaymentConcluded(run, outcome))
 
     # ---- background work ----------------------------------------------------------------
     @work(thread=True, group="reach", exclusive=True, exit_on_error=False)
     def check_service(self) -> None:
-        url = urlsplit(self.settings.service.base_url)
-        port = url.port or (443 if url.scheme == "https" else 80)
-        try:
-            with socket.create_connection((url.hostname or "", port),
-                                          timeout=self.settings.service.connect_timeout_s):
-                ok = True
-        except OSError:
-            ok = False
-        if not self.stopping.is_set():
-            self.call_from_thread(self.set_header, reachable=ok)
+        self.counter.check_service()  # published as ServiceStatus
 
     @work(thread=True, group="reconcile", exclusive=True, exit_on_error=False)
     def reconcile_in_background(self) -> None:
         if not self.payment_in_flight.is_set():
-            try:
-                self.checkout.reconcile()
-            except Exception as exc:
-                if not self.stopping.is_set():
-                    self.call_from_thread(self.notify, f"Background reconciliation failed: {exc}",
-                                          severity="warning")
-        self._publish_pending()
+            self.counter.reconcile_in_background()  # ReconcileFailed when it fails
+        self.counter.publish_pending()
 
     @work(thread=True, group="pending", exit_on_error=False)
     def refresh_pending(self) -> None:
-        self._publish_pending()
-
-    def _publish_pending(self) -> None:
-        try:
-            count: int | None = self.checkout.pending_count()
-        except Exception:
-            count = None
-        if not self.stopping.is_set():
-            self.call_from_thread(self.set_header, pending=count)
+        self.counter.publish_pending()

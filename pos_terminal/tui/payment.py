@@ -1,5 +1,6 @@
-"""One payment from the moment its code is read: the Checkout call runs in an App-level worker
-thread, so it outlives the screen changes (Pay -> Progress -> Result) it drives."""
+"""One payment from the moment its code is read: the counter call runs in an App-level worker
+thread, so it outlives the screen changes (Pay -> Progress -> Result) it drives; its events
+come back through the counter's bus (PosApp.on_pos_app_counter_news)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pos_terminal.checkout import Checkout, PaymentState, PaymentView
+from pos_terminal.counter import UNRESOLVED
+from pos_terminal.counter.types import PaymentView
 from pos_terminal.tui.screens.sale import Sale
-from pos_terminal.wallet.messages import Item
-
-UNRESOLVED = frozenset({PaymentState.SUBMITTING, PaymentState.PROCESSING, PaymentState.UNKNOWN})
 
 
 @dataclass
@@ -26,6 +25,7 @@ class PaymentRun:
     view: PaymentView | None = None
     finished: bool = False
     ended: float | None = None  # when waiting stopped: elapsed time freezes there
+    sale_id: int = 0  # Counter.start_sale: the counter's events about this payment carry it
 
     @property
     def elapsed_s(self) -> float:
@@ -40,12 +40,3 @@ class PaymentRun:
     @property
     def unresolved(self) -> bool:
         return self.view is not None and self.view.state in UNRESOLVED
-
-
-def charge(checkout: Checkout, run: PaymentRun, code: str,
-           on_progress: Callable[[PaymentView], None]) -> PaymentView:
-    """Blocking: the single charge and its polling (Checkout.pay), for a worker thread."""
-    items = tuple(Item(itemid=str(n + 1), itemname=i.name, itemprice=i.price,
-                       itemquantity=i.quantity) for n, i in enumerate(run.sale.items))
-    return checkout.pay(run.sale.amount, code, description=run.sale.description, items=items,
-                        on_progress=on_progress, cancel=run.cancel)

@@ -13,6 +13,7 @@ import requests
 
 from pos_terminal.checkout import Checkout
 from pos_terminal.config import Settings
+from pos_terminal.counter import Counter
 from pos_terminal.tui.app import PosApp
 
 HUMAN_GAP_S = 0.180      # a fast typist: well above the 35 ms wedge threshold
@@ -48,7 +49,8 @@ def checkout(settings: Settings) -> Iterator[Checkout]:
 def make_app(settings: Settings, checkout: Checkout):
     def build(**kwargs: object) -> PosApp:
         kwargs.setdefault("background", False)
-        return PosApp(kwargs.pop("settings", settings), checkout, **kwargs)
+        chosen = kwargs.pop("settings", settings)
+        return PosApp(chosen, Counter(chosen, checkout), **kwargs)
 
     return build
 

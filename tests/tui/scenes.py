@@ -13,6 +13,7 @@ from textual.widgets import Input
 
 from pos_terminal.checkout import Checkout, PaymentState, PaymentView
 from pos_terminal.config import Settings
+from pos_terminal.counter import Counter
 from pos_terminal.journal import Journal
 from pos_terminal.tui.app import PosApp
 from pos_terminal.tui.payment import PaymentRun
@@ -227,8 +228,8 @@ SCENES: dict[str, Callable[[Pilot], Awaitable[None]]] = {
 
 
 def scene_app(settings: Settings, journal_path: Path) -> PosApp:
-    return PosApp(settings, Checkout(settings, journal=fixed_journal(journal_path)),
-                  background=False)
+    checkout = Checkout(settings, journal=fixed_journal(journal_path))
+    return PosApp(settings, Counter(settings, checkout), background=False)
 
 
 async def save_all(settings: Settings, folder: Path, sizes: tuple[tuple[int, int], ...]) -> None:
@@ -241,4 +242,4 @@ async def save_all(settings: Settings, folder: Path, sizes: tuple[tuple[int, int
                     await setup(pilot)
                     suffix = "" if (width, height) == sizes[0] else f"-{width}x{height}"
                     app.save_screenshot(f"{name}{suffix}.svg", str(folder))
-                app.checkout.close()
+                app.counter.checkout.close()

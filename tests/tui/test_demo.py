@@ -10,6 +10,7 @@ import pytest
 from hardware import CodeFilter, ScanSource, SyntheticSource, open_source
 from pos_terminal.checkout import Checkout, PaymentState
 from pos_terminal.config import Settings
+from pos_terminal.counter import Counter
 from pos_terminal.tui.app import PosApp
 from pos_terminal.tui.demo import DemoController
 from pos_terminal.tui.screens.pay import PayScreen
@@ -36,7 +37,7 @@ def demo_app(settings: Settings, checkout: Checkout, source: SyntheticSource,
     demo = DemoController(emulator.base_url, source.show,
                           show_after_s=show_after_s)
     factory: ScanSource = source
-    return PosApp(settings, checkout, lambda: factory, demo, background=False)
+    return PosApp(settings, Counter(settings, checkout), lambda: factory, demo, background=False)
 
 
 async def test_demo_wallet_is_shown_to_the_camera_and_paid(settings: Settings, checkout: Checkout,

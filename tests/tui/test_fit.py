@@ -59,7 +59,7 @@ async def test_every_footer_shows_quit_at_80x24(settings: Settings, tmp_path: Pa
             footer = await wait_for_footer(pilot)
             assert "^q Quit" in footer, footer
     finally:
-        app.checkout.close()
+        app.counter.checkout.close()
 
 
 async def test_banks_fit_80_columns(settings: Settings, tmp_path: Path) -> None:
@@ -81,7 +81,7 @@ async def test_banks_fit_80_columns(settings: Settings, tmp_path: Path) -> None:
             state = text_of(pilot, "#banks-state")
             assert "38 Wallet" in state and "36 Visa/Master/JCB" in state
     finally:
-        app.checkout.close()
+        app.counter.checkout.close()
 
 
 @pytest.mark.parametrize("width", [80, 100])
@@ -91,7 +91,7 @@ async def test_detail_timeline_shows_every_message_whole(settings: Settings, tmp
     try:
         async with app.run_test(size=(width, 24)) as pilot:
             screen = await open_detail(pilot, FAILED_ID)
-            events = screen.pos.checkout.journal.events(FAILED_ID)
+            events = screen.pos.counter.events(FAILED_ID)
             lines = screen_lines(pilot)
             top = next(n for n, line in enumerate(lines) if "Detail" in line and "Time" in line)
             column = lines[top].index("Detail")
@@ -102,7 +102,7 @@ async def test_detail_timeline_shows_every_message_whole(settings: Settings, tmp
             assert long_message in detail
             assert "Sending the payment." in detail
     finally:
-        app.checkout.close()
+        app.counter.checkout.close()
 
 
 @pytest.mark.parametrize("app_trans_id,offered,not_offered", [
@@ -130,7 +130,7 @@ async def test_detail_offers_only_the_actions_that_apply(
                 assert isinstance(pilot.app.screen, PaymentDetailScreen)  # no dialog
                 assert len(pilot.app.screen_stack) == stack
     finally:
-        app.checkout.close()
+        app.counter.checkout.close()
 
 
 async def test_x_report_on_a_fresh_day_says_no_payments_yet(make_app) -> None:
@@ -184,7 +184,7 @@ async def test_a_fast_burst_with_backspaces_acts_in_the_order_sent(
                 "Refund 2.000 ₫ to the customer's wallet? Y: yes, refund · Esc: no")
             assert [n.message for n in pilot.app._notifications] == []
     finally:
-        app.checkout.close()
+        app.counter.checkout.close()
 
 
 async def test_history_rows_fit_80_columns(settings: Settings, tmp_path: Path) -> None:
@@ -203,7 +203,7 @@ async def test_history_rows_fit_80_columns(settings: Settings, tmp_path: Path) -
             # A long note ends at a word with "…" (the detail shows all of it).
             assert "The customer's…" in notes and "261121000000102" in notes
     finally:
-        app.checkout.close()
+        app.counter.checkout.close()
 
 
 async def test_banks_rows_whole_when_the_table_measures_late(
@@ -230,4 +230,4 @@ async def test_banks_rows_whole_when_the_table_measures_late(
             ch, code, bank, low, high = table.get_row_at(1)
             assert squash(f"{ch} {code} {bank} {low} {high}") in shown, shown
     finally:
-        app.checkout.close()
+        app.counter.checkout.close()

@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Input
 
 from pos_terminal.checkout import Checkout, PaymentState
 from pos_terminal.config import Settings
+from pos_terminal.counter import Counter
 from pos_terminal.tui.screens.history import HistoryScreen, PaymentDetailScreen
 from pos_terminal.tui.screens.pay import PayScreen
 from pos_terminal.tui.screens.progress import ProgressScreen
@@ -136,7 +137,7 @@ async def test_slow_payment_after_deadline_keep_waiting(settings: Settings, emul
     quick = settings.replace_section("checkout", poll_deadline_s=0.2, poll_intervals_s=(0.1,))
     with Checkout(quick) as engine:
         app = make_app(settings=quick)
-        app.checkout = engine
+        app.counter = Counter(quick, engine)
         async with app.run_test(size=(80, 24)) as pilot:
             await charge(pilot, key_clock, emulator, "30000", "binh")
             await wait_until(pilot, lambda: choice_shown(pilot), what="the deadline choice")
@@ -157,7 +158,7 @@ async def test_slow_payment_handed_to_background_reconciliation(
     quick = settings.replace_section("checkout", poll_deadline_s=0.2, poll_intervals_s=(0.1,))
     with Checkout(quick) as engine:
         app = make_app(settings=quick)
-        app.checkout = engine
+        app.counter = Counter(quick, engine)
         async with app.run_test(size=(80, 24)) as pilot:
             await charge(pilot, key_clock, emulator, "30000", "binh")
             await wait_until(pilot, lambda: choice_shown(pilot), what="the deadline choice")
@@ -278,7 +279,7 @@ async def test_manual_override_with_reason(settings: Settings, emulator, key_clo
     quick = settings.replace_section("checkout", poll_deadline_s=0.2, poll_intervals_s=(0.1,))
     with Checkout(quick) as engine:
         app = make_app(settings=quick)
-        app.checkout = engine
+        app.counter = Counter(quick, engine)
         async with app.run_test(size=(120, 40)) as pilot:
             await charge(pilot, key_clock, emulator, "30000", "chi")
             await wait_until(pilot, lambda: choice_shown(pilot), what="the deadline choice")

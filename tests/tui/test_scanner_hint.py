@@ -12,6 +12,7 @@ from hardware.camera_loop import CameraSource
 from hardware.render import cluttered_background
 from pos_terminal.checkout import Checkout
 from pos_terminal.config import Settings
+from pos_terminal.counter import Counter
 from pos_terminal.tui.app import PosApp
 from pos_terminal.tui.screens.pay import PayScreen
 from tests.tui.helpers import text_of, type_keys, wait_until
@@ -43,7 +44,7 @@ class DarkCamera:
 async def test_pay_screen_tells_the_cashier_the_frames_are_too_dark(
         settings: Settings, checkout: Checkout, key_clock) -> None:
     source = CameraSource("camera:0", DarkCamera(), make_decoder(), ReadAcceptor())
-    app = PosApp(settings, checkout, lambda: source, background=False)
+    app = PosApp(settings, Counter(settings, checkout), lambda: source, background=False)
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             await type_keys(pilot, key_clock, *"25000", "enter")

@@ -24,4 +24,4 @@ def test_main_screens(snap_compare, settings: Settings, tmp_path: Path, scene: s
     try:
         assert snap_compare(app, terminal_size=size, run_before=SCENES[scene])
     finally:
-        app.checkout.close()
+        app.counter.checkout.close()

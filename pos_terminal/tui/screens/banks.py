@@ -11,11 +11,11 @@ from textual.binding import Binding, BindingType
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
+from pos_terminal.counter.types import BankList, pmc_name
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.line import Line, cell
 from pos_terminal.tui.widgets.table import MeasuredTable
-from pos_terminal.wallet.results import BankList, pmc_name
 
 
 class BanksScreen(PosScreen):
@@ -39,7 +39,7 @@ class BanksScreen(PosScreen):
     @work(thread=True, group="banks", exclusive=True, exit_on_error=False)
     def load(self) -> None:
         try:
-            banks = self.pos.checkout.client.list_banks()
+            banks = self.pos.counter.list_banks()
         except Exception as exc:
             text = getattr(exc, "message", None) or str(exc)
             self.app.call_from_thread(self._error, text)

@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from pos_terminal.checkout import PaymentState, PaymentView
+from pos_terminal.counter.types import PaymentState, PaymentView
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.widgets.line import Line
 

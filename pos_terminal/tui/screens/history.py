@@ -16,9 +16,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
-from pos_terminal.checkout import PaymentState, PaymentView, RefundView
-from pos_terminal.journal import EventView
-from pos_terminal.journal.export import write_csv
+from pos_terminal.counter.types import EventView, PaymentState, PaymentView, RefundView
 from pos_terminal.text_safety import clean
 from pos_terminal.tui.format import day_bounds_ms, format_vnd, vn_day, vn_time
 from pos_terminal.tui.screens.base import PosScreen
@@ -101,7 +99,7 @@ class HistoryScreen(PosScreen):
     def load(self, day: str, state: PaymentState | None) -> None:
         since, until = day_bounds_ms(day)
         try:
-            rows = self.pos.checkout.journal.list_payments(
+            rows = self.pos.counter.list_payments(
                 since_ms=since, until_ms=until, states=[state] if state else None,
                 newest_first=True)
         except Exception as exc:
@@ -177,12 +175,12 @@ class HistoryScreen(PosScreen):
 
     @work(thread=True, group="export", exit_on_error=False)
     def export(self, day: str, rows: list[PaymentView]) -> None:
-        folder = Path(self.pos.checkout.journal.path).parent
+        folder = Path(self.pos.counter.journal_path).parent
         suffix = f"-{self.state_filter.value}" if self.state_filter else ""
         target = folder / f"payments-{day}{suffix}.csv"
         try:
             with target.open("w", encoding="utf-8", newline="") as out:
-                write_csv(rows, out)
+                self.pos.counter.export_csv(rows, out)
         except OSError as exc:
             self.app.call_from_thread(self.notify, f"Export failed: {exc.strerror} ({target}). "
                                       "Check the folder is writable.", severity="error")
@@ -232,11 +230,11 @@ class PaymentDetailScreen(PosScreen):
 
     @work(thread=True, group="detail", exclusive=True, exit_on_error=False)
     def load(self) -> None:
-        journal = self.pos.checkout.journal
+        counter = self.pos.counter
         try:
-            view = journal.get(self.app_trans_id)
-            events = journal.events(self.app_trans_id)
-            refunds = journal.refunds(self.app_trans_id)
+            view = counter.get(self.app_trans_id)
+            events = counter.events(self.app_trans_id)
+            refunds = counter.refunds(self.app_trans_id)
         except Exception as exc:
             self.app.call_from_thread(self.say, f"Cannot read the journal: {exc}", True)
             return
@@ -302,7 +300,7 @@ class PaymentDetailScreen(PosScreen):
     @work(thread=True, group="refund", exit_on_error=False)
     def refund(self, amount: int) -> None:
         try:
-            result = self.pos.checkout.refund(self.app_trans_id, amount)
+            result = self.pos.counter.refund(self.app_trans_id, amount)
         except Exception as exc:
             text = getattr(exc, "message", None) or str(exc)
             self.app.call_from_thread(self.say, f"Refund not done: {text}", True)
@@ -332,8 +330,8 @@ class PaymentDetailScreen(PosScreen):
     @work(thread=True, group="override", exit_on_error=False)
     def override(self, request: OverrideRequestUi) -> None:
         try:
-            view = self.pos.checkout.override(self.app_trans_id, request.state, request.reason,
-                                              self.pos.settings.terminal.app_user)
+            view = self.pos.counter.override(self.app_trans_id, request.state, request.reason,
+                                             self.pos.settings.terminal.app_user)
         except Exception as exc:
             text = getattr(exc, "message", None) or str(exc)
             self.app.call_from_thread(self.say, f"Override not recorded: {text}", True)
@@ -350,7 +348,7 @@ class PaymentDetailScreen(PosScreen):
     @work(thread=True, group="status", exclusive=True, exit_on_error=False)
     def status(self) -> None:
         try:
-            view = self.pos.checkout.status(self.app_trans_id)
+            view = self.pos.counter.status(self.app_trans_id)
         except Exception as exc:
             text = getattr(exc, "message", None) or str(exc)
             self.app.call_from_thread(self.say, f"Status not available: {text}", True)

@@ -12,11 +12,18 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from pos_terminal.tui.format import format_vnd
+from pos_terminal.tui.messages import (
+    CodeScanned,
+    PaymentConcluded,
+    PaymentTakesLong,
+    ScannerReady,
+)
 from pos_terminal.tui.screens.base import PosScreen
+from pos_terminal.tui.screens.progress import ProgressScreen
+from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.screens.sale import Sale
 from pos_terminal.tui.widgets.line import Line
 from pos_terminal.tui.widgets.preview import CameraPreview
-from pos_terminal.wallet.codes import mask_code
 
 
 class PayScreen(PosScreen):
@@ -62,6 +69,11 @@ class PayScreen(PosScreen):
         if self.pos.source is not None:
             self.pos.source.resume()
 
+    def on_scanner_ready(self, message: ScannerReady) -> None:
+        message.stop()
+        if self.pos.source is not None and self.code is None:
+            self.pos.source.resume()
+
     def on_screen_suspend(self) -> None:
         if self.pos.source is not None:
             self.pos.source.pause()
@@ -79,17 +91,29 @@ class PayScreen(PosScreen):
         self.query_one("#scanner-state", Static).update(self.pos.scanner_label)
 
     # ---- reading the code ---------------------------------------------------------------
-    def code_read(self, text: str, source: str) -> None:
+    def on_code_scanned(self, message: CodeScanned) -> None:
+        message.stop()
         if self.code is not None:
             return  # a double read of the same phone screen
-        self.code = mask_code(text)
+        code = message.code
+        self.code = code.masked
         if self.pos.source is not None:
             self.pos.source.pause()
         if self.pos.demo is not None:
             self.pos.demo.withdraw()
         self.query_one("#pay-prompt", Static).update("Submitting the payment…")
-        self.query_one("#scanner-state", Static).update(f"Code {self.code} read by {source}")
-        self.pos.start_payment(self.sale, text, source)
+        self.query_one("#scanner-state", Static).update(
+            f"Code {self.code} read by {code.source}")
+        self.pos.start_payment(self.sale, code)
+
+    def on_payment_takes_long(self, message: PaymentTakesLong) -> None:
+        message.stop()
+        if self.code is not None:
+            self.app.switch_screen(ProgressScreen(message.run))
+
+    def on_payment_concluded(self, message: PaymentConcluded) -> None:
+        message.stop()
+        self.app.switch_screen(ResultScreen(message.outcome))
 
     def action_cancel(self) -> None:
         if self.code is None:

@@ -14,10 +14,17 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
-from pos_terminal.checkout import PaymentState, PaymentView
+from pos_terminal.counter.types import PaymentState, PaymentView
 from pos_terminal.tui.format import format_vnd
+from pos_terminal.tui.messages import (
+    CodeScanned,
+    PaymentConcluded,
+    PaymentTakesLong,
+    PaymentUpdated,
+)
 from pos_terminal.tui.payment import PaymentRun
 from pos_terminal.tui.screens.base import PosScreen
+from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.widgets.line import Line
 
 
@@ -53,8 +60,21 @@ class ProgressScreen(PosScreen):
         self.set_interval(0.5, self.show_run)
         self.show_run()
 
-    def code_read(self, text: str, source: str) -> None:
-        pass  # one payment at a time: further reads are the same phone held up a bit longer
+    def on_code_scanned(self, message: CodeScanned) -> None:
+        message.stop()  # one payment at a time: further reads are the same phone held up longer
+
+    def on_payment_updated(self, message: PaymentUpdated) -> None:
+        message.stop()
+        if message.run is self.run:
+            self.show_run()
+
+    def on_payment_takes_long(self, message: PaymentTakesLong) -> None:
+        message.stop()  # this is Progress already
+
+    def on_payment_concluded(self, message: PaymentConcluded) -> None:
+        message.stop()
+        if message.run is self.run:
+            self.app.switch_screen(ResultScreen(message.outcome))
 
     def show_run(self) -> None:
         run, view = self.run, self.run.view

@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
 
-from pos_terminal.journal import Report
+from pos_terminal.counter.types import Report
 from pos_terminal.tui.format import format_vnd, vn_time
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.dialogs import ConfirmDialog
@@ -48,9 +48,9 @@ class ReportsScreen(PosScreen):
 
     @work(thread=True, group="report", exclusive=True, exit_on_error=False)
     def make_report(self, close: bool) -> None:
-        journal = self.pos.checkout.journal
+        counter = self.pos.counter
         try:
-            report = journal.close_day() if close else journal.x_report()
+            report = counter.close_day() if close else counter.x_report()
         except Exception as exc:
             text = getattr(exc, "message", None) or str(exc)
             self.app.call_from_thread(self._show_error, f"Report not made: {text}")

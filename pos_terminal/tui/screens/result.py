@@ -10,8 +10,10 @@ from textual import events
 from textual.containers import Vertical
 from textual.widget import Widget
 
-from pos_terminal.checkout import PaymentState, PaymentView, verdict
+from pos_terminal.counter import outcome as verdict
+from pos_terminal.counter.types import PaymentState, PaymentView
 from pos_terminal.tui.format import format_vnd, vn_time
+from pos_terminal.tui.messages import CodeScanned
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.line import Line
 
@@ -87,8 +89,8 @@ class ResultScreen(PosScreen):
         event.stop()
         self.back_to_sale()
 
-    def code_read(self, text: str, source: str) -> None:
-        pass  # a late double read of the phone that was just charged
+    def on_code_scanned(self, message: CodeScanned) -> None:
+        message.stop()  # a late double read of the phone that was just charged
 
     def back_to_sale(self) -> None:
         if self.is_current:

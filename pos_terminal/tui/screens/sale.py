@@ -14,6 +14,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Input, Label, Static
 
 from pos_terminal.tui.format import format_vnd
+from pos_terminal.tui.messages import CodeScanned
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.amount import AmountField
 from pos_terminal.tui.widgets.line import Line, cell
@@ -125,11 +126,10 @@ class SaleScreen(PosScreen):
         self.say("")
         amount.focus()
 
-    def code_read(self, text: str, source: str) -> None:
-        from pos_terminal.wallet.codes import mask_code
-
-        self.say(f"Code {mask_code(text)} read before a payment was started: press Enter to "
-                 "charge the amount, then scan again.", error=True)
+    def on_code_scanned(self, message: CodeScanned) -> None:
+        message.stop()
+        self.say(f"Code {message.code.masked} read before a payment was started: press Enter "
+                 "to charge the amount, then scan again.", error=True)
 
     @on(AmountField.Refused)
     def _refused_key(self, event: AmountField.Refused) -> None:

@@ -14,7 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
-from pos_terminal.checkout import PaymentState, PaymentView
+from pos_terminal.counter.types import PaymentState, PaymentView
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.result import Outcome, ResultScreen
@@ -86,15 +86,16 @@ class ShowQrScreen(PosScreen):
     @work(thread=True, group="gateway", exclusive=True, exit_on_error=False)
     def create(self, amount: int, description: str) -> None:
         try:
-            view = self.pos.checkout.create_gateway_order(amount, description).payment
+            view = self.pos.counter.create_gateway_order(amount, description).payment
         except Exception as exc:
             text = getattr(exc, "message", None) or str(exc)
             self.app.call_from_thread(self.say, f"Order not created: {text}", True)
             return
         self.app.call_from_thread(self._created, view)
         try:
-            final = self.pos.checkout.follow(view.app_trans_id, deadline_s=FOLLOW_FOR_S,
-                                             on_progress=self._progress, cancel=self.cancel)
+            final = self.pos.counter.follow(view.app_trans_id, deadline_s=FOLLOW_FOR_S,
+                                            on_progress=self._progress, cancel=self.cancel,
+                                            via="gateway")
         except Exception as exc:
             text = getattr(exc, "message", None) or str(exc)
             self.app.call_from_thread(self.say, f"Status not available: {text}", True)

@@ -1,0 +1,51 @@
+"""The Textual messages the App posts to the screen on top; a screen that cares handles them
+(and stops them), anything else bubbles back up to the App. No screen type is checked."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.message import Message
+
+from pos_terminal.counter import ScannedCode
+
+if TYPE_CHECKING:
+    from pos_terminal.tui.payment import PaymentRun
+    from pos_terminal.tui.screens.result import Outcome
+
+
+class CodeScanned(Message):
+    """A payment code from any scan source. Unhandled, the App says no payment is waiting."""
+
+    def __init__(self, code: ScannedCode) -> None:
+        super().__init__()
+        self.code = code
+
+
+class ScannerReady(Message):
+    """The scan source has started (paused): a screen waiting for a code resumes it."""
+
+
+class PaymentUpdated(Message):
+    """The payment in flight has a new view, or its waiting ended undecided."""
+
+    def __init__(self, run: PaymentRun) -> None:
+        super().__init__()
+        self.run = run
+
+
+class PaymentTakesLong(Message):
+    """No answer within a moment: the screen that started the payment shows Progress."""
+
+    def __init__(self, run: PaymentRun) -> None:
+        super().__init__()
+        self.run = run
+
+
+class PaymentConcluded(Message):
+    """The payment's outcome: the screens following it go to Result."""
+
+    def __init__(self, run: PaymentRun, outcome: Outcome) -> None:
+        super().__init__()
+        self.run = run
+        self.outcome = outcome
