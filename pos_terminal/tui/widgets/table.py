@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
+from textual import events
 from textual.widgets import DataTable
-from textual.widgets.data_table import RowKey
 
 
 class MeasuredTable(DataTable[Any]):
     """Textual's DataTable measures new rows (column widths) only when its message queue runs
     empty, and caches each row as drawn. On a busy machine a screen refresh can come first: the
     rows are drawn with the columns as narrow as their labels ("Viet", "10.") and the cache
-    keeps that picture, because measuring does not invalidate it. Here it does."""
+    keeps that picture, because measuring does not invalidate it. Here it does: when the
+    measured widths changed, the table's style-update hook drops every cached row."""
 
-    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
-        super()._update_dimensions(new_rows)
-        self._update_count += 1  # part of every render-cache key: rows are drawn again
-        self.refresh()
+    _seen: tuple[int, ...] = ()
+
+    def _measured(self) -> tuple[int, ...]:
+        return (self.row_count, *(c.get_render_width(self) for c in self.columns.values()))
+
+    def on_idle(self, _event: events.Idle) -> None:
+        # Runs before DataTable's own Idle handler (subclass first): what that handler
+        # measured last time shows here, at the next Idle (measuring refreshes the table).
+        measured = self._measured()
+        if measured != self._seen:
+            self._seen = measured
+            self.notify_style_update()  # part of every render-cache key: rows drawn again
