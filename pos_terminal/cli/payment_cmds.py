@@ -87,14 +87,6 @@ def _error(message: str, *, as_json: bool, code: int = EXIT_USAGE, **extra: Any)
     _exit(code)
 
 
-def exit_code_for(state: PaymentState) -> int:
-    """By state alone (a row's needs_review flag also counts: use verdict.payment_exit)."""
-    if state in (S.SUCCEEDED, S.REFUNDED):
-        return EXIT_OK
-    if state is S.FAILED:
-        return EXIT_FAILED
-    return EXIT_UNRESOLVED
-
 
 def _unexpected(co: Counter, exc: Exception, *, as_json: bool, kind: str,
                 subject: str | None, amount: int | None) -> NoReturn:
@@ -587,7 +579,7 @@ def override_cmd(ctx: click.Context, app_trans_id: str, mark: str, reason: str,
         print_json(view.to_json())
     else:
         click.echo(_payment_line(view))
-    _exit(exit_code_for(view.state))
+    _exit(verdict.state_exit(view.state))
 
 
 # ------------------------------------------------------------------ journal

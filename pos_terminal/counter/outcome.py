@@ -24,9 +24,19 @@ from pos_terminal.checkout.verdict import (
     unexpected_message,
 )
 from pos_terminal.checkout.verdict import error_answer as _error_answer
+from pos_terminal.journal import PaymentState
 
 if TYPE_CHECKING:
     from pos_terminal.counter.session import Counter
+
+
+def state_exit(state: PaymentState) -> int:
+    """By state alone (a row's needs_review flag also counts: use payment_exit)."""
+    if state in (PaymentState.SUCCEEDED, PaymentState.REFUNDED):
+        return EXIT_PAID
+    if state is PaymentState.FAILED:
+        return EXIT_NOT_PAID
+    return EXIT_UNKNOWN
 
 
 def error_answer(exc: BaseException, counter: Counter | None, app_trans_id: str | None,
@@ -40,5 +50,6 @@ def error_answer(exc: BaseException, counter: Counter | None, app_trans_id: str 
 __all__ = [
     "EXIT_CODES", "EXIT_NOTHING_SENT", "EXIT_NOT_PAID", "EXIT_PAID", "EXIT_UNKNOWN", "Verdict",
     "contract", "describe_error", "error_answer", "headline", "of_payment", "of_refund",
-    "payment_answer", "payment_exit", "refund_answer", "refund_exit", "unexpected_message",
+    "payment_answer", "payment_exit", "refund_answer", "refund_exit", "state_exit",
+    "unexpected_message",
 ]
