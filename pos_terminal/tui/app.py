@@ -54,7 +54,6 @@ from pos_terminal.tui.wedge import KeyWedge
 from pos_terminal.tui.widgets.header import StatusHeader
 
 if TYPE_CHECKING:
-    from hardware import SourceStatus
     from pos_terminal.ledger import BackgroundSync, SyncStatus
     from pos_terminal.tui.demo import DemoController
 
@@ -91,7 +90,6 @@ class PosApp(App[None]):
         self.counter = counter
         self.demo = demo
         self.source: Scanner | None = None
-        self.source_status: SourceStatus | None = None
         self._news: Subscription | None = None
         self._source_factory = source_factory
         self._background = background
@@ -189,7 +187,7 @@ class PosApp(App[None]):
     def scanner_label(self) -> str:
         """What the Pay screen says about the active scanner."""
         if self.source is None:
-            return "USB scanner ready (keyboard wedge)"  # i18n: keep
+            return "USB scanner ready (keyboard wedge)"
         status = self.source.status()
         parts = [f"{self.source.spec}: {status.state}"]
         if status.hint:  # what to tell the customer comes first
