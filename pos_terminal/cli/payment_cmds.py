@@ -12,7 +12,6 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, NoReturn
@@ -27,7 +26,6 @@ from pos_terminal.cli.cashier_cmds import (
     supervisor_option,
 )
 from pos_terminal.cli.common import (
-    EXIT_FAILED,
     EXIT_OK,
     EXIT_UNRESOLVED,
     EXIT_USAGE,
@@ -286,39 +284,20 @@ def _pay_error(message: str, *, as_json: bool, amount: int | None, field: str | 
 
 def _refused_result(co: Counter, exc: CodeRefused, amount: int,
                     as_json: bool) -> NoReturn:
-    """A code refused locally. In flight or unresolved: answer with THAT payment (exit 3; this
-    code is already being charged there). Already charged: this attempt failed (exit 1)."""
+    """A code refused locally: the answer by the outcome rule (verdict.refusal_answer)."""
     click.echo(f"refused: {exc.message}", err=True)
-    other = co.find(exc.app_trans_id) if exc.app_trans_id else None
-    if exc.reason != "charged" and (other is None or not other.is_final):
-        message = exc.message
-        if exc.app_trans_id:
-            message += f" Check it with `pos-terminal status {exc.app_trans_id}`."
-        if other is not None:
-            shown = replace(other, message=message)
-            data = verdict.payment_answer(shown)
-            data.update(outcome=verdict.Verdict.UNKNOWN.value, exit_code=EXIT_UNRESOLVED)
-        else:
-            data = _contract(message, amount, state=S.PROCESSING.value)
-        data.update(refused=exc.reason, previous_app_trans_id=exc.app_trans_id)
-        if as_json:
-            print_json(data)
-        elif other is not None:
-            click.echo(_payment_line(shown))
-        else:
-            click.echo(f"PROCESSING  {_money(amount)}  (payment being prepared)\n  {message}")
-        _exit(EXIT_UNRESOLVED)
-    message = exc.message
-    if exc.reason != "charged" and other is not None:  # it settled meanwhile
-        message += f" That payment is now {other.state.value}: see `pos-terminal status " \
-            f"{other.app_trans_id}`."
+    data, code, shown = verdict.refusal_answer(exc, co, amount)
     if as_json:
-        print_json({**verdict.contract(message, amount, verdict=verdict.Verdict.NOT_PAID),
-                    "refused": exc.reason, "previous_app_trans_id": exc.app_trans_id})
+        print_json(data)
+    elif shown is not None:
+        click.echo(_payment_line(shown))
+    elif code == EXIT_UNRESOLVED:
+        click.echo(f"PROCESSING  {_money(amount)}  (payment being prepared)\n  "
+                   f"{data['message']}")
     else:
         click.echo(f"FAILED  {_money(amount)}  not sent (refused: {exc.reason}, payment "
-                   f"{exc.app_trans_id})\n  {message}")
-    _exit(EXIT_FAILED)
+                   f"{exc.app_trans_id})\n  {data['message']}")
+    _exit(code)
 
 
 @click.command("pay")

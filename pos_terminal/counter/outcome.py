@@ -3,8 +3,10 @@ or refund means for the cashier and the exit code, with the journal reached thro
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from pos_terminal.checkout import CodeRefused
 from pos_terminal.checkout.verdict import (
     EXIT_CODES,
     EXIT_NOT_PAID,
@@ -24,7 +26,7 @@ from pos_terminal.checkout.verdict import (
     unexpected_message,
 )
 from pos_terminal.checkout.verdict import error_answer as _error_answer
-from pos_terminal.journal import PaymentState
+from pos_terminal.journal import PaymentState, PaymentView
 
 if TYPE_CHECKING:
     from pos_terminal.counter.session import Counter
@@ -39,6 +41,35 @@ def state_exit(state: PaymentState) -> int:
     return EXIT_UNKNOWN
 
 
+def refusal_answer(exc: CodeRefused, counter: Counter, amount: int,
+                   ) -> tuple[dict[str, Any], int, PaymentView | None]:
+    """A code refused locally (the answer, its exit code, the payment to show if any). In
+    flight or unresolved: answer with THAT payment (exit 3; this code is already being charged
+    there). Already charged: this attempt failed (exit 1)."""
+    other = counter.find(exc.app_trans_id) if exc.app_trans_id else None
+    if exc.reason != "charged" and (other is None or not other.is_final):
+        message = exc.message
+        if exc.app_trans_id:
+            message += f" Check it with `pos-terminal status {exc.app_trans_id}`."
+        shown: PaymentView | None = None
+        if other is not None:
+            shown = replace(other, message=message)
+            data = payment_answer(shown)
+            data.update(outcome=Verdict.UNKNOWN.value, exit_code=EXIT_UNKNOWN)
+        else:
+            data = contract(message, amount, state=PaymentState.PROCESSING.value,
+                            verdict=Verdict.UNKNOWN)
+        data.update(refused=exc.reason, previous_app_trans_id=exc.app_trans_id)
+        return data, EXIT_UNKNOWN, shown
+    message = exc.message
+    if exc.reason != "charged" and other is not None:  # it settled meanwhile
+        message += f" That payment is now {other.state.value}: see `pos-terminal status " \
+            f"{other.app_trans_id}`."
+    return ({**contract(message, amount, verdict=Verdict.NOT_PAID),
+             "refused": exc.reason, "previous_app_trans_id": exc.app_trans_id},
+            EXIT_NOT_PAID, None)
+
+
 def error_answer(exc: BaseException, counter: Counter | None, app_trans_id: str | None,
                  amount: int | None) -> tuple[dict[str, Any], int]:
     """The answer (and exit code) for an unexpected error: nothing sent before the intent,
@@ -50,6 +81,7 @@ def error_answer(exc: BaseException, counter: Counter | None, app_trans_id: str 
 __all__ = [
     "EXIT_CODES", "EXIT_NOTHING_SENT", "EXIT_NOT_PAID", "EXIT_PAID", "EXIT_UNKNOWN", "Verdict",
     "contract", "describe_error", "error_answer", "headline", "of_payment", "of_refund",
-    "payment_answer", "payment_exit", "refund_answer", "refund_exit", "state_exit",
+    "payment_answer", "payment_exit", "refund_answer", "refund_exit", "refusal_answer",
+    "state_exit",
     "unexpected_message",
 ]
