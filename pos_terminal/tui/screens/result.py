@@ -10,8 +10,10 @@ from textual import events
 from textual.containers import Vertical
 from textual.widget import Widget
 
+from pos_terminal.base.i18n import _
 from pos_terminal.checkout import PaymentState, PaymentView, verdict
 from pos_terminal.tui.format import format_vnd, vn_time
+from pos_terminal.tui.printing import PrintOutcome
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.line import Line
 
@@ -24,6 +26,7 @@ class Outcome:
     headline: str
     amount: int
     lines: tuple[str, ...]
+    receipt_id: str | None = None  # a settled payment: its receipt can be printed
 
     @classmethod
     def from_view(cls, view: PaymentView) -> Outcome:
@@ -39,13 +42,13 @@ class Outcome:
                 view.message,
                 f"Transaction: {view.zp_trans_id or '-'}",
                 f"Order: {view.app_trans_id}",
-            ))
+            ), view.app_trans_id)
         if view.state is PaymentState.SUCCEEDED:
             return cls(True, "PAID", view.amount, (
                 f"Time: {vn_time(view.updated_ms)}",
                 f"Transaction: {view.zp_trans_id or '-'}",
                 f"Order: {view.app_trans_id}",
-            ))
+            ), view.app_trans_id)
         if view.state in (PaymentState.PROCESSING, PaymentState.UNKNOWN,
                           PaymentState.SUBMITTING):
             return cls(False, "NOT CONFIRMED YET", view.amount, (
@@ -76,16 +79,44 @@ class ResultScreen(PosScreen):
             yield Line(format_vnd(self.outcome.amount), id="result-amount")
             for line in self.outcome.lines:
                 yield Line(line, classes="result-line")
-            yield Line("Press any key for the next sale", id="result-hint")
+            if self.outcome.receipt_id is not None:
+                yield Line("", id="result-receipt")
+                yield Line(_("R: print the receipt · any other key: next sale"),
+                           id="result-hint")
+            else:
+                yield Line("Press any key for the next sale", id="result-hint")
 
     def on_mount(self) -> None:
         self.pos.sale_finished = True
         self.pos.refresh_pending()
         self.set_timer(self.pos.settings.ui.result_timeout_s, self.back_to_sale)
+        receipt_id = self.outcome.receipt_id
+        if receipt_id in self.pos.receipts_printing:
+            self._show_receipt(_("Printing the receipt…"), error=False)
+        elif receipt_id is not None and receipt_id in self.pos.prints:
+            self.receipt_done(self.pos.prints[receipt_id])
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
+        receipt_id = self.outcome.receipt_id
+        if event.key == "r" and receipt_id is not None:
+            if receipt_id not in self.pos.receipts_printing:
+                self._show_receipt(_("Printing the receipt…"), error=False)
+                self.pos.print_receipt(receipt_id)
+            return
         self.back_to_sale()
+
+    def _show_receipt(self, text: str, *, error: bool) -> None:
+        line = self.query_one("#result-receipt", Line)
+        line.update(text)
+        line.set_class(error, "receipt-error")
+
+    def receipt_done(self, outcome: PrintOutcome) -> bool:
+        """Says "printed" only when the printer took the bytes; otherwise why not."""
+        if outcome.subject_id != self.outcome.receipt_id or not self.is_mounted:
+            return False
+        self._show_receipt(outcome.message, error=not outcome.printed)
+        return True
 
     def code_read(self, text: str, source: str) -> None:
         pass  # a late double read of the phone that was just charged
