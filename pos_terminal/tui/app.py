@@ -126,7 +126,7 @@ class PosApp(App[None]):
 
         sale = SaleScreen()
         await (self.switch_screen(sale) if switch else self.push_screen(sale))
-        if not self._no_supervisor_said and not cashier_book(
+        if sale.query("#sale-message") and not self._no_supervisor_said and not cashier_book(
                 self.checkout.journal, self.settings).any_supervisor():
             self._no_supervisor_said = True  # said once, until the first sale clears it
             sale.say(no_supervisor_notice())
@@ -191,6 +191,8 @@ class PosApp(App[None]):
         outcome = message.outcome
         self.receipts_printing.discard(outcome.subject_id)
         self.prints[outcome.subject_id] = outcome
+        if self.stopping.is_set():
+            return
         show = getattr(self.screen, "receipt_done", None)  # the screen it was printed from
         if not (callable(show) and show(outcome)):
             self.notify(outcome.message, severity="information" if outcome.printed else "error",

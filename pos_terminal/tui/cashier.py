@@ -40,8 +40,8 @@ def active_supervisors(book: Cashiers) -> list[Cashier]:
 
 
 def no_supervisor_notice() -> str:
-    return _("No supervisor is set up, so anyone at this counter can refund or override. "
-             "To require a supervisor's PIN: {command}").format(command=ADD_SUPERVISOR)
+    return _("No supervisor set up: anyone can refund or override. Add one: {command}").format(
+        command=ADD_SUPERVISOR)
 
 
 def refusal(exc: CashierError, cashier_id: str) -> str:

@@ -21,9 +21,8 @@ from tests.tui.test_flows import charge
 
 pytestmark = pytest.mark.asyncio
 
-NO_SUPERVISOR = ("No supervisor is set up, so anyone at this counter can refund or override. "
-                 "To require a supervisor's PIN: pos-terminal cashier add ID --name NAME "
-                 "--supervisor")
+NO_SUPERVISOR = ("No supervisor set up: anyone can refund or override. Add one: "
+                 "pos-terminal cashier add ID --name NAME --supervisor")
 
 
 def book(checkout: Checkout, max_attempts: int = 5) -> Cashiers:
@@ -31,12 +30,19 @@ def book(checkout: Checkout, max_attempts: int = 5) -> Cashiers:
 
 
 async def sign_in(pilot, clock: KeyClock, cashier_id: str, pin: str) -> None:
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, SignInScreen),
-                     what="the sign-in screen")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, SignInScreen)
+                     and bool(pilot.app.screen.query("#signin-id")), what="the sign-in screen")
     field = pilot.app.screen.query_one("#signin-id", Input)
     field.value = ""
     field.focus()
     await type_keys(pilot, clock, *cashier_id, "enter", *pin, "enter")
+
+
+async def on_sale(pilot) -> None:
+    """The Sale screen is up and drawn (a switch to it is current before it is mounted)."""
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen)
+                     and bool(pilot.app.screen.query("#sale-message"))
+                     and bool(screen_lines(pilot)), what="the sale screen")
 
 
 def message(pilot) -> str:
@@ -48,25 +54,27 @@ async def test_sign_in_pays_as_the_cashier_and_sign_out_closes_the_shift(
     book(checkout).add("lan", "Lan Nguyen", "2468")
     async with make_app().run_test(size=(80, 24)) as pilot:
         await sign_in(pilot, key_clock, "lan", "2468")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen), what="sale")
+        await on_sale(pilot)
         assert "counter1 · Lan Nguyen (F8 sign out)" in screen_lines(pilot)[0]
         assert all("2468" not in line for line in screen_lines(pilot))
         shift = book(checkout).open_shift_of("lan")
         assert shift is not None
         # No supervisor yet: said once on the sale screen.
-        assert text_of(pilot, "#sale-message") == NO_SUPERVISOR
+        await wait_until(pilot, lambda: text_of(pilot, "#sale-message") == NO_SUPERVISOR,
+                         what="the no-supervisor notice")
 
         await charge(pilot, key_clock, emulator, "50000", "an")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
         [row] = checkout.journal.list_payments()
         assert (row.state, row.cashier_id) == (PaymentState.SUCCEEDED, "lan")
         await type_keys(pilot, key_clock, "space")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen), what="sale")
+        await on_sale(pilot)
 
         await type_keys(pilot, key_clock, "f8")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SignInScreen),
-                         what="back on sign-in")
-        assert "Lan Nguyen" not in screen_lines(pilot)[0]
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SignInScreen)
+                         and bool(pilot.app.screen.query("#signin-id"))
+                         and "pos-terminal · counter1" in (screen_lines(pilot) or [""])[0],
+                         what="back on sign-in, nobody in the header")
         assert pilot.app.cashier_id is None
         assert book(checkout).open_shift_of("lan") is None
         assert [s.closed_ms is not None for s in book(checkout).shifts()] == [True]
@@ -104,7 +112,7 @@ async def test_wrong_pin_counts_down_then_locks(settings: Settings, make_app, ke
 
 async def test_without_cashiers_the_sale_screen_opens_and_says_so_once(make_app) -> None:
     async with make_app().run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen), what="sale")
+        await on_sale(pilot)
         assert text_of(pilot, "#sale-message") == NO_SUPERVISOR
         assert pilot.app.cashier_id is None
 
@@ -133,7 +141,7 @@ async def test_refund_needs_the_supervisor_pin(make_app, key_clock, emulator,
     app_trans_id = _paid(checkout, emulator, "lan")
     async with make_app().run_test(size=(80, 24)) as pilot:
         await sign_in(pilot, key_clock, "lan", "2468")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen), what="sale")
+        await on_sale(pilot)
         assert text_of(pilot, "#sale-message") == ""  # a supervisor exists: nothing to say
         await _open_detail(pilot, app_trans_id)
         await type_keys(pilot, key_clock, "f", "enter", "y")
@@ -173,7 +181,7 @@ async def test_a_cashier_is_not_a_supervisor(make_app, key_clock, emulator,
     app_trans_id = _paid(checkout, emulator)
     async with make_app().run_test(size=(80, 24)) as pilot:
         await sign_in(pilot, key_clock, "lan", "2468")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen), what="sale")
+        await on_sale(pilot)
         await _open_detail(pilot, app_trans_id)
         await type_keys(pilot, key_clock, "f", "enter", "y")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, SupervisorDialog),
@@ -199,7 +207,7 @@ async def test_override_is_journaled_with_the_supervisor(
                                 message="No answer.")
     async with make_app().run_test(size=(80, 24)) as pilot:
         await sign_in(pilot, key_clock, "minh", "9753")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen), what="sale")
+        await on_sale(pilot)
         await _open_detail(pilot, "261121_counter1_x1")
         await type_keys(pilot, key_clock, "o", "ctrl+f", *"portal says no", "enter")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, SupervisorDialog),

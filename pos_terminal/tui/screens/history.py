@@ -391,17 +391,17 @@ class PaymentDetailScreen(PosScreen):
         self._say_receipt(_("Printing the receipt…"), False)
         self.pos.print_receipt(subject_id)
 
-    def _say_receipt(self, text: str, error: bool) -> None:
-        line = self.query_one("#detail-receipt", Static)
-        line.update(text)
-        line.set_class(error, "error")
-        line.remove_class("hidden")
+    def _say_receipt(self, text: str, error: bool) -> bool:
+        for line in self.query("#detail-receipt").results(Static):  # none while closing
+            line.update(text)
+            line.set_class(error, "error")
+            line.remove_class("hidden")
+            return True
+        return False
 
     def receipt_done(self, outcome: PrintOutcome) -> bool:
-        if outcome.subject_id not in self.printing_here or not self.is_mounted:
-            return False
-        self._say_receipt(outcome.message, not outcome.printed)
-        return True
+        return outcome.subject_id in self.printing_here and self._say_receipt(
+            outcome.message, not outcome.printed)
 
     # ---- status -------------------------------------------------------------------------
     def action_status(self) -> None:

@@ -106,17 +106,17 @@ class ResultScreen(PosScreen):
             return
         self.back_to_sale()
 
-    def _show_receipt(self, text: str, *, error: bool) -> None:
-        line = self.query_one("#result-receipt", Line)
-        line.update(text)
-        line.set_class(error, "receipt-error")
+    def _show_receipt(self, text: str, *, error: bool) -> bool:
+        for line in self.query("#result-receipt").results(Line):  # none while closing
+            line.update(text)
+            line.set_class(error, "receipt-error")
+            return True
+        return False
 
     def receipt_done(self, outcome: PrintOutcome) -> bool:
         """Says "printed" only when the printer took the bytes; otherwise why not."""
-        if outcome.subject_id != self.outcome.receipt_id or not self.is_mounted:
-            return False
-        self._show_receipt(outcome.message, error=not outcome.printed)
-        return True
+        return outcome.subject_id == self.outcome.receipt_id and self._show_receipt(
+            outcome.message, error=not outcome.printed)
 
     def code_read(self, text: str, source: str) -> None:
         pass  # a late double read of the phone that was just charged
