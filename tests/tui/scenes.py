@@ -17,6 +17,7 @@ from pos_terminal.journal import Journal
 from pos_terminal.journal.cashiers import Cashier
 from pos_terminal.tui.app import PosApp
 from pos_terminal.tui.payment import PaymentRun
+from pos_terminal.tui.printing import PrintOutcome
 from pos_terminal.tui.screens.banks import BanksScreen
 from pos_terminal.tui.screens.history import HistoryScreen, PaymentDetailScreen
 from pos_terminal.tui.screens.pay import PayScreen
@@ -24,7 +25,6 @@ from pos_terminal.tui.screens.progress import ProgressScreen
 from pos_terminal.tui.screens.reports import ReportsScreen
 from pos_terminal.tui.screens.result import Outcome, ResultScreen
 from pos_terminal.tui.screens.sale import Sale, SaleScreen
-from pos_terminal.tui.printing import PrintOutcome
 from pos_terminal.tui.screens.show_qr import ShowQrScreen
 from pos_terminal.tui.screens.signin import SignInScreen
 from pos_terminal.tui.screens.supervisor import SupervisorDialog
