@@ -11,10 +11,12 @@ from pos_terminal.checkout import Checkout, PaymentState
 from pos_terminal.config import Settings
 from pos_terminal.journal.cashiers import Cashiers
 from pos_terminal.tui.screens.history import PaymentDetailScreen
+from pos_terminal.tui.screens.progress import ProgressScreen
 from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.screens.sale import SaleScreen
 from pos_terminal.tui.screens.signin import SignInScreen
 from pos_terminal.tui.screens.supervisor import SupervisorDialog
+from tests.conftest import ProcessingHold
 from tests.tui.conftest import KeyClock, ledger, wallet_code
 from tests.tui.helpers import screen_lines, screen_text, text_of, type_keys, wait_until
 from tests.tui.test_flows import charge
@@ -78,6 +80,28 @@ async def test_sign_in_pays_as_the_cashier_and_sign_out_closes_the_shift(
         assert pilot.app.cashier_id is None
         assert book(checkout).open_shift_of("lan") is None
         assert [s.closed_ms is not None for s in book(checkout).shifts()] == [True]
+
+
+async def test_no_sign_out_while_a_payment_is_in_flight(
+        make_app, key_clock, emulator, checkout: Checkout,
+        hold_processing: ProcessingHold) -> None:
+    book(checkout).add("lan", "Lan Nguyen", "2468")
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await sign_in(pilot, key_clock, "lan", "2468")
+        await on_sale(pilot)
+        await charge(pilot, key_clock, emulator, "30000", "binh")  # stays processing
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ProgressScreen),
+                         what="the payment in progress")
+        await type_keys(pilot, key_clock, "f8")
+        await wait_until(pilot, lambda: bool(pilot.app._notifications), what="the refusal")
+        assert [n.message for n in pilot.app._notifications] == [
+            "A payment or refund is in progress: wait for its result before signing out."]
+        assert isinstance(pilot.app.screen, ProgressScreen) and pilot.app.cashier_id == "lan"
+        assert book(checkout).open_shift_of("lan") is not None
+        hold_processing.release()
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="paid")
+    [row] = checkout.journal.list_payments()
+    assert (row.state, row.cashier_id) == (PaymentState.SUCCEEDED, "lan")
 
 
 async def test_wrong_pin_counts_down_then_locks(settings: Settings, make_app, key_clock,
