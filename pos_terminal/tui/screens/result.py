@@ -99,7 +99,7 @@ class ResultScreen(PosScreen):
     def on_key(self, event: events.Key) -> None:
         event.stop()
         receipt_id = self.outcome.receipt_id
-        if event.key == "r" and receipt_id is not None:
+        if event.key in ("r", "R") and receipt_id is not None:
             if receipt_id not in self.pos.receipts_printing:
                 self._show_receipt(_("Printing the receipt…"), error=False)
                 self.pos.print_receipt(receipt_id)
