@@ -19,19 +19,22 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from pos_terminal.base.errors import ExitCode, PosError
+
 ENV_OVERRIDES = {"POS_KEY1": "key1", "POS_KEY2": "key2", "POS_RSA_PUBLIC_KEY": "rsa_public_key"}
 _REPO_CONFIG = Path(__file__).resolve().parent.parent / "config"
 
 
-class ConfigError(Exception):
-    """A configuration problem, worded for the person who edits the file."""
+class ConfigError(PosError):
+    """A configuration problem, worded for the person who edits the file (exit 2)."""
+
+    exit_code = ExitCode.NOTHING_SENT
 
     def __init__(self, file: Path, key: str | None, message: str) -> None:
         self.file = file
         self.key = key
-        self.message = message
         where = f"{file}: {key}: " if key else f"{file}: "
-        super().__init__(where + message)
+        super().__init__(message, text=where + message)
 
 
 #: The largest amount a configuration may allow for one payment: the largest integer every JSON

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any
 
+from pos_terminal.base.codes import mask_code
 from pos_terminal.checkout import gateway, outcomes, recovery, refunds
 from pos_terminal.checkout.answer_checks import mismatch_message
 from pos_terminal.checkout.errors import AnswerNotRecorded, CodeRefused, Stopped
@@ -41,7 +42,6 @@ from pos_terminal.journal import (
     RefundView,
 )
 from pos_terminal.wallet.client import WalletClient
-from pos_terminal.wallet.codes import mask_code
 from pos_terminal.wallet.errors import (
     MismatchedAnswer,
     NoAnswer,

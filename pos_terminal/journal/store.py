@@ -21,6 +21,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+from pos_terminal.base.codes import code_last4
 from pos_terminal.journal import lease
 from pos_terminal.journal.errors import (
     CodeClaimed,
@@ -55,16 +56,6 @@ _UNSET: Any = object()
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
-
-
-#: A code shorter than this keeps no characters at all: its last 4 would be most of it.
-MIN_CODE_FOR_LAST4 = 8
-
-
-def code_last4(code: str) -> str | None:
-    """The last 4 characters of a payment code, or None for a code shorter than 8 (whose last
-    4 would reveal too much of it)."""
-    return code[-4:] if len(code) >= MIN_CODE_FOR_LAST4 else None
 
 
 def vnd(amount: int) -> str:

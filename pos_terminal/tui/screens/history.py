@@ -16,6 +16,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
+from pos_terminal.base.errors import cashier_message
 from pos_terminal.checkout import PaymentState, PaymentView, RefundView
 from pos_terminal.journal import EventView
 from pos_terminal.journal.export import write_csv
@@ -304,7 +305,7 @@ class PaymentDetailScreen(PosScreen):
         try:
             result = self.pos.checkout.refund(self.app_trans_id, amount)
         except Exception as exc:
-            text = getattr(exc, "message", None) or str(exc)
+            text = cashier_message(exc)
             self.app.call_from_thread(self.say, f"Refund not done: {text}", True)
             return
         state = result.state.value
@@ -335,7 +336,7 @@ class PaymentDetailScreen(PosScreen):
             view = self.pos.checkout.override(self.app_trans_id, request.state, request.reason,
                                               self.pos.settings.terminal.app_user)
         except Exception as exc:
-            text = getattr(exc, "message", None) or str(exc)
+            text = cashier_message(exc)
             self.app.call_from_thread(self.say, f"Override not recorded: {text}", True)
             return
         self.app.call_from_thread(self.say, f"Recorded: {view.app_trans_id} is now "
@@ -352,7 +353,7 @@ class PaymentDetailScreen(PosScreen):
         try:
             view = self.pos.checkout.status(self.app_trans_id)
         except Exception as exc:
-            text = getattr(exc, "message", None) or str(exc)
+            text = cashier_message(exc)
             self.app.call_from_thread(self.say, f"Status not available: {text}", True)
             return
         self.app.call_from_thread(self.say, f"Status: {view.state.value}. {view.message}")
