@@ -51,6 +51,7 @@ from pos_terminal.wallet.errors import (
 )
 from pos_terminal.wallet.ids import new_app_trans_id
 from pos_terminal.wallet.messages import Item, QuickPayOrder
+from pos_terminal.wallet.returncodes import never_arrived
 
 log = logging.getLogger(__name__)
 S = PaymentState
@@ -443,8 +444,8 @@ class Checkout:
     def _may_land_late(self, view: PaymentView) -> bool:
         """Concluded "never reached the service" recently enough that the charge could still
         land (the service refuses an order whose app_time is more than 15 min old)."""
-        if view.state is not S.FAILED or view.late or -101 not in (view.return_code,
-                                                                    view.sub_return_code):
+        if view.state is not S.FAILED or view.late or not never_arrived(view.return_code,
+                                                                        view.sub_return_code):
             return False
         return self.journal.now() - view.updated_ms <= LATE_CHECK_WINDOW_MS
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
 from pos_terminal.journal import PENDING_STATES, PaymentView, RefundView
+from pos_terminal.wallet.returncodes import never_arrived
 
 if TYPE_CHECKING:
     from pos_terminal.checkout.engine import Checkout
@@ -119,7 +120,9 @@ def reconcile(
     # that landed late after all is recorded as a late success, never dropped.
     from pos_terminal.checkout.engine import LATE_CHECK_WINDOW_MS
 
-    for p in journal.never_arrived_since(journal.now() - LATE_CHECK_WINDOW_MS):
+    for p in journal.failed_since(journal.now() - LATE_CHECK_WINDOW_MS):
+        if not never_arrived(p.return_code, p.sub_return_code):
+            continue
         if p.app_trans_id in skip or p.app_trans_id in payment_ids:
             continue
         rechecked = co.query_once(p)

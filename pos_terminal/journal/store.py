@@ -521,13 +521,13 @@ class Journal:
             )
             return self._get_in(conn, app_trans_id)
 
-    def never_arrived_since(self, since_ms: int) -> list[PaymentView]:
-        """Payments concluded FAILED by "order not found" since `since_ms` (wall clock: only
-        which rows to check again, never a verdict), oldest first."""
+    def failed_since(self, since_ms: int) -> list[PaymentView]:
+        """Payments concluded FAILED (not late) since `since_ms` (wall clock: only which rows to
+        check again, never a verdict), oldest first. Which of them "never reached the service"
+        the wallet's codes tell (wallet.returncodes.never_arrived)."""
         rows = self._read(
             f"SELECT {_PAYMENT_COLUMNS} FROM payments WHERE state='failed' AND late=0 "  # noqa: S608
-            "AND (return_code=-101 OR sub_return_code=-101) AND updated_ms>=? "
-            "ORDER BY created_ms",
+            "AND updated_ms>=? ORDER BY created_ms",
             (since_ms,),
         )
         return [_payment(r) for r in rows]

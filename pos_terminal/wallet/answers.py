@@ -33,7 +33,7 @@ from .results import (
     PaymentResult,
     RefundResult,
 )
-from .returncodes import describe
+from .returncodes import deciding_code, describe
 
 Answer = Mapping[str, object]
 
@@ -176,7 +176,7 @@ def _codes(data: Answer, generation: str) -> tuple[int, int | None, int]:
         if names.sub_return_code is not None
         else None
     )
-    code = sub if generation == "v2" and rc == RC_V2_FAILED and sub is not None else rc
+    code = deciding_code(rc, sub)
     return rc, sub, code
 
 
