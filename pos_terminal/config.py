@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from pos_terminal.base.errors import ExitCode, PosError
+from pos_terminal.base.keys import read_rsa_public_key
 
 ENV_OVERRIDES = {"POS_KEY1": "key1", "POS_KEY2": "key2", "POS_RSA_PUBLIC_KEY": "rsa_public_key"}
 _REPO_CONFIG = Path(__file__).resolve().parent.parent / "config"
@@ -89,11 +90,8 @@ class ServiceSettings(_Section):
     @field_validator("rsa_public_key")
     @classmethod
     def _readable_key(cls, value: str) -> str:
-        # Imported here: the protocol package owns key parsing and itself imports this module.
-        from pos_terminal.wallet.crypto import load_public_key
-
         try:
-            load_public_key(value)
+            read_rsa_public_key(value)
         except Exception as exc:
             # One sentence (the key's name is already in front of it): what is wrong, what to do.
             reason = str(exc)
@@ -116,10 +114,8 @@ class TerminalSettings(_Section):
     def _user_ip(cls, value: str) -> str:
         if not value:
             return value
-        from pos_terminal.wallet.userip import check_user_ip
-
         try:
-            return check_user_ip(value)
+            return str(ipaddress.ip_address(value.strip()))
         except ValueError:
             raise ValueError(f"not an IP address: {value!r} (leave it out to send the "
                              "terminal's own address)") from None

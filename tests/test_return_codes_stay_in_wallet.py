@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from pos_terminal.wallet import fields, returncodes
+from pos_terminal.wallet import constants, returncodes
 
 ROOT = Path(__file__).resolve().parent.parent / "pos_terminal"
 SCANNED = ("checkout", "journal", "cli", "tui", "counter", "headless.py")
@@ -23,7 +23,7 @@ _SQL_CODE = re.compile(r"return_?code\s*(=|==|!=|<>|<|>|\bIN\b)\s*\(?\s*-?\d", r
 #: Every code number the wallet package documents or acts on (1, 2, 3 are too common to flag
 #: anywhere but in a comparison with a return-code name).
 _KNOWN = ({c for c in returncodes.PAYMENT_SENTENCES if c < 0} | set(returncodes.REQUEST_REFUSALS)
-          | {fields.RC_NOT_FOUND, fields.RC_DUPLICATE})
+          | {constants.RC_NOT_FOUND, constants.RC_DUPLICATE})
 
 
 def _names(node: ast.AST) -> Iterator[str]:

@@ -11,18 +11,20 @@ from collections.abc import Mapping
 
 from pos_terminal.text_safety import clean
 
-from .errors import MismatchedAnswer, ServiceRefused, UnreadableAnswer
-from .fields import (
-    BANK_FIELDS,
-    BANK_LIST_BANKS,
-    BANK_LIST_RETURN_CODE,
-    BANK_LIST_RETURN_MESSAGE,
+from .constants import (
     RC_DUPLICATE,
     RC_NOT_FOUND,
     RC_SUCCESS,
     RC_V001_PROCESSING,
     RC_V2_FAILED,
     RC_V2_PROCESSING,
+)
+from .errors import MismatchedAnswer, ServiceRefused, UnreadableAnswer
+from .fields import (
+    BANK_FIELDS,
+    BANK_LIST_BANKS,
+    BANK_LIST_RETURN_CODE,
+    BANK_LIST_RETURN_MESSAGE,
     wire,
 )
 from .results import (

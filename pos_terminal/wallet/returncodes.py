@@ -6,7 +6,7 @@ outcome vocabulary (results.WalletOutcome) and the predicates here (`never_arriv
 
 from __future__ import annotations
 
-from .fields import RC_NOT_FOUND, RC_V2_FAILED
+from .constants import RC_NOT_FOUND, RC_V2_FAILED
 
 #: Codes that refuse the *request* itself (bad data or mac, credentials, rate limit, internal
 #: error, maintenance): when the request was a status query, they say nothing about the payment.
