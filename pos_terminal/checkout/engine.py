@@ -22,6 +22,8 @@ from pos_terminal.checkout.answer_checks import mismatch_message
 from pos_terminal.checkout.errors import AnswerNotRecorded, CodeRefused, Stopped
 from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
+from pos_terminal.checkout.ports import WalletPort
+from pos_terminal.checkout.recovery import LATE_CHECK_WINDOW_MS
 from pos_terminal.checkout.validation import (
     check_amount,
     check_code,
@@ -56,10 +58,6 @@ from pos_terminal.wallet.returncodes import never_arrived
 log = logging.getLogger(__name__)
 S = PaymentState
 _PREPARING = "(preparing)"  # a claimed code whose payment has no app_trans_id yet
-#: How long after "never reached the service" a payment is still asked about, in case its charge
-#: lands late: the service refuses an order whose app_time is more than 15 minutes away from its
-#: clock, so 20 minutes covers it with a margin.
-LATE_CHECK_WINDOW_MS = 20 * 60 * 1000
 
 
 def in_flight_message(masked_code: str, app_trans_id: str | None) -> str:
@@ -111,7 +109,7 @@ class Checkout:
     def __init__(
         self,
         settings: Settings,
-        client: WalletClient | None = None,
+        client: WalletPort | None = None,
         journal: Journal | None = None,
         *,
         reconciles_in_background: bool = True,
@@ -125,7 +123,7 @@ class Checkout:
         self.journal = journal if journal is not None else Journal.open(settings.terminal.journal)
         self._owns_client = client is None
         try:
-            self.client = client if client is not None else WalletClient(
+            self.client: WalletPort = client if client is not None else WalletClient(
                 settings.service, user_ip=settings.terminal.user_ip or None)
         except BaseException:
             if self._owns_journal:

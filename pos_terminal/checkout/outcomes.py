@@ -10,10 +10,10 @@ from __future__ import annotations
 import logging
 
 from pos_terminal.checkout.answer_checks import answer_problems, review_message
+from pos_terminal.checkout.ports import JournalStore
 from pos_terminal.checkout.validation import vnd
 from pos_terminal.journal import (
     IllegalTransition,
-    Journal,
     PaymentState,
     PaymentView,
     RefundView,
@@ -84,7 +84,7 @@ def not_sent_message(cause: str) -> str:
 
 
 def _settle(
-    journal: Journal, view: PaymentView, to: PaymentState, *, message: str,
+    journal: JournalStore, view: PaymentView, to: PaymentState, *, message: str,
     result: PaymentResult | None = None, poll: bool = False, release: bool = False,
 ) -> PaymentView:
     fields: dict[str, object] = {}
@@ -119,14 +119,14 @@ def _settle(
         return current
 
 
-def stay(journal: Journal, view: PaymentView, message: str, *, poll: bool = True,
+def stay(journal: JournalStore, view: PaymentView, message: str, *, poll: bool = True,
          release: bool = False) -> PaymentView:
     """Keep the state (a SUBMITTING row becomes UNKNOWN: its request is over without a verdict)."""
     to = S.UNKNOWN if view.state is S.SUBMITTING else view.state
     return _settle(journal, view, to, message=message, poll=poll, release=release)
 
 
-def needs_review(journal: Journal, view: PaymentView, message: str,
+def needs_review(journal: JournalStore, view: PaymentView, message: str,
                  result: PaymentResult | None = None) -> PaymentView:
     """An answer that does not fit its order: flagged, never paid, never "not paid"."""
     log.warning("payment %s needs review: %s", view.app_trans_id, message)
@@ -140,7 +140,7 @@ def needs_review(journal: Journal, view: PaymentView, message: str,
 
 
 def apply_payment_result(
-    journal: Journal,
+    journal: JournalStore,
     view: PaymentView,
     result: PaymentResult,
     *,
@@ -214,7 +214,7 @@ MSG_REFUND_NEVER_ARRIVED = (
 
 
 def _refund_settle(
-    journal: Journal, refund: RefundView, to: PaymentState, *, message: str,
+    journal: JournalStore, refund: RefundView, to: PaymentState, *, message: str,
     result: RefundResult | None = None, release: bool = False,
 ) -> RefundView:
     fields: dict[str, object] = {}
@@ -237,13 +237,13 @@ def _refund_settle(
         return journal.get_refund(refund.m_refund_id)
 
 
-def refund_pending(journal: Journal, refund: RefundView, message: str, *,
+def refund_pending(journal: JournalStore, refund: RefundView, message: str, *,
                    release: bool = False) -> RefundView:
     return _refund_settle(journal, refund, S.REFUNDING, message=message, release=release)
 
 
 def apply_refund_result(
-    journal: Journal, refund: RefundView, result: RefundResult, *, from_query: bool,
+    journal: JournalStore, refund: RefundView, result: RefundResult, *, from_query: bool,
     not_found_grace_s: float, release: bool = False,
 ) -> RefundView:
     if result.m_refund_id != refund.m_refund_id:
@@ -276,7 +276,7 @@ def apply_refund_result(
                           result=result, release=release)
 
 
-def recheck_final(journal: Journal, view: PaymentView, result: PaymentResult) -> PaymentView:
+def recheck_final(journal: JournalStore, view: PaymentView, result: PaymentResult) -> PaymentView:
     """A status answer about a row already final: only a success for a FAILED row changes it
     (a late success; or, if the answer does not fit the order, a flag for review)."""
     current = journal.get(view.app_trans_id)
