@@ -22,7 +22,7 @@ from pos_terminal.checkout.answer_checks import mismatch_message
 from pos_terminal.checkout.errors import AnswerNotRecorded, CodeRefused, Stopped
 from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
-from pos_terminal.checkout.ports import WalletPort
+from pos_terminal.checkout.ports import JournalStore, WalletPort
 from pos_terminal.checkout.recovery import LATE_CHECK_WINDOW_MS
 from pos_terminal.checkout.validation import (
     check_amount,
@@ -110,7 +110,7 @@ class Checkout:
         self,
         settings: Settings,
         client: WalletPort | None = None,
-        journal: Journal | None = None,
+        journal: JournalStore | None = None,
         *,
         reconciles_in_background: bool = True,
     ) -> None:
@@ -120,7 +120,8 @@ class Checkout:
         self.settings = settings
         self.reconciles_in_background = reconciles_in_background
         self._owns_journal = journal is None
-        self.journal = journal if journal is not None else Journal.open(settings.terminal.journal)
+        self.journal: JournalStore = (
+            journal if journal is not None else Journal.open(settings.terminal.journal))
         self._owns_client = client is None
         try:
             self.client: WalletPort = client if client is not None else WalletClient(

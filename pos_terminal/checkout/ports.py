@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from pos_terminal.config import Settings
-from pos_terminal.journal import EventView, PaymentState, PaymentView, RefundView
+from pos_terminal.journal import EventView, PaymentState, PaymentView, RefundView, Report
+from pos_terminal.journal.reports import GroupTotals
 from pos_terminal.wallet.client import PreparedQuickPay
 from pos_terminal.wallet.messages import GatewayOrder, QuickPayOrder, RefundRequest
 from pos_terminal.wallet.results import BankList, GatewayOrderResult, PaymentResult, RefundResult
@@ -84,6 +85,11 @@ class PaymentStore(Protocol):
     def pending(self, limit: int | None = ...) -> list[PaymentView]: ...
     def pending_count(self) -> int: ...
     def failed_since(self, since_ms: int) -> list[PaymentView]: ...
+    def list_payments(
+        self, *, since_ms: int | None = ..., until_ms: int | None = ...,
+        states: Collection[PaymentState] | None = ..., limit: int | None = ...,
+        newest_first: bool = ...,
+    ) -> list[PaymentView]: ...
     def close(self) -> None: ...
 
 
@@ -112,7 +118,17 @@ class RefundStore(Protocol):
     def pending_refunds(self) -> list[RefundView]: ...
 
 
-class JournalStore(PaymentStore, RefundStore, Protocol):
+class ReportStore(Protocol):
+    """The day's totals: X (running), Z (closing the day, immutable once written)."""
+
+    def x_report(self) -> Report: ...
+    def close_day(self) -> Report: ...
+    def z_report(self, number: int) -> Report: ...
+    def z_numbers(self) -> list[int]: ...
+    def grouped_report(self, by: str, z_number: int | None = ...) -> list[GroupTotals]: ...
+
+
+class JournalStore(PaymentStore, RefundStore, ReportStore, Protocol):
     """The whole store the checkout depends on (journal.Journal is the SQLite one)."""
 
 

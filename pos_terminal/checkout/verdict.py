@@ -18,7 +18,8 @@ from enum import StrEnum
 from typing import Any
 
 from pos_terminal.base.errors import ExitCode, PosError
-from pos_terminal.journal import Journal, PaymentState, PaymentView, RefundView
+from pos_terminal.checkout.ports import PaymentStore
+from pos_terminal.journal import PaymentState, PaymentView, RefundView
 
 S = PaymentState
 
@@ -128,7 +129,7 @@ def unexpected_message(error: str, app_trans_id: str | None) -> str:
             f"{app_trans_id}` or `pos-terminal reconcile`; do not charge again.")
 
 
-def error_answer(exc: BaseException, journal: Journal | None, app_trans_id: str | None,
+def error_answer(exc: BaseException, journal: PaymentStore | None, app_trans_id: str | None,
                  amount: int | None) -> tuple[dict[str, Any], int]:
     """The answer (and exit code) for an unexpected error: nothing sent before the intent,
     otherwise the journal's row, unknown unless settled."""

@@ -16,6 +16,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
+from pos_terminal.base.codes import mask_last4
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.checkout import PaymentState, PaymentView, RefundView
 from pos_terminal.journal import EventView
@@ -250,7 +251,7 @@ class PaymentDetailScreen(PosScreen):
             f"{view.app_trans_id}   {format_vnd(view.amount)}   {view.state.value.upper()}"
             + ("   LATE (charged after the terminal said failed)" if view.late else "")
             + ("   NEEDS REVIEW" if view.needs_review else ""),
-            f"created {vn_time(view.created_ms)} · code ••••{view.code_last4 or '????'}",
+            f"created {vn_time(view.created_ms)} · code {mask_last4(view.code_last4 or None)}",
             f"transaction {view.zp_trans_id or '-'}",
         ]
         if view.description:
