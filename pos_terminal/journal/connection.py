@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 from pos_terminal.journal.errors import (
     JournalError,
@@ -23,6 +23,7 @@ from pos_terminal.journal.states import PaymentState
 from pos_terminal.journal.views import EventView, PaymentView, RefundView
 
 _UNSET: Any = object()
+T = TypeVar("T")
 
 
 def now_ms() -> int:
@@ -162,6 +163,15 @@ class JournalBase:
              sub_return_code, message, reason, who, cashier_id),
         )
 
+    def _reading(self, read: Callable[[sqlite3.Connection], T]) -> T:
+        """`read` on the connection outside a write transaction; storage failures become
+        JournalUnavailable."""
+        with self._lock:
+            try:
+                return read(self._conn)
+            except sqlite3.Error as exc:
+                raise unavailable_from(exc, self.path) from exc
+
     def _get_in(self, conn: sqlite3.Connection, app_trans_id: str) -> PaymentView:
         row = conn.execute(
             f"SELECT {_PAYMENT_COLUMNS} FROM payments WHERE app_trans_id=?",  # noqa: S608
@@ -172,10 +182,8 @@ class JournalBase:
         return _payment(row)
 
     def _get_refund_in(self, conn: sqlite3.Connection, m_refund_id: str) -> RefundView:
-        row = conn.execute(
-            f"SELECT {_REFUND_COLUMNS} FROM refunds WHERE m_refund_id=?",  # noqa: S608
-            (m_refund_id,),
-        ).fetchone()
+        sql = f"SELECT {_REFUND_COLUMNS} FROM refunds WHERE m_refund_id=?"  # noqa: S608
+        row = conn.execute(sql, (m_refund_id,)).fetchone()
         if row is None:
             raise UnknownRefund(m_refund_id)
         return _refund(row)

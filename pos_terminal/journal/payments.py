@@ -339,13 +339,7 @@ class PaymentRows(LeaseRows):
             return self._get_in(conn, app_trans_id)
 
     def get(self, app_trans_id: str) -> PaymentView:
-        rows = self._read(
-            f"SELECT {_PAYMENT_COLUMNS} FROM payments WHERE app_trans_id=?",  # noqa: S608
-            (app_trans_id,),
-        )
-        if not rows:
-            raise UnknownPayment(app_trans_id)
-        return _payment(rows[0])
+        return self._reading(lambda conn: self._get_in(conn, app_trans_id))
 
     def find(self, app_trans_id: str) -> PaymentView | None:
         try:

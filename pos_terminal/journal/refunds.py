@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pos_terminal.journal.connection import _REFUND_COLUMNS, _UNSET, _refund, vnd
-from pos_terminal.journal.errors import IllegalTransition, RefundNotAllowed, UnknownRefund
+from pos_terminal.journal.errors import IllegalTransition, RefundNotAllowed
 from pos_terminal.journal.leasing import LeaseRows
 from pos_terminal.journal.states import PaymentState, can_move
 from pos_terminal.journal.views import RefundView
@@ -195,13 +195,7 @@ class RefundRows(LeaseRows):
             return self._get_refund_in(conn, m_refund_id)
 
     def get_refund(self, m_refund_id: str) -> RefundView:
-        rows = self._read(
-            f"SELECT {_REFUND_COLUMNS} FROM refunds WHERE m_refund_id=?",  # noqa: S608
-            (m_refund_id,),
-        )
-        if not rows:
-            raise UnknownRefund(m_refund_id)
-        return _refund(rows[0])
+        return self._reading(lambda conn: self._get_refund_in(conn, m_refund_id))
 
     def refunds(self, app_trans_id: str | None = None) -> list[RefundView]:
         if app_trans_id is None:

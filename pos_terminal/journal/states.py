@@ -50,30 +50,27 @@ class Move:
 S = PaymentState
 E = PaymentEvent
 
+
+def _from(source: PaymentState, moves: dict[PaymentEvent, PaymentState]) -> tuple[Move, ...]:
+    return tuple(Move(source, event, target) for event, target in moves.items())
+
 #: Every move a payment row may make. A payment row is born SUBMITTING (the intent). A partial
 #: refund keeps the payment SUCCEEDED and raises its refunded_amount; refund rows move on their
 #: own (REFUND_MOVES).
 PAYMENT_MOVES: tuple[Move, ...] = (
-    Move(S.NEW, E.INTENT, S.SUBMITTING),
-    Move(S.SUBMITTING, E.ACCEPTED, S.PROCESSING),
-    Move(S.SUBMITTING, E.PAID, S.SUCCEEDED),
-    Move(S.SUBMITTING, E.DECLINED, S.FAILED),
-    Move(S.SUBMITTING, E.NO_ANSWER, S.UNKNOWN),
-    Move(S.UNKNOWN, E.ACCEPTED, S.PROCESSING),
-    Move(S.UNKNOWN, E.PAID, S.SUCCEEDED),
-    Move(S.UNKNOWN, E.DECLINED, S.FAILED),
-    Move(S.PROCESSING, E.PAID, S.SUCCEEDED),
-    Move(S.PROCESSING, E.DECLINED, S.FAILED),
-    Move(S.PROCESSING, E.NO_ANSWER, S.UNKNOWN),
-    Move(S.SUCCEEDED, E.REFUNDED_IN_FULL, S.REFUNDED),
+    *_from(S.NEW, {E.INTENT: S.SUBMITTING}),
+    *_from(S.SUBMITTING, {E.ACCEPTED: S.PROCESSING, E.PAID: S.SUCCEEDED, E.DECLINED: S.FAILED,
+                          E.NO_ANSWER: S.UNKNOWN}),
+    *_from(S.UNKNOWN, {E.ACCEPTED: S.PROCESSING, E.PAID: S.SUCCEEDED, E.DECLINED: S.FAILED}),
+    *_from(S.PROCESSING, {E.PAID: S.SUCCEEDED, E.DECLINED: S.FAILED, E.NO_ANSWER: S.UNKNOWN}),
+    *_from(S.SUCCEEDED, {E.REFUNDED_IN_FULL: S.REFUNDED}),
     Move(S.FAILED, E.LATE_SUCCESS, S.SUCCEEDED, late_only=True),
 )
 
 #: Every move a refund row may make: born REFUNDING, ends REFUNDED or FAILED.
 REFUND_MOVES: tuple[Move, ...] = (
-    Move(S.NEW, E.REFUND_INTENT, S.REFUNDING),
-    Move(S.REFUNDING, E.REFUND_DONE, S.REFUNDED),
-    Move(S.REFUNDING, E.REFUND_FAILED, S.FAILED),
+    *_from(S.NEW, {E.REFUND_INTENT: S.REFUNDING}),
+    *_from(S.REFUNDING, {E.REFUND_DONE: S.REFUNDED, E.REFUND_FAILED: S.FAILED}),
 )
 
 #: The states each kind of row can be in (the CHECK constraints of the schema).

@@ -10,10 +10,18 @@ from pos_terminal.checkout import Checkout, PaymentState
 from pos_terminal.checkout.ports import JournalStore, WalletPort
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
-from pos_terminal.wallet.client import PreparedQuickPay, WalletClient
-from pos_terminal.wallet.messages import GatewayOrder, QuickPayOrder, RefundRequest
-from pos_terminal.wallet.results import BankList, GatewayOrderResult, PaymentResult, RefundResult
+from pos_terminal.wallet.client import WalletClient
 from tests.checkout.conftest import charged, wallet_code
+
+
+def _logged(name: str) -> Any:
+    """A WalletPort method that logs its name, then makes the real client's call."""
+
+    def call(self: LoggingWallet, *args: Any) -> Any:
+        self.calls.append(name)
+        return getattr(self._inner, name)(*args)
+
+    return call
 
 
 class LoggingWallet:
@@ -24,35 +32,14 @@ class LoggingWallet:
         self.generation = inner.generation
         self.calls: list[str] = []
 
-    def build_quick_pay(self, order: QuickPayOrder, payment_code: str) -> PreparedQuickPay:
-        self.calls.append("build_quick_pay")
-        return self._inner.build_quick_pay(order, payment_code)
-
-    def send_quick_pay(self, prepared: PreparedQuickPay) -> PaymentResult:
-        self.calls.append("send_quick_pay")
-        return self._inner.send_quick_pay(prepared)
-
-    def query_status(self, app_trans_id: str) -> PaymentResult:
-        self.calls.append("query_status")
-        return self._inner.query_status(app_trans_id)
-
-    def refund(self, req: RefundRequest) -> RefundResult:
-        self.calls.append("refund")
-        return self._inner.refund(req)
-
-    def query_refund(self, m_refund_id: str) -> RefundResult:
-        self.calls.append("query_refund")
-        return self._inner.query_refund(m_refund_id)
-
-    def create_order(self, order: GatewayOrder) -> GatewayOrderResult:
-        self.calls.append("create_order")
-        return self._inner.create_order(order)
-
-    def list_banks(self) -> BankList:
-        return self._inner.list_banks()
-
-    def close(self) -> None:
-        self._inner.close()
+    build_quick_pay = _logged("build_quick_pay")
+    send_quick_pay = _logged("send_quick_pay")
+    query_status = _logged("query_status")
+    refund = _logged("refund")
+    query_refund = _logged("query_refund")
+    create_order = _logged("create_order")
+    list_banks = _logged("list_banks")
+    close = _logged("close")
 
 
 def test_a_second_wallet_implementation_takes_the_clients_place(settings: Settings,
