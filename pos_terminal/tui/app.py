@@ -18,9 +18,12 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 
 from hardware import CodeFilter
+from pos_terminal.base.codes import mask_code
+from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import _
 from pos_terminal.checkout import PaymentView
 from pos_terminal.config import Settings
+from pos_terminal.journal import Journal
 from pos_terminal.text_safety import clean
 from pos_terminal.tui.cashier import SignedIn, cashier_book, no_supervisor_notice
 from pos_terminal.tui.payment import PaymentRun, charge
@@ -31,7 +34,6 @@ from pos_terminal.tui.screens.result import Outcome, ResultScreen
 from pos_terminal.tui.screens.sale import Sale
 from pos_terminal.tui.wedge import KeyWedge
 from pos_terminal.tui.widgets.header import StatusHeader
-from pos_terminal.wallet.codes import mask_code
 
 if TYPE_CHECKING:
     from hardware import ScanEvent, ScanSource, SourceStatus
@@ -112,11 +114,18 @@ class PosApp(App[None]):
     def cashier_id(self) -> str | None:
         return self.signed_in.cashier.id if self.signed_in else None
 
+    @property
+    def journal(self) -> Journal:
+        """The journal file itself: cashiers and receipts need more than the checkout's port."""
+        journal = self.checkout.journal
+        assert isinstance(journal, Journal)
+        return journal
+
     async def open_counter(self) -> None:
         """Sign-in first once the journal has cashiers; without any, Sale as before."""
         from pos_terminal.tui.screens.signin import SignInScreen
 
-        if cashier_book(self.checkout.journal, self.settings).any_active():
+        if cashier_book(self.journal, self.settings).any_active():
             await self.push_screen(SignInScreen())
         else:
             await self._to_sale(switch=False)
@@ -127,7 +136,7 @@ class PosApp(App[None]):
         sale = SaleScreen()
         await (self.switch_screen(sale) if switch else self.push_screen(sale))
         if sale.query("#sale-message") and not self._no_supervisor_said and not cashier_book(
-                self.checkout.journal, self.settings).any_supervisor():
+                self.journal, self.settings).any_supervisor():
             self._no_supervisor_said = True  # said once, until the first sale clears it
             sale.say(no_supervisor_notice())
 
@@ -155,7 +164,7 @@ class PosApp(App[None]):
     def sign_out(self, signed: SignedIn) -> None:
         problem = None
         try:
-            cashier_book(self.checkout.journal, self.settings).close_shift(signed.cashier.id)
+            cashier_book(self.journal, self.settings).close_shift(signed.cashier.id)
         except Exception as exc:  # signed out all the same; the shift is closed by hand
             problem = getattr(exc, "message", None) or str(exc)
         self.call_from_thread(self._signed_out, signed, problem)
@@ -179,7 +188,7 @@ class PosApp(App[None]):
     def print_receipt(self, subject_id: str) -> None:
         """Print the receipt of a settled payment or refund, in a worker."""
         self.receipts_printing.add(subject_id)
-        start_print(self, self.checkout.journal, self.settings, subject_id,
+        start_print(self, self.journal, self.settings, subject_id,
                     cashier_id=self.cashier_id)
 
     def settled(self, subject_id: str) -> None:
@@ -478,7 +487,7 @@ class PosApp(App[None]):
 
     def _failed(self, run: PaymentRun, exc: Exception) -> None:
         run.finish()
-        message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+        message = cashier_message(exc)
         if run.unresolved:
             message += (" The payment is kept in the journal and checked again in the "
                         "background: see History before charging again.")

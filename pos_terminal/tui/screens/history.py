@@ -16,6 +16,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
+from pos_terminal.base.codes import mask_last4
+from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import _
 from pos_terminal.checkout import PaymentState, PaymentView, RefundView
 from pos_terminal.journal import EventView
@@ -267,7 +269,7 @@ class PaymentDetailScreen(PosScreen):
             f"{view.app_trans_id}   {format_vnd(view.amount)}   {view.state.value.upper()}"
             + ("   LATE (charged after the terminal said failed)" if view.late else "")
             + ("   NEEDS REVIEW" if view.needs_review else ""),
-            f"created {vn_time(view.created_ms)} · code ••••{view.code_last4 or '????'}",
+            f"created {vn_time(view.created_ms)} · code {mask_last4(view.code_last4 or None)}",
             f"transaction {view.zp_trans_id or '-'}",
         ]
         if view.description:
@@ -329,7 +331,7 @@ class PaymentDetailScreen(PosScreen):
         try:
             result = self.pos.checkout.refund(self.app_trans_id, amount, cashier_id=cashier_id)
         except Exception as exc:
-            text = getattr(exc, "message", None) or str(exc)
+            text = cashier_message(exc)
             self.app.call_from_thread(self.say, f"Refund not done: {text}", True)
             return
         state = result.state.value
@@ -369,7 +371,7 @@ class PaymentDetailScreen(PosScreen):
                                               cashier_id or self.pos.settings.terminal.app_user,
                                               cashier_id=cashier_id)
         except Exception as exc:
-            text = getattr(exc, "message", None) or str(exc)
+            text = cashier_message(exc)
             self.app.call_from_thread(self.say, f"Override not recorded: {text}", True)
             return
         self.app.call_from_thread(self.say, f"Recorded: {view.app_trans_id} is now "
@@ -412,7 +414,7 @@ class PaymentDetailScreen(PosScreen):
         try:
             view = self.pos.checkout.status(self.app_trans_id)
         except Exception as exc:
-            text = getattr(exc, "message", None) or str(exc)
+            text = cashier_message(exc)
             self.app.call_from_thread(self.say, f"Status not available: {text}", True)
             return
         self.app.call_from_thread(self.say, f"Status: {view.state.value}. {view.message}")

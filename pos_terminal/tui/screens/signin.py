@@ -68,7 +68,7 @@ class SignInScreen(PosScreen):
 
     @work(thread=True, group="signin", exclusive=True, exit_on_error=False)
     def check(self, cashier_id: str, pin: str) -> None:
-        book = cashier_book(self.pos.checkout.journal, self.pos.settings)
+        book = cashier_book(self.pos.journal, self.pos.settings)
         try:
             signed = sign_in(book, cashier_id, pin)
         except CashierError as exc:

@@ -78,7 +78,7 @@ class SupervisorDialog(ModalScreen[str | None]):
     @work(thread=True, group="supervisor", exclusive=True, exit_on_error=False)
     def check(self, supervisor_id: str, pin: str) -> None:
         app = cast("PosApp", self.app)
-        book = cashier_book(app.checkout.journal, app.settings)
+        book = cashier_book(app.journal, app.settings)
         try:
             supervisor = book.require_supervisor(pin, supervisor_id)
         except CashierError as exc:
@@ -103,7 +103,7 @@ def authorise(screen: Screen[None], what: str, then: Callable[[str | None], None
     may, as in the CLI) it is the signed-in cashier, or None when nobody signs in."""
     app = cast("PosApp", screen.app)
     try:
-        supervisors = active_supervisors(cashier_book(app.checkout.journal, app.settings))
+        supervisors = active_supervisors(cashier_book(app.journal, app.settings))
     except Exception as exc:
         text = getattr(exc, "message", None) or str(exc)
         app.notify(_("Cannot read the cashiers from the journal: {error}. Nothing was "
