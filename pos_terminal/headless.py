@@ -26,6 +26,7 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pos_terminal.base.errors import cashier_message
 from pos_terminal.counter import Counter, ScannedCode, Scanner
 from pos_terminal.counter import outcome as verdict
 
@@ -86,7 +87,7 @@ NOT_UTF8 = ("the line is not UTF-8 text (it holds bytes that are not UTF-8): not
 
 
 def _message(exc: BaseException) -> str:
-    return str(getattr(exc, "message", None) or exc or type(exc).__name__)
+    return cashier_message(exc)
 
 
 class CounterLoop:

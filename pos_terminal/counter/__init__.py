@@ -6,6 +6,7 @@ Front ends (tui, cli, headless) import from here, never from wallet, checkout or
 
 from pos_terminal.counter import events, outcome
 from pos_terminal.counter.bus import EventBus, Subscription
+from pos_terminal.counter.cashiers import SignedIn
 from pos_terminal.counter.events import (
     CodeIgnored,
     CodeRead,
@@ -17,6 +18,8 @@ from pos_terminal.counter.events import (
     PaymentStarted,
     PaymentUnresolved,
     PendingCount,
+    ReceiptPrinted,
+    ReceiptPrinting,
     ReconcileFailed,
     RefundSettled,
     ScannerStatus,
@@ -24,13 +27,15 @@ from pos_terminal.counter.events import (
     ServiceStatus,
 )
 from pos_terminal.counter.opening import open_counter
+from pos_terminal.counter.receipts import PrintOutcome
 from pos_terminal.counter.scanning import Scanner, SourceFactory, source_factory
 from pos_terminal.counter.session import UNRESOLVED, Counter, SaleLine, ScannedCode
 
 __all__ = [
     "UNRESOLVED", "CodeIgnored", "CodeRead", "Counter", "CounterEvent", "EventBus",
     "ListenerFailed", "PaymentError", "PaymentProgress", "PaymentSettled", "PaymentStarted",
-    "PaymentUnresolved", "PendingCount", "ReconcileFailed", "RefundSettled", "SaleLine",
-    "ScannedCode", "Scanner", "ScannerStatus", "ScannerUnavailable", "ServiceStatus",
+    "PaymentUnresolved", "PendingCount", "PrintOutcome", "ReceiptPrinted", "ReceiptPrinting",
+    "ReconcileFailed", "RefundSettled", "SaleLine", "ScannedCode", "Scanner", "ScannerStatus",
+    "ScannerUnavailable", "ServiceStatus", "SignedIn",
     "SourceFactory", "Subscription", "events", "open_counter", "outcome", "source_factory",
 ]

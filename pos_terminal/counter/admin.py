@@ -4,14 +4,25 @@ callback or a redirect). Re-exported here so that the front ends import nothing 
 `checkout` or `journal`."""
 
 from pos_terminal.journal import Journal
-from pos_terminal.journal.cashiers import Cashier, CashierError, Cashiers, check_pin_format
+from pos_terminal.journal.cashiers import (
+    Cashier,
+    CashierError,
+    CashierLocked,
+    Cashiers,
+    NotSupervisor,
+    PinRejected,
+    Shift,
+    UnknownCashier,
+    check_pin_format,
+)
 from pos_terminal.journal.export import write_csv, write_json
 from pos_terminal.wallet.client import WalletClient
 from pos_terminal.wallet.errors import NoAnswer, ServiceRefused, UnreadableAnswer
 from pos_terminal.wallet.verification import verify_callback, verify_redirect
 
 __all__ = [
-    "Cashier", "CashierError", "Cashiers", "Journal", "NoAnswer", "ServiceRefused",
+    "Cashier", "CashierError", "CashierLocked", "Cashiers", "Journal", "NoAnswer",
+    "NotSupervisor", "PinRejected", "ServiceRefused", "Shift", "UnknownCashier",
     "UnreadableAnswer", "WalletClient", "check_pin_format", "verify_callback", "verify_redirect",
     "write_csv", "write_json",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from pos_terminal.counter.receipts import PrintOutcome
 from pos_terminal.journal import PaymentView, RefundView
 
 #: How a payment or refund reached its final state.
@@ -95,6 +96,23 @@ class RefundSettled(CounterEvent):
     @property
     def refunded(self) -> bool:
         return self.refund.state.value == "refunded"
+
+
+@dataclass(frozen=True)
+class ReceiptPrinting(CounterEvent):
+    """A receipt is on its way to the printer (Counter.print_receipt)."""
+
+    subject_id: str  # app_trans_id or m_refund_id
+    app_trans_id: str  # the payment it belongs to (a refund's payment)
+
+
+@dataclass(frozen=True)
+class ReceiptPrinted(CounterEvent):
+    """A print ended: `outcome.printed` only once the printer took the bytes; otherwise its
+    message says why not and the setting to fix."""
+
+    outcome: PrintOutcome
+    app_trans_id: str
 
 
 @dataclass(frozen=True)

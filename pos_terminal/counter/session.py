@@ -8,6 +8,7 @@ to the same bus (pos_terminal.counter.listeners)."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import socket
@@ -17,9 +18,12 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 from urllib.parse import urlsplit
 
+from pos_terminal.base.codes import mask_code
+from pos_terminal.base.errors import cashier_message
 from pos_terminal.checkout import Checkout, GatewayOrderView, ReconcileReport
 from pos_terminal.config import Settings
 from pos_terminal.counter.bus import EventBus
+from pos_terminal.counter.cashiers import SignedIn, cashier_book
 from pos_terminal.counter.events import (
     CodeIgnored,
     CodeRead,
@@ -29,20 +33,24 @@ from pos_terminal.counter.events import (
     PaymentStarted,
     PaymentUnresolved,
     PendingCount,
+    ReceiptPrinted,
+    ReceiptPrinting,
     ReconcileFailed,
     RefundSettled,
     ServiceStatus,
     Via,
 )
+from pos_terminal.counter.receipts import PrintOutcome, print_for_counter
 from pos_terminal.journal import (
     FINAL_STATES,
     EventView,
+    Journal,
     PaymentState,
     PaymentView,
     RefundView,
     Report,
 )
-from pos_terminal.wallet.codes import mask_code
+from pos_terminal.journal.cashiers import Cashier, Cashiers
 from pos_terminal.wallet.messages import Item
 from pos_terminal.wallet.results import BankList
 
@@ -86,6 +94,9 @@ class Counter:
             settings, reconciles_in_background=reconciles_in_background)
         self.bus = bus if bus is not None else EventBus()
         self._sales = itertools.count(1)
+        #: who is signed in at this counter (a front end with sign-in sets it): receipts
+        #: printed here record them
+        self.cashier_id: str | None = None
         from hardware import CodeFilter
 
         sc = settings.scanner
@@ -108,7 +119,58 @@ class Counter:
 
     @property
     def journal_path(self) -> str:
-        return str(self.checkout.journal.path)
+        return str(self.journal.path)
+
+    @property
+    def journal(self) -> Journal:
+        """The journal file itself: cashiers and receipts need more than the checkout's port."""
+        journal = self.checkout.journal
+        assert isinstance(journal, Journal)
+        return journal
+
+    # ---------------------------------------------------------------- cashiers
+    def cashiers(self) -> Cashiers:
+        """The cashier book of this counter's journal (PIN attempts and lock-out as set up)."""
+        return cashier_book(self.journal, self.settings)
+
+    def supervisors(self) -> list[Cashier]:
+        return [c for c in self.cashiers().all(include_removed=False) if c.is_supervisor]
+
+    def sign_in(self, cashier_id: str, pin: str) -> SignedIn:
+        """Blocking (scrypt): check the PIN, then open (or resume) the cashier's shift; the
+        cashier is then the one at this counter. Raises CashierError (and the journal's)."""
+        book = self.cashiers()
+        cashier = book.verify_pin(cashier_id, pin)
+        signed = SignedIn(cashier, book.open_shift(cashier.id))
+        self.cashier_id = cashier.id
+        return signed
+
+    def sign_out(self, cashier_id: str) -> None:
+        """Nobody is at the counter any more; then the shift is closed (which may raise)."""
+        if self.cashier_id == cashier_id:
+            self.cashier_id = None
+        self.cashiers().close_shift(cashier_id)
+
+    # ---------------------------------------------------------------- receipts
+    def print_receipt(self, subject_id: str, *, cashier_id: str | None = None,
+                      app_trans_id: str | None = None) -> PrintOutcome:
+        """Blocking, never raises: print the receipt of a settled payment or refund on
+        `[printer] target` and journal the print (by `cashier_id`, else the cashier signed in
+        here). Published as ReceiptPrinting, then ReceiptPrinted."""
+        payment = app_trans_id or self._payment_of(subject_id)
+        self.bus.publish(ReceiptPrinting(subject_id, payment))
+        outcome = print_for_counter(self.journal, self.settings, subject_id,
+                                    cashier_id=cashier_id or self.cashier_id)
+        self.bus.publish(ReceiptPrinted(outcome, payment))
+        return outcome
+
+    def _payment_of(self, subject_id: str) -> str:
+        """The payment a receipt belongs to (a refund's payment); the id itself when the
+        journal cannot tell (the print then says why)."""
+        with contextlib.suppress(Exception):
+            if self.journal.find(subject_id) is None:
+                return self.journal.get_refund(subject_id).app_trans_id
+        return subject_id
 
     # ---------------------------------------------------------------- a sale and its code
     def start_sale(self) -> int:
@@ -197,7 +259,7 @@ class Counter:
                 view = self.checkout.journal.get(subject)
             except Exception:
                 view = None
-        message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+        message = cashier_message(exc)
         self.bus.publish(PaymentError(sale, amount if amount is not None else
                                       (view.amount if view else 0), message, subject, view))
 

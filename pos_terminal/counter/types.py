@@ -3,6 +3,7 @@
 Re-exported here so that the UI, the CLI and headless mode import nothing from `wallet`,
 `checkout` or `journal` (import-linter contract in pyproject.toml)."""
 
+from pos_terminal.base.codes import mask_code
 from pos_terminal.checkout import (
     AnswerNotRecorded,
     CheckoutError,
@@ -34,7 +35,6 @@ from pos_terminal.journal import (
     vn_time,
 )
 from pos_terminal.journal.views import VN_TZ
-from pos_terminal.wallet.codes import mask_code
 from pos_terminal.wallet.errors import FieldError, RsaKeyError, WalletError
 from pos_terminal.wallet.messages import Item
 from pos_terminal.wallet.results import Bank, BankList, RedirectResult, pmc_name

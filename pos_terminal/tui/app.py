@@ -19,6 +19,8 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widget import Widget
 
+from pos_terminal.base.errors import cashier_message
+from pos_terminal.base.i18n import _
 from pos_terminal.config import Settings
 from pos_terminal.counter import (
     Counter,
@@ -29,25 +31,32 @@ from pos_terminal.counter import (
     PaymentSettled,
     PaymentUnresolved,
     PendingCount,
+    PrintOutcome,
+    ReceiptPrinted,
+    ReceiptPrinting,
     ReconcileFailed,
     SaleLine,
     ScannedCode,
     Scanner,
     ScannerStatus,
     ServiceStatus,
+    SignedIn,
     SourceFactory,
     Subscription,
 )
 from pos_terminal.counter.types import PaymentView, mask_code
 from pos_terminal.text_safety import clean
+from pos_terminal.tui.cashier import no_supervisor_notice
 from pos_terminal.tui.messages import (
     CodeScanned,
     PaymentConcluded,
     PaymentTakesLong,
     PaymentUpdated,
+    ReceiptUpdate,
     ScannerReady,
 )
 from pos_terminal.tui.payment import PaymentRun
+from pos_terminal.tui.printing import start_print
 from pos_terminal.tui.screens.result import Outcome
 from pos_terminal.tui.screens.sale import Sale
 from pos_terminal.tui.wedge import KeyWedge
@@ -60,7 +69,8 @@ if TYPE_CHECKING:
 #: The counter events the terminal shows (the rest are for other listeners).
 SHOWN_EVENTS: tuple[type[CounterEvent], ...] = (
     PaymentProgress, PaymentSettled, PaymentUnresolved, PaymentError, ScannerStatus,
-    ServiceStatus, PendingCount, ReconcileFailed, ListenerFailed)
+    ServiceStatus, PendingCount, ReconcileFailed, ListenerFailed, ReceiptPrinting,
+    ReceiptPrinted)
 REACHABILITY_EVERY_S = 15.0
 RECONCILE_EVERY_S = 30.0
 PROGRESS_AFTER_S = 0.4  # a payment settled sooner goes from Pay straight to Result
@@ -74,7 +84,8 @@ class PosApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "pos-terminal"
     ENABLE_COMMAND_PALETTE = False
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", priority=True),
+                                             Binding("f8", "sign_out", "Sign out", show=False)]
 
     def __init__(
         self,
@@ -106,12 +117,14 @@ class PosApp(App[None]):
         self.payment: PaymentRun | None = None
         self.header_state: dict[str, Any] = {"reachable": None, "pending": None}
         self.ledger_sync: BackgroundSync | None = None
+        self.signed_in: SignedIn | None = None
+        self.receipts_printing: set[str] = set()
+        self.prints: dict[str, PrintOutcome] = {}  # the last print of each receipt
+        self._no_supervisor_said = False
 
-    def on_mount(self) -> None:
-        from pos_terminal.tui.screens.sale import SaleScreen
-
+    async def on_mount(self) -> None:
         self._news = self.counter.bus.subscribe(SHOWN_EVENTS, self._relay, name="terminal UI")
-        self.push_screen(SaleScreen())
+        await self.open_counter()
         self.start_source()
         self.check_service()
         if self._background:  # tests and screenshots run without the timers
@@ -122,6 +135,94 @@ class PosApp(App[None]):
                 self.start_ledger_sync()
         else:
             self.refresh_pending()
+
+    # ---- cashiers: sign-in, sign-out (Counter.sign_in, screens/signin.py) --------------
+    @property
+    def cashier_id(self) -> str | None:
+        return self.signed_in.cashier.id if self.signed_in else None
+
+    async def open_counter(self) -> None:
+        """Sign-in first once the journal has cashiers; without any, Sale as before."""
+        from pos_terminal.tui.screens.signin import SignInScreen
+
+        if self.counter.cashiers().any_active():
+            await self.push_screen(SignInScreen())
+        else:
+            await self._to_sale(switch=False)
+
+    async def _to_sale(self, *, switch: bool) -> None:
+        from pos_terminal.tui.screens.sale import SaleScreen
+
+        sale = SaleScreen()
+        await (self.switch_screen(sale) if switch else self.push_screen(sale))
+        if sale.query("#sale-message") and not self._no_supervisor_said and not (
+                self.counter.cashiers().any_supervisor()):
+            self._no_supervisor_said = True  # said once, until the first sale clears it
+            sale.say(no_supervisor_notice())
+
+    def signed_in_as(self, signed: SignedIn) -> None:
+        self.signed_in = signed
+        self.set_header(cashier=signed.cashier.name)
+        self.call_later(self._to_sale, switch=True)
+
+    def action_sign_out(self) -> None:
+        if self.signed_in is None:
+            return  # nobody signs in at this counter
+        busy = {"payment", "refund", "override"}
+        if self.payment_in_flight.is_set() or any(
+                getattr(screen, "holds_a_payment", False) for screen in self.screen_stack) or any(
+                worker.group in busy and worker.is_running for worker in self.workers):
+            self.notify(_("A payment or refund is in progress: wait for its result before "
+                          "signing out."), severity="warning", markup=False)
+            return
+        self.sign_out(self.signed_in)
+
+    @work(thread=True, group="signout", exclusive=True, exit_on_error=False)
+    def sign_out(self, signed: SignedIn) -> None:
+        problem = None
+        try:
+            self.counter.sign_out(signed.cashier.id)
+        except Exception as exc:  # signed out all the same; the shift is closed by hand
+            problem = cashier_message(exc)
+        self.call_from_thread(self._signed_out, signed, problem)
+
+    def _signed_out(self, signed: SignedIn, problem: str | None) -> None:
+        self.signed_in = None
+        self.set_header(cashier=None)
+        self.call_later(self._back_to_sign_in, signed, problem)
+
+    async def _back_to_sign_in(self, signed: SignedIn, problem: str | None) -> None:
+        from pos_terminal.tui.screens.signin import SignInScreen
+
+        while len(self.screen_stack) > 2:
+            await self.pop_screen()
+        await self.switch_screen(SignInScreen())
+        if problem:
+            self.notify(_("{name} is signed out, but the shift was not closed: {error}").format(
+                name=signed.cashier.name, error=problem), severity="warning", markup=False)
+
+    # ---- receipts (tui/printing.py; `[printer] auto` is the counter's listener) ---------
+    def print_receipt(self, subject_id: str) -> None:
+        """Print the receipt of a settled payment or refund, in a worker."""
+        self.receipts_printing.add(subject_id)
+        start_print(self, self.counter, subject_id, cashier_id=self.cashier_id)
+
+    def _receipt_news(self, event: ReceiptPrinting | ReceiptPrinted) -> None:
+        if isinstance(event, ReceiptPrinting):
+            self.receipts_printing.add(event.subject_id)
+            self.screen.post_message(ReceiptUpdate(event.subject_id, event.app_trans_id, None))
+            return
+        outcome = event.outcome
+        self.receipts_printing.discard(outcome.subject_id)
+        self.prints[outcome.subject_id] = outcome
+        self.screen.post_message(ReceiptUpdate(outcome.subject_id, event.app_trans_id, outcome))
+
+    def on_receipt_update(self, message: ReceiptUpdate) -> None:
+        """No screen showed it (it was printed from elsewhere): a notification."""
+        outcome = message.outcome
+        if outcome is not None:
+            self.notify(outcome.message, severity="information" if outcome.printed else "error",
+                        markup=False, timeout=10)
 
     # ---- the fleet ledger (a thread of its own: a payment never waits for it) ------------
     class LedgerStatus(Message):
@@ -161,6 +262,8 @@ class PosApp(App[None]):
         event = message.event
         if isinstance(event, PaymentProgress | PaymentSettled | PaymentUnresolved | PaymentError):
             self._payment_news(event)
+        elif isinstance(event, ReceiptPrinting | ReceiptPrinted):
+            self._receipt_news(event)
         elif isinstance(event, ServiceStatus):
             self.set_header(reachable=event.reachable)
         elif isinstance(event, PendingCount):
@@ -376,7 +479,8 @@ class PosApp(App[None]):
     def start_payment(self, sale: Sale, code: ScannedCode) -> None:
         """Charge `code` for `sale` in a worker. Pay stays up for a moment: a quick answer goes
         straight to Result; a slower one brings up Progress."""
-        run = PaymentRun(sale, code.text[-4:], code.source, sale_id=self.counter.start_sale())
+        run = PaymentRun(sale, code.text[-4:], code.source, cashier_id=self.cashier_id,
+                         sale_id=self.counter.start_sale())
         self.payment = run
         self.payment_in_flight.set()
         self.run_worker(lambda: self._charge(run, code), thread=True, group="payment",
@@ -408,7 +512,8 @@ class PosApp(App[None]):
         items = tuple(SaleLine(i.name, i.price, i.quantity) for i in run.sale.items)
         with contextlib.suppress(Exception):  # published as PaymentError
             self.counter.pay(run.sale.amount, code, description=run.sale.description,
-                             items=items, cancel=run.cancel, sale=run.sale_id)
+                             items=items, cancel=run.cancel, sale=run.sale_id,
+                             cashier_id=run.cashier_id)
 
     def _payment_news(self, event: PaymentProgress | PaymentSettled | PaymentUnresolved
                       | PaymentError) -> None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from pos_terminal.counter import ScannedCode
+from pos_terminal.counter import PrintOutcome, ScannedCode
 
 if TYPE_CHECKING:
     from pos_terminal.tui.payment import PaymentRun
@@ -48,4 +48,16 @@ class PaymentConcluded(Message):
     def __init__(self, run: PaymentRun, outcome: Outcome) -> None:
         super().__init__()
         self.run = run
+        self.outcome = outcome
+
+
+class ReceiptUpdate(Message):
+    """A receipt is printing (`outcome` None) or its print ended. A screen it was printed from
+    shows it (and stops it); unhandled, the App notifies the outcome."""
+
+    def __init__(self, subject_id: str, app_trans_id: str,
+                 outcome: PrintOutcome | None) -> None:
+        super().__init__()
+        self.subject_id = subject_id
+        self.app_trans_id = app_trans_id
         self.outcome = outcome

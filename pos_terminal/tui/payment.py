@@ -19,6 +19,7 @@ class PaymentRun:
     sale: Sale
     code_last4: str
     source: str
+    cashier_id: str | None = None  # who was signed in when the code was read
     clock: Callable[[], float] = time.monotonic
     started: float = field(default_factory=time.monotonic)
     cancel: threading.Event = field(default_factory=threading.Event)

@@ -5,7 +5,7 @@ them) so a "person typing" and a "scanner burst" are exact whatever the load on 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -14,6 +14,7 @@ import requests
 from pos_terminal.checkout import Checkout
 from pos_terminal.config import Settings
 from pos_terminal.counter import Counter
+from pos_terminal.counter.listeners import attach
 from pos_terminal.tui.app import PosApp
 
 HUMAN_GAP_S = 0.180      # a fast typist: well above the 35 ms wedge threshold
@@ -46,13 +47,22 @@ def checkout(settings: Settings) -> Iterator[Checkout]:
 
 
 @pytest.fixture
-def make_app(settings: Settings, checkout: Checkout):
+def make_app(settings: Settings, checkout: Checkout) -> Iterator[Callable[..., PosApp]]:
+    """The App on a Counter over the test's checkout, with the listeners every counter gets
+    (open_counter's wiring: e.g. the receipt printer with `[printer] auto`)."""
+    counters: list[Counter] = []
+
     def build(**kwargs: object) -> PosApp:
         kwargs.setdefault("background", False)
         chosen = kwargs.pop("settings", settings)
-        return PosApp(chosen, Counter(chosen, checkout), **kwargs)
+        counter = Counter(chosen, checkout)
+        attach(counter)
+        counters.append(counter)
+        return PosApp(chosen, counter, **kwargs)
 
-    return build
+    yield build
+    for counter in counters:
+        counter.close()  # the checkout is the fixture's
 
 
 def wallet_code(emulator: object, wallet_id: str) -> str:

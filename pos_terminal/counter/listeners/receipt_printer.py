@@ -1,6 +1,7 @@
 """Print the receipt after every settled payment or refund ([printer] auto = true, with a
-target): a listener of PaymentSettled / RefundSettled. A printer that fails never touches the
-payment: the bus logs it and tells the front ends (ListenerFailed)."""
+target): a listener of PaymentSettled / RefundSettled, the one auto-print path of every front
+end. Counter.print_receipt never raises: what the printer did (or why it did not print) is
+published as ReceiptPrinted for the front ends to show; the payment is never affected."""
 
 from __future__ import annotations
 
@@ -21,17 +22,18 @@ def register(counter: Counter) -> None:
         return
 
     def on_settled(event: PaymentSettled | RefundSettled) -> None:
-        from pos_terminal.receipts.service import print_receipt
-
         if event.via not in AT_THE_COUNTER:
             return
         if isinstance(event, PaymentSettled) and event.paid:
-            subject = event.view.app_trans_id
+            subject = payment = event.view.app_trans_id
             cashier = event.view.cashier_id
         elif isinstance(event, RefundSettled) and event.refunded:
-            subject, cashier = event.refund.m_refund_id, event.refund.cashier_id
+            subject, payment = event.refund.m_refund_id, event.refund.app_trans_id
+            cashier = event.refund.cashier_id
         else:
             return
-        print_receipt(counter.checkout.journal, counter.settings, subject, cashier_id=cashier)
+        # The cashier signed in at the counter prints it (the payment's own when nobody is).
+        counter.print_receipt(subject, cashier_id=counter.cashier_id or cashier,
+                              app_trans_id=payment)
 
     counter.bus.subscribe((PaymentSettled, RefundSettled), on_settled, name="receipt printer")

@@ -27,6 +27,7 @@ from pos_terminal.tui.widgets.preview import CameraPreview
 
 
 class PayScreen(PosScreen):
+    holds_a_payment = True  # no sign-out while it is up (PosApp.action_sign_out)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
         Binding("p", "toggle_preview", "Camera preview"),

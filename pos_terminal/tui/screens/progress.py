@@ -14,6 +14,7 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
+from pos_terminal.base.codes import mask_last4
 from pos_terminal.counter.types import PaymentState, PaymentView
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.messages import (
@@ -29,6 +30,7 @@ from pos_terminal.tui.widgets.line import Line
 
 
 class ProgressScreen(PosScreen):
+    holds_a_payment = True  # no sign-out while it is up (PosApp.action_sign_out)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("w", "keep_waiting", "Keep waiting", show=False),
         Binding("b", "background", "Reconcile in background", show=False),
@@ -51,7 +53,7 @@ class ProgressScreen(PosScreen):
         with Vertical(id="progress"):
             yield Line(format_vnd(self.run.sale.amount), id="progress-amount")
             yield Line("Submitting the payment…", id="progress-state")
-            yield Line(f"Code ••••{self.run.code_last4} read by {self.run.source}",
+            yield Line(f"Code {mask_last4(self.run.code_last4)} read by {self.run.source}",
                        id="progress-code")
             yield Line("", id="progress-elapsed")
             yield Line("", id="progress-choice")

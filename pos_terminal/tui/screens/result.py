@@ -10,10 +10,12 @@ from textual import events
 from textual.containers import Vertical
 from textual.widget import Widget
 
+from pos_terminal.base.i18n import _
+from pos_terminal.counter import PrintOutcome
 from pos_terminal.counter import outcome as verdict
 from pos_terminal.counter.types import PaymentState, PaymentView
 from pos_terminal.tui.format import format_vnd, vn_time
-from pos_terminal.tui.messages import CodeScanned
+from pos_terminal.tui.messages import CodeScanned, ReceiptUpdate
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.line import Line
 
@@ -26,6 +28,7 @@ class Outcome:
     headline: str
     amount: int
     lines: tuple[str, ...]
+    receipt_id: str | None = None  # a settled payment: its receipt can be printed
 
     @classmethod
     def from_view(cls, view: PaymentView) -> Outcome:
@@ -41,13 +44,13 @@ class Outcome:
                 view.message,
                 f"Transaction: {view.zp_trans_id or '-'}",
                 f"Order: {view.app_trans_id}",
-            ))
+            ), view.app_trans_id)
         if view.state is PaymentState.SUCCEEDED:
             return cls(True, "PAID", view.amount, (
                 f"Time: {vn_time(view.updated_ms)}",
                 f"Transaction: {view.zp_trans_id or '-'}",
                 f"Order: {view.app_trans_id}",
-            ))
+            ), view.app_trans_id)
         if view.state in (PaymentState.PROCESSING, PaymentState.UNKNOWN,
                           PaymentState.SUBMITTING):
             return cls(False, "NOT CONFIRMED YET", view.amount, (
@@ -78,19 +81,56 @@ class ResultScreen(PosScreen):
             yield Line(format_vnd(self.outcome.amount), id="result-amount")
             for line in self.outcome.lines:
                 yield Line(line, classes="result-line")
-            yield Line("Press any key for the next sale", id="result-hint")
+            if self.outcome.receipt_id is not None:
+                yield Line("", id="result-receipt")
+                yield Line(_("R: print the receipt · any other key: next sale"),
+                           id="result-hint")
+            else:
+                yield Line("Press any key for the next sale", id="result-hint")
 
     def on_mount(self) -> None:
         self.pos.sale_finished = True
         self.pos.refresh_pending()
         self.set_timer(self.pos.settings.ui.result_timeout_s, self.back_to_sale)
+        receipt_id = self.outcome.receipt_id
+        if receipt_id in self.pos.receipts_printing:
+            self._show_receipt(_("Printing the receipt…"), error=False)
+        elif receipt_id is not None and receipt_id in self.pos.prints:
+            self.receipt_done(self.pos.prints[receipt_id])
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
+        receipt_id = self.outcome.receipt_id
+        if event.key in ("r", "R") and receipt_id is not None:
+            if receipt_id not in self.pos.receipts_printing:
+                self._show_receipt(_("Printing the receipt…"), error=False)
+                self.pos.print_receipt(receipt_id)
+            return
         self.back_to_sale()
 
     def on_code_scanned(self, message: CodeScanned) -> None:
         message.stop()  # a late double read of the phone that was just charged
+
+    def on_receipt_update(self, message: ReceiptUpdate) -> None:
+        if message.subject_id != self.outcome.receipt_id:
+            return
+        message.stop()
+        if message.outcome is None:
+            self._show_receipt(_("Printing the receipt…"), error=False)
+        else:
+            self.receipt_done(message.outcome)
+
+    def _show_receipt(self, text: str, *, error: bool) -> bool:
+        for line in self.query("#result-receipt").results(Line):  # none while closing
+            line.update(text)
+            line.set_class(error, "receipt-error")
+            return True
+        return False
+
+    def receipt_done(self, outcome: PrintOutcome) -> bool:
+        """Says "printed" only when the printer took the bytes; otherwise why not."""
+        return outcome.subject_id == self.outcome.receipt_id and self._show_receipt(
+            outcome.message, error=not outcome.printed)
 
     def back_to_sale(self) -> None:
         if self.is_current:

@@ -14,6 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
+from pos_terminal.base.errors import cashier_message
 from pos_terminal.counter.types import PaymentState, PaymentView
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.screens.base import PosScreen
@@ -26,6 +27,7 @@ FOLLOW_FOR_S = 16 * 60  # an unpaid order expires after 15 minutes by default
 
 
 class ShowQrScreen(PosScreen):
+    holds_a_payment = True  # no sign-out while it is up (PosApp.action_sign_out)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
         Binding("enter", "create", "Create order"),
@@ -88,7 +90,7 @@ class ShowQrScreen(PosScreen):
         try:
             view = self.pos.counter.create_gateway_order(amount, description).payment
         except Exception as exc:
-            text = getattr(exc, "message", None) or str(exc)
+            text = cashier_message(exc)
             self.app.call_from_thread(self.say, f"Order not created: {text}", True)
             return
         self.app.call_from_thread(self._created, view)
@@ -97,7 +99,7 @@ class ShowQrScreen(PosScreen):
                                             on_progress=self._progress, cancel=self.cancel,
                                             via="gateway")
         except Exception as exc:
-            text = getattr(exc, "message", None) or str(exc)
+            text = cashier_message(exc)
             self.app.call_from_thread(self.say, f"Status not available: {text}", True)
             return
         if not self.cancel.is_set():
