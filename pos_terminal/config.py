@@ -144,6 +144,9 @@ class CheckoutSettings(_Section):
     min_amount: int = Field(default=1, gt=0, le=AMOUNT_CEILING)
     max_amount: int = Field(default=100_000_000, gt=0, le=AMOUNT_CEILING)
     code_reuse_window_s: float = Field(default=120.0, ge=0, le=DAY_S)
+    #: A payment charged after the terminal said failed or after the cashier gave up waiting:
+    #: "refund" returns it automatically, "review" flags it for a person.
+    late_success: Literal["refund", "review"] = "refund"
 
     @model_validator(mode="after")
     def _amount_bounds(self) -> CheckoutSettings:

@@ -221,6 +221,8 @@ class CounterLoop:
         event = self.wait_for_code()
         view = self.checkout.pay(amount, event.text, description=description, cancel=self.stop,
                                  stop=self.stop)
+        if verdict.of_payment(view) is verdict.Verdict.UNKNOWN:  # given up: returned if late
+            view = self.checkout.abandon(view.app_trans_id)
         answer = verdict.payment_answer(view)
         return {"ok": answer["outcome"] == verdict.Verdict.PAID.value,
                 "code": mask_code(event.text), **answer}

@@ -451,6 +451,8 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
             _pay_error(exc.message, as_json=as_json, amount=amount,
                        **({"reason": getattr(exc, "reason", "journal")}
                           if isinstance(exc, JournalError) else {}))
+        if verdict.of_payment(view) is verdict.Verdict.UNKNOWN:  # exit 3: the cashier gives up
+            view = co.abandon(view.app_trans_id, cashier_id=cashier_id)
     _answer_payment(view, as_json, stop)
 
 

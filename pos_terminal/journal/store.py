@@ -21,8 +21,10 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+from pos_terminal.base.i18n import _
 from pos_terminal.journal import lease
 from pos_terminal.journal.errors import (
+    AlreadyReturned,
     CodeClaimed,
     IllegalTransition,
     JournalCorrupt,
@@ -76,12 +78,12 @@ _PAYMENT_COLUMNS = (
     "app_trans_id, state, amount, description, return_code, message, service_message, "
     "zp_trans_id, code_last4, created_ms, updated_ms, polls, refunded_amount, needs_review, kind, "
     "generation, sub_return_code, submitted_ms, order_url, qr_code, items_json, z_number, late, "
-    "cashier_id"
+    "cashier_id, abandoned"
 )
 _REFUND_COLUMNS = (
     "m_refund_id, app_trans_id, amount, description, state, return_code, sub_return_code, message, "
     "service_message, refund_id, request_ms, created_ms, updated_ms, needs_review, z_number, "
-    "cashier_id"
+    "cashier_id, auto"
 )
 _EVENT_COLUMNS = (
     "id, app_trans_id, m_refund_id, time_ms, kind, from_state, to_state, return_code, "
@@ -97,6 +99,7 @@ def _payment(row: Sequence[Any]) -> PaymentView:
         refunded_amount=row[12], needs_review=bool(row[13]), kind=row[14], generation=row[15],
         sub_return_code=row[16], submitted_ms=row[17], order_url=row[18], qr_code=row[19],
         items_json=row[20], z_number=row[21], late=bool(row[22]), cashier_id=row[23],
+        abandoned=bool(row[24]),
     )
 
 
@@ -106,6 +109,7 @@ def _refund(row: Sequence[Any]) -> RefundView:
         state=PaymentState(row[4]), return_code=row[5], sub_return_code=row[6], message=row[7],
         service_message=row[8], refund_id=row[9], request_ms=row[10], created_ms=row[11],
         updated_ms=row[12], needs_review=bool(row[13]), z_number=row[14], cashier_id=row[15],
+        auto=bool(row[16]),
     )
 
 
@@ -541,6 +545,41 @@ class Journal:
         )
         return [_payment(r) for r in rows]
 
+    def mark_abandoned(self, app_trans_id: str, message: str, *,
+                       cashier_id: str | None = None) -> PaymentView:
+        """The cashier gave up waiting for an open payment: it stays open (status queries go
+        on) and a success from now on is a late charge. A row already settled is returned as
+        it is (its verdict came first)."""
+        t = self._clock()
+        with self._tx() as conn:
+            current = self._get_in(conn, app_trans_id)
+            if current.abandoned or current.state not in PENDING_STATES:
+                return current
+            conn.execute("UPDATE payments SET abandoned=1, message=?, updated_ms=? "
+                         "WHERE app_trans_id=?", (message, t, app_trans_id))
+            self._append_event(
+                conn, app_trans_id=app_trans_id, time_ms=t, kind="transition",
+                from_state=current.state.value, to_state=current.state.value, message=message,
+                reason="abandoned: the cashier stopped waiting", cashier_id=cashier_id,
+            )
+            return self._get_in(conn, app_trans_id)
+
+    def auto_refund_of(self, app_trans_id: str) -> RefundView | None:
+        rows = self._read(f"SELECT {_REFUND_COLUMNS} FROM refunds "  # noqa: S608
+                          "WHERE app_trans_id=? AND auto=1", (app_trans_id,))
+        return _refund(rows[0]) if rows else None
+
+    def late_charges_to_return(self, since_ms: int) -> list[PaymentView]:
+        """Charged late (after FAILED, or after the cashier gave up), settled since `since_ms`,
+        and neither returned nor flagged for review, oldest first."""
+        rows = self._read(
+            f"SELECT {_PAYMENT_COLUMNS} FROM payments p WHERE state='succeeded' "  # noqa: S608
+            "AND (late=1 OR abandoned=1) AND needs_review=0 AND updated_ms>=? AND NOT EXISTS "
+            "(SELECT 1 FROM refunds r WHERE r.app_trans_id=p.app_trans_id AND r.auto=1) "
+            "ORDER BY created_ms", (since_ms,),
+        )
+        return [_payment(r) for r in rows]
+
     # ---------------------------------------------------------------- transitions
     def transition(
         self,
@@ -754,8 +793,10 @@ class Journal:
         message: str = "",
         lease_ttl_ms: int | None = None,
         cashier_id: str | None = None,
+        auto: bool = False,
     ) -> RefundView:
         """Commit a refund before it is sent; `amount` None means everything that is left.
+        `auto`: the return of a late charge, at most one per payment (AlreadyReturned).
 
         The check of what is left counts refunds still in flight, inside the same write
         transaction, so two refunds racing cannot together exceed the payment.
@@ -773,6 +814,9 @@ class Journal:
                     f"Payment {app_trans_id} has no wallet transaction number (it was marked paid "
                     "by hand); refund it from the merchant portal."
                 )
+            if auto and conn.execute("SELECT 1 FROM refunds WHERE app_trans_id=? AND auto=1",
+                                     (app_trans_id,)).fetchone():
+                raise AlreadyReturned(f"Payment {app_trans_id} already has its automatic return.")
             in_flight = conn.execute(
                 "SELECT coalesce(sum(amount), 0) FROM refunds WHERE app_trans_id=? AND state=?",
                 (app_trans_id, PaymentState.REFUNDING.value),
@@ -797,10 +841,10 @@ class Journal:
                 )
             conn.execute(
                 "INSERT INTO refunds(m_refund_id, app_trans_id, amount, description, state, "
-                "request_ms, message, created_ms, updated_ms, cashier_id) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?)",
+                "request_ms, message, created_ms, updated_ms, cashier_id, auto) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 (m_refund_id, app_trans_id, wanted, description, PaymentState.REFUNDING.value,
-                 request_ms, message, t, t, cashier_id),
+                 request_ms, message, t, t, cashier_id, int(auto)),
             )
             if lease_ttl_ms is not None:
                 self._take_lease_in(conn, "refunds", m_refund_id, lease_ttl_ms)
@@ -877,7 +921,10 @@ class Journal:
                 )
                 payment = self._get_in(conn, current.app_trans_id)
                 if payment.refunded_amount == payment.amount:
-                    text = full_refund_message or f"Refunded in full ({vnd(payment.amount)})."
+                    text = full_refund_message or (
+                        _("Charged late and returned automatically ({amount}): the customer "
+                          "has the money back.").format(amount=vnd(payment.amount))
+                        if current.auto else f"Refunded in full ({vnd(payment.amount)}).")
                     conn.execute(
                         "UPDATE payments SET state=?, message=? WHERE app_trans_id=?",
                         (PaymentState.REFUNDED.value, text, current.app_trans_id),
