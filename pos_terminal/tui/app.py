@@ -18,9 +18,11 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 
 from hardware import CodeFilter
+from pos_terminal.base.i18n import _
 from pos_terminal.checkout import PaymentView
 from pos_terminal.config import Settings
 from pos_terminal.text_safety import clean
+from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.payment import PaymentRun, charge
 from pos_terminal.tui.screens.pay import PayScreen
 from pos_terminal.tui.screens.progress import ProgressScreen
@@ -42,6 +44,23 @@ RECONCILE_EVERY_S = 30.0
 PROGRESS_AFTER_S = 0.4  # a payment settled sooner goes from Pay straight to Result
 KEY_SETTLE_POLL_S = 0.005
 KEY_SETTLE_MAX_S = 1.0
+
+
+def quit_question(run: PaymentRun, checkout: Checkout) -> str:
+    from pos_terminal.checkout.late_charges import returns_automatically
+
+    order = run.view.app_trans_id if run.view is not None else _("(being recorded)")
+    text = _(
+        "A payment of {amount} is in progress (order {order}). If you quit now it stays in the "
+        "journal and is resolved at the next start or by `pos-terminal reconcile`; do not "
+        "charge it again."
+    ).format(amount=format_vnd(run.sale.amount), order=order)
+    if returns_automatically(checkout):
+        text += " " + _("If the wallet charges it after you quit, the charge is returned to the "
+                        "customer automatically.")
+    else:
+        text += " " + _("If the wallet charges it after you quit, it is marked NEEDS REVIEW.")
+    return text + " " + _("Quit anyway?")
 
 
 class PosApp(App[None]):
@@ -82,6 +101,7 @@ class PosApp(App[None]):
         self.payment_in_flight = threading.Event()
         self.stopping = threading.Event()
         self.sale_finished = False  # set by Result: Sale starts afresh when it comes back
+        self.next_sale_digits = ""  # a digit typed on Result: the next sale's amount starts so
         self.payment: PaymentRun | None = None
         self.header_state: dict[str, Any] = {"reachable": None, "pending": None}
         self.ledger_sync: BackgroundSync | None = None
@@ -391,6 +411,30 @@ class PosApp(App[None]):
         self.end_payment(run)
         if isinstance(self.screen, PayScreen | ProgressScreen):
             self.switch_screen(ResultScreen(outcome))
+
+    def give_up(self, run: PaymentRun) -> None:
+        """The cashier stops waiting for a payment whose outcome is unknown (Progress, B)."""
+        if run.view is None:
+            return
+        view = self.checkout.abandon(run.view.app_trans_id)
+        run.view = view
+        self._conclude(run, Outcome.from_view(view))
+
+    # ---- quitting -----------------------------------------------------------------------
+    async def action_quit(self) -> None:
+        run = self.payment
+        if run is None or not self.payment_in_flight.is_set():
+            self.exit()
+            return
+        from pos_terminal.tui.screens.dialogs import ConfirmDialog
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                if run.view is not None and run.unresolved:
+                    self.checkout.abandon(run.view.app_trans_id)
+                self.exit()
+
+        self.push_screen(ConfirmDialog(quit_question(run, self.checkout)), answered)
 
     # ---- background work ----------------------------------------------------------------
     @work(thread=True, group="reach", exclusive=True, exit_on_error=False)

@@ -14,6 +14,7 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
+from pos_terminal.base.i18n import _
 from pos_terminal.checkout import PaymentState, PaymentView
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.payment import PaymentRun
@@ -24,7 +25,7 @@ from pos_terminal.tui.widgets.line import Line
 class ProgressScreen(PosScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("w", "keep_waiting", "Keep waiting", show=False),
-        Binding("b", "background", "Reconcile in background", show=False),
+        Binding("b", "background", "Give up waiting", show=False),
     ]
     AUTO_FOCUS = None
 
@@ -62,7 +63,7 @@ class ProgressScreen(PosScreen):
         choice = self.query_one("#progress-choice", Static)
         if self.awaiting_choice:
             state.update("Still not confirmed after the waiting time.")
-            choice.update("W  keep waiting      B  hand it to background reconciliation")
+            choice.update(_("W  keep waiting      B  give up (checked in the background)"))
         elif view is not None and view.state is PaymentState.PROCESSING:
             state.update("Processing: the customer may be confirming on the phone…")
             choice.update("")
@@ -82,11 +83,4 @@ class ProgressScreen(PosScreen):
     def action_background(self) -> None:
         if not self.awaiting_choice or self.run.view is None:
             return
-        view = self.run.view
-        self.app.notify(f"Payment {view.app_trans_id} ({format_vnd(view.amount)}) is being "
-                        "checked in the background; the header counts it until it is "
-                        "resolved. Do not charge it again.", timeout=10)
-        self.pos.end_payment(self.run)
-        self.pos.sale_finished = True
-        self.pos.refresh_pending()
-        self.app.pop_screen()
+        self.pos.give_up(self.run)

@@ -1,5 +1,6 @@
-"""Result: an unmistakable full-screen success or failure; any key (or a few seconds) returns
-to Sale."""
+"""Result: an unmistakable full-screen success or failure. It stays until the cashier
+acknowledges it: Enter, Esc or Space returns to Sale; a digit returns to Sale and starts the
+next amount with it (the key is never lost); other keys are ignored."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from textual import events
 from textual.containers import Vertical
 from textual.widget import Widget
 
+from pos_terminal.base.i18n import _
 from pos_terminal.checkout import PaymentState, PaymentView, verdict
 from pos_terminal.tui.format import format_vnd, vn_time
 from pos_terminal.tui.screens.base import PosScreen
@@ -34,7 +36,7 @@ class Outcome:
                 view.message,
                 f"Order: {view.app_trans_id}",
             ))
-        if judged is verdict.Verdict.PAID and view.late:
+        if judged is verdict.Verdict.PAID and view.charged_late:
             return cls(True, verdict.headline(view), view.amount, (
                 view.message,
                 f"Transaction: {view.zp_trans_id or '-'}",
@@ -44,6 +46,11 @@ class Outcome:
             return cls(True, "PAID", view.amount, (
                 f"Time: {vn_time(view.updated_ms)}",
                 f"Transaction: {view.zp_trans_id or '-'}",
+                f"Order: {view.app_trans_id}",
+            ))
+        if view.abandoned and not view.is_final:
+            return cls(False, _("GAVE UP WAITING: OUTCOME UNKNOWN"), view.amount, (
+                view.message,
                 f"Order: {view.app_trans_id}",
             ))
         if view.state in (PaymentState.PROCESSING, PaymentState.UNKNOWN,
@@ -63,6 +70,10 @@ class Outcome:
         return cls(False, "NOT PAID", amount, (message,))
 
 
+DISMISS_KEYS = frozenset({"enter", "escape", "space"})
+DIGITS = "0123456789"
+
+
 class ResultScreen(PosScreen):
     AUTO_FOCUS = None
 
@@ -76,16 +87,19 @@ class ResultScreen(PosScreen):
             yield Line(format_vnd(self.outcome.amount), id="result-amount")
             for line in self.outcome.lines:
                 yield Line(line, classes="result-line")
-            yield Line("Press any key for the next sale", id="result-hint")
+            yield Line(_("Enter: next sale · or type the next amount"), id="result-hint")
 
     def on_mount(self) -> None:
         self.pos.sale_finished = True
         self.pos.refresh_pending()
-        self.set_timer(self.pos.settings.ui.result_timeout_s, self.back_to_sale)
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
-        self.back_to_sale()
+        if event.key in DISMISS_KEYS:
+            self.back_to_sale()
+        elif event.character is not None and event.character in DIGITS:
+            self.pos.next_sale_digits = event.character  # Sale starts its amount with it
+            self.back_to_sale()
 
     def code_read(self, text: str, source: str) -> None:
         pass  # a late double read of the phone that was just charged
