@@ -19,6 +19,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from pos_terminal.base.i18n import _
+
 ENV_OVERRIDES = {"POS_KEY1": "key1", "POS_KEY2": "key2", "POS_RSA_PUBLIC_KEY": "rsa_public_key"}
 _REPO_CONFIG = Path(__file__).resolve().parent.parent / "config"
 
@@ -362,6 +364,11 @@ def _describe(err: Mapping[str, Any]) -> tuple[str, str]:
     key = f"[{loc[0]}] {'.'.join(loc[1:])}".strip() if len(loc) > 1 else (
         f"[{loc[0]}]" if loc else "")
     kind = err.get("type", "")
+    env = next((var for var, name in ENV_OVERRIDES.items()
+                if loc[:1] == ["service"] and loc[1:] == [name]), None)
+    if env is not None and kind in ("missing", "string_too_short"):
+        return key, _("missing required key: set {name} in [service], or the environment "
+                      "variable {env}").format(name=loc[1], env=env)
     if kind == "missing":
         return key, "missing required key"
     if kind == "extra_forbidden":

@@ -419,6 +419,13 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
         field = "item" if exc.field == "items" else exc.field
         _pay_error(exc.message, as_json=as_json, amount=amount, field=field)
     if scanner_spec is not None:
+        from hardware import missing_device
+        from pos_terminal.cli.ui_cmds import scanner_unusable
+
+        problem = missing_device(scanner_spec)
+        if problem is not None:
+            _pay_error(scanner_unusable(scanner_spec, problem), as_json=as_json, amount=amount,
+                       field="scanner")
         try:
             code = _read_scan(settings, scanner_spec, scan_timeout)
         except InvalidPayment as exc:

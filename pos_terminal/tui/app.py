@@ -5,12 +5,10 @@ factory, an optional demo controller) so tests build it against the in-process e
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
-from urllib.parse import urlsplit
 
 from textual import events, work
 from textual.app import App
@@ -103,7 +101,8 @@ class PosApp(App[None]):
         self.sale_finished = False  # set by Result: Sale starts afresh when it comes back
         self.next_sale_digits = ""  # a digit typed on Result: the next sale's amount starts so
         self.payment: PaymentRun | None = None
-        self.header_state: dict[str, Any] = {"reachable": None, "pending": None}
+        self.header_state: dict[str, Any] = {"reachable": None, "service": None,
+                                             "pending": None}
         self.ledger_sync: BackgroundSync | None = None
 
     def on_mount(self) -> None:
@@ -182,6 +181,15 @@ class PosApp(App[None]):
             return
         if source is None:
             return
+        from hardware import missing_device
+
+        problem = missing_device(source.spec)
+        if problem is not None:
+            self.call_from_thread(
+                self.notify, _("Scanner {spec} not available: {problem}. Fix [scanner] source "
+                               "in the configuration; until then the keyboard wedge (USB "
+                               "scanner) still works.").format(spec=source.spec, problem=problem),
+                severity="error", timeout=30)
         self.source = source
         source.start(self._on_source_event, self._on_source_status)
         source.pause()
@@ -439,16 +447,27 @@ class PosApp(App[None]):
     # ---- background work ----------------------------------------------------------------
     @work(thread=True, group="reach", exclusive=True, exit_on_error=False)
     def check_service(self) -> None:
-        url = urlsplit(self.settings.service.base_url)
-        port = url.port or (443 if url.scheme == "https" else 80)
+        """A signed call (a status query of an order that does not exist): the header says
+        "service ok" only once the service has accepted this terminal's app id and key1."""
+        from pos_terminal.wallet.ids import new_app_trans_id
+        from pos_terminal.wallet.probe import ServiceCheck, check_service
+
+        probe = new_app_trans_id(self.settings.terminal.terminal_id, int(time.time() * 1000))
         try:
-            with socket.create_connection((url.hostname or "", port),
-                                          timeout=self.settings.service.connect_timeout_s):
-                ok = True
-        except OSError:
-            ok = False
-        if not self.stopping.is_set():
-            self.call_from_thread(self.set_header, reachable=ok)
+            state, detail = check_service(self.checkout.client, probe)
+        except Exception as exc:  # never let the check stop the counter
+            state, detail = ServiceCheck.REFUSED, f"{type(exc).__name__}: {exc}"
+        if self.stopping.is_set():
+            return
+        previous = self.header_state.get("service")
+        self.call_from_thread(self.set_header, service=state.value,
+                              reachable=state is not ServiceCheck.UNREACHABLE)
+        if state is ServiceCheck.CREDENTIALS_WRONG and previous != state.value:
+            self.call_from_thread(
+                self.notify, _("The wallet service refuses this terminal's credentials "
+                               "({detail}): payments will be refused. Check [service] app_id "
+                               "and key1 (or the environment variable POS_KEY1).").format(
+                    detail=detail), severity="error", timeout=30, markup=False)
 
     @work(thread=True, group="reconcile", exclusive=True, exit_on_error=False)
     def reconcile_in_background(self) -> None:
