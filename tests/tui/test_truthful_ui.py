@@ -106,7 +106,7 @@ async def test_a_missing_scanner_is_said_at_once(settings: Settings, make_app) -
     app = make_app(source_factory=source_factory(settings, spec))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: bool(pilot.app._notifications), what="the notice")
-        assert [n.message for n in pilot.app._notifications][0] == (
+        assert next(n.message for n in pilot.app._notifications) == (
             f"Scanner {spec} not available: /dev/input/event-pos-terminal-test-missing does "
             "not exist: plug the scanner in, or name its event device (ls -l "
             "/dev/input/by-id). Fix [scanner] source in the configuration; until then the "
