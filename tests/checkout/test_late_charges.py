@@ -43,12 +43,12 @@ def _refunds_at_service(emulator: Any, tid: str) -> list[dict[str, Any]]:
     return [r for r in ledger(emulator)["refunds"] if r["app_trans_id"] == tid]
 
 
-def _abandoned_then_charged(settings: Settings, emulator: Any,
-                            hold: ProcessingHold) -> tuple[Checkout, str]:
+def _abandoned_then_charged(settings: Settings, emulator: Any, hold: ProcessingHold,
+                            cashier_id: str | None = None) -> tuple[Checkout, str]:
     """Wallet binh answers "processing" (held); the terminal stops waiting after 0.3 s and the
     cashier gives up. Then the customer confirms: the wallet charges it."""
     co = Checkout(settings)
-    view = co.pay(15_000, wallet_code(emulator, "binh"), deadline_s=0.3)
+    view = co.pay(15_000, wallet_code(emulator, "binh"), deadline_s=0.3, cashier_id=cashier_id)
     assert view.state is S.PROCESSING
     gave_up = co.abandon(view.app_trans_id)
     assert (gave_up.state, gave_up.abandoned, gave_up.message) == (S.PROCESSING, True,
@@ -70,7 +70,7 @@ def _returned(co: Checkout, tid: str) -> None:
 
 def test_an_abandoned_payment_charged_later_is_returned_once(
         settings: Settings, emulator: Any, hold_processing: ProcessingHold) -> None:
-    co, tid = _abandoned_then_charged(settings, emulator, hold_processing)
+    co, tid = _abandoned_then_charged(settings, emulator, hold_processing, cashier_id="ann")
     try:
         _returned(co, tid)
         view = co.journal.get(tid)
@@ -80,13 +80,20 @@ def test_an_abandoned_payment_charged_later_is_returned_once(
             S.REFUNDED, True, True, False)
         assert view.message == RETURNED
         assert (refund.state, refund.amount, refund.auto, refund.cashier_id) == (
-            S.REFUNDED, 15_000, True, None)
+            S.REFUNDED, 15_000, True, "ann")  # counted for the cashier of the sale
         assert verdict.headline(view) == "CHARGED LATE, RETURNED"
         co.reconcile()  # and again: nothing more is returned
         assert len(co.journal.refunds(tid)) == 1
         x = co.journal.x_report()
         assert (x.auto_returned_count, x.auto_returned_amount) == (1, 15_000)
-        assert any(line.startswith("  AUTO-RETURNED") for line in x.lines())
+        assert any(line.startswith("  AUTO-RETURNED    1           15,000 VND")
+                   for line in x.lines()), x.lines()
+        [ann] = co.journal.grouped_report("cashier")
+        assert (ann.cashier_id, ann.sales_amount, ann.refunds_amount, ann.net_amount,
+                ann.auto_returned_count, ann.auto_returned_amount) == (
+            "ann", 15_000, 15_000, 0, 1, 15_000)
+        z = co.journal.close_day()
+        assert (z.auto_returned_count, z.auto_returned_amount) == (1, 15_000)
     finally:
         co.close()
     [at_service] = _refunds_at_service(emulator, tid)
