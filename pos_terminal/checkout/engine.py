@@ -427,11 +427,15 @@ class Checkout:
                 return self.journal.get(view.app_trans_id)
             return outcomes.stay(self.journal, view, unexpected_message(exc))
         if view.is_final:
-            return late_charges.settle(self, outcomes.recheck_final(self.journal, view, result))
-        return late_charges.settle(self, outcomes.apply_payment_result(
-            self.journal, view, result, from_query=True,
-            not_found_grace_s=self._cfg.not_found_grace_s,
-        ))
+            after = outcomes.recheck_final(self.journal, view, result)
+        else:
+            after = outcomes.apply_payment_result(
+                self.journal, view, result, from_query=True,
+                not_found_grace_s=self._cfg.not_found_grace_s,
+            )
+        if view.state is S.SUCCEEDED:  # not a success of this query: a person may have decided
+            return after
+        return late_charges.settle(self, after)
 
     def status(self, app_trans_id: str) -> PaymentView:
         """The journal's view; a pending payment, or one concluded "never reached the service"

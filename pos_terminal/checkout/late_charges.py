@@ -140,8 +140,10 @@ def after_return(co: Checkout, refund: RefundView) -> PaymentView:
 
 
 def sweep(co: Checkout) -> list[PaymentView]:
-    """Every late charge not yet handled (after a crash, or found by another process), settled
-    within the status query window (older ones, e.g. from before this feature, stay as they
-    are)."""
+    """With late_success = "refund": every late charge not yet returned (after a crash, or found
+    by another process), settled within the status query window (older ones, e.g. from before
+    this feature, stay as they are)."""
+    if not returns_automatically(co):  # "review": flagged when the charge was found, once
+        return []
     window_ms = int(co.settings.checkout.status_query_window_h * 3_600_000)
     return [settle(co, v) for v in co.journal.late_charges_to_return(co.journal.now() - window_ms)]

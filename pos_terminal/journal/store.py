@@ -673,7 +673,10 @@ class Journal:
         t = self._clock()
         with self._tx() as conn:
             current = self._get_in(conn, app_trans_id)
-            if current.state not in PENDING_STATES:
+            # A late charge left for review ([checkout] late_success = "review") may be kept.
+            keep_late = (current.state is PaymentState.SUCCEEDED and current.needs_review
+                         and to_state is PaymentState.SUCCEEDED)
+            if current.state not in PENDING_STATES and not keep_late:
                 raise IllegalTransition(
                     f"Payment {app_trans_id} is already {current.state.value}; only an unresolved "
                     "payment (submitting, processing, unknown) can be overridden."
@@ -926,7 +929,8 @@ class Journal:
                           "has the money back.").format(amount=vnd(payment.amount))
                         if current.auto else f"Refunded in full ({vnd(payment.amount)}).")
                     conn.execute(
-                        "UPDATE payments SET state=?, message=? WHERE app_trans_id=?",
+                        "UPDATE payments SET state=?, message=?, needs_review=0 "
+                        "WHERE app_trans_id=?",
                         (PaymentState.REFUNDED.value, text, current.app_trans_id),
                     )
                     self._append_event(

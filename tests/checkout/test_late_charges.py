@@ -133,6 +133,12 @@ def test_review_leaves_a_late_charge_to_a_person(
         assert final.message.startswith("CHARGED LATE: the wallet charged 15,000 VND")
         assert verdict.headline(final) == "NEEDS REVIEW"
         assert co.journal.refunds(view.app_trans_id) == []
+        # a person decides: the customer paid only this way, the sale stands
+        kept = co.override(view.app_trans_id, S.SUCCEEDED, "customer paid only by wallet", "lan")
+        assert (kept.state, kept.needs_review, verdict.payment_exit(kept)) == (S.SUCCEEDED,
+                                                                               False, 0)
+        co.reconcile()  # and it is not flagged or returned again
+        assert co.journal.get(view.app_trans_id).needs_review is False
     finally:
         co.close()
     assert _refunds_at_service(emulator, view.app_trans_id) == []
