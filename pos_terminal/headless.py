@@ -29,8 +29,9 @@ import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pos_terminal.base.codes import mask_code
+from pos_terminal.base.errors import cashier_message
 from pos_terminal.checkout import verdict
-from pos_terminal.wallet.codes import mask_code
 
 if TYPE_CHECKING:
     from hardware import ScanEvent, ScanSource
@@ -91,7 +92,7 @@ NOT_UTF8 = ("the line is not UTF-8 text (it holds bytes that are not UTF-8): not
 
 
 def _message(exc: BaseException) -> str:
-    return str(getattr(exc, "message", None) or exc or type(exc).__name__)
+    return cashier_message(exc)
 
 
 class CounterLoop:

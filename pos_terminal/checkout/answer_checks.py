@@ -10,6 +10,7 @@ from __future__ import annotations
 from pos_terminal.checkout.validation import vnd as vnd_text
 from pos_terminal.journal import PaymentView
 from pos_terminal.wallet.results import Outcome, PaymentResult
+from pos_terminal.wallet.returncodes import success_with_failure_detail
 
 
 def answer_problems(view: PaymentView, result: PaymentResult) -> list[str]:
@@ -22,7 +23,7 @@ def answer_problems(view: PaymentView, result: PaymentResult) -> list[str]:
             problems.append(f"it reports {vnd_text(result.amount)} for an order of "
                             f"{vnd_text(view.amount)}")
     if result.outcome is Outcome.SUCCEEDED:
-        if result.sub_return_code is not None and result.sub_return_code < 0:
+        if success_with_failure_detail(result.sub_return_code):
             problems.append(f"it says success (return code {result.return_code}) with the "
                             f"failure sub-code {result.sub_return_code}")
         if not result.zp_trans_id:

@@ -10,11 +10,12 @@ it twice. With ``"review"`` it is flagged for a person. A return that fails is f
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from pos_terminal.base.i18n import _
+from pos_terminal.checkout import refunds
 from pos_terminal.checkout.errors import InvalidPayment
 from pos_terminal.checkout.hooks import pause_point
+from pos_terminal.checkout.ports import CheckoutContext
 from pos_terminal.checkout.validation import vnd
 from pos_terminal.journal import (
     AlreadyReturned,
@@ -25,14 +26,11 @@ from pos_terminal.journal import (
 )
 from pos_terminal.wallet.errors import WalletError
 
-if TYPE_CHECKING:
-    from pos_terminal.checkout.engine import Checkout
-
 log = logging.getLogger(__name__)
 S = PaymentState
 
 
-def returns_automatically(co: Checkout) -> bool:
+def returns_automatically(co: CheckoutContext) -> bool:
     return co.settings.checkout.late_success == "refund"
 
 
@@ -84,7 +82,8 @@ def note(view: PaymentView, auto_refund: RefundView | None) -> str:
     return _("charged late, automatic return failed: needs review")
 
 
-def abandon(co: Checkout, app_trans_id: str, *, cashier_id: str | None = None) -> PaymentView:
+def abandon(co: CheckoutContext, app_trans_id: str, *,
+            cashier_id: str | None = None) -> PaymentView:
     """The cashier stops waiting for an open payment. Returns the row: still open (from now on
     a success is a late charge), or already settled (its verdict came first: show it)."""
     message = gave_up_message(returns_automatically(co), co.reconciles_in_background,
@@ -92,7 +91,7 @@ def abandon(co: Checkout, app_trans_id: str, *, cashier_id: str | None = None) -
     return co.journal.mark_abandoned(app_trans_id, message, cashier_id=cashier_id)
 
 
-def _flag(co: Checkout, view: PaymentView, message: str) -> PaymentView:
+def _flag(co: CheckoutContext, view: PaymentView, message: str) -> PaymentView:
     return co.journal.flag_answer(
         view.app_trans_id, message, return_code=view.return_code,
         sub_return_code=view.sub_return_code, service_message=view.service_message,
@@ -100,7 +99,7 @@ def _flag(co: Checkout, view: PaymentView, message: str) -> PaymentView:
     )
 
 
-def settle(co: Checkout, view: PaymentView) -> PaymentView:
+def settle(co: CheckoutContext, view: PaymentView) -> PaymentView:
     """If `view` is a late charge not yet handled: return it (or flag it for review)."""
     if view.state is not S.SUCCEEDED or not view.charged_late or view.needs_review:
         return view
@@ -110,8 +109,6 @@ def settle(co: Checkout, view: PaymentView) -> PaymentView:
         return _flag(co, view, review_message(view.amount))
     if journal.auto_refund_of(view.app_trans_id) is not None:
         return journal.get(view.app_trans_id)
-    from pos_terminal.checkout import refunds
-
     log.warning("returning late charge %s", view.app_trans_id)
     pause_point("late_charge_before_return")
     try:
@@ -131,7 +128,7 @@ def settle(co: Checkout, view: PaymentView) -> PaymentView:
     return after_return(co, returned)
 
 
-def after_return(co: Checkout, refund: RefundView) -> PaymentView:
+def after_return(co: CheckoutContext, refund: RefundView) -> PaymentView:
     """A failed automatic return flags its payment for a person."""
     payment = co.journal.get(refund.app_trans_id)
     if refund.auto and refund.state is S.FAILED and not payment.needs_review:
@@ -139,7 +136,7 @@ def after_return(co: Checkout, refund: RefundView) -> PaymentView:
     return payment
 
 
-def sweep(co: Checkout) -> list[PaymentView]:
+def sweep(co: CheckoutContext) -> list[PaymentView]:
     """With late_success = "refund": every late charge not yet returned (after a crash, or found
     by another process), settled within the status query window (older ones, e.g. from before
     this feature, stay as they are)."""

@@ -20,6 +20,7 @@ from typing import Any, NoReturn, TextIO
 
 import click
 
+from pos_terminal.base.codes import mask_last4
 from pos_terminal.base.i18n import _
 from pos_terminal.checkout import (
     Checkout,
@@ -709,7 +710,7 @@ def journal_show(ctx: click.Context, app_trans_id: str, as_json: bool) -> None:
         return
     click.echo(_payment_line(view))
     if view.code_last4:
-        click.echo(f"  code ••••{view.code_last4}  created {vn_time(view.created_ms)}")
+        click.echo(f"  code {mask_last4(view.code_last4)}  created {vn_time(view.created_ms)}")
     for e in events:
         extra = f"  [{e.return_code}]" if e.return_code is not None else ""
         why = f"  reason: {clean(e.reason)} (by {clean(e.who or '')})" if e.reason else ""

@@ -16,6 +16,8 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 
 from hardware import CodeFilter
+from pos_terminal.base.codes import mask_code
+from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import _
 from pos_terminal.checkout import PaymentView
 from pos_terminal.config import Settings
@@ -28,7 +30,6 @@ from pos_terminal.tui.screens.result import Outcome, ResultScreen
 from pos_terminal.tui.screens.sale import Sale
 from pos_terminal.tui.wedge import KeyWedge
 from pos_terminal.tui.widgets.header import StatusHeader
-from pos_terminal.wallet.codes import mask_code
 
 if TYPE_CHECKING:
     from hardware import ScanEvent, ScanSource, SourceStatus
@@ -409,7 +410,7 @@ class PosApp(App[None]):
 
     def _failed(self, run: PaymentRun, exc: Exception) -> None:
         run.finish()
-        message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+        message = cashier_message(exc)
         if run.unresolved:
             message += (" The payment is kept in the journal and checked again in the "
                         "background: see History before charging again.")

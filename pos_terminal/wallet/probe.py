@@ -5,14 +5,20 @@ service checked the app id and the signature and accepted them."""
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Protocol
 
-from .client import WalletClient
 from .errors import NoAnswer, ServiceRefused, UnreadableAnswer
-from .results import Outcome
-from .returncodes import detailed_code
+from .results import Outcome, PaymentResult
+from .returncodes import deciding_code
 
 #: Codes that say the request was refused for now (busy, maintenance), not the credentials.
 _BUSY = frozenset({-429, -500, -999})
+
+
+class StatusQuery(Protocol):
+    """Any wallet client (WalletClient, or another behind checkout.ports.WalletPort)."""
+
+    def query_status(self, app_trans_id: str) -> PaymentResult: ...
 
 
 class ServiceCheck(StrEnum):
@@ -23,7 +29,7 @@ class ServiceCheck(StrEnum):
     REFUSED = "refused"          # answered with something else: the detail says what
 
 
-def check_service(client: WalletClient, probe_app_trans_id: str) -> tuple[ServiceCheck, str]:
+def check_service(client: StatusQuery, probe_app_trans_id: str) -> tuple[ServiceCheck, str]:
     """The service's state and a detail (its code and message, or why it did not answer)."""
     try:
         result = client.query_status(probe_app_trans_id)
@@ -32,9 +38,9 @@ def check_service(client: WalletClient, probe_app_trans_id: str) -> tuple[Servic
     except UnreadableAnswer as exc:
         return ServiceCheck.REFUSED, exc.message
     except ServiceRefused as exc:
-        code = detailed_code(exc.return_code, exc.sub_return_code)
+        code = deciding_code(exc.return_code, exc.sub_return_code)
         return _by_code(code, exc.message), exc.message
-    code = detailed_code(result.return_code, result.sub_return_code)
+    code = deciding_code(result.return_code, result.sub_return_code)
     detail = f"code {code}: {result.message}".rstrip(": ")
     if result.outcome is not Outcome.FAILED:  # not found (or, by chance, an answer): accepted
         return ServiceCheck.OK, detail

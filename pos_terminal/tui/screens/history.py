@@ -17,6 +17,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
+from pos_terminal.base.codes import mask_last4
+from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import _
 from pos_terminal.checkout import PaymentState, PaymentView, RefundView, late_charges
 from pos_terminal.journal import EventView
@@ -311,7 +313,7 @@ class PaymentDetailScreen(PosScreen):
             f"{view.app_trans_id}   {format_vnd(view.amount)}   {view.state.value.upper()}"
             + (f"   {late.upper()}" if late else "")
             + ("   NEEDS REVIEW" if view.needs_review else ""),
-            f"created {vn_time(view.created_ms)} · code ••••{view.code_last4 or '????'}"
+            f"created {vn_time(view.created_ms)} · code {mask_last4(view.code_last4 or None)}"
             + " · " + _("cashier {id}").format(id=view.cashier_id or "-"),
             f"transaction {view.zp_trans_id or '-'}",
         ]
@@ -375,7 +377,7 @@ class PaymentDetailScreen(PosScreen):
         try:
             result = self.pos.checkout.refund(self.app_trans_id, amount)
         except Exception as exc:
-            text = getattr(exc, "message", None) or str(exc)
+            text = cashier_message(exc)
             self.app.call_from_thread(self.say, f"Refund not done: {text}", True)
             return
         state = result.state.value
@@ -406,7 +408,7 @@ class PaymentDetailScreen(PosScreen):
             view = self.pos.checkout.override(self.app_trans_id, request.state, request.reason,
                                               self.pos.settings.terminal.app_user)
         except Exception as exc:
-            text = getattr(exc, "message", None) or str(exc)
+            text = cashier_message(exc)
             self.app.call_from_thread(self.say, f"Override not recorded: {text}", True)
             return
         self.app.call_from_thread(self.say, f"Recorded: {view.app_trans_id} is now "
@@ -423,7 +425,7 @@ class PaymentDetailScreen(PosScreen):
         try:
             view = self.pos.checkout.status(self.app_trans_id)
         except Exception as exc:
-            text = getattr(exc, "message", None) or str(exc)
+            text = cashier_message(exc)
             self.app.call_from_thread(self.say, f"Status not available: {text}", True)
             return
         self.app.call_from_thread(self.say, f"Status: {view.state.value}. {view.message}")

@@ -14,6 +14,7 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
+from pos_terminal.base.codes import mask_last4
 from pos_terminal.base.i18n import _
 from pos_terminal.checkout import PaymentState, PaymentView
 from pos_terminal.tui.format import format_vnd
@@ -45,7 +46,7 @@ class ProgressScreen(PosScreen):
         with Vertical(id="progress"):
             yield Line(format_vnd(self.run.sale.amount), id="progress-amount")
             yield Line("Submitting the payment…", id="progress-state")
-            yield Line(f"Code ••••{self.run.code_last4} read by {self.run.source}",
+            yield Line(f"Code {mask_last4(self.run.code_last4)} read by {self.run.source}",
                        id="progress-code")
             yield Line("", id="progress-elapsed")
             yield Line("", id="progress-choice")

@@ -131,7 +131,7 @@ class SaleScreen(PosScreen):
         amount.focus()
 
     def code_read(self, text: str, source: str) -> None:
-        from pos_terminal.wallet.codes import mask_code
+        from pos_terminal.base.codes import mask_code
 
         self.say(f"Code {mask_code(text)} read before a payment was started: press Enter to "
                  "charge the amount, then scan again.", error=True)

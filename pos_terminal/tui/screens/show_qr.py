@@ -14,6 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
+from pos_terminal.base.errors import cashier_message
 from pos_terminal.checkout import PaymentState, PaymentView
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.screens.base import PosScreen
@@ -88,7 +89,7 @@ class ShowQrScreen(PosScreen):
         try:
             view = self.pos.checkout.create_gateway_order(amount, description).payment
         except Exception as exc:
-            text = getattr(exc, "message", None) or str(exc)
+            text = cashier_message(exc)
             self.app.call_from_thread(self.say, f"Order not created: {text}", True)
             return
         self.app.call_from_thread(self._created, view)
@@ -96,7 +97,7 @@ class ShowQrScreen(PosScreen):
             final = self.pos.checkout.follow(view.app_trans_id, deadline_s=FOLLOW_FOR_S,
                                              on_progress=self._progress, cancel=self.cancel)
         except Exception as exc:
-            text = getattr(exc, "message", None) or str(exc)
+            text = cashier_message(exc)
             self.app.call_from_thread(self.say, f"Status not available: {text}", True)
             return
         if not self.cancel.is_set():
