@@ -21,9 +21,12 @@ from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import _
 from pos_terminal.checkout import PaymentView
 from pos_terminal.config import Settings
+from pos_terminal.journal import Journal
 from pos_terminal.text_safety import clean
+from pos_terminal.tui.cashier import SignedIn, cashier_book, no_supervisor_notice
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.payment import PaymentRun, charge
+from pos_terminal.tui.printing import PrintOutcome, ReceiptPrinted, start_print
 from pos_terminal.tui.screens.pay import PayScreen
 from pos_terminal.tui.screens.progress import ProgressScreen
 from pos_terminal.tui.screens.result import Outcome, ResultScreen
@@ -68,7 +71,8 @@ class PosApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "pos-terminal"
     ENABLE_COMMAND_PALETTE = False
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", priority=True),
+                                             Binding("f8", "sign_out", "Sign out", show=False)]
 
     def __init__(
         self,
@@ -105,11 +109,13 @@ class PosApp(App[None]):
         self.header_state: dict[str, Any] = {"reachable": None, "service": None,
                                              "pending": None}
         self.ledger_sync: BackgroundSync | None = None
+        self.signed_in: SignedIn | None = None
+        self.receipts_printing: set[str] = set()
+        self.prints: dict[str, PrintOutcome] = {}  # the last print of each receipt
+        self._no_supervisor_said = False
 
-    def on_mount(self) -> None:
-        from pos_terminal.tui.screens.sale import SaleScreen
-
-        self.push_screen(SaleScreen())
+    async def on_mount(self) -> None:
+        await self.open_counter()
         self.start_source()
         self.check_service()
         if self._background:  # tests and screenshots run without the timers
@@ -120,6 +126,104 @@ class PosApp(App[None]):
                 self.start_ledger_sync()
         else:
             self.refresh_pending()
+
+    # ---- cashiers: sign-in, sign-out (tui/cashier.py, screens/signin.py) ----------------
+    @property
+    def cashier_id(self) -> str | None:
+        return self.signed_in.cashier.id if self.signed_in else None
+
+    @property
+    def journal(self) -> Journal:
+        """The journal file itself: cashiers and receipts need more than the checkout's port."""
+        journal = self.checkout.journal
+        assert isinstance(journal, Journal)
+        return journal
+
+    async def open_counter(self) -> None:
+        """Sign-in first once the journal has cashiers; without any, Sale as before."""
+        from pos_terminal.tui.screens.signin import SignInScreen
+
+        if cashier_book(self.journal, self.settings).any_active():
+            await self.push_screen(SignInScreen())
+        else:
+            await self._to_sale(switch=False)
+
+    async def _to_sale(self, *, switch: bool) -> None:
+        from pos_terminal.tui.screens.sale import SaleScreen
+
+        sale = SaleScreen()
+        await (self.switch_screen(sale) if switch else self.push_screen(sale))
+        if sale.query("#sale-message") and not self._no_supervisor_said and not cashier_book(
+                self.journal, self.settings).any_supervisor():
+            self._no_supervisor_said = True  # said once, until the first sale clears it
+            sale.say(no_supervisor_notice())
+
+    def signed_in_as(self, signed: SignedIn) -> None:
+        self.signed_in = signed
+        self.set_header(cashier=signed.cashier.name)
+        self.call_later(self._to_sale, switch=True)
+
+    def action_sign_out(self) -> None:
+        from pos_terminal.tui.screens.show_qr import ShowQrScreen
+
+        if self.signed_in is None:
+            return  # nobody signs in at this counter
+        busy = {"payment", "refund", "override"}
+        if self.payment_in_flight.is_set() or any(
+                isinstance(screen, PayScreen | ProgressScreen | ShowQrScreen)
+                for screen in self.screen_stack) or any(
+                worker.group in busy and worker.is_running for worker in self.workers):
+            self.notify(_("A payment or refund is in progress: wait for its result before "
+                          "signing out."), severity="warning", markup=False)
+            return
+        self.sign_out(self.signed_in)
+
+    @work(thread=True, group="signout", exclusive=True, exit_on_error=False)
+    def sign_out(self, signed: SignedIn) -> None:
+        problem = None
+        try:
+            cashier_book(self.journal, self.settings).close_shift(signed.cashier.id)
+        except Exception as exc:  # signed out all the same; the shift is closed by hand
+            problem = getattr(exc, "message", None) or str(exc)
+        self.call_from_thread(self._signed_out, signed, problem)
+
+    def _signed_out(self, signed: SignedIn, problem: str | None) -> None:
+        self.signed_in = None
+        self.set_header(cashier=None)
+        self.call_later(self._back_to_sign_in, signed, problem)
+
+    async def _back_to_sign_in(self, signed: SignedIn, problem: str | None) -> None:
+        from pos_terminal.tui.screens.signin import SignInScreen
+
+        while len(self.screen_stack) > 2:
+            await self.pop_screen()
+        await self.switch_screen(SignInScreen())
+        if problem:
+            self.notify(_("{name} is signed out, but the shift was not closed: {error}").format(
+                name=signed.cashier.name, error=problem), severity="warning", markup=False)
+
+    # ---- receipts (tui/printing.py) -----------------------------------------------------
+    def print_receipt(self, subject_id: str) -> None:
+        """Print the receipt of a settled payment or refund, in a worker."""
+        self.receipts_printing.add(subject_id)
+        start_print(self, self.journal, self.settings, subject_id,
+                    cashier_id=self.cashier_id)
+
+    def settled(self, subject_id: str) -> None:
+        """A payment or refund settled here: `[printer] auto` prints its receipt."""
+        if self.settings.printer.auto:
+            self.print_receipt(subject_id)
+
+    def on_receipt_printed(self, message: ReceiptPrinted) -> None:
+        outcome = message.outcome
+        self.receipts_printing.discard(outcome.subject_id)
+        self.prints[outcome.subject_id] = outcome
+        if self.stopping.is_set():
+            return
+        show = getattr(self.screen, "receipt_done", None)  # the screen it was printed from
+        if not (callable(show) and show(outcome)):
+            self.notify(outcome.message, severity="information" if outcome.printed else "error",
+                        markup=False, timeout=10)
 
     # ---- the fleet ledger (a thread of its own: a payment never waits for it) ------------
     class LedgerStatus(Message):
@@ -336,7 +440,7 @@ class PosApp(App[None]):
     def start_payment(self, sale: Sale, code: str, source: str) -> None:
         """Charge `code` for `sale` in a worker. Pay stays up for a moment: a quick answer goes
         straight to Result; a slower one brings up Progress."""
-        run = PaymentRun(sale, code[-4:], source)
+        run = PaymentRun(sale, code[-4:], source, cashier_id=self.cashier_id)
         self.payment = run
         self.payment_in_flight.set()
         self.run_worker(lambda: self._charge(run, code), thread=True, group="payment",
@@ -420,6 +524,8 @@ class PosApp(App[None]):
         self.end_payment(run)
         if isinstance(self.screen, PayScreen | ProgressScreen):
             self.switch_screen(ResultScreen(outcome))
+        if outcome.receipt_id is not None:
+            self.settled(outcome.receipt_id)
 
     def give_up(self, run: PaymentRun) -> None:
         """The cashier stops waiting for a payment whose outcome is unknown (Progress, B)."""
@@ -461,14 +567,15 @@ class PosApp(App[None]):
         if self.stopping.is_set():
             return
         previous = self.header_state.get("service")
-        self.call_from_thread(self.set_header, service=state.value,
-                              reachable=state is not ServiceCheck.UNREACHABLE)
         if state is ServiceCheck.CREDENTIALS_WRONG and previous != state.value:
             self.call_from_thread(
                 self.notify, _("The wallet service refuses this terminal's credentials "
                                "({detail}): payments will be refused. Check [service] app_id "
                                "and key1 (or the environment variable POS_KEY1).").format(
                     detail=detail), severity="error", timeout=30, markup=False)
+        # the header last: whoever sees the new state also finds the notice already there
+        self.call_from_thread(self.set_header, service=state.value,
+                              reachable=state is not ServiceCheck.UNREACHABLE)
 
     @work(thread=True, group="reconcile", exclusive=True, exit_on_error=False)
     def reconcile_in_background(self) -> None:

@@ -18,7 +18,7 @@ SEND_AMBIGUOUS = frozenset({-500})
 
 # Payment sentences, by the detailed code (the sub code in the current generation).
 PAYMENT_SENTENCES: dict[int, str] = {
-    1: "Payment received. Give the customer the receipt.",
+    1: "Payment received. The sale is complete.",
     2: "The payment failed and the customer was not charged. Ask for another way to pay.",
     3: "The payment is still being processed. Wait for the result; do not charge again.",
     10: "The payment is still being processed. Wait for the result; do not charge again.",

@@ -13,7 +13,7 @@ from tests.tui.scenes import SCENES, scene_app
 
 SNAPSHOT_SCENES = ("sale", "sale-items", "pay", "progress", "progress-deadline",
                    "result-success", "result-failure", "history", "detail", "reports", "banks",
-                   "show-qr")
+                   "show-qr", "result-receipt", "signin", "supervisor")
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])

@@ -25,6 +25,7 @@ from pos_terminal.journal import EventView
 from pos_terminal.journal.export import write_csv, write_refunds_csv
 from pos_terminal.text_safety import clean
 from pos_terminal.tui.format import day_bounds_ms, format_vnd, vn_day, vn_time
+from pos_terminal.tui.printing import PrintOutcome
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.dialogs import (
     OverrideDialog,
@@ -32,6 +33,7 @@ from pos_terminal.tui.screens.dialogs import (
     RefundDialog,
     RefundRequestUi,
 )
+from pos_terminal.tui.screens.supervisor import authorise
 from pos_terminal.tui.widgets.line import Line, cell, plain
 from pos_terminal.tui.widgets.table import MeasuredTable
 
@@ -258,6 +260,8 @@ class PaymentDetailScreen(PosScreen):
         Binding("escape", "back", "Back"),
         Binding("f", "refund", "Refund"),
         Binding("o", "override", "Override"),
+        Binding("p", "print_receipt", "Print receipt"),
+        Binding("n", "print_refund_receipt", "Refund receipt"),
         Binding("u", "status", "Update status"),
     ]
 
@@ -265,6 +269,8 @@ class PaymentDetailScreen(PosScreen):
         super().__init__()
         self.app_trans_id = app_trans_id
         self.view: PaymentView | None = None
+        self.refunds: list[RefundView] = []
+        self.printing_here: set[str] = set()  # receipts printed from this screen
 
     def body(self) -> Iterable[Widget]:
         with Vertical(id="detail"):
@@ -272,6 +278,7 @@ class PaymentDetailScreen(PosScreen):
             with VerticalScroll(id="timeline"):
                 yield Static("", id="timeline-table")
             yield Line("", id="detail-message")
+            yield Line("", id="detail-receipt", classes="hidden")
 
     def on_mount(self) -> None:
         self.load()
@@ -282,7 +289,17 @@ class PaymentDetailScreen(PosScreen):
             return self.view is not None and self.view.refundable_amount > 0
         if action == "override":
             return self.view is not None and self._overridable(self.view)
+        if action == "print_receipt":
+            return self.view is not None and self.view.state in (PaymentState.SUCCEEDED,
+                                                                 PaymentState.REFUNDED)
+        if action == "print_refund_receipt":
+            return self._settled_refund() is not None
         return True
+
+    def _settled_refund(self) -> RefundView | None:
+        """The newest refund the wallet confirmed (the one a refund receipt is for)."""
+        done = [r for r in self.refunds if r.state is PaymentState.REFUNDED]
+        return done[-1] if done else None
 
     @staticmethod
     def _overridable(view: PaymentView) -> bool:
@@ -306,7 +323,7 @@ class PaymentDetailScreen(PosScreen):
 
     def _fill(self, view: PaymentView, events: list[EventView],
               refunds: list[RefundView]) -> None:
-        self.view = view
+        self.view, self.refunds = view, refunds
         auto = next((r for r in refunds if r.auto), None)
         late = late_charges.note(view, auto)
         lines = [
@@ -368,14 +385,21 @@ class PaymentDetailScreen(PosScreen):
         self.app.push_screen(RefundDialog(self.view), self._refund_chosen)
 
     def _refund_chosen(self, request: RefundRequestUi | None) -> None:
-        if request is not None:
+        if request is None:
+            return
+        what = _("refund {amount} of {order}").format(amount=format_vnd(request.amount),
+                                                      order=self.app_trans_id)
+
+        def authorised(by: str | None) -> None:
             self.say(f"Refunding {format_vnd(request.amount)}…")
-            self.refund(request.amount)
+            self.refund(request.amount, by)
+
+        authorise(self, what, authorised)
 
     @work(thread=True, group="refund", exit_on_error=False)
-    def refund(self, amount: int) -> None:
+    def refund(self, amount: int, cashier_id: str | None = None) -> None:
         try:
-            result = self.pos.checkout.refund(self.app_trans_id, amount)
+            result = self.pos.checkout.refund(self.app_trans_id, amount, cashier_id=cashier_id)
         except Exception as exc:
             text = cashier_message(exc)
             self.app.call_from_thread(self.say, f"Refund not done: {text}", True)
@@ -386,6 +410,9 @@ class PaymentDetailScreen(PosScreen):
                 + (f". {result.message}" if result.message and not ok else ""))
         self.app.call_from_thread(self.say, text, result.state is PaymentState.FAILED)
         self.app.call_from_thread(self.load)
+        if ok:
+            self.printing_here.add(result.m_refund_id)
+            self.app.call_from_thread(self.pos.settled, result.m_refund_id)
 
     # ---- override -----------------------------------------------------------------------
     def action_override(self) -> None:
@@ -400,13 +427,19 @@ class PaymentDetailScreen(PosScreen):
 
     def _override_chosen(self, request: OverrideRequestUi | None) -> None:
         if request is not None:
-            self.override(request)
+            what = _("override of {order}").format(order=self.app_trans_id)
+
+            def authorised(by: str | None) -> None:
+                self.override(request, by)
+
+            authorise(self, what, authorised)
 
     @work(thread=True, group="override", exit_on_error=False)
-    def override(self, request: OverrideRequestUi) -> None:
+    def override(self, request: OverrideRequestUi, cashier_id: str | None = None) -> None:
         try:
             view = self.pos.checkout.override(self.app_trans_id, request.state, request.reason,
-                                              self.pos.settings.terminal.app_user)
+                                              cashier_id or self.pos.settings.terminal.app_user,
+                                              cashier_id=cashier_id)
         except Exception as exc:
             text = cashier_message(exc)
             self.app.call_from_thread(self.say, f"Override not recorded: {text}", True)
@@ -415,6 +448,32 @@ class PaymentDetailScreen(PosScreen):
                                   f"{view.state.value} ({request.reason}).")
         self.app.call_from_thread(self.pos.refresh_pending)
         self.app.call_from_thread(self.load)
+
+    # ---- receipts ---------------------------------------------------------------------
+    def action_print_receipt(self) -> None:
+        self._print(self.app_trans_id)
+
+    def action_print_refund_receipt(self) -> None:
+        refund = self._settled_refund()
+        if refund is not None:
+            self._print(refund.m_refund_id)
+
+    def _print(self, subject_id: str) -> None:
+        self.printing_here.add(subject_id)
+        self._say_receipt(_("Printing the receipt…"), False)
+        self.pos.print_receipt(subject_id)
+
+    def _say_receipt(self, text: str, error: bool) -> bool:
+        for line in self.query("#detail-receipt").results(Static):  # none while closing
+            line.update(text)
+            line.set_class(error, "error")
+            line.remove_class("hidden")
+            return True
+        return False
+
+    def receipt_done(self, outcome: PrintOutcome) -> bool:
+        return outcome.subject_id in self.printing_here and self._say_receipt(
+            outcome.message, not outcome.printed)
 
     # ---- status -------------------------------------------------------------------------
     def action_status(self) -> None:

@@ -14,6 +14,7 @@ from textual.widget import Widget
 from pos_terminal.base.i18n import _
 from pos_terminal.checkout import PaymentState, PaymentView, verdict
 from pos_terminal.tui.format import format_vnd, vn_time
+from pos_terminal.tui.printing import PrintOutcome
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.line import Line
 
@@ -26,6 +27,7 @@ class Outcome:
     headline: str
     amount: int
     lines: tuple[str, ...]
+    receipt_id: str | None = None  # a settled payment: its receipt can be printed
 
     @classmethod
     def from_view(cls, view: PaymentView) -> Outcome:
@@ -41,13 +43,13 @@ class Outcome:
                 view.message,
                 f"Transaction: {view.zp_trans_id or '-'}",
                 f"Order: {view.app_trans_id}",
-            ))
+            ), view.app_trans_id)
         if view.state is PaymentState.SUCCEEDED:
             return cls(True, "PAID", view.amount, (
                 f"Time: {vn_time(view.updated_ms)}",
                 f"Transaction: {view.zp_trans_id or '-'}",
                 f"Order: {view.app_trans_id}",
-            ))
+            ), view.app_trans_id)
         if view.abandoned and not view.is_final:
             return cls(False, _("GAVE UP WAITING: OUTCOME UNKNOWN"), view.amount, (
                 view.message,
@@ -87,19 +89,46 @@ class ResultScreen(PosScreen):
             yield Line(format_vnd(self.outcome.amount), id="result-amount")
             for line in self.outcome.lines:
                 yield Line(line, classes="result-line")
-            yield Line(_("Enter: next sale · or type the next amount"), id="result-hint")
+            if self.outcome.receipt_id is not None:
+                yield Line("", id="result-receipt")
+                yield Line(_("R: print the receipt · Enter: next sale · or type the next amount"),
+                           id="result-hint")
+            else:
+                yield Line(_("Enter: next sale · or type the next amount"), id="result-hint")
 
     def on_mount(self) -> None:
         self.pos.sale_finished = True
         self.pos.refresh_pending()
+        receipt_id = self.outcome.receipt_id
+        if receipt_id in self.pos.receipts_printing:
+            self._show_receipt(_("Printing the receipt…"), error=False)
+        elif receipt_id is not None and receipt_id in self.pos.prints:
+            self.receipt_done(self.pos.prints[receipt_id])
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
-        if event.key in DISMISS_KEYS:
+        receipt_id = self.outcome.receipt_id
+        if event.key in ("r", "R") and receipt_id is not None:
+            if receipt_id not in self.pos.receipts_printing:
+                self._show_receipt(_("Printing the receipt…"), error=False)
+                self.pos.print_receipt(receipt_id)
+        elif event.key in DISMISS_KEYS:
             self.back_to_sale()
         elif event.character is not None and event.character in DIGITS:
             self.pos.next_sale_digits = event.character  # Sale starts its amount with it
             self.back_to_sale()
+
+    def _show_receipt(self, text: str, *, error: bool) -> bool:
+        for line in self.query("#result-receipt").results(Line):  # none while closing
+            line.update(text)
+            line.set_class(error, "receipt-error")
+            return True
+        return False
+
+    def receipt_done(self, outcome: PrintOutcome) -> bool:
+        """Says "printed" only when the printer took the bytes; otherwise why not."""
+        return outcome.subject_id == self.outcome.receipt_id and self._show_receipt(
+            outcome.message, error=not outcome.printed)
 
     def code_read(self, text: str, source: str) -> None:
         pass  # a late double read of the phone that was just charged
