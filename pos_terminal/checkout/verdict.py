@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from pos_terminal.base.errors import ExitCode, PosError
+from pos_terminal.base.i18n import _
 from pos_terminal.checkout.ports import PaymentStore
 from pos_terminal.journal import PaymentState, PaymentView, RefundView
 
@@ -79,7 +80,9 @@ def headline(view: PaymentView) -> str:
     """The few words a cashier sees first."""
     verdict = of_payment(view)
     if verdict is Verdict.PAID:
-        return "PAID (LATE)" if view.late else "PAID"
+        if view.charged_late and view.state is S.REFUNDED:
+            return _("CHARGED LATE, RETURNED")
+        return "PAID (LATE)" if view.charged_late else "PAID"
     if verdict is Verdict.NOT_PAID:
         return "NOT PAID"
     if verdict is Verdict.NEEDS_REVIEW:

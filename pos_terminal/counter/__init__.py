@@ -28,7 +28,7 @@ from pos_terminal.counter.events import (
 )
 from pos_terminal.counter.opening import open_counter
 from pos_terminal.counter.receipts import PrintOutcome
-from pos_terminal.counter.scanning import Scanner, SourceFactory, source_factory
+from pos_terminal.counter.scanning import Scanner, SourceFactory, missing_device, source_factory
 from pos_terminal.counter.session import UNRESOLVED, Counter, SaleLine, ScannedCode
 
 __all__ = [
@@ -37,5 +37,6 @@ __all__ = [
     "PaymentUnresolved", "PendingCount", "PrintOutcome", "ReceiptPrinted", "ReceiptPrinting",
     "ReconcileFailed", "RefundSettled", "SaleLine", "ScannedCode", "Scanner", "ScannerStatus",
     "ScannerUnavailable", "ServiceStatus", "SignedIn",
-    "SourceFactory", "Subscription", "events", "open_counter", "outcome", "source_factory",
+    "SourceFactory", "Subscription", "events", "missing_device", "open_counter", "outcome",
+    "source_factory",
 ]

@@ -15,7 +15,7 @@ from pos_terminal.journal.cashiers import (
     UnknownCashier,
     check_pin_format,
 )
-from pos_terminal.journal.export import write_csv, write_json
+from pos_terminal.journal.export import write_csv, write_json, write_refunds_csv
 from pos_terminal.wallet.client import WalletClient
 from pos_terminal.wallet.errors import NoAnswer, ServiceRefused, UnreadableAnswer
 from pos_terminal.wallet.verification import verify_callback, verify_redirect
@@ -24,5 +24,5 @@ __all__ = [
     "Cashier", "CashierError", "CashierLocked", "Cashiers", "Journal", "NoAnswer",
     "NotSupervisor", "PinRejected", "ServiceRefused", "Shift", "UnknownCashier",
     "UnreadableAnswer", "WalletClient", "check_pin_format", "verify_callback", "verify_redirect",
-    "write_csv", "write_json",
+    "write_csv", "write_json", "write_refunds_csv",
 ]

@@ -13,7 +13,8 @@ from pos_terminal.counter.receipts import PrintOutcome
 from pos_terminal.journal import PaymentView, RefundView
 
 #: How a payment or refund reached its final state.
-Via = Literal["pay", "follow", "status", "reconcile", "override", "refund", "gateway"]
+Via = Literal["pay", "follow", "status", "reconcile", "override", "refund", "gateway",
+              "abandon"]
 
 
 class CounterEvent:
@@ -136,9 +137,12 @@ class ScannerUnavailable(CounterEvent):
 
 @dataclass(frozen=True)
 class ServiceStatus(CounterEvent):
-    """Whether the wallet service answers a TCP connect."""
+    """The signed service check (Counter.check_service): `state` is a ServiceCheck value
+    ("ok", "wrong" credentials, "unreachable", "busy", "refused"), `detail` what was said."""
 
     reachable: bool
+    state: str = ""
+    detail: str = ""
 
 
 @dataclass(frozen=True)

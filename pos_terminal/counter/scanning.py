@@ -40,6 +40,17 @@ def source_factory(settings: Settings, spec: str) -> SourceFactory:
     return make
 
 
+def missing_device(spec: str) -> str | None:
+    """What is missing for `spec` to work (its device node, file or folder), as a sentence
+    naming it and how to find it; None when it is there or needs no device (hardware's check).
+    `pay --scanner` and headless stop on it (exit 2); the UI tells the cashier instead."""
+    if spec == "wedge":
+        return None
+    from hardware import missing_device as hardware_missing_device
+
+    return hardware_missing_device(spec)
+
+
 class Scanner:
     """One scan source driven for a Counter: reads become CodeRead events (and `on_code`),
     status changes ScannerStatus events; `wait_for_code` for a front end that asks for one.

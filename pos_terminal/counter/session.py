@@ -11,16 +11,16 @@ from __future__ import annotations
 import contextlib
 import itertools
 import logging
-import socket
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
-from urllib.parse import urlsplit
 
 from pos_terminal.base.codes import mask_code
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.checkout import Checkout, GatewayOrderView, ReconcileReport
+from pos_terminal.checkout.late_charges import returns_automatically
 from pos_terminal.config import Settings
 from pos_terminal.counter.bus import EventBus
 from pos_terminal.counter.cashiers import SignedIn, cashier_book
@@ -51,7 +51,9 @@ from pos_terminal.journal import (
     Report,
 )
 from pos_terminal.journal.cashiers import Cashier, Cashiers
+from pos_terminal.wallet.ids import new_app_trans_id
 from pos_terminal.wallet.messages import Item
+from pos_terminal.wallet.probe import ServiceCheck, check_service
 from pos_terminal.wallet.results import BankList
 
 log = logging.getLogger(__name__)
@@ -263,6 +265,21 @@ class Counter:
         self.bus.publish(PaymentError(sale, amount if amount is not None else
                                       (view.amount if view else 0), message, subject, view))
 
+    def abandon(self, app_trans_id: str, *, cashier_id: str | None = None) -> PaymentView:
+        """The cashier gives up waiting for a payment whose outcome is unknown (Progress B, `pay`
+        exit 3, headless PAY, quitting during a payment): from now on a success is a late
+        charge, returned automatically (`[checkout] late_success`). Returns the row: still
+        open, or already settled (its verdict came first: show it)."""
+        view = self.checkout.abandon(app_trans_id,
+                                     cashier_id=cashier_id or self.cashier_id)
+        self._publish_end(None, view, "abandon", unresolved_too=False)
+        return view
+
+    @property
+    def returns_late_charges(self) -> bool:
+        """Whether a late charge is refunded automatically (else flagged for review)."""
+        return returns_automatically(self.checkout)
+
     # ---------------------------------------------------------------- refunds, overrides
     def refund(self, app_trans_id: str, amount: int | None = None, description: str = "", *,
                deadline_s: float | None = None, cancel: threading.Event | None = None,
@@ -301,18 +318,19 @@ class Counter:
             self.bus.publish(ReconcileFailed(str(exc)))
             return None
 
-    def check_service(self) -> bool:
-        """Whether the wallet service accepts a TCP connection; published as ServiceStatus."""
-        url = urlsplit(self.settings.service.base_url)
-        port = url.port or (443 if url.scheme == "https" else 80)
+    def check_service(self) -> tuple[ServiceCheck, str]:
+        """One signed call (wallet/probe.py: a status query of an order that does not exist):
+        "ok" only once the service accepted this terminal's app id and key1; otherwise
+        credentials wrong, unreachable, busy or refused, with a detail. Blocking, never raises;
+        published as ServiceStatus."""
+        probe = new_app_trans_id(self.settings.terminal.terminal_id, int(time.time() * 1000))
         try:
-            with socket.create_connection((url.hostname or "", port),
-                                          timeout=self.settings.service.connect_timeout_s):
-                ok = True
-        except OSError:
-            ok = False
-        self.bus.publish(ServiceStatus(ok))
-        return ok
+            state, detail = check_service(self.checkout.client, probe)
+        except Exception as exc:  # never let the check stop the counter
+            state, detail = ServiceCheck.REFUSED, f"{type(exc).__name__}: {exc}"
+        self.bus.publish(ServiceStatus(state is not ServiceCheck.UNREACHABLE, state.value,
+                                       detail))
+        return state, detail
 
     def pending_count(self) -> int:
         return self.checkout.pending_count()
@@ -357,6 +375,11 @@ class Counter:
         from pos_terminal.journal.export import write_csv
 
         write_csv(rows, out)
+
+    def export_refunds_csv(self, rows: Sequence[RefundView], out: TextIO) -> None:
+        from pos_terminal.journal.export import write_refunds_csv
+
+        write_refunds_csv(rows, out)
 
     def x_report(self) -> Report:
         return self.checkout.journal.x_report()

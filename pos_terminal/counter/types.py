@@ -13,6 +13,8 @@ from pos_terminal.checkout import (
     ReconcileReport,
 )
 from pos_terminal.checkout.errors import Stopped
+from pos_terminal.checkout.late_charges import gave_up_message
+from pos_terminal.checkout.late_charges import note as late_charge_note
 from pos_terminal.checkout.validation import (
     check_code,
     check_code_format,
@@ -37,13 +39,15 @@ from pos_terminal.journal import (
 from pos_terminal.journal.views import VN_TZ
 from pos_terminal.wallet.errors import FieldError, RsaKeyError, WalletError
 from pos_terminal.wallet.messages import Item
+from pos_terminal.wallet.probe import ServiceCheck
 from pos_terminal.wallet.results import Bank, BankList, RedirectResult, pmc_name
 
 __all__ = [
     "FINAL_STATES", "VN_TZ", "AnswerNotRecorded", "Bank", "BankList", "CheckoutError",
     "CodeRefused", "EventView", "FieldError", "GatewayOrderView", "IllegalTransition",
     "InvalidPayment", "Item", "JournalError", "PaymentState", "PaymentView", "ReconcileReport",
-    "RedirectResult", "RefundNotAllowed", "RefundView", "Report", "RsaKeyError", "Stopped",
-    "UnknownPayment", "UnknownRefund", "WalletError", "check_code", "check_code_format",
-    "check_description", "check_items", "mask_code", "parse_amount", "pmc_name", "vn_time",
+    "RedirectResult", "RefundNotAllowed", "RefundView", "Report", "RsaKeyError",
+    "ServiceCheck", "Stopped", "UnknownPayment", "UnknownRefund", "WalletError", "check_code",
+    "check_code_format", "check_description", "check_items", "gave_up_message",
+    "late_charge_note", "mask_code", "parse_amount", "pmc_name", "vn_time",
 ]

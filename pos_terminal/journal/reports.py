@@ -13,6 +13,7 @@ import sqlite3
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from pos_terminal.base.i18n import _
 from pos_terminal.journal.views import vn_time
 
 _SALE_STATES = ("succeeded", "refunded")
@@ -44,6 +45,11 @@ class Report:
     # stored before schema version 3.
     late_count: int = 0
     late_amount: int = 0
+    # Late charges (after "failed" or after the cashier gave up) returned by their automatic
+    # refund (already in the refunds above), and late charges left for a person.
+    auto_returned_count: int = 0
+    auto_returned_amount: int = 0
+    late_review_count: int = 0
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -70,6 +76,8 @@ class Report:
                 f"  LATE PAID    {self.late_count:6d}  {self.late_amount:>15,d} VND (charged after "
                 "the terminal said failed; in sales above: check none was paid twice)"
             )
+        out.extend(_late_lines(self.auto_returned_count, self.auto_returned_amount,
+                               self.late_review_count))
         if self.refunds_failed_count:
             out.append(f"  refunds failed {self.refunds_failed_count:4d}")
         if self.unresolved_count or self.refunds_pending_count:
@@ -84,6 +92,17 @@ class Report:
                 "the merchant portal, then `pos-terminal override`)"
             )
         return out
+
+
+def _late_lines(count: int, amount: int, review: int = 0) -> list[str]:
+    out = []
+    if count:
+        out.append(_("  AUTO-RETURNED {count:4d}  {amount:>15,d} VND (late charges returned "
+                     "automatically; in refunds above)").format(count=count, amount=amount))
+    if review:
+        out.append(_("  LATE, REVIEW {count:5d}  (charged late, left for a person: refund them "
+                     "or keep the sale)").format(count=review))
+    return out
 
 
 def _in(states: tuple[str, ...]) -> str:
@@ -113,6 +132,10 @@ def _totals(conn: sqlite3.Connection, z_clause: str, args: tuple[Any, ...]) -> d
         "SELECT count(*), sum(amount) FROM payments "  # noqa: S608
         f"WHERE {z_clause} AND late=1 AND state IN {_in(_SALE_STATES)}"
     )
+    returned = one(
+        "SELECT count(*), sum(amount) FROM refunds "  # noqa: S608
+        f"WHERE {z_clause} AND auto=1 AND state='refunded'"
+    )
     return {
         "sales_count": sales[0],
         "sales_amount": sales[1],
@@ -123,6 +146,8 @@ def _totals(conn: sqlite3.Connection, z_clause: str, args: tuple[Any, ...]) -> d
         "refunds_failed_count": refunds_failed[0],
         "late_count": late[0],
         "late_amount": late[1],
+        "auto_returned_count": returned[0],
+        "auto_returned_amount": returned[1],
     }
 
 
@@ -134,7 +159,12 @@ def _open_items(conn: sqlite3.Connection) -> dict[str, int]:
     refunds = conn.execute(
         "SELECT count(*), coalesce(sum(amount),0) FROM refunds WHERE state='refunding'"
     ).fetchone()
+    late_review = conn.execute(
+        "SELECT count(*) FROM payments WHERE state='succeeded' AND needs_review=1 "
+        "AND (late=1 OR abandoned=1)"
+    ).fetchone()
     return {
+        "late_review_count": int(late_review[0]),
         "unresolved_count": int(pending[0]),
         "unresolved_amount": int(pending[1]),
         "needs_review_count": int(pending[2]),
@@ -207,6 +237,8 @@ class GroupTotals:
     refunds_failed_count: int
     late_count: int = 0   # paid after the terminal had concluded failed
     late_amount: int = 0
+    auto_returned_count: int = 0  # late charges returned automatically (in refunds)
+    auto_returned_amount: int = 0
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -229,6 +261,7 @@ class GroupTotals:
             f"  refunds      {self.refunds_count:6d}  {-self.refunds_amount:>15,d} VND",
             f"  net                  {self.net_amount:>15,d} VND",
             f"  failed       {self.failed_count:6d}",
+            *_late_lines(self.auto_returned_count, self.auto_returned_amount),
         ]
 
 

@@ -43,10 +43,12 @@ from pos_terminal.counter import (
     SignedIn,
     SourceFactory,
     Subscription,
+    missing_device,
 )
-from pos_terminal.counter.types import PaymentView, mask_code
+from pos_terminal.counter.types import PaymentView, ServiceCheck, mask_code
 from pos_terminal.text_safety import clean
 from pos_terminal.tui.cashier import no_supervisor_notice
+from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.messages import (
     CodeScanned,
     PaymentConcluded,
@@ -76,6 +78,21 @@ RECONCILE_EVERY_S = 30.0
 PROGRESS_AFTER_S = 0.4  # a payment settled sooner goes from Pay straight to Result
 KEY_SETTLE_POLL_S = 0.005
 KEY_SETTLE_MAX_S = 1.0
+
+
+def quit_question(run: PaymentRun, counter: Counter) -> str:
+    order = run.view.app_trans_id if run.view is not None else _("(being recorded)")
+    text = _(
+        "A payment of {amount} is in progress (order {order}). If you quit now it stays in the "
+        "journal and is resolved at the next start or by `pos-terminal reconcile`; do not "
+        "charge it again."
+    ).format(amount=format_vnd(run.sale.amount), order=order)
+    if counter.returns_late_charges:
+        text += " " + _("If the wallet charges it after you quit, the charge is returned to the "
+                        "customer automatically.")
+    else:
+        text += " " + _("If the wallet charges it after you quit, it is marked NEEDS REVIEW.")
+    return text + " " + _("Quit anyway?")
 
 
 class PosApp(App[None]):
@@ -114,8 +131,10 @@ class PosApp(App[None]):
         self.payment_in_flight = threading.Event()
         self.stopping = threading.Event()
         self.sale_finished = False  # set by Result: Sale starts afresh when it comes back
+        self.next_sale_digits = ""  # a digit typed on Result: the next sale's amount starts so
         self.payment: PaymentRun | None = None
-        self.header_state: dict[str, Any] = {"reachable": None, "pending": None}
+        self.header_state: dict[str, Any] = {"reachable": None, "service": None,
+                                             "pending": None}
         self.ledger_sync: BackgroundSync | None = None
         self.signed_in: SignedIn | None = None
         self.receipts_printing: set[str] = set()
@@ -265,7 +284,7 @@ class PosApp(App[None]):
         elif isinstance(event, ReceiptPrinting | ReceiptPrinted):
             self._receipt_news(event)
         elif isinstance(event, ServiceStatus):
-            self.set_header(reachable=event.reachable)
+            self._service_news(event)
         elif isinstance(event, PendingCount):
             self.set_header(pending=event.count)
         elif isinstance(event, ScannerStatus):
@@ -315,6 +334,13 @@ class PosApp(App[None]):
             return
         if source is None:
             return
+        problem = missing_device(source.spec)
+        if problem is not None:
+            self.call_from_thread(
+                self.notify, _("Scanner {spec} not available: {problem}. Fix [scanner] source "
+                               "in the configuration; until then the keyboard wedge (USB "
+                               "scanner) still works.").format(spec=source.spec, problem=problem),
+                severity="error", timeout=30)
         scanner = Scanner(source, self.counter)
         self.source = scanner
         scanner.start(self._on_source_code, paused=True)
@@ -555,10 +581,46 @@ class PosApp(App[None]):
         self.end_payment(run)
         self.screen.post_message(PaymentConcluded(run, outcome))
 
+    def give_up(self, run: PaymentRun) -> None:
+        """The cashier stops waiting for a payment whose outcome is unknown (Progress, B)."""
+        if run.view is None:
+            return
+        view = self.counter.abandon(run.view.app_trans_id)
+        run.view = view
+        self._conclude(run, Outcome.from_view(view))
+
+    # ---- quitting -----------------------------------------------------------------------
+    async def action_quit(self) -> None:
+        run = self.payment
+        if run is None or not self.payment_in_flight.is_set():
+            self.exit()
+            return
+        from pos_terminal.tui.screens.dialogs import ConfirmDialog
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                if run.view is not None and run.unresolved:
+                    self.counter.abandon(run.view.app_trans_id)
+                self.exit()
+
+        self.push_screen(ConfirmDialog(quit_question(run, self.counter)), answered)
+
     # ---- background work ----------------------------------------------------------------
     @work(thread=True, group="reach", exclusive=True, exit_on_error=False)
     def check_service(self) -> None:
-        self.counter.check_service()  # published as ServiceStatus
+        """A signed call (Counter.check_service): the header says "service ok" only once the
+        service has accepted this terminal's app id and key1; published as ServiceStatus."""
+        self.counter.check_service()
+
+    def _service_news(self, event: ServiceStatus) -> None:
+        previous = self.header_state.get("service")
+        if event.state == ServiceCheck.CREDENTIALS_WRONG and previous != event.state:
+            self.notify(_("The wallet service refuses this terminal's credentials ({detail}): "
+                          "payments will be refused. Check [service] app_id and key1 (or the "
+                          "environment variable POS_KEY1).").format(detail=event.detail),
+                        severity="error", timeout=30, markup=False)
+        # the header last: whoever sees the new state also finds the notice already there
+        self.set_header(service=event.state or None, reachable=event.reachable)
 
     @work(thread=True, group="reconcile", exclusive=True, exit_on_error=False)
     def reconcile_in_background(self) -> None:

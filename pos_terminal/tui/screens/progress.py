@@ -15,6 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from pos_terminal.base.codes import mask_last4
+from pos_terminal.base.i18n import _
 from pos_terminal.counter.types import PaymentState, PaymentView
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.messages import (
@@ -33,7 +34,7 @@ class ProgressScreen(PosScreen):
     holds_a_payment = True  # no sign-out while it is up (PosApp.action_sign_out)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("w", "keep_waiting", "Keep waiting", show=False),
-        Binding("b", "background", "Reconcile in background", show=False),
+        Binding("b", "background", "Give up waiting", show=False),
     ]
     AUTO_FOCUS = None
 
@@ -84,7 +85,7 @@ class ProgressScreen(PosScreen):
         choice = self.query_one("#progress-choice", Static)
         if self.awaiting_choice:
             state.update("Still not confirmed after the waiting time.")
-            choice.update("W  keep waiting      B  hand it to background reconciliation")
+            choice.update(_("W  keep waiting      B  give up (checked in the background)"))
         elif view is not None and view.state is PaymentState.PROCESSING:
             state.update("Processing: the customer may be confirming on the phone…")
             choice.update("")
@@ -104,11 +105,4 @@ class ProgressScreen(PosScreen):
     def action_background(self) -> None:
         if not self.awaiting_choice or self.run.view is None:
             return
-        view = self.run.view
-        self.app.notify(f"Payment {view.app_trans_id} ({format_vnd(view.amount)}) is being "
-                        "checked in the background; the header counts it until it is "
-                        "resolved. Do not charge it again.", timeout=10)
-        self.pos.end_payment(self.run)
-        self.pos.sale_finished = True
-        self.pos.refresh_pending()
-        self.app.pop_screen()
+        self.pos.give_up(self.run)

@@ -12,6 +12,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from pos_terminal.base.errors import cashier_message
+from pos_terminal.base.i18n import _
 from pos_terminal.counter.types import Report
 from pos_terminal.tui.format import format_vnd, vn_time
 from pos_terminal.tui.screens.base import PosScreen
@@ -93,6 +94,13 @@ def report_lines(report: Report) -> list[str]:
         lines.append(f"  LATE PAID {report.late_count:4d}   {format_vnd(report.late_amount):>16}"
                      " charged after the terminal said failed (in sales): check none was paid "
                      "twice")
+    if report.auto_returned_count:
+        lines.append(_("  returned  {count:5d}   {amount:>16} late charges returned "
+                       "automatically (in refunds)").format(
+            count=report.auto_returned_count, amount=format_vnd(report.auto_returned_amount)))
+    if report.late_review_count:
+        lines.append(_("  late, review {count:3d}   charged late and left for a person: refund "
+                       "them or keep the sale").format(count=report.late_review_count))
     if report.refunds_failed_count:
         lines.append(f"  refunds failed {report.refunds_failed_count}")
     if report.unresolved_count or report.refunds_pending_count:
