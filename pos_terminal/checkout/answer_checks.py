@@ -17,7 +17,7 @@ def answer_problems(view: PaymentView, result: PaymentResult) -> list[str]:
     problems: list[str] = []
     if result.amount is not None:
         if result.amount < 0:
-            problems.append(f"it reports a negative amount ({result.amount:,} VND)")
+            problems.append(f"it reports a negative amount ({vnd_text(result.amount)})")
         elif result.amount != view.amount and result.outcome is not Outcome.NOT_FOUND:
             problems.append(f"it reports {vnd_text(result.amount)} for an order of "
                             f"{vnd_text(view.amount)}")

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from pos_terminal.checkout.errors import InvalidPayment
 from pos_terminal.config import CheckoutSettings, ScannerSettings
+from pos_terminal.base.money import format_vnd
 from pos_terminal.wallet.messages import Item
 
 #: Unicode categories refused in text that is sent and journaled: control and format characters
@@ -15,8 +16,8 @@ _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
 
 
 def vnd(amount: int) -> str:
-    """An amount as every message shows it: "25,000 VND"."""
-    return f"{amount:,} VND"
+    """An amount as every message shows it: "25.000 ₫" (pos_terminal.base.money)."""
+    return format_vnd(amount)
 
 
 def check_amount(amount: object, cfg: CheckoutSettings) -> int:

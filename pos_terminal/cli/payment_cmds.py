@@ -20,6 +20,8 @@ from typing import Any, NoReturn
 
 import click
 
+from pos_terminal.base.clock import VN_TZ
+from pos_terminal.base.money import format_vnd
 from pos_terminal.checkout import (
     Checkout,
     CheckoutError,
@@ -67,7 +69,6 @@ from pos_terminal.journal import (
 )
 from pos_terminal.journal.cashiers import CashierError
 from pos_terminal.journal.export import write_csv, write_json
-from pos_terminal.journal.views import VN_TZ
 from pos_terminal.text_safety import clean
 from pos_terminal.wallet.errors import FieldError, RsaKeyError, WalletError
 from pos_terminal.wallet.messages import Item
@@ -176,7 +177,7 @@ def _journal(settings: Settings, as_json: bool) -> Iterator[Journal]:
 
 
 def _money(amount: int) -> str:
-    return f"{amount:,} VND"
+    return format_vnd(amount)
 
 
 def _payment_line(view: PaymentView) -> str:

@@ -9,6 +9,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import click
 
+from pos_terminal.base.money import format_number
 from pos_terminal.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -32,7 +33,7 @@ _HEADERS = ("CODE", "NAME", "MIN", "MAX")
 
 
 def _vnd(amount: int) -> str:
-    return f"{amount:,}".replace(",", ".")
+    return format_number(amount)
 
 
 def _bank_row(bank: Bank) -> tuple[str, str, str, str]:

@@ -13,6 +13,7 @@ import sqlite3
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from pos_terminal.base.money import format_vnd
 from pos_terminal.journal.views import vn_time
 
 _SALE_STATES = ("succeeded", "refunded")
@@ -60,21 +61,21 @@ class Report:
         out = [
             title,
             period,
-            f"  sales        {self.sales_count:6d}  {self.sales_amount:>15,d} VND",
-            f"  refunds      {self.refunds_count:6d}  {-self.refunds_amount:>15,d} VND",
-            f"  net                  {self.net_amount:>15,d} VND",
+            f"  sales        {self.sales_count:6d}  {format_vnd(self.sales_amount):>17}",
+            f"  refunds      {self.refunds_count:6d}  {format_vnd(-self.refunds_amount):>17}",
+            f"  net                  {format_vnd(self.net_amount):>17}",
             f"  failed       {self.failed_count:6d}",
         ]
         if self.late_count:
             out.append(
-                f"  LATE PAID    {self.late_count:6d}  {self.late_amount:>15,d} VND (charged after "
+                f"  LATE PAID    {self.late_count:6d}  {format_vnd(self.late_amount):>17} (charged after "
                 "the terminal said failed; in sales above: check none was paid twice)"
             )
         if self.refunds_failed_count:
             out.append(f"  refunds failed {self.refunds_failed_count:4d}")
         if self.unresolved_count or self.refunds_pending_count:
             out.append(
-                f"  still open   {self.unresolved_count:6d}  {self.unresolved_amount:>15,d} VND "
+                f"  still open   {self.unresolved_count:6d}  {format_vnd(self.unresolved_amount):>17} "
                 f"(+{self.refunds_pending_count} refunds in progress); run `pos-terminal "
                 "reconcile`; they are carried to the next day"
             )
@@ -225,9 +226,9 @@ class GroupTotals:
     def lines(self) -> list[str]:
         return [
             self.title(),
-            f"  sales        {self.sales_count:6d}  {self.sales_amount:>15,d} VND",
-            f"  refunds      {self.refunds_count:6d}  {-self.refunds_amount:>15,d} VND",
-            f"  net                  {self.net_amount:>15,d} VND",
+            f"  sales        {self.sales_count:6d}  {format_vnd(self.sales_amount):>17}",
+            f"  refunds      {self.refunds_count:6d}  {format_vnd(-self.refunds_amount):>17}",
+            f"  net                  {format_vnd(self.net_amount):>17}",
             f"  failed       {self.failed_count:6d}",
         ]
 

@@ -21,6 +21,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+from pos_terminal.base.money import format_vnd
 from pos_terminal.journal import lease
 from pos_terminal.journal.errors import (
     CodeClaimed,
@@ -68,8 +69,8 @@ def code_last4(code: str) -> str | None:
 
 
 def vnd(amount: int) -> str:
-    """An amount as every message shows it: "25,000 VND"."""
-    return f"{amount:,} VND"
+    """An amount as every message shows it: "25.000 ₫" (pos_terminal.base.money)."""
+    return format_vnd(amount)
 
 
 _PAYMENT_COLUMNS = (
