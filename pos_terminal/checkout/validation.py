@@ -5,9 +5,9 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
+from pos_terminal.base.money import format_vnd
 from pos_terminal.checkout.errors import InvalidPayment
 from pos_terminal.config import CheckoutSettings, ScannerSettings
-from pos_terminal.base.money import format_vnd
 from pos_terminal.wallet.messages import Item
 
 #: Unicode categories refused in text that is sent and journaled: control and format characters

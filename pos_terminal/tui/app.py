@@ -18,11 +18,13 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 
 from hardware import CodeFilter
+from pos_terminal.base.i18n import N_, _, current_language, set_language
 from pos_terminal.checkout import PaymentView
 from pos_terminal.config import Settings
 from pos_terminal.text_safety import clean
 from pos_terminal.tui.payment import PaymentRun, charge
 from pos_terminal.tui.screens.pay import PayScreen
+from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.progress import ProgressScreen
 from pos_terminal.tui.screens.result import Outcome, ResultScreen
 from pos_terminal.tui.screens.sale import Sale
@@ -42,6 +44,7 @@ RECONCILE_EVERY_S = 30.0
 PROGRESS_AFTER_S = 0.4  # a payment settled sooner goes from Pay straight to Result
 KEY_SETTLE_POLL_S = 0.005
 KEY_SETTLE_MAX_S = 1.0
+LANGUAGE_KEY = "f8"  # switches between Vietnamese and English, on every screen
 
 
 class PosApp(App[None]):
@@ -50,7 +53,12 @@ class PosApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "pos-terminal"
     ENABLE_COMMAND_PALETTE = False
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True),
+        # The key hint names the language F8 switches TO: "VI" in English, "EN" in Vietnamese
+        # (two letters: the Sale footer must fit 80 columns).
+        Binding(LANGUAGE_KEY, "switch_language", N_("VI")),
+    ]
 
     def __init__(
         self,
@@ -62,6 +70,7 @@ class PosApp(App[None]):
         background: bool = True,
     ) -> None:
         super().__init__()
+        set_language(settings.terminal.language)
         self.settings = settings
         self.checkout = checkout
         self.demo = demo
@@ -101,6 +110,21 @@ class PosApp(App[None]):
         else:
             self.refresh_pending()
 
+    # ---- the language ---------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "switch_language":
+            screen = self.screen
+            return isinstance(screen, PosScreen) and screen.can_switch_language()
+        return True
+
+    async def action_switch_language(self) -> None:
+        """Vietnamese <-> English; the current screen is redrawn at once, the others when they
+        come back. Receipts keep the shop's language ([terminal] language)."""
+        set_language("en" if current_language() == "vi" else "vi")
+        screen = self.screen
+        if isinstance(screen, PosScreen) and screen.can_switch_language():
+            await screen.retranslate()
+
     # ---- the fleet ledger (a thread of its own: a payment never waits for it) ------------
     class LedgerStatus(Message):
         def __init__(self, line: str) -> None:
@@ -116,7 +140,7 @@ class PosApp(App[None]):
         try:
             self.ledger_sync = start_background_sync(self.settings, on_status=publish)
         except LedgerError as exc:  # e.g. no terminal_id: payments go on, the sync does not
-            self.set_header(ledger="ledger: not syncing")
+            self.set_header(ledger=_("ledger: not syncing"))
             self.notify(exc.message, severity="error", timeout=15)
             return
         if self.ledger_sync is not None:
@@ -137,7 +161,7 @@ class PosApp(App[None]):
     def scanner_label(self) -> str:
         """What the Pay screen says about the active scanner."""
         if self.source is None:
-            return "USB scanner ready (keyboard wedge)"
+            return _("USB scanner ready (keyboard wedge)")
         status = self.source.status()
         parts = [f"{self.source.spec}: {status.state}"]
         if status.hint:  # what to tell the customer comes first
@@ -157,8 +181,9 @@ class PosApp(App[None]):
         try:
             source = self._source_factory()
         except Exception as exc:  # a missing camera or device must not stop the counter
-            self.call_from_thread(self.notify, f"Scanner not available: {exc}. The keyboard "
-                                  "wedge (USB scanner) still works.", severity="error", timeout=10)
+            self.call_from_thread(self.notify, _("Scanner not available: {error}. The keyboard "
+                                                 "wedge (USB scanner) still works.").format(
+                                      error=exc), severity="error", timeout=10)
             return
         if source is None:
             return
@@ -180,8 +205,9 @@ class PosApp(App[None]):
         lost = status.state in ("disconnected", "reconnecting")
         if lost and (previous is None or previous.state != status.state) and (
                 not self.stopping.is_set()):
-            self.call_from_thread(self.notify, f"Scanner {status.state}: {status.detail}. "
-                                  "Check its cable; the keyboard wedge still works.",
+            self.call_from_thread(self.notify, _("Scanner {state}: {detail}. Check its cable; the "
+                                                 "keyboard wedge still works.").format(
+                                      state=status.state, detail=status.detail),
                                   severity="warning", timeout=8)
 
     def handle_scan(self, text: str, source: str) -> None:
@@ -190,9 +216,9 @@ class PosApp(App[None]):
         if callable(handler):
             handler(text, source)
         else:
-            self.notify(f"Payment code {clean(mask_code(text))} read, but no payment is "
-                        "waiting: type the amount and press Enter first.", severity="warning",
-                        markup=False)
+            self.notify(_("Payment code {code} read, but no payment is waiting: type the amount "
+                          "and press Enter first.").format(code=clean(mask_code(text))),
+                        severity="warning", markup=False)
 
     def on_unmount(self) -> None:
         self.stopping.set()
@@ -283,10 +309,12 @@ class PosApp(App[None]):
         else:
             scanner = self.settings.scanner
             # what was read is not ours to style: shown without markup, escapes removed
-            self.notify(f"Scanner read {clean(mask_code(text))} ({len(text)} characters) was "
-                        f"ignored: it is not a payment code ({scanner.code_min_length}-"
-                        f"{scanner.code_max_length} characters of {scanner.code_alphabet!r}). "
-                        "Ask for the wallet's payment code.",
+            self.notify(_("Scanner read {code} ({length} characters) was ignored: it is not a "
+                          "payment code ({low}-{high} characters of {alphabet}). Ask for the "
+                          "wallet's payment code.").format(
+                            code=clean(mask_code(text)), length=len(text),
+                            low=scanner.code_min_length, high=scanner.code_max_length,
+                            alphabet=repr(scanner.code_alphabet)),
                         severity="warning", markup=False)
 
     async def on_pos_app_wedge_flush(self, message: WedgeFlush) -> None:
@@ -383,8 +411,8 @@ class PosApp(App[None]):
         run.finish()
         message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
         if run.unresolved:
-            message += (" The payment is kept in the journal and checked again in the "
-                        "background: see History before charging again.")
+            message += " " + _("The payment is kept in the journal and checked again in the "
+                               "background: see History before charging again.")
         self._conclude(run, Outcome.from_error(run.sale.amount, message))
 
     def _conclude(self, run: PaymentRun, outcome: Outcome) -> None:
@@ -413,7 +441,8 @@ class PosApp(App[None]):
                 self.checkout.reconcile()
             except Exception as exc:
                 if not self.stopping.is_set():
-                    self.call_from_thread(self.notify, f"Background reconciliation failed: {exc}",
+                    self.call_from_thread(self.notify, _("Background reconciliation failed: "
+                                                         "{error}").format(error=exc),
                                           severity="warning")
         self._publish_pending()
 

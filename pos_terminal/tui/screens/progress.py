@@ -14,6 +14,7 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
+from pos_terminal.base.i18n import N_, _
 from pos_terminal.checkout import PaymentState, PaymentView
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.payment import PaymentRun
@@ -23,8 +24,8 @@ from pos_terminal.tui.widgets.line import Line
 
 class ProgressScreen(PosScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("w", "keep_waiting", "Keep waiting", show=False),
-        Binding("b", "background", "Reconcile in background", show=False),
+        Binding("w", "keep_waiting", N_("Keep waiting"), show=False),
+        Binding("b", "background", N_("Reconcile in background"), show=False),
     ]
     AUTO_FOCUS = None
 
@@ -43,15 +44,18 @@ class ProgressScreen(PosScreen):
     def body(self) -> Iterable[Widget]:
         with Vertical(id="progress"):
             yield Line(format_vnd(self.run.sale.amount), id="progress-amount")
-            yield Line("Submitting the payment…", id="progress-state")
-            yield Line(f"Code ••••{self.run.code_last4} read by {self.run.source}",
-                       id="progress-code")
+            yield Line(_("Submitting the payment…"), id="progress-state")
+            yield Line(_("Code {code} read by {source}").format(
+                code=f"••••{self.run.code_last4}", source=self.run.source), id="progress-code")
             yield Line("", id="progress-elapsed")
             yield Line("", id="progress-choice")
 
     def on_mount(self) -> None:
         self.set_interval(0.5, self.show_run)
         self.show_run()
+
+    def can_switch_language(self) -> bool:
+        return False  # a payment is in flight
 
     def code_read(self, text: str, source: str) -> None:
         pass  # one payment at a time: further reads are the same phone held up a bit longer
@@ -61,18 +65,20 @@ class ProgressScreen(PosScreen):
         state = self.query_one("#progress-state", Static)
         choice = self.query_one("#progress-choice", Static)
         if self.awaiting_choice:
-            state.update("Still not confirmed after the waiting time.")
-            choice.update("W  keep waiting      B  hand it to background reconciliation")
+            state.update(_("Still not confirmed after the waiting time."))
+            choice.update(_("W  keep waiting      B  hand it to background reconciliation"))
         elif view is not None and view.state is PaymentState.PROCESSING:
-            state.update("Processing: the customer may be confirming on the phone…")
+            state.update(_("Processing: the customer may be confirming on the phone…"))
             choice.update("")
         elif view is not None and view.state is PaymentState.UNKNOWN:
-            state.update("No clear answer yet: asking the service for the status…")
+            state.update(_("No clear answer yet: asking the service for the status…"))
             choice.update("")
         elapsed = run.elapsed_s
         polls = view.polls if view is not None else 0
         self.query_one("#progress-elapsed", Static).update(
-            f"{elapsed:.0f} s elapsed · {polls} status {'query' if polls == 1 else 'queries'}")
+            (_("{seconds} s elapsed · {polls} status query") if polls == 1 else
+             _("{seconds} s elapsed · {polls} status queries")).format(
+                seconds=f"{elapsed:.0f}", polls=polls))
 
     def action_keep_waiting(self) -> None:
         if self.awaiting_choice:
@@ -83,9 +89,10 @@ class ProgressScreen(PosScreen):
         if not self.awaiting_choice or self.run.view is None:
             return
         view = self.run.view
-        self.app.notify(f"Payment {view.app_trans_id} ({format_vnd(view.amount)}) is being "
-                        "checked in the background; the header counts it until it is "
-                        "resolved. Do not charge it again.", timeout=10)
+        self.app.notify(_("Payment {app_trans_id} ({amount}) is being checked in the "
+                          "background; the header counts it until it is resolved. Do not charge "
+                          "it again.").format(app_trans_id=view.app_trans_id,
+                                              amount=format_vnd(view.amount)), timeout=10)
         self.pos.end_payment(self.run)
         self.pos.sale_finished = True
         self.pos.refresh_pending()

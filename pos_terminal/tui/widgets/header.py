@@ -9,9 +9,10 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 
+from pos_terminal.base.i18n import N_, _
 from pos_terminal.tui.widgets.line import Line
 
-BADGES = {"emulator": "EMULATOR", "sandbox": "SANDBOX", "production": "PRODUCTION"}
+BADGES = {"emulator": N_("EMULATOR"), "sandbox": N_("SANDBOX"), "production": N_("PRODUCTION")}
 
 
 class StatusHeader(Horizontal):
@@ -22,7 +23,7 @@ class StatusHeader(Horizontal):
 
     def compose(self) -> ComposeResult:
         state = getattr(self.app, "header_state", {})
-        yield Line(f" {BADGES.get(self.environment, self.environment.upper())} ",
+        yield Line(f" {_(BADGES.get(self.environment, self.environment.upper()))} ",
                    classes=f"badge badge-{self.environment}")
         yield Line(f"pos-terminal · {self.terminal_id}", classes="title")
         for text, classes in (self._reach(state.get("reachable")),
@@ -35,14 +36,16 @@ class StatusHeader(Horizontal):
     @staticmethod
     def _reach(reachable: bool | None) -> tuple[str, str]:
         if reachable is None:
-            return "service …", "reach"
-        return ("service ok", "reach good") if reachable else ("service UNREACHABLE", "reach bad")
+            return _("service …"), "reach"
+        return ((_("service ok"), "reach good") if reachable
+                else (_("service UNREACHABLE"), "reach bad"))
 
     @staticmethod
     def _pending(pending: int | None) -> tuple[str, str]:
         if pending is None:
-            return "pending …", "pending"
-        return f"{pending} to reconcile", "pending warn" if pending else "pending"
+            return _("pending …"), "pending"
+        return (_("{count} to reconcile").format(count=pending),
+                "pending warn" if pending else "pending")
 
     @staticmethod
     def _ledger(line: str) -> tuple[str, str]:
