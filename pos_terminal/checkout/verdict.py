@@ -17,6 +17,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
+from pos_terminal.base.i18n import _
 from pos_terminal.journal import Journal, PaymentState, PaymentView, RefundView
 
 S = PaymentState
@@ -77,12 +78,12 @@ def headline(view: PaymentView) -> str:
     """The few words a cashier sees first."""
     verdict = of_payment(view)
     if verdict is Verdict.PAID:
-        return "PAID (LATE)" if view.late else "PAID"
+        return _("PAID (LATE)") if view.late else _("PAID")
     if verdict is Verdict.NOT_PAID:
-        return "NOT PAID"
+        return _("NOT PAID")
     if verdict is Verdict.NEEDS_REVIEW:
-        return "NEEDS REVIEW"
-    return "NOT CONFIRMED YET"
+        return _("NEEDS REVIEW")
+    return _("NOT CONFIRMED YET")
 
 
 def payment_answer(view: PaymentView, **extra: Any) -> dict[str, Any]:
@@ -120,11 +121,12 @@ def describe_error(exc: BaseException) -> str:
 
 def unexpected_message(error: str, app_trans_id: str | None) -> str:
     if app_trans_id is None:
-        return (f"Unexpected error before the payment was recorded ({error}): nothing was sent "
-                "and nothing was charged.")
-    return (f"Unexpected error ({error}) after payment {app_trans_id} was recorded: its outcome "
-            f"is what the journal says. If it is still open, run `pos-terminal status "
-            f"{app_trans_id}` or `pos-terminal reconcile`; do not charge again.")
+        return _("Unexpected error before the payment was recorded ({error}): nothing was sent "
+                 "and nothing was charged.").format(error=error)
+    return _("Unexpected error ({error}) after payment {app_trans_id} was recorded: its outcome "
+             "is what the journal says. If it is still open, run `pos-terminal status "
+             "{app_trans_id}` or `pos-terminal reconcile`; do not charge again.").format(
+                 error=error, app_trans_id=app_trans_id)
 
 
 def error_answer(exc: BaseException, journal: Journal | None, app_trans_id: str | None,

@@ -23,8 +23,8 @@ from pos_terminal.checkout import PaymentView
 from pos_terminal.config import Settings
 from pos_terminal.text_safety import clean
 from pos_terminal.tui.payment import PaymentRun, charge
-from pos_terminal.tui.screens.pay import PayScreen
 from pos_terminal.tui.screens.base import PosScreen
+from pos_terminal.tui.screens.pay import PayScreen
 from pos_terminal.tui.screens.progress import ProgressScreen
 from pos_terminal.tui.screens.result import Outcome, ResultScreen
 from pos_terminal.tui.screens.sale import Sale

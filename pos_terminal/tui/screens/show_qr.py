@@ -12,9 +12,9 @@ from textual import on, work
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from pos_terminal.base.i18n import N_, _
 from textual.widgets import Input, Label, Static
 
+from pos_terminal.base.i18n import N_, _
 from pos_terminal.checkout import PaymentState, PaymentView
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.screens.base import PosScreen
