@@ -1,24 +1,16 @@
 """Vietnam time for everything the cashier reads, and for the wallet's ``yymmdd`` day.
 
-Asia/Ho_Chi_Minh (GMT+7, no daylight saving since 1975); when the system has no tz database
-the fixed +07:00 offset gives the same times.
+Asia/Ho_Chi_Minh is GMT+7 with no daylight saving since 1975; the terminal uses that fixed
+offset rather than the tz database, which gives +08:00 for instants before 1975 (the wallet
+protocol's ``yymmdd`` rule is GMT+7 whatever the instant) and may be missing on a small system.
 """
 
 from __future__ import annotations
 
 import time
-from datetime import datetime, timedelta, timezone, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from datetime import datetime, timedelta, timezone
 
-
-def _vietnam() -> tzinfo:
-    try:
-        return ZoneInfo("Asia/Ho_Chi_Minh")
-    except ZoneInfoNotFoundError:
-        return timezone(timedelta(hours=7), "GMT+7")
-
-
-VN_TZ: tzinfo = _vietnam()
+VN_TZ = timezone(timedelta(hours=7), "GMT+7")  # Asia/Ho_Chi_Minh since 1975
 UTC_OFFSET = "+07:00"
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from pos_terminal.base.i18n import _
+from pos_terminal.base.i18n import N_, _
 from pos_terminal.journal import Journal, PaymentState, PaymentView, RefundView
 
 S = PaymentState
@@ -72,6 +72,19 @@ def payment_exit(view: PaymentView) -> int:
 
 def refund_exit(view: RefundView) -> int:
     return EXIT_CODES[of_refund(view)]
+
+
+# The journal's states as a person reads them (the journal and JSON keep the English value).
+STATE_LABELS = {
+    "new": N_("new"), "submitting": N_("submitting"), "processing": N_("processing"),
+    "succeeded": N_("succeeded"), "failed": N_("failed"), "unknown": N_("unknown"),
+    "refunding": N_("refunding"), "refunded": N_("refunded"),
+}
+
+
+def state_label(state: str) -> str:
+    """A payment state's value (``"succeeded"``) in the current language."""
+    return _(STATE_LABELS.get(state, state))
 
 
 def headline(view: PaymentView) -> str:

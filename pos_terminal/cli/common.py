@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 
 import click
 
-from pos_terminal.base.i18n import LANGUAGES, set_language
+from pos_terminal.base.i18n import LANGUAGES, _, set_language
 from pos_terminal.config import ConfigError, Settings, load_settings
 
 CONFIG_META = "pos_terminal.config_path"
@@ -68,7 +68,7 @@ def add_config_option(command: click.Command) -> None:
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
+    click.echo(_("error: {message}").format(message=message), err=True)
     raise click.exceptions.Exit(code)
 
 
@@ -87,7 +87,7 @@ def load_settings_or_exit(ctx: click.Context) -> Settings:
         settings = settings.replace_section("terminal", language=chosen)
     set_language(settings.terminal.language)
     for warning in settings.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        click.echo(_("warning: {message}").format(message=warning), err=True)
     cache["pos_terminal.settings"] = settings
     return settings
 
@@ -105,7 +105,7 @@ def fail_on_journal_error() -> Iterator[None]:
     try:
         yield
     except JournalError as exc:
-        click.echo(f"error: {exc.message}", err=True)
+        click.echo(_("error: {message}").format(message=exc.message), err=True)
         if "--json" in sys.argv[1:]:
             print_json({"error": exc.message, "reason": getattr(exc, "reason", "journal")})
         raise click.exceptions.Exit(EXIT_USAGE) from None

@@ -21,6 +21,7 @@ from typing import Any, NoReturn
 import click
 
 from pos_terminal.base.clock import VN_TZ
+from pos_terminal.base.i18n import _
 from pos_terminal.base.money import format_vnd
 from pos_terminal.checkout import (
     Checkout,
@@ -86,7 +87,7 @@ def _exit(code: int) -> NoReturn:
 
 def _error(message: str, *, as_json: bool, code: int = EXIT_USAGE, **extra: Any) -> NoReturn:
     """Refuse with a sentence on stderr (and one JSON object on stdout with --json)."""
-    click.echo(f"error: {message}", err=True)
+    click.echo(_("error: {message}").format(message=message), err=True)
     if as_json:
         print_json({"error": message, **extra})
     _exit(code)
@@ -106,7 +107,7 @@ def _unexpected(co: Checkout, exc: Exception, *, as_json: bool, kind: str,
     """Any error nobody planned for: never a traceback, never exit 1 while the outcome is
     unknown. The answer is the journal's row when there is one (verdict.error_answer)."""
     error = verdict.describe_error(exc)
-    click.echo(f"error: unexpected {error}", err=True)
+    click.echo(_("error: unexpected {error}").format(error=error), err=True)
     if kind == "refund" and subject is not None:
         try:
             refund = co.journal.get_refund(subject)
@@ -181,23 +182,25 @@ def _money(amount: int) -> str:
 
 
 def _payment_line(view: PaymentView) -> str:
-    state = view.state.value.upper()
+    state = verdict.state_label(view.state.value).upper()
     if view.late:
-        state += " (LATE: charged after the terminal said failed)"
+        state += " " + _("(LATE: charged after the terminal said failed)")
     parts = [state, _money(view.amount), view.app_trans_id]
     # A wallet transaction number only for money that moved (a failed row may carry one).
     if view.zp_trans_id and view.state in (S.SUCCEEDED, S.REFUNDED):
-        parts.append(f"zp {view.zp_trans_id}")
+        parts.append(_("zp {zp_trans_id}").format(zp_trans_id=view.zp_trans_id))
     if view.refunded_amount:
-        parts.append(f"refunded {_money(view.refunded_amount)}")
+        parts.append(_("refunded {amount}").format(amount=_money(view.refunded_amount)))
     if view.needs_review:
-        parts.append("NEEDS REVIEW")
+        parts.append(_("NEEDS REVIEW"))
     return "  ".join(parts) + f"\n  {clean(view.message)}"
 
 
 def _refund_line(view: RefundView) -> str:
-    return (f"REFUND {view.state.value.upper()}  {_money(view.amount)}  {view.m_refund_id}  "
-            f"(payment {view.app_trans_id})\n  {clean(view.message)}")
+    return (_("REFUND {state}  {amount}  {m_refund_id}  (payment {app_trans_id})").format(
+        state=verdict.state_label(view.state.value).upper(), amount=_money(view.amount),
+        m_refund_id=view.m_refund_id, app_trans_id=view.app_trans_id)
+        + f"\n  {clean(view.message)}")
 
 
 def _progress_printer(as_json: bool) -> Callable[[PaymentView], None] | None:
@@ -211,10 +214,12 @@ def _progress_printer(as_json: bool) -> Callable[[PaymentView], None] | None:
             return
         why = ""
         if view.state is S.UNKNOWN:  # say why it waits (a 5xx or a drop can take a minute)
-            queries = {0: "no query yet", 1: "1 query"}.get(view.polls, f"{view.polls} queries")
-            why = (": no answer to the charge; asking the service whether it arrived "
-                   f"({queries})")
-        line = f"{view.state.value} ({time.monotonic() - started:.1f} s){why}"
+            queries = {0: _("no query yet"), 1: _("1 query")}.get(
+                view.polls, _("{count} queries").format(count=view.polls))
+            why = _(": no answer to the charge; asking the service whether it arrived "
+                    "({queries})").format(queries=queries)
+        line = (f"{verdict.state_label(view.state.value)} "
+                f"({time.monotonic() - started:.1f} s){why}")
         if last == [line]:
             return
         last[:] = [line]
@@ -269,15 +274,17 @@ def _read_scan(settings: Settings, spec: str, timeout_s: float) -> str:
             got.append(str(event.text))
             ready.set()
 
-    click.echo(f"Waiting for a payment code from {spec} (up to {timeout_s:g} s)...", err=True)
+    click.echo(_("Waiting for a payment code from {spec} (up to {seconds} s)...").format(
+        spec=spec, seconds=f"{timeout_s:g}"), err=True)
     source.start(on_event)
     try:
         ready.wait(timeout_s)
     finally:
         source.stop()
     if not got:
-        raise InvalidPayment("payment code", f"No payment code was read from {spec} within "
-                             f"{timeout_s:g} s. Nothing was charged.")
+        raise InvalidPayment("payment code", _("No payment code was read from {spec} within "
+                                               "{seconds} s. Nothing was charged.").format(
+                                                   spec=spec, seconds=f"{timeout_s:g}"))
     return got[0]
 
 
@@ -302,7 +309,7 @@ def _pay_error(message: str, *, as_json: bool, amount: int | None, field: str | 
                **extra: Any) -> NoReturn:
     """Refuse a payment before anything was charged: exit 2, and with --json one object with
     the contract keys (state "failed", no app_trans_id) plus error and field."""
-    click.echo(f"error: {message}", err=True)
+    click.echo(_("error: {message}").format(message=message), err=True)
     if as_json:
         print_json({**_contract(message, amount), "error": message, "field": field, **extra})
     _exit(EXIT_USAGE)
@@ -312,12 +319,13 @@ def _refused_result(co: Checkout, exc: CodeRefused, amount: int,
                     as_json: bool) -> NoReturn:
     """A code refused locally. In flight or unresolved: answer with THAT payment (exit 3; this
     code is already being charged there). Already charged: this attempt failed (exit 1)."""
-    click.echo(f"refused: {exc.message}", err=True)
+    click.echo(_("refused: {message}").format(message=exc.message), err=True)
     other = co.journal.find(exc.app_trans_id) if exc.app_trans_id else None
     if exc.reason != "charged" and (other is None or not other.is_final):
         message = exc.message
         if exc.app_trans_id:
-            message += f" Check it with `pos-terminal status {exc.app_trans_id}`."
+            message += " " + _("Check it with `pos-terminal status {app_trans_id}`.").format(
+                app_trans_id=exc.app_trans_id)
         if other is not None:
             shown = replace(other, message=message)
             data = verdict.payment_answer(shown)
@@ -330,18 +338,22 @@ def _refused_result(co: Checkout, exc: CodeRefused, amount: int,
         elif other is not None:
             click.echo(_payment_line(shown))
         else:
-            click.echo(f"PROCESSING  {_money(amount)}  (payment being prepared)\n  {message}")
+            click.echo(_("PROCESSING  {amount}  (payment being prepared)").format(
+                amount=_money(amount)) + f"\n  {message}")
         _exit(EXIT_UNRESOLVED)
     message = exc.message
     if exc.reason != "charged" and other is not None:  # it settled meanwhile
-        message += f" That payment is now {other.state.value}: see `pos-terminal status " \
-            f"{other.app_trans_id}`."
+        message += " " + _("That payment is now {state}: see `pos-terminal status "
+                           "{app_trans_id}`.").format(state=verdict.state_label(other.state.value),
+                                                      app_trans_id=other.app_trans_id)
     if as_json:
         print_json({**verdict.contract(message, amount, verdict=verdict.Verdict.NOT_PAID),
                     "refused": exc.reason, "previous_app_trans_id": exc.app_trans_id})
     else:
-        click.echo(f"FAILED  {_money(amount)}  not sent (refused: {exc.reason}, payment "
-                   f"{exc.app_trans_id})\n  {message}")
+        click.echo(_("FAILED  {amount}  not sent (refused: {reason}, payment "
+                     "{app_trans_id})").format(amount=_money(amount), reason=exc.reason,
+                                               app_trans_id=exc.app_trans_id)
+                   + f"\n  {message}")
     _exit(EXIT_FAILED)
 
 
@@ -509,10 +521,12 @@ def reconcile_cmd(ctx: click.Context, wait_s: float, as_json: bool) -> None:
             data["signal"] = stop.name
         print_json(data)
     else:
-        click.echo(f"checked {report.checked} payments: {report.resolved} resolved, "
-                   f"{report.still_open} still open, {report.flagged} need review; "
-                   f"{report.refunds_checked} refunds checked, {report.refunds_resolved} "
-                   f"resolved ({report.requests} requests)")
+        click.echo(_("checked {checked} payments: {resolved} resolved, {still_open} still "
+                     "open, {flagged} need review; {refunds_checked} refunds checked, "
+                     "{refunds_resolved} resolved ({requests} requests)").format(
+            checked=report.checked, resolved=report.resolved, still_open=report.still_open,
+            flagged=report.flagged, refunds_checked=report.refunds_checked,
+            refunds_resolved=report.refunds_resolved, requests=report.requests))
         for view in report.payments:
             click.echo(_payment_line(view))
         for refund in report.refunds:
@@ -610,7 +624,8 @@ def _day_start_ms(text: str, option: str, as_json: bool) -> int:
     try:
         day = datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=VN_TZ)
     except ValueError:
-        _error(f"{option} {text!r} is not a date like 2026-11-21 (Vietnam time)",
+        _error(_("{option} {text} is not a date like 2026-11-21 (Vietnam time)").format(
+                   option=option, text=repr(text)),
                as_json=as_json)
     return int(day.timestamp() * 1000)
 
@@ -668,12 +683,14 @@ def journal_list(ctx: click.Context, since: str | None, until: str | None,
         print_json({"payments": [r.to_json() for r in rows], "count": len(rows)})
         return
     if not rows:
-        click.echo("no payments")
+        click.echo(_("no payments"))
     for r in rows:
-        flag = " REVIEW" if r.needs_review else ""
-        refunded = f" (refunded {_money(r.refunded_amount)})" if r.refunded_amount else ""
-        click.echo(f"{vn_time(r.created_ms)}  {r.app_trans_id:<32} {r.state.value:<10} "
-                   f"{r.amount:>13,}{refunded}{flag}")
+        flag = " " + _("REVIEW") if r.needs_review else ""
+        refunded = (" (" + _("refunded {amount}").format(amount=_money(r.refunded_amount)) + ")"
+                    if r.refunded_amount else "")
+        click.echo(f"{vn_time(r.created_ms)}  {r.app_trans_id:<32} "
+                   f"{verdict.state_label(r.state.value):<10} "
+                   f"{_money(r.amount):>15}{refunded}{flag}")
 
 
 @journal_group.command("show")
@@ -698,11 +715,14 @@ def journal_show(ctx: click.Context, app_trans_id: str, as_json: bool) -> None:
         return
     click.echo(_payment_line(view))
     if view.code_last4:
-        click.echo(f"  code ••••{view.code_last4}  created {vn_time(view.created_ms)}")
+        click.echo("  " + _("code {code}  created {time}").format(
+            code=f"••••{view.code_last4}", time=vn_time(view.created_ms)))
     for e in events:
         extra = f"  [{e.return_code}]" if e.return_code is not None else ""
-        why = f"  reason: {clean(e.reason)} (by {clean(e.who or '')})" if e.reason else ""
-        subject = f" refund {e.m_refund_id}" if e.m_refund_id else ""
+        why = ("  " + _("reason: {reason} (by {who})").format(
+            reason=clean(e.reason), who=clean(e.who or "")) if e.reason else "")
+        subject = " " + _("refund {m_refund_id}").format(
+            m_refund_id=e.m_refund_id) if e.m_refund_id else ""
         click.echo(f"  {vn_time(e.time_ms)}{subject} {e.from_state} -> {e.to_state}{extra}  "
                    f"{clean(e.message or '')}{why}")
     for r in refunds:
@@ -739,10 +759,12 @@ def journal_export(ctx: click.Context, fmt: str, output: Path | None, since: str
                     else:
                         write_json(journal, rows, out_file)
             except OSError as exc:
-                _error(f"cannot write the export {output}: {exc.strerror or exc}. Nothing "
-                       "was changed in the journal; choose another --output (a folder you "
-                       "can write, with free space).", as_json=False)
-            click.echo(f"exported {len(rows)} payments to {output}", err=True)
+                _error(_("cannot write the export {file}: {error}. Nothing was changed in the "
+                         "journal; choose another --output (a folder you can write, with free "
+                         "space).").format(file=output, error=exc.strerror or exc),
+                       as_json=False)
+            click.echo(_("exported {count} payments to {file}").format(
+                count=len(rows), file=output), err=True)
 
 
 #: The journal's own files: SQLite's write-ahead log, its index, its rollback journal.
@@ -798,7 +820,7 @@ def _show_report(report: Any, groups: list[Any] | None, as_json: bool) -> None:
     for group in groups or ():
         click.echo("\n".join(group.lines()))
     if groups == []:
-        click.echo("  (no cashier or shift recorded)")
+        click.echo("  " + _("(no cashier or shift recorded)"))
 
 
 @report_group.command("x")

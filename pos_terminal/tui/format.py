@@ -4,22 +4,10 @@ from __future__ import annotations
 
 from pos_terminal.base.clock import day_bounds_ms, format_datetime, format_time
 from pos_terminal.base.clock import iso_day as vn_day
-from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
+from pos_terminal.checkout.verdict import state_label
 
 __all__ = ["day_bounds_ms", "format_vnd", "parse_amount", "state_label", "vn_day", "vn_time"]
-
-# The journal's states as the cashier reads them (the journal keeps the English value).
-STATE_LABELS = {
-    "new": N_("new"), "submitting": N_("submitting"), "processing": N_("processing"),
-    "succeeded": N_("succeeded"), "failed": N_("failed"), "unknown": N_("unknown"),
-    "refunding": N_("refunding"), "refunded": N_("refunded"),
-}
-
-
-def state_label(state: str) -> str:
-    """A payment state's value (``"succeeded"``) in the current language."""
-    return _(STATE_LABELS.get(state, state))
 
 
 def vn_time(ms: int, with_date: bool = True) -> str:
