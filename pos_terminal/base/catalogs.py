@@ -88,7 +88,7 @@ def update(found: Iterable[Found], languages: Sequence[str] = LANGUAGES) -> list
             for msgid, places in by_domain.get(domain, {}).items():
                 before = old.get(msgid)
                 string = before.string if before is not None else ""
-                new.add(msgid, string, locations=[tuple(p.rsplit(":", 1)) for p in places])
+                new.add(msgid, string, locations=[(p.rsplit(":", 1)[0], int(p.rsplit(":", 1)[1])) for p in places])
             path.parent.mkdir(parents=True, exist_ok=True)
             with path.open("wb") as handle:
                 write_po(handle, new, width=100, omit_header=False, sort_output=False,

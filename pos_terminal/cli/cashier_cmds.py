@@ -274,11 +274,12 @@ def shift_list(ctx: click.Context, limit: int | None, as_json: bool) -> None:
 @click.option("--print", "to_printer", is_flag=True,
               help="Print on the configured printer ([printer] target); journaled, and every "
                    "print after the first carries the reprint mark.")
-@click.option("--lang", type=click.Choice(["en", "vi"]), default="en", show_default=True,
-              help="Language of the receipt's labels.")
+@click.option("--lang", type=click.Choice(["en", "vi"]), default=None,
+              help="Language of the receipt's labels (default: [terminal] language, the "
+                   "shop's).")
 @click.pass_context
 def receipt_cmd(ctx: click.Context, subject_id: str, fmt: str, output: Path | None,
-                to_printer: bool, lang: str) -> None:
+                to_printer: bool, lang: str | None) -> None:
     """The receipt of a paid payment (app_trans_id) or a refund (m_refund_id).
 
     Text to stdout by default; --format escpos writes the printer's bytes (to --output, or to
@@ -295,7 +296,7 @@ def receipt_cmd(ctx: click.Context, subject_id: str, fmt: str, output: Path | No
     )
 
     settings = load_settings_or_exit(ctx)
-    labels = LABELS[lang]
+    labels = LABELS[lang or settings.terminal.language]
     if to_printer and not settings.printer.target:
         _fail(f"no printer is configured: set [printer] target in {settings.source} (e.g. "
               "tcp:192.168.1.50:9100, usb:0x04b8:0x0202, serial:/dev/ttyUSB0, file:/dev/usb/lp0)")
