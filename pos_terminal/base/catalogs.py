@@ -92,7 +92,7 @@ def update(found: Iterable[Found], languages: Sequence[str] = LANGUAGES) -> list
             path.parent.mkdir(parents=True, exist_ok=True)
             with path.open("wb") as handle:
                 write_po(handle, new, width=100, omit_header=False, sort_output=False,
-                         include_previous=False, no_location=False)
+                         include_previous=False, no_location=True)  # no line-number churn
             written.append(path)
     return written
 

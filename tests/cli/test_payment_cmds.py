@@ -359,3 +359,35 @@ def test_pay_with_a_scanner_that_reads_nothing_sends_nothing(cli: Any, emulator:
     bad = cli("pay", "--amount", "4000", "--scanner", "nonsense:1")
     assert bad.exit_code == 2 and "cannot be used" in bad.stderr
     assert quick_pay_requests(emulator) == 0
+
+
+def test_human_output_in_vietnamese_with_language_vi(settings: Settings, tmp_path: Path,
+                                                     emulator: Any) -> None:
+    """[terminal] language = "vi" in --config: the result line and the errors are Vietnamese,
+    money is written the same way; --language en overrides the file."""
+    group = click.Group("pos-terminal")
+    payment_cmds.register(group)
+    add_config_option(group)
+    config = write_config(settings, tmp_path / "pos.toml")
+    config.write_text(config.read_text("utf-8").replace(
+        "[terminal]\n", '[terminal]\nlanguage = "vi"\n'), "utf-8")
+    runner = CliRunner()
+
+    def run(*args: str) -> Any:
+        return runner.invoke(group, [*args, "--config", str(config)], catch_exceptions=False)
+
+    ok = run("pay", "--amount", "12000", "--code", wallet_code(emulator, "an"))
+    assert ok.exit_code == 0, ok.stderr
+    first, second = ok.stdout.splitlines()[:2]
+    assert first.startswith("THÀNH CÔNG  12.000 ₫  ")
+    assert second == "  Đã nhận tiền. Đưa hóa đơn cho khách."
+    declined = run("pay", "--amount", "5000", "--code", wallet_code(emulator, "dung"))
+    assert declined.exit_code == 1
+    assert declined.stdout.startswith("THẤT BẠI  5.000 ₫  ")
+    zero = run("pay", "--amount", "0", "--code", wallet_code(emulator, "an"))
+    assert zero.exit_code == 2
+    assert zero.stderr.strip() == "lỗi: Số tiền phải là số VND lớn hơn 0, không phải 0."
+    english = run("pay", "--amount", "0", "--code", "x" * 20, "--language", "en")
+    assert english.stderr.strip() == "error: The amount must be a positive number of VND, not 0."
+    listed = run("journal", "list")
+    assert "thành công" in listed.stdout and "12.000 ₫" in listed.stdout
