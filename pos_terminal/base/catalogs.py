@@ -85,10 +85,9 @@ def update(found: Iterable[Found], languages: Sequence[str] = LANGUAGES) -> list
                           version="", header_comment=f"# {HEADERS[domain]}", fuzzy=False,
                           creation_date=_FIXED_DATE, revision_date=_FIXED_DATE,
                           last_translator="pos-terminal", language_team="vi")
-            for msgid, places in by_domain.get(domain, {}).items():
+            for msgid in by_domain.get(domain, {}):
                 before = old.get(msgid)
-                string = before.string if before is not None else ""
-                new.add(msgid, string, locations=[(p.rsplit(":", 1)[0], int(p.rsplit(":", 1)[1])) for p in places])
+                new.add(msgid, before.string if before is not None else "")
             path.parent.mkdir(parents=True, exist_ok=True)
             with path.open("wb") as handle:
                 write_po(handle, new, width=100, omit_header=False, sort_output=False,
