@@ -21,7 +21,7 @@ from typing import Any, NoReturn
 import click
 
 from pos_terminal.base.clock import VN_TZ
-from pos_terminal.base.i18n import _
+from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
 from pos_terminal.checkout import (
     Checkout,
@@ -558,7 +558,7 @@ def refund_cmd(ctx: click.Context, app_trans_id: str, amount_text: str | None,
         except InvalidPayment as exc:
             _error(exc.message.replace("The amount", "The refund amount"), as_json=as_json,
                    field="amount")
-    authorised_by = authorise(settings, action="refund", supervisor_id=supervisor_id,
+    authorised_by = authorise(settings, action=N_("refund"), supervisor_id=supervisor_id,
                               pins=PinReader(pin_stdin), as_json=as_json)
     with stop_on_signals() as stop, _checkout(settings, as_json, kind="refund",
                                               subject=lambda c: c.last_refund) as co:
@@ -600,7 +600,7 @@ def override_cmd(ctx: click.Context, app_trans_id: str, mark: str, reason: str,
     Once a supervisor is set up, a supervisor's PIN authorises it (--supervisor ID)."""
     settings = load_settings_or_exit(ctx)
     target = S.SUCCEEDED if mark == "paid" else S.FAILED
-    authorised_by = authorise(settings, action="override a payment",
+    authorised_by = authorise(settings, action=N_("override a payment"),
                               supervisor_id=supervisor_id, pins=PinReader(pin_stdin),
                               as_json=as_json)
     with _checkout(settings, as_json) as co:

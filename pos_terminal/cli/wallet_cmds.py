@@ -9,6 +9,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import click
 
+from pos_terminal.base.i18n import _
 from pos_terminal.base.money import format_number
 from pos_terminal.cli.common import (
     EXIT_FAILED,
@@ -54,14 +55,15 @@ def format_bank_table(banks: BankList) -> str:
     for pmcid, listed in banks.banks_by_pmcid.items():
         if out:
             out.append("")
-        out.append(f"{pmc_name(pmcid)} (pmcid {pmcid}), {len(listed)} "
-                   f"{'bank' if len(listed) == 1 else 'banks'}")
+        out.append((_("{channel} (pmcid {pmcid}), {count} bank") if len(listed) == 1 else
+                    _("{channel} (pmcid {pmcid}), {count} banks")).format(
+                        channel=pmc_name(pmcid), pmcid=pmcid, count=len(listed)))
         out.append(line(_HEADERS))
         out.extend(line(_bank_row(b)) for b in listed)
     if not out:
-        return "The service lists no banks for this application."
+        return _("The service lists no banks for this application.")
     out.append("")
-    out.append("Amounts in VND.")
+    out.append(_("Amounts in VND."))
     return "\n".join(out)
 
 
