@@ -153,7 +153,8 @@ def _checkout(settings: Settings, as_json: bool, *, pay: bool = False,
     except JournalError as exc:
         refuse(exc.message, reason=getattr(exc, "reason", "journal"))
     except RsaKeyError as exc:
-        refuse(f"[service] rsa_public_key in {settings.source}: {exc.message}")
+        refuse(_("[service] rsa_public_key in {file}: {error}").format(
+            file=settings.source, error=exc.message))
     try:
         yield co
     except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
@@ -238,20 +239,23 @@ def _parse_items(raw: tuple[str, ...], as_json: bool, amount: int) -> list[Item]
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            bad(f"--item {text!r} is not JSON ({exc.msg}); give an object like "
-                '{"itemid":"a1","itemname":"Tea","itemprice":20000,"itemquantity":1}')
+            bad(_("--item {text} is not JSON ({error}); give an object like {example}").format(
+                text=repr(text), error=exc.msg,
+                example='{"itemid":"a1","itemname":"Tea","itemprice":20000,"itemquantity":1}'))
         for obj in data if isinstance(data, list) else [data]:
             if not isinstance(obj, dict):
-                bad(f"--item {text!r} must be a JSON object (or a list of objects)")
+                bad(_("--item {text} must be a JSON object (or a list of objects)").format(
+                    text=repr(text)))
             try:
                 item = Item(itemid=str(obj["itemid"]), itemname=str(obj["itemname"]),
                             itemprice=obj["itemprice"], itemquantity=obj.get("itemquantity", 1))
             except KeyError as exc:
-                bad(f"--item {text!r} has no {exc.args[0]}")
+                bad(_("--item {text} has no {key}").format(text=repr(text), key=exc.args[0]))
             if (not isinstance(item.itemprice, int) or isinstance(item.itemprice, bool)
                     or not isinstance(item.itemquantity, int)
                     or isinstance(item.itemquantity, bool)):
-                bad(f"--item {text!r}: itemprice and itemquantity must be whole numbers")
+                bad(_("--item {text}: itemprice and itemquantity must be whole numbers").format(
+                    text=repr(text)))
             items.append(item)
     return items
 
@@ -289,7 +293,7 @@ def _read_scan(settings: Settings, spec: str, timeout_s: float) -> str:
 
 
 # ------------------------------------------------------------------ pay
-WEDGE_REFUSAL = (
+WEDGE_REFUSAL = N_(
     "the keyboard wedge is read by the terminal UI, not by `pay` (a keyboard-wedge scanner types "
     "into the terminal UI): for a scanner in keyboard mode use --scanner "
     "evdev:/dev/input/eventN (see `ls /dev/input/by-id`), or give the code with --code. Nothing "
@@ -401,10 +405,10 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
     except InvalidPayment as exc:
         _pay_error(exc.message, as_json=as_json, amount=None, field=exc.field)
     if (code is None) == (scanner_spec is None):
-        _pay_error("give exactly one of --code CODE or --scanner SPEC", as_json=as_json,
+        _pay_error(_("give exactly one of --code CODE or --scanner SPEC"), as_json=as_json,
                    amount=amount, field="code")
     if scanner_spec is not None and scanner_spec.strip().partition(":")[0].lower() == "wedge":
-        _pay_error(WEDGE_REFUSAL, as_json=as_json, amount=amount, field="scanner")
+        _pay_error(_(WEDGE_REFUSAL), as_json=as_json, amount=amount, field="scanner")
     if code is not None:
         try:
             check_code(code)
@@ -416,11 +420,12 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
         try:
             signed_cashier(settings, cashier_id, PinReader(True) if pin_stdin else None)
         except CashierError as exc:
-            _pay_error(f"{exc.message} Nothing was charged.", as_json=as_json, amount=amount,
+            _pay_error(exc.message + " " + _("Nothing was charged."), as_json=as_json,
+                       amount=amount,
                        field="cashier")
     elif pin_stdin:
-        _pay_error("--pin-stdin checks the PIN of --cashier ID: give --cashier too. Nothing "
-                   "was charged.", as_json=as_json, amount=amount, field="cashier")
+        _pay_error(_("--pin-stdin checks the PIN of --cashier ID: give --cashier too. Nothing "
+                     "was charged."), as_json=as_json, amount=amount, field="cashier")
     try:
         check_description(description, label="--description")
         check_items(item_list, amount, items_label="The --item values",
@@ -434,7 +439,8 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
         except InvalidPayment as exc:
             _pay_error(exc.message, as_json=as_json, amount=amount, field=exc.field)
         except (ValueError, OSError) as exc:
-            _pay_error(f"the scanner {scanner_spec!r} cannot be used: {exc}", as_json=as_json,
+            _pay_error(_("the scanner {spec} cannot be used: {error}").format(
+                spec=repr(scanner_spec), error=exc), as_json=as_json,
                        amount=amount, field="scanner")
     assert code is not None
     with stop_on_signals() as stop, _checkout(settings, as_json, pay=True, amount=amount,
@@ -635,8 +641,8 @@ def _filters(since: str | None, until: str | None, states: tuple[str, ...],
     since_ms = None if since is None else _day_start_ms(since, "--from", as_json)
     until_start = None if until is None else _day_start_ms(until, "--to", as_json)
     if since_ms is not None and until_start is not None and since_ms > until_start:
-        _error(f"--from {since} is after --to {until}: no day could match. Give --from on or "
-               "before --to.", as_json=as_json, field="from")
+        _error(_("--from {since} is after --to {until}: no day could match. Give --from on or "
+                 "before --to.").format(since=since, until=until), as_json=as_json, field="from")
     return {
         "since_ms": since_ms,
         "until_ms": None if until_start is None
@@ -785,17 +791,18 @@ def _check_export_target(output: Path, journal: Path) -> None:
             except OSError:
                 same = False
         if same:
-            _error(f"--output {output} is the payment journal's own file {path}: the export "
-                   "would destroy the journal. Nothing was written; choose another file, e.g. "
-                   "--output payments.csv.", as_json=False, field="output")
+            _error(_("--output {output} is the payment journal's own file {path}: the export "
+                     "would destroy the journal. Nothing was written; choose another file, e.g. "
+                     "--output payments.csv.").format(output=output, path=path), as_json=False,
+                   field="output")
     if not resolved.parent.is_dir():
-        _error(f"--output {output}: the folder {resolved.parent} does not exist. Nothing was "
-               "written; create the folder first or choose another --output.", as_json=False,
-               field="output")
+        _error(_("--output {output}: the folder {folder} does not exist. Nothing was written; "
+                 "create the folder first or choose another --output.").format(
+                     output=output, folder=resolved.parent), as_json=False, field="output")
     if resolved.is_dir():
-        _error(f"--output {output} is a folder: give a file name, e.g. "
-               f"--output {output}/payments.csv. Nothing was written.", as_json=False,
-               field="output")
+        _error(_("--output {output} is a folder: give a file name, e.g. --output "
+                 "{output}/payments.csv. Nothing was written.").format(output=output),
+               as_json=False, field="output")
 
 
 # ------------------------------------------------------------------ reports
