@@ -562,7 +562,8 @@ def refund_cmd(ctx: click.Context, app_trans_id: str, amount_text: str | None,
         try:
             amount = parse_amount(amount_text, settings.checkout)
         except InvalidPayment as exc:
-            _error(exc.message.replace("The amount", "The refund amount"), as_json=as_json,
+            _error(exc.message.replace(_("The amount"), _("The refund amount"), 1),
+                   as_json=as_json,
                    field="amount")
     authorised_by = authorise(settings, action=N_("refund"), supervisor_id=supervisor_id,
                               pins=PinReader(pin_stdin), as_json=as_json)
