@@ -19,21 +19,24 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from pos_terminal.base.errors import ExitCode, PosError
 from pos_terminal.base.i18n import language_from_environment
+from pos_terminal.base.keys import read_rsa_public_key
 
 ENV_OVERRIDES = {"POS_KEY1": "key1", "POS_KEY2": "key2", "POS_RSA_PUBLIC_KEY": "rsa_public_key"}
 _REPO_CONFIG = Path(__file__).resolve().parent.parent / "config"
 
 
-class ConfigError(Exception):
-    """A configuration problem, worded for the person who edits the file."""
+class ConfigError(PosError):
+    """A configuration problem, worded for the person who edits the file (exit 2)."""
+
+    exit_code = ExitCode.NOTHING_SENT
 
     def __init__(self, file: Path, key: str | None, message: str) -> None:
         self.file = file
         self.key = key
-        self.message = message
         where = f"{file}: {key}: " if key else f"{file}: "
-        super().__init__(where + message)
+        super().__init__(message, text=where + message)
 
 
 #: The largest amount a configuration may allow for one payment: the largest integer every JSON
@@ -88,11 +91,8 @@ class ServiceSettings(_Section):
     @field_validator("rsa_public_key")
     @classmethod
     def _readable_key(cls, value: str) -> str:
-        # Imported here: the protocol package owns key parsing and itself imports this module.
-        from pos_terminal.wallet.crypto import load_public_key
-
         try:
-            load_public_key(value)
+            read_rsa_public_key(value)
         except Exception as exc:
             # One sentence (the key's name is already in front of it): what is wrong, what to do.
             reason = str(exc)
@@ -117,10 +117,8 @@ class TerminalSettings(_Section):
     def _user_ip(cls, value: str) -> str:
         if not value:
             return value
-        from pos_terminal.wallet.userip import check_user_ip
-
         try:
-            return check_user_ip(value)
+            return str(ipaddress.ip_address(value.strip()))
         except ValueError:
             raise ValueError(f"not an IP address: {value!r} (leave it out to send the "
                              "terminal's own address)") from None

@@ -28,9 +28,10 @@ import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pos_terminal.base.codes import mask_code
+from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.checkout import verdict
-from pos_terminal.wallet.codes import mask_code
 
 if TYPE_CHECKING:
     from hardware import ScanEvent, ScanSource
@@ -93,7 +94,7 @@ THE_AMOUNT, THE_REFUND_AMOUNT = N_("the amount"), N_("the refund amount")
 
 
 def _message(exc: BaseException) -> str:
-    return str(getattr(exc, "message", None) or exc or type(exc).__name__)
+    return cashier_message(exc)
 
 
 class CounterLoop:

@@ -41,10 +41,12 @@ class ImagesGrabber:
 
     def read(self) -> np.ndarray:
         while not self._queue:
-            if not self.directory.is_dir():
-                raise SourceUnavailable(f"image folder {self.directory} disappeared")
-            fresh = sorted(p for p in self.directory.iterdir()
-                           if p.suffix.lower() in IMAGE_SUFFIXES and p.name not in self._seen)
+            try:
+                # the folder may go between any two calls: a vanished folder is never a crash
+                fresh = sorted(p for p in self.directory.iterdir()
+                               if p.suffix.lower() in IMAGE_SUFFIXES and p.name not in self._seen)
+            except OSError as exc:
+                raise SourceUnavailable(f"image folder {self.directory} disappeared") from exc
             for path in fresh:
                 image = cv2.imread(str(path), cv2.IMREAD_COLOR)
                 if image is None:

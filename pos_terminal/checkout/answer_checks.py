@@ -11,6 +11,7 @@ from pos_terminal.base.i18n import _
 from pos_terminal.checkout.validation import vnd as vnd_text
 from pos_terminal.journal import PaymentView
 from pos_terminal.wallet.results import Outcome, PaymentResult
+from pos_terminal.wallet.returncodes import success_with_failure_detail
 
 
 def answer_problems(view: PaymentView, result: PaymentResult) -> list[str]:
@@ -24,7 +25,7 @@ def answer_problems(view: PaymentView, result: PaymentResult) -> list[str]:
             problems.append(_("it reports {amount} for an order of {ordered}").format(
                 amount=vnd_text(result.amount), ordered=vnd_text(view.amount)))
     if result.outcome is Outcome.SUCCEEDED:
-        if result.sub_return_code is not None and result.sub_return_code < 0:
+        if success_with_failure_detail(result.sub_return_code):
             problems.append(_("it says success (return code {code}) with the failure sub-code "
                               "{sub_code}").format(code=result.return_code,
                                                    sub_code=result.sub_return_code))

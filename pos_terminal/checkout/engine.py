@@ -16,12 +16,15 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any
 
+from pos_terminal.base.codes import mask_code
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.checkout import gateway, outcomes, recovery, refunds
 from pos_terminal.checkout.answer_checks import mismatch_message
 from pos_terminal.checkout.errors import AnswerNotRecorded, CodeRefused, Stopped
 from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
+from pos_terminal.checkout.ports import JournalStore, WalletPort
+from pos_terminal.checkout.recovery import LATE_CHECK_WINDOW_MS
 from pos_terminal.checkout.validation import (
     check_amount,
     check_code,
@@ -42,7 +45,6 @@ from pos_terminal.journal import (
     RefundView,
 )
 from pos_terminal.wallet.client import WalletClient
-from pos_terminal.wallet.codes import mask_code
 from pos_terminal.wallet.errors import (
     MismatchedAnswer,
     NoAnswer,
@@ -52,14 +54,11 @@ from pos_terminal.wallet.errors import (
 )
 from pos_terminal.wallet.ids import new_app_trans_id
 from pos_terminal.wallet.messages import Item, QuickPayOrder
+from pos_terminal.wallet.returncodes import never_arrived
 
 log = logging.getLogger(__name__)
 S = PaymentState
 _PREPARING = "(preparing)"  # a claimed code whose payment has no app_trans_id yet
-#: How long after "never reached the service" a payment is still asked about, in case its charge
-#: lands late: the service refuses an order whose app_time is more than 15 minutes away from its
-#: clock, so 20 minutes covers it with a margin.
-LATE_CHECK_WINDOW_MS = 20 * 60 * 1000
 
 
 def in_flight_message(masked_code: str, app_trans_id: str | None) -> str:
@@ -112,8 +111,8 @@ class Checkout:
     def __init__(
         self,
         settings: Settings,
-        client: WalletClient | None = None,
-        journal: Journal | None = None,
+        client: WalletPort | None = None,
+        journal: JournalStore | None = None,
         *,
         reconciles_in_background: bool = True,
     ) -> None:
@@ -123,10 +122,11 @@ class Checkout:
         self.settings = settings
         self.reconciles_in_background = reconciles_in_background
         self._owns_journal = journal is None
-        self.journal = journal if journal is not None else Journal.open(settings.terminal.journal)
+        self.journal: JournalStore = (
+            journal if journal is not None else Journal.open(settings.terminal.journal))
         self._owns_client = client is None
         try:
-            self.client = client if client is not None else WalletClient(
+            self.client: WalletPort = client if client is not None else WalletClient(
                 settings.service, user_ip=settings.terminal.user_ip or None)
         except BaseException:
             if self._owns_journal:
@@ -446,8 +446,8 @@ class Checkout:
     def _may_land_late(self, view: PaymentView) -> bool:
         """Concluded "never reached the service" recently enough that the charge could still
         land (the service refuses an order whose app_time is more than 15 min old)."""
-        if view.state is not S.FAILED or view.late or -101 not in (view.return_code,
-                                                                    view.sub_return_code):
+        if view.state is not S.FAILED or view.late or not never_arrived(view.return_code,
+                                                                        view.sub_return_code):
             return False
         return self.journal.now() - view.updated_ms <= LATE_CHECK_WINDOW_MS
 

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+from pos_terminal.base.errors import ExitCode, PosError
 from pos_terminal.journal import JournalUnavailable
 
 
-class CheckoutError(Exception):
-    """Base; ``message`` is a sentence for the cashier or the integrator."""
+class CheckoutError(PosError):
+    """Base; ``message`` is a sentence for the cashier or the integrator. Refused on this
+    terminal before anything was sent: exit 2."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    exit_code = ExitCode.NOTHING_SENT
 
 
 class CodeRefused(CheckoutError):
@@ -39,6 +39,8 @@ class InvalidPayment(CheckoutError):
 class AnswerNotRecorded(JournalUnavailable):
     """The journal failed *after* the charge left: payment ``app_trans_id`` is unresolved (its
     intent is in the journal, for reconcile), not refused. Nothing may be charged again."""
+
+    exit_code = ExitCode.UNKNOWN
 
     def __init__(self, message: str, reason: str, app_trans_id: str) -> None:
         super().__init__(message, reason)

@@ -8,17 +8,15 @@ request, then PROCESSING while the customer has not paid, followed by status que
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.checkout import outcomes
+from pos_terminal.checkout.ports import CheckoutContext
 from pos_terminal.journal import PaymentState, PaymentView
 from pos_terminal.wallet.errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
 from pos_terminal.wallet.ids import new_app_trans_id
 from pos_terminal.wallet.messages import EmbedData, GatewayOrder
-
-if TYPE_CHECKING:
-    from pos_terminal.checkout.engine import Checkout
 
 S = PaymentState
 MSG_WAITING = N_("Waiting for the customer to pay with the QR code or the order page.")
@@ -56,7 +54,7 @@ class GatewayOrderView:
 
 
 def create_gateway_order(
-    co: Checkout, amount: int, description: str = "", bank_code: str = ""
+    co: CheckoutContext, amount: int, description: str = "", bank_code: str = ""
 ) -> GatewayOrderView:
     amount = co.validate_amount(amount)
     journal = co.journal

@@ -11,23 +11,18 @@ import logging
 
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.checkout.answer_checks import answer_problems, review_message
+from pos_terminal.checkout.ports import JournalStore
 from pos_terminal.checkout.validation import vnd
 from pos_terminal.journal import (
     IllegalTransition,
-    Journal,
     PaymentState,
     PaymentView,
     RefundView,
 )
-from pos_terminal.wallet.results import Outcome, PaymentResult, RefundResult
+from pos_terminal.wallet.results import PaymentResult, RefundResult, WalletOutcome
 
 log = logging.getLogger(__name__)
 S = PaymentState
-
-#: Codes that refuse the *request* (here: a status query), not the payment it asks about.
-QUERY_REFUSALS = frozenset({-92, -401, -402, -429, -500, -999})
-#: On a quick pay, codes after which the charge may still have happened: query before deciding.
-SEND_AMBIGUOUS = frozenset({-500})
 
 MSG_SENDING = N_("Sending the payment to the wallet service. Do not charge again.")
 MSG_NEVER_ARRIVED = N_(
@@ -90,7 +85,7 @@ def not_sent_message(cause: str) -> str:
 
 
 def _settle(
-    journal: Journal, view: PaymentView, to: PaymentState, *, message: str,
+    journal: JournalStore, view: PaymentView, to: PaymentState, *, message: str,
     result: PaymentResult | None = None, poll: bool = False, release: bool = False,
 ) -> PaymentView:
     fields: dict[str, object] = {}
@@ -125,14 +120,14 @@ def _settle(
         return current
 
 
-def stay(journal: Journal, view: PaymentView, message: str, *, poll: bool = True,
+def stay(journal: JournalStore, view: PaymentView, message: str, *, poll: bool = True,
          release: bool = False) -> PaymentView:
     """Keep the state (a SUBMITTING row becomes UNKNOWN: its request is over without a verdict)."""
     to = S.UNKNOWN if view.state is S.SUBMITTING else view.state
     return _settle(journal, view, to, message=message, poll=poll, release=release)
 
 
-def needs_review(journal: Journal, view: PaymentView, message: str,
+def needs_review(journal: JournalStore, view: PaymentView, message: str,
                  result: PaymentResult | None = None) -> PaymentView:
     """An answer that does not fit its order: flagged, never paid, never "not paid"."""
     log.warning("payment %s needs review: %s", view.app_trans_id, message)
@@ -146,7 +141,7 @@ def needs_review(journal: Journal, view: PaymentView, message: str,
 
 
 def apply_payment_result(
-    journal: Journal,
+    journal: JournalStore,
     view: PaymentView,
     result: PaymentResult,
     *,
@@ -167,11 +162,11 @@ def apply_payment_result(
     problems = answer_problems(view, result)
     if problems:
         return needs_review(journal, view, review_message(view.app_trans_id, problems), result)
-    code = result.sub_return_code if result.sub_return_code not in (None, 1, 2, 3) else None
-    if result.outcome is Outcome.SUCCEEDED:
+    meaning = result.meaning(from_query=from_query)
+    if meaning is WalletOutcome.PAID:
         return _settle(journal, view, S.SUCCEEDED, message=result.cashier_message,
                        result=result, poll=from_query, release=release)
-    if result.outcome is Outcome.PROCESSING:
+    if meaning is WalletOutcome.PROCESSING:
         if result.duplicate:
             return _settle(
                 journal, view, S.UNKNOWN if view.state is not S.PROCESSING else S.PROCESSING,
@@ -181,7 +176,7 @@ def apply_payment_result(
             )
         return _settle(journal, view, S.PROCESSING, message=result.cashier_message,
                        result=result, poll=from_query, release=release)
-    if result.outcome is Outcome.NOT_FOUND:
+    if meaning is WalletOutcome.NOT_FOUND:
         if release:
             journal.release(view.app_trans_id)
         # "Never reached the service" only once no process can still be sending it and the
@@ -201,18 +196,16 @@ def apply_payment_result(
                            poll=from_query)
         return stay(journal, settled, _("The wallet service has no record of this payment yet.")
                     + " " + _(MSG_CHECKING), poll=from_query)
-    # FAILED
-    rc = code if code is not None else result.return_code
-    if from_query and rc in QUERY_REFUSALS:
+    if meaning is WalletOutcome.REFUSED_REQUEST:
         return stay(
             journal, view,
             _("The status query was refused ({reason}). The payment's outcome is still unknown; "
               "it will be checked again. Do not charge again.").format(
                   reason=result.cashier_message),
         )
-    if not from_query and rc in SEND_AMBIGUOUS:
+    if meaning is WalletOutcome.UNKNOWN:
         return _settle(journal, view, S.UNKNOWN, message=no_answer_message(result.message
-                       or f"code {rc}"), result=result, release=release)
+                       or f"code {result.code}"), result=result, release=release)
     return _settle(journal, view, S.FAILED, message=result.cashier_message, result=result,
                    poll=from_query, release=release)
 
@@ -224,7 +217,7 @@ MSG_REFUND_NEVER_ARRIVED = N_(
 
 
 def _refund_settle(
-    journal: Journal, refund: RefundView, to: PaymentState, *, message: str,
+    journal: JournalStore, refund: RefundView, to: PaymentState, *, message: str,
     result: RefundResult | None = None, release: bool = False,
 ) -> RefundView:
     fields: dict[str, object] = {}
@@ -247,25 +240,26 @@ def _refund_settle(
         return journal.get_refund(refund.m_refund_id)
 
 
-def refund_pending(journal: Journal, refund: RefundView, message: str, *,
+def refund_pending(journal: JournalStore, refund: RefundView, message: str, *,
                    release: bool = False) -> RefundView:
     return _refund_settle(journal, refund, S.REFUNDING, message=message, release=release)
 
 
 def apply_refund_result(
-    journal: Journal, refund: RefundView, result: RefundResult, *, from_query: bool,
+    journal: JournalStore, refund: RefundView, result: RefundResult, *, from_query: bool,
     not_found_grace_s: float, release: bool = False,
 ) -> RefundView:
     if result.m_refund_id != refund.m_refund_id:
         return refund_pending(journal, refund, _("An answer about another refund was ignored."),
                               release=release)
-    if result.outcome is Outcome.SUCCEEDED:
+    meaning = result.meaning(from_query=from_query)
+    if meaning is WalletOutcome.PAID:
         return _refund_settle(journal, refund, S.REFUNDED, message=result.cashier_message,
                               result=result, release=release)
-    if result.outcome is Outcome.PROCESSING:
+    if meaning is WalletOutcome.PROCESSING:
         return _refund_settle(journal, refund, S.REFUNDING, message=result.cashier_message,
                               result=result, release=release)
-    if result.outcome is Outcome.NOT_FOUND:
+    if meaning is WalletOutcome.NOT_FOUND:
         if release:
             journal.refund_release(refund.m_refund_id)
         verdict = journal.refund_never_arrived_allowed(refund.m_refund_id, not_found_grace_s)
@@ -278,9 +272,7 @@ def apply_refund_result(
                 "sending it is still running: it may still arrive. Do not refund again."))
         return refund_pending(journal, refund, _(
             "The wallet service has no record of this refund yet; checking again."))
-    code = result.sub_return_code if result.sub_return_code not in (None, 1, 2, 3) else None
-    rc = code if code is not None else result.return_code
-    if from_query and rc in QUERY_REFUSALS:
+    if meaning is WalletOutcome.REFUSED_REQUEST:
         return refund_pending(journal, refund, _(
             "The refund status query was refused ({reason}); it will be checked again.").format(
                 reason=result.cashier_message))
@@ -288,11 +280,11 @@ def apply_refund_result(
                           result=result, release=release)
 
 
-def recheck_final(journal: Journal, view: PaymentView, result: PaymentResult) -> PaymentView:
+def recheck_final(journal: JournalStore, view: PaymentView, result: PaymentResult) -> PaymentView:
     """A status answer about a row already final: only a success for a FAILED row changes it
     (a late success; or, if the answer does not fit the order, a flag for review)."""
     current = journal.get(view.app_trans_id)
-    if (current.state is not S.FAILED or result.outcome is not Outcome.SUCCEEDED
+    if (current.state is not S.FAILED or result.meaning(from_query=True) is not WalletOutcome.PAID
             or result.app_trans_id != view.app_trans_id):
         return current
     problems = answer_problems(current, result)

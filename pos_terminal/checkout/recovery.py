@@ -7,14 +7,17 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from pos_terminal.base.i18n import _
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
+from pos_terminal.checkout.ports import CheckoutContext
 from pos_terminal.journal import PENDING_STATES, PaymentView, RefundView
+from pos_terminal.wallet.returncodes import never_arrived
 
-if TYPE_CHECKING:
-    from pos_terminal.checkout.engine import Checkout
+#: How long after "never reached the service" a payment is still asked about, in case its charge
+#: lands late: the service refuses an order whose app_time is more than 15 minutes away from its
+#: clock, so 20 minutes covers it with a margin.
+LATE_CHECK_WINDOW_MS = 20 * 60 * 1000
 
 
 def review_message(window_h: float) -> str:
@@ -53,7 +56,7 @@ class ReconcileReport:
 
 
 def reconcile(
-    co: Checkout,
+    co: CheckoutContext,
     *,
     on_progress: Callable[[PaymentView], None] | None = None,
     wait_s: float = 0.0,
@@ -118,9 +121,9 @@ def reconcile(
 
     # Payments concluded "never reached the service" lately are asked about once more: a charge
     # that landed late after all is recorded as a late success, never dropped.
-    from pos_terminal.checkout.engine import LATE_CHECK_WINDOW_MS
-
-    for p in journal.never_arrived_since(journal.now() - LATE_CHECK_WINDOW_MS):
+    for p in journal.failed_since(journal.now() - LATE_CHECK_WINDOW_MS):
+        if not never_arrived(p.return_code, p.sub_return_code):
+            continue
         if p.app_trans_id in skip or p.app_trans_id in payment_ids:
             continue
         rechecked = co.query_once(p)

@@ -10,20 +10,18 @@ refunds reach its whole amount.
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pos_terminal.base.i18n import _
 from pos_terminal.checkout import outcomes
 from pos_terminal.checkout.errors import InvalidPayment
 from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
+from pos_terminal.checkout.ports import CheckoutContext
 from pos_terminal.journal import IllegalTransition, PaymentState, RefundNotAllowed, RefundView
 from pos_terminal.wallet.errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
 from pos_terminal.wallet.ids import new_refund_id
 from pos_terminal.wallet.messages import RefundRequest
-
-if TYPE_CHECKING:
-    from pos_terminal.checkout.engine import Checkout
 
 S = PaymentState
 
@@ -36,7 +34,7 @@ def _no_answer(detail: str) -> str:
 
 
 def refund(
-    co: Checkout,
+    co: CheckoutContext,
     app_trans_id: str,
     amount: int | None,
     description: str,
@@ -112,7 +110,7 @@ def refund(
     return follow_refund(co, view, deadline_s=deadline_s, cancel=cancel)
 
 
-def _settle_own(co: Checkout, m_refund_id: str, *, message: str, **codes: Any) -> RefundView:
+def _settle_own(co: CheckoutContext, m_refund_id: str, *, message: str, **codes: Any) -> RefundView:
     """This process's refund was refused or never left: FAILED, lease released in the same
     transaction; if another process settled it meanwhile, its verdict stands."""
     try:
@@ -124,7 +122,7 @@ def _settle_own(co: Checkout, m_refund_id: str, *, message: str, **codes: Any) -
 
 
 def follow_refund(
-    co: Checkout, view: RefundView, *, deadline_s: float | None = None,
+    co: CheckoutContext, view: RefundView, *, deadline_s: float | None = None,
     cancel: threading.Event | None = None,
 ) -> RefundView:
     cfg = co.settings.checkout
@@ -135,7 +133,7 @@ def follow_refund(
     return view
 
 
-def query_refund_once(co: Checkout, view: RefundView) -> RefundView:
+def query_refund_once(co: CheckoutContext, view: RefundView) -> RefundView:
     try:
         co.count_request()
         result = co.client.query_refund(view.m_refund_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
+from pos_terminal.base.codes import CodeProblem, code_problem, format_problem
 from pos_terminal.base.i18n import _
 from pos_terminal.base.money import format_vnd
 from pos_terminal.checkout.errors import InvalidPayment
@@ -66,16 +67,18 @@ def parse_amount(text: str, cfg: CheckoutSettings) -> int:
 
 def check_code(code: object) -> str:
     """A payment code is opaque printable ASCII; the message never repeats it."""
-    if not isinstance(code, str) or not code.strip():
+    problem = code_problem(code)
+    if problem is CodeProblem.EMPTY:
         raise InvalidPayment(
             "payment code", _("The payment code is empty: scan the customer's payment code.")
         )
-    if not code.isascii() or not code.isprintable() or code != code.strip():
+    if problem is not None:
         raise InvalidPayment(
             "payment code",
             _("The scanned payment code holds characters a payment code never has (binary or "
               "control characters): scan it again."),
         )
+    assert isinstance(code, str)
     return code
 
 
@@ -83,7 +86,9 @@ def check_code_format(code: str, scanner: ScannerSettings, field: str = "payment
     """A typed code against the [scanner] code filter (alphabet, lengths): what a scanner would
     have accepted. The message names the rule broken, never the code."""
     low, high = scanner.code_min_length, scanner.code_max_length
-    if not low <= len(code) <= high:
+    problem = format_problem(code, alphabet=scanner.code_alphabet, min_length=low,
+                             max_length=high)
+    if problem is CodeProblem.LENGTH:
         size = f"{low}" if low == high else f"{low} to {high}"
         raise InvalidPayment(
             field,
@@ -91,7 +96,7 @@ def check_code_format(code: str, scanner: ScannerSettings, field: str = "payment
             "code_min_length / code_max_length). Nothing was sent: scan or type the customer's "
             "whole code.",
         )
-    if any(ch not in scanner.code_alphabet for ch in code):
+    if problem is CodeProblem.ALPHABET:
         raise InvalidPayment(
             field,
             f"{field} holds characters a payment code never has (allowed: "

@@ -17,15 +17,17 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
+from pos_terminal.base.errors import ExitCode, PosError
 from pos_terminal.base.i18n import N_, _
-from pos_terminal.journal import Journal, PaymentState, PaymentView, RefundView
+from pos_terminal.checkout.ports import PaymentStore
+from pos_terminal.journal import PaymentState, PaymentView, RefundView
 
 S = PaymentState
 
-EXIT_PAID = 0
-EXIT_NOT_PAID = 1
-EXIT_NOTHING_SENT = 2
-EXIT_UNKNOWN = 3
+EXIT_PAID = int(ExitCode.PAID)
+EXIT_NOT_PAID = int(ExitCode.NOT_PAID)
+EXIT_NOTHING_SENT = int(ExitCode.NOTHING_SENT)
+EXIT_UNKNOWN = int(ExitCode.UNKNOWN)
 
 
 class Verdict(StrEnum):
@@ -122,8 +124,8 @@ def contract(message: str, amount: int | None, *, state: str = "failed",
 
 def describe_error(exc: BaseException) -> str:
     """A one-line description of any exception (never a traceback, never megabytes)."""
-    text = getattr(exc, "message", None)
-    if not isinstance(text, str) or not text:
+    text = exc.message if isinstance(exc, PosError) else ""
+    if not text:
         try:
             text = str(exc)
         except Exception:
@@ -142,7 +144,7 @@ def unexpected_message(error: str, app_trans_id: str | None) -> str:
                  error=error, app_trans_id=app_trans_id)
 
 
-def error_answer(exc: BaseException, journal: Journal | None, app_trans_id: str | None,
+def error_answer(exc: BaseException, journal: PaymentStore | None, app_trans_id: str | None,
                  amount: int | None) -> tuple[dict[str, Any], int]:
     """The answer (and exit code) for an unexpected error: nothing sent before the intent,
     otherwise the journal's row, unknown unless settled."""

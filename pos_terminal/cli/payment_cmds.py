@@ -21,6 +21,7 @@ from typing import Any, NoReturn
 import click
 
 from pos_terminal.base.clock import VN_TZ
+from pos_terminal.base.codes import mask_last4
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
 from pos_terminal.checkout import (
@@ -723,7 +724,7 @@ def journal_show(ctx: click.Context, app_trans_id: str, as_json: bool) -> None:
     click.echo(_payment_line(view))
     if view.code_last4:
         click.echo("  " + _("code {code}  created {time}").format(
-            code=f"••••{view.code_last4}", time=vn_time(view.created_ms)))
+            code=mask_last4(view.code_last4), time=vn_time(view.created_ms)))
     for e in events:
         extra = f"  [{e.return_code}]" if e.return_code is not None else ""
         why = ("  " + _("reason: {reason} (by {who})").format(

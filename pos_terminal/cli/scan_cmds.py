@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from pos_terminal.base.clock import VN_TZ
+from pos_terminal.base.codes import mask_code
 from pos_terminal.cli.common import EXIT_FAILED, fail, load_settings_or_exit, print_json
 
 
@@ -17,11 +18,6 @@ def vn_clock(t: float) -> str:
     """A scan event's time (Unix seconds) as HH:MM:SS in Vietnam time (GMT+7), like every other
     time the terminal shows, whatever the machine's own time zone."""
     return datetime.fromtimestamp(t, VN_TZ).strftime("%H:%M:%S")
-
-
-def _mask(text: str) -> str:
-    # scanned codes are payment codes: never print one in full
-    return "••••" + text[-4:] if len(text) > 4 else "••••"
 
 
 @click.command("scan-image")
@@ -120,7 +116,7 @@ def scan_cmd(ctx: click.Context, spec: str | None, seconds: float | None,
 
     def on_event(event: ScanEvent) -> None:
         nonlocal count
-        text = event.text if show_codes else _mask(event.text)
+        text = event.text if show_codes else mask_code(event.text)
         decode = f"{event.decode_ms:.1f} ms" if event.decode_ms is not None else "-"
         stamp = vn_clock(event.time)
         with lock:

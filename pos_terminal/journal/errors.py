@@ -7,11 +7,14 @@ import os
 import sqlite3
 from pathlib import Path
 
+from pos_terminal.base.errors import ExitCode, PosError
 
-class JournalError(Exception):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+
+class JournalError(PosError):
+    """The journal refused or could not record: nothing more is sent (exit 2 unless a payment
+    was already sent, see checkout.AnswerNotRecorded)."""
+
+    exit_code = ExitCode.NOTHING_SENT
 
 
 class JournalUnavailable(JournalError):

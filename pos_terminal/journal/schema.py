@@ -7,6 +7,7 @@ the file at the old version or the new one, never between.
 from __future__ import annotations
 
 from pos_terminal.journal.outbox import OUTBOX_MIGRATION, cashier_triggers_migration
+from pos_terminal.journal.state_triggers import state_triggers_migration
 
 CASHIERS_MIGRATION = """
     CREATE TABLE cashiers (
@@ -237,6 +238,10 @@ MIGRATIONS: tuple[str, ...] = (
     # receipt printed (so a second print carries the reprint mark). Payment and refund rows
     # reach the outbox with their cashier (payload key `cashier`, the ledger's `cashier`).
     CASHIERS_MIGRATION,
+    # version 6 (one state machine): the final-state triggers of versions 2 and 4 are replaced by
+    # triggers generated from the table in states.py, which also refuse a move between pending
+    # states that the table does not list (processing -> submitting, a payment -> refunding).
+    state_triggers_migration(),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -21,6 +21,7 @@ from typing import Any
 import psycopg
 from psycopg.rows import dict_row
 
+from pos_terminal.base.errors import PosError
 from pos_terminal.journal.outbox import PAYMENT_FIELDS, REFUND_FIELDS, OutboxRow
 from pos_terminal.ledger.dsn import describe_dsn, scrub
 from pos_terminal.ledger.merge import (
@@ -59,10 +60,8 @@ def pause_point(step: str) -> None:
     time.sleep(float(os.environ.get(PAUSE_S) or 3600))
 
 
-class LedgerError(Exception):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+class LedgerError(PosError):
+    pass
 
 
 class LedgerUnavailable(LedgerError):

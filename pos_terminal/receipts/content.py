@@ -7,6 +7,7 @@ import json
 import textwrap
 from dataclasses import dataclass
 
+from pos_terminal.base.errors import PosError
 from pos_terminal.journal import PaymentState, PaymentView, RefundView, vn_time
 from pos_terminal.receipts.labels import ENGLISH, ReceiptLabels
 from pos_terminal.receipts.money import format_vnd
@@ -15,12 +16,8 @@ from pos_terminal.receipts.money import format_vnd
 RECEIPT_STATES = (PaymentState.SUCCEEDED, PaymentState.REFUNDED)
 
 
-class NoReceipt(Exception):
+class NoReceipt(PosError):
     """This payment or refund gets no receipt; the message says why."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from `receipts_printed` in the journal (a print is journaled once the printer to
 
 from __future__ import annotations
 
+from pos_terminal.base.errors import PosError
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal, UnknownPayment, UnknownRefund
 from pos_terminal.journal.cashiers import Cashiers, UnknownCashier
@@ -14,11 +15,10 @@ from pos_terminal.receipts.labels import ENGLISH, ReceiptLabels
 from pos_terminal.receipts.printing import to_escpos
 
 
-class UnknownReceipt(LookupError):
+class UnknownReceipt(PosError, LookupError):
     def __init__(self, subject_id: str, journal: Journal) -> None:
-        self.message = (f"No payment (app_trans_id) or refund (m_refund_id) {subject_id!r} in "
-                        f"the journal {journal.path}; see `pos-terminal journal list`.")
-        super().__init__(self.message)
+        super().__init__(f"No payment (app_trans_id) or refund (m_refund_id) {subject_id!r} in "
+                         f"the journal {journal.path}; see `pos-terminal journal list`.")
 
 
 def _cashier_label(journal: Journal, cashier_id: str | None) -> str | None:

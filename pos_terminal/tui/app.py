@@ -18,11 +18,16 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 
 from hardware import CodeFilter
+from pos_terminal.base.codes import mask_code
+from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _, current_language, set_language
 from pos_terminal.checkout import PaymentView
 from pos_terminal.config import Settings
+from pos_terminal.journal import Journal
 from pos_terminal.text_safety import clean
+from pos_terminal.tui.cashier import SignedIn, cashier_book, no_supervisor_notice
 from pos_terminal.tui.payment import PaymentRun, charge
+from pos_terminal.tui.printing import PrintOutcome, ReceiptPrinted, start_print
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.pay import PayScreen
 from pos_terminal.tui.screens.progress import ProgressScreen
@@ -30,7 +35,6 @@ from pos_terminal.tui.screens.result import Outcome, ResultScreen
 from pos_terminal.tui.screens.sale import Sale
 from pos_terminal.tui.wedge import KeyWedge
 from pos_terminal.tui.widgets.header import StatusHeader
-from pos_terminal.wallet.codes import mask_code
 
 if TYPE_CHECKING:
     from hardware import ScanEvent, ScanSource, SourceStatus
@@ -45,6 +49,7 @@ PROGRESS_AFTER_S = 0.4  # a payment settled sooner goes from Pay straight to Res
 KEY_SETTLE_POLL_S = 0.005
 KEY_SETTLE_MAX_S = 1.0
 LANGUAGE_KEY = "f8"  # switches between Vietnamese and English, on every screen
+SIGN_OUT_KEY = "f12"  # signs the cashier out (header title: "(F12 sign out)")
 
 
 class PosApp(App[None]):
@@ -58,6 +63,8 @@ class PosApp(App[None]):
         # The key hint names the language F8 switches TO: "VI" in English, "EN" in Vietnamese
         # (two letters: the Sale footer must fit 80 columns).
         Binding(LANGUAGE_KEY, "switch_language", N_("VI")),
+        # Sign-out is named in the header title, not the footer (no room there).
+        Binding(SIGN_OUT_KEY, "sign_out", N_("Sign out"), show=False),
     ]
 
     def __init__(
@@ -94,11 +101,13 @@ class PosApp(App[None]):
         self.payment: PaymentRun | None = None
         self.header_state: dict[str, Any] = {"reachable": None, "pending": None}
         self.ledger_sync: BackgroundSync | None = None
+        self.signed_in: SignedIn | None = None
+        self.receipts_printing: set[str] = set()
+        self.prints: dict[str, PrintOutcome] = {}  # the last print of each receipt
+        self._no_supervisor_said = False
 
-    def on_mount(self) -> None:
-        from pos_terminal.tui.screens.sale import SaleScreen
-
-        self.push_screen(SaleScreen())
+    async def on_mount(self) -> None:
+        await self.open_counter()
         self.start_source()
         self.check_service()
         if self._background:  # tests and screenshots run without the timers
@@ -124,6 +133,104 @@ class PosApp(App[None]):
         screen = self.screen
         if isinstance(screen, PosScreen) and screen.can_switch_language():
             await screen.retranslate()
+
+    # ---- cashiers: sign-in, sign-out (tui/cashier.py, screens/signin.py) ----------------
+    @property
+    def cashier_id(self) -> str | None:
+        return self.signed_in.cashier.id if self.signed_in else None
+
+    @property
+    def journal(self) -> Journal:
+        """The journal file itself: cashiers and receipts need more than the checkout's port."""
+        journal = self.checkout.journal
+        assert isinstance(journal, Journal)
+        return journal
+
+    async def open_counter(self) -> None:
+        """Sign-in first once the journal has cashiers; without any, Sale as before."""
+        from pos_terminal.tui.screens.signin import SignInScreen
+
+        if cashier_book(self.journal, self.settings).any_active():
+            await self.push_screen(SignInScreen())
+        else:
+            await self._to_sale(switch=False)
+
+    async def _to_sale(self, *, switch: bool) -> None:
+        from pos_terminal.tui.screens.sale import SaleScreen
+
+        sale = SaleScreen()
+        await (self.switch_screen(sale) if switch else self.push_screen(sale))
+        if sale.query("#sale-message") and not self._no_supervisor_said and not cashier_book(
+                self.journal, self.settings).any_supervisor():
+            self._no_supervisor_said = True  # said once, until the first sale clears it
+            sale.say(no_supervisor_notice())
+
+    def signed_in_as(self, signed: SignedIn) -> None:
+        self.signed_in = signed
+        self.set_header(cashier=signed.cashier.name)
+        self.call_later(self._to_sale, switch=True)
+
+    def action_sign_out(self) -> None:
+        from pos_terminal.tui.screens.show_qr import ShowQrScreen
+
+        if self.signed_in is None:
+            return  # nobody signs in at this counter
+        busy = {"payment", "refund", "override"}
+        if self.payment_in_flight.is_set() or any(
+                isinstance(screen, PayScreen | ProgressScreen | ShowQrScreen)
+                for screen in self.screen_stack) or any(
+                worker.group in busy and worker.is_running for worker in self.workers):
+            self.notify(_("A payment or refund is in progress: wait for its result before "
+                          "signing out."), severity="warning", markup=False)
+            return
+        self.sign_out(self.signed_in)
+
+    @work(thread=True, group="signout", exclusive=True, exit_on_error=False)
+    def sign_out(self, signed: SignedIn) -> None:
+        problem = None
+        try:
+            cashier_book(self.journal, self.settings).close_shift(signed.cashier.id)
+        except Exception as exc:  # signed out all the same; the shift is closed by hand
+            problem = getattr(exc, "message", None) or str(exc)
+        self.call_from_thread(self._signed_out, signed, problem)
+
+    def _signed_out(self, signed: SignedIn, problem: str | None) -> None:
+        self.signed_in = None
+        self.set_header(cashier=None)
+        self.call_later(self._back_to_sign_in, signed, problem)
+
+    async def _back_to_sign_in(self, signed: SignedIn, problem: str | None) -> None:
+        from pos_terminal.tui.screens.signin import SignInScreen
+
+        while len(self.screen_stack) > 2:
+            await self.pop_screen()
+        await self.switch_screen(SignInScreen())
+        if problem:
+            self.notify(_("{name} is signed out, but the shift was not closed: {error}").format(
+                name=signed.cashier.name, error=problem), severity="warning", markup=False)
+
+    # ---- receipts (tui/printing.py) -----------------------------------------------------
+    def print_receipt(self, subject_id: str) -> None:
+        """Print the receipt of a settled payment or refund, in a worker."""
+        self.receipts_printing.add(subject_id)
+        start_print(self, self.journal, self.settings, subject_id,
+                    cashier_id=self.cashier_id)
+
+    def settled(self, subject_id: str) -> None:
+        """A payment or refund settled here: `[printer] auto` prints its receipt."""
+        if self.settings.printer.auto:
+            self.print_receipt(subject_id)
+
+    def on_receipt_printed(self, message: ReceiptPrinted) -> None:
+        outcome = message.outcome
+        self.receipts_printing.discard(outcome.subject_id)
+        self.prints[outcome.subject_id] = outcome
+        if self.stopping.is_set():
+            return
+        show = getattr(self.screen, "receipt_done", None)  # the screen it was printed from
+        if not (callable(show) and show(outcome)):
+            self.notify(outcome.message, severity="information" if outcome.printed else "error",
+                        markup=False, timeout=10)
 
     # ---- the fleet ledger (a thread of its own: a payment never waits for it) ------------
     class LedgerStatus(Message):
@@ -335,7 +442,7 @@ class PosApp(App[None]):
     def start_payment(self, sale: Sale, code: str, source: str) -> None:
         """Charge `code` for `sale` in a worker. Pay stays up for a moment: a quick answer goes
         straight to Result; a slower one brings up Progress."""
-        run = PaymentRun(sale, code[-4:], source)
+        run = PaymentRun(sale, code[-4:], source, cashier_id=self.cashier_id)
         self.payment = run
         self.payment_in_flight.set()
         self.run_worker(lambda: self._charge(run, code), thread=True, group="payment",
@@ -409,7 +516,7 @@ class PosApp(App[None]):
 
     def _failed(self, run: PaymentRun, exc: Exception) -> None:
         run.finish()
-        message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+        message = cashier_message(exc)
         if run.unresolved:
             message += " " + _("The payment is kept in the journal and checked again in the "
                                "background: see History before charging again.")
@@ -419,6 +526,8 @@ class PosApp(App[None]):
         self.end_payment(run)
         if isinstance(self.screen, PayScreen | ProgressScreen):
             self.switch_screen(ResultScreen(outcome))
+        if outcome.receipt_id is not None:
+            self.settled(outcome.receipt_id)
 
     # ---- background work ----------------------------------------------------------------
     @work(thread=True, group="reach", exclusive=True, exit_on_error=False)

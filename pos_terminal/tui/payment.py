@@ -20,6 +20,7 @@ class PaymentRun:
     sale: Sale
     code_last4: str
     source: str
+    cashier_id: str | None = None  # who was signed in when the code was read
     clock: Callable[[], float] = time.monotonic
     started: float = field(default_factory=time.monotonic)
     cancel: threading.Event = field(default_factory=threading.Event)
@@ -48,4 +49,5 @@ def charge(checkout: Checkout, run: PaymentRun, code: str,
     items = tuple(Item(itemid=str(n + 1), itemname=i.name, itemprice=i.price,
                        itemquantity=i.quantity) for n, i in enumerate(run.sale.items))
     return checkout.pay(run.sale.amount, code, description=run.sale.description, items=items,
-                        on_progress=on_progress, cancel=run.cancel)
+                        on_progress=on_progress, cancel=run.cancel,
+                        cashier_id=run.cashier_id)

@@ -11,18 +11,20 @@ from collections.abc import Mapping
 
 from pos_terminal.text_safety import clean
 
-from .errors import MismatchedAnswer, ServiceRefused, UnreadableAnswer
-from .fields import (
-    BANK_FIELDS,
-    BANK_LIST_BANKS,
-    BANK_LIST_RETURN_CODE,
-    BANK_LIST_RETURN_MESSAGE,
+from .constants import (
     RC_DUPLICATE,
     RC_NOT_FOUND,
     RC_SUCCESS,
     RC_V001_PROCESSING,
     RC_V2_FAILED,
     RC_V2_PROCESSING,
+)
+from .errors import MismatchedAnswer, ServiceRefused, UnreadableAnswer
+from .fields import (
+    BANK_FIELDS,
+    BANK_LIST_BANKS,
+    BANK_LIST_RETURN_CODE,
+    BANK_LIST_RETURN_MESSAGE,
     wire,
 )
 from .results import (
@@ -33,7 +35,7 @@ from .results import (
     PaymentResult,
     RefundResult,
 )
-from .returncodes import describe
+from .returncodes import deciding_code, describe
 
 Answer = Mapping[str, object]
 
@@ -176,7 +178,7 @@ def _codes(data: Answer, generation: str) -> tuple[int, int | None, int]:
         if names.sub_return_code is not None
         else None
     )
-    code = sub if generation == "v2" and rc == RC_V2_FAILED and sub is not None else rc
+    code = deciding_code(rc, sub)
     return rc, sub, code
 
 

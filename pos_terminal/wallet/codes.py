@@ -1,12 +1,7 @@
-"""Showing payment codes without revealing them."""
+"""Showing payment codes without revealing them (kept for compatibility: see base/codes.py)."""
 
 from __future__ import annotations
 
-MASK = "••••"
+from pos_terminal.base.codes import MASK, mask_code
 
-
-def mask_code(code: str) -> str:
-    """``••••`` plus the last 4 characters; a code of 4 characters or fewer is hidden whole."""
-    if len(code) <= 4:
-        return MASK
-    return MASK + code[-4:]
+__all__ = ["MASK", "mask_code"]

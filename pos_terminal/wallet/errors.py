@@ -6,17 +6,18 @@ may not have happened, so callers resolve it with a status query and never treat
 
 from __future__ import annotations
 
+from pos_terminal.base.errors import ExitCode, PosError
 
-class WalletError(Exception):
-    """Base of every wallet error; ``message`` is a sentence for a cashier or an integrator."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+class WalletError(PosError):
+    """Base of every wallet error; ``message`` is a sentence for a cashier or an integrator.
+    Whether a charge happened is unknown unless a subclass says otherwise (exit 3)."""
 
 
 class FieldError(WalletError):
     """A request field was refused locally: nothing was sent. ``field`` is the wire name."""
+
+    exit_code = ExitCode.NOTHING_SENT
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(message)
@@ -34,6 +35,8 @@ class NotSent(NoAnswer):
 
     A reset or a close on a reused keep-alive connection is NOT this: that request may have been
     sent, so it stays a plain NoAnswer."""
+
+    exit_code = ExitCode.NOT_PAID
 
     def __init__(self, message: str, cause: str) -> None:
         super().__init__(message)

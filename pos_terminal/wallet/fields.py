@@ -195,14 +195,6 @@ CALLBACK_DATA = "data"
 CALLBACK_MAC = "mac"
 CALLBACK_TYPE = "type"
 
-# Return codes the client acts on (both generations).
-RC_SUCCESS = 1
-RC_V2_FAILED = 2
-RC_V2_PROCESSING = 3
-RC_V001_PROCESSING = 10
-RC_NOT_FOUND = -101
-RC_DUPLICATE = -68
-
 
 def wire(generation: str) -> WireSpec:
     """The wire spelling, paths and limits of ``generation`` ("v2" or "v001")."""

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from pos_terminal.base.codes import CodeProblem, code_problem
+
 from . import signing
 from .errors import FieldError
 from .fields import (
@@ -219,9 +221,10 @@ def _check_order_common(
 
 def check_payment_code(name: str, code: object) -> None:
     """A payment code is opaque printable ASCII of any length; never echo it in a message."""
-    if not isinstance(code, str) or not code:
+    problem = code_problem(code)
+    if problem is CodeProblem.EMPTY and not (isinstance(code, str) and code):
         raise FieldError(name, f"{name} is empty: scan the customer's payment code")
-    if not code.isascii() or not code.isprintable() or code != code.strip():
+    if problem is not None:
         raise FieldError(
             name, f"{name} holds characters a payment code never has: scan it again"
         )

@@ -6,12 +6,43 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from .returncodes import REQUEST_REFUSALS, SEND_AMBIGUOUS, deciding_code
+
 
 class Outcome(StrEnum):
+    """What the answer says, as read."""
+
     SUCCEEDED = "succeeded"
     PROCESSING = "processing"
     FAILED = "failed"
     NOT_FOUND = "not_found"
+
+
+class WalletOutcome(StrEnum):
+    """What an answer means for the payment (or refund) it is about: the vocabulary the checkout
+    acts on, so that no return-code number is read outside the wallet package."""
+
+    PAID = "paid"  # paid (refunded, for a refund)
+    DECLINED = "declined"  # definitely not paid (no money moved)
+    PROCESSING = "processing"  # the order exists and is not settled: ask again
+    NOT_FOUND = "not_found"  # the service has no record of it (yet)
+    REFUSED_REQUEST = "refused_request"  # a status query itself was refused: says nothing
+    UNKNOWN = "unknown"  # a send's failure after which the charge may still have happened
+
+
+def _meaning(outcome: Outcome, code: int, *, from_query: bool,
+             ambiguous: frozenset[int]) -> WalletOutcome:
+    if outcome is Outcome.SUCCEEDED:
+        return WalletOutcome.PAID
+    if outcome is Outcome.PROCESSING:
+        return WalletOutcome.PROCESSING
+    if outcome is Outcome.NOT_FOUND:
+        return WalletOutcome.NOT_FOUND
+    if from_query and code in REQUEST_REFUSALS:
+        return WalletOutcome.REFUSED_REQUEST
+    if not from_query and code in ambiguous:
+        return WalletOutcome.UNKNOWN
+    return WalletOutcome.DECLINED
 
 
 @dataclass(frozen=True)
@@ -35,6 +66,15 @@ class PaymentResult:
     raw: Mapping[str, object] = field(repr=False)
     duplicate: bool = False
 
+    @property
+    def code(self) -> int:
+        """The deciding code (returncodes.deciding_code), for messages and logs."""
+        return deciding_code(self.return_code, self.sub_return_code)
+
+    def meaning(self, *, from_query: bool) -> WalletOutcome:
+        """What this answer to a quick pay (`from_query` False) or a status query means."""
+        return _meaning(self.outcome, self.code, from_query=from_query, ambiguous=SEND_AMBIGUOUS)
+
 
 @dataclass(frozen=True)
 class RefundResult:
@@ -46,6 +86,15 @@ class RefundResult:
     cashier_message: str
     refund_id: str | None
     raw: Mapping[str, object] = field(repr=False)
+
+    @property
+    def code(self) -> int:
+        return deciding_code(self.return_code, self.sub_return_code)
+
+    def meaning(self, *, from_query: bool) -> WalletOutcome:
+        """What this answer to a refund (`from_query` False) or a refund query means (a refund
+        refused at sending moved no money: DECLINED, never UNKNOWN)."""
+        return _meaning(self.outcome, self.code, from_query=from_query, ambiguous=frozenset())
 
 
 PMC_NAMES: dict[int, str] = {

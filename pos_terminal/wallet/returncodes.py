@@ -1,12 +1,24 @@
-"""Return codes -> one sentence for the cashier: what happened, then what to do next."""
+"""Return codes: the one code that decides, what it means, and one sentence for the cashier.
+
+No return-code number is written outside pos_terminal/wallet/: the checkout reads the wallet's
+outcome vocabulary (results.WalletOutcome) and the predicates here (`never_arrived`).
+"""
 
 from __future__ import annotations
 
 from pos_terminal.base.i18n import N_, _
 
+from .constants import RC_NOT_FOUND, RC_V2_FAILED
+
+#: Codes that refuse the *request* itself (bad data or mac, credentials, rate limit, internal
+#: error, maintenance): when the request was a status query, they say nothing about the payment.
+REQUEST_REFUSALS = frozenset({-92, -401, -402, -429, -500, -999})
+#: On a quick pay, codes after which the charge may still have happened: query before deciding.
+SEND_AMBIGUOUS = frozenset({-500})
+
 # Payment sentences, by the detailed code (the sub code in the current generation).
 PAYMENT_SENTENCES: dict[int, str] = {
-    1: N_("Payment received. Give the customer the receipt."),
+    1: N_("Payment received. The sale is complete."),
     2: N_("The payment failed and the customer was not charged. Ask for another way to pay."),
     3: N_("The payment is still being processed. Wait for the result; do not charge again."),
     10: N_("The payment is still being processed. Wait for the result; do not charge again."),
@@ -61,11 +73,24 @@ REFUND_SENTENCES: dict[int, str] = {
 }
 
 
-def detailed_code(return_code: int, sub_return_code: int | None) -> int:
-    """The code that says what happened: the negative sub code when there is one."""
-    if sub_return_code is not None and sub_return_code < 0:
+def deciding_code(return_code: int, sub_return_code: int | None) -> int:
+    """The one code that says what happened, for every use (outcome, sentence, refusal): a
+    failure (return code 2 of the current generation, or any negative one) is detailed by its
+    negative sub code when there is one; otherwise the return code decides."""
+    failure = return_code == RC_V2_FAILED or return_code < 0
+    if failure and sub_return_code is not None and sub_return_code < 0:
         return sub_return_code
     return return_code
+
+
+def never_arrived(return_code: int | None, sub_return_code: int | None) -> bool:
+    """The codes (as a journal row keeps them) say the service had no record of the order."""
+    return return_code is not None and deciding_code(return_code, sub_return_code) == RC_NOT_FOUND
+
+
+def success_with_failure_detail(sub_return_code: int | None) -> bool:
+    """A success whose sub code is a failure's detail: an answer that contradicts itself."""
+    return sub_return_code is not None and sub_return_code < 0
 
 
 def describe(
@@ -76,7 +101,7 @@ def describe(
     refund: bool = False,
 ) -> str:
     """The cashier sentence for a code; unknown codes fall back to the service's own text."""
-    code = detailed_code(return_code, sub_return_code)
+    code = deciding_code(return_code, sub_return_code)
     if refund:
         if code in REFUND_SENTENCES:
             return _(REFUND_SENTENCES[code])

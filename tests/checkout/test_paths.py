@@ -34,7 +34,7 @@ def test_instant_success(any_settings: Settings, emulator: Any) -> None:
                       on_progress=lambda v: seen.append(v.state.value))
         assert view.state is S.SUCCEEDED
         assert view.return_code == 1 and view.zp_trans_id
-        assert view.message == "Payment received. Give the customer the receipt."
+        assert view.message == "Payment received. The sale is complete."
         assert _path(co, view) == [("new", "submitting"), ("submitting", "succeeded")]
         assert co.journal.get(view.app_trans_id) == view  # committed before we were told
     assert seen[0] == "submitting" and seen[-1] == "succeeded"

@@ -232,3 +232,21 @@ def test_the_wallet_channel_is_zalopayapp_as_the_real_service_names_it(
                    create_form(generation, bank_code="walletapp"))
     assert refused_code(generation, refused) == -401
     assert f"{field} 'walletapp' is not in the bank list" in json.dumps(refused)
+
+
+def test_the_landing_page_checks_redirects_with_its_own_code_from_the_spec() -> None:
+    """The emulator's merchant page verifies with its own HMAC code, not the client's."""
+    from pos_terminal.emulator.pages import redirect_values
+    from pos_terminal.emulator.verify import hmac_sha256_hex
+
+    values = ["2553", "261121_1_a", "38", "VCB", "90000", "0", "1"]
+    names = ["appid", "apptransid", "pmcid", "bankcode", "amount", "discountamount", "status"]
+    checksum = hmac_sha256_hex("k2", "|".join(values))
+    query = "&".join(f"{n}={v}" for n, v in zip(names, values, strict=True))
+    assert redirect_values(f"{query}&checksum={checksum}", "k2", 2553) == dict(
+        zip(names, values, strict=True))
+    assert redirect_values(f"{query}&checksum={checksum.upper()}", "k2", 2553) is not None
+    assert redirect_values(f"{query}&checksum={checksum}", "other", 2553) is None
+    assert redirect_values(f"{query}&checksum={checksum}", "k2", 2554) is None
+    assert redirect_values(f"{query}&checksum={checksum}&amount=1", "k2", 2553) is None
+    assert redirect_values(query, "k2", 2553) is None

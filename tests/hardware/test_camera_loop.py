@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 import time
-from pathlib import Path
+from pathlib import Path, PosixPath
 
 import cv2
 import numpy as np
@@ -13,6 +13,8 @@ import pytest
 from hardware import ReadAcceptor, SyntheticSource, make_decoder, open_source
 from hardware.camera_loop import CameraSource
 from hardware.render import cluttered_background, phone_frame
+from hardware.sources.base import SourceUnavailable
+from hardware.sources.images import ImagesGrabber
 from tests.hardware.helpers import CODE_A, CODE_B, ListGrabber, Sink, write_video
 
 W, H = 640, 480
@@ -216,3 +218,17 @@ def test_slow_decoder_gets_the_newest_frame_never_a_backlog() -> None:
     assert decoder.seen == sorted(set(decoder.seen))      # never an older frame after a newer
     assert decoder.seen[-1] == 39                          # the newest frame was decoded
     assert len(decoder.seen) < len(frames)                 # stale frames were dropped, not queued
+
+
+class _GoneAfterTheCheck(PosixPath):
+    """A folder that was there when asked and gone a moment later (rmtree between two calls)."""
+
+    def is_dir(self) -> bool:
+        return True
+
+
+def test_a_folder_removed_while_it_is_listed_is_unavailable_not_a_crash(tmp_path: Path) -> None:
+    grabber = ImagesGrabber(tmp_path / "drop")
+    grabber.directory = _GoneAfterTheCheck(tmp_path / "drop")
+    with pytest.raises(SourceUnavailable, match="disappeared"):
+        grabber.read()

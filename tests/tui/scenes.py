@@ -16,8 +16,10 @@ from pos_terminal.base.i18n import _
 from pos_terminal.checkout import Checkout, PaymentState, PaymentView
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
+from pos_terminal.journal.cashiers import Cashier
 from pos_terminal.tui.app import PosApp
 from pos_terminal.tui.payment import PaymentRun
+from pos_terminal.tui.printing import PrintOutcome
 from pos_terminal.tui.screens.banks import BanksScreen
 from pos_terminal.tui.screens.history import HistoryScreen, PaymentDetailScreen
 from pos_terminal.tui.screens.pay import PayScreen
@@ -26,6 +28,8 @@ from pos_terminal.tui.screens.reports import ReportsScreen
 from pos_terminal.tui.screens.result import Outcome, ResultScreen
 from pos_terminal.tui.screens.sale import Sale, SaleScreen
 from pos_terminal.tui.screens.show_qr import ShowQrScreen
+from pos_terminal.tui.screens.signin import SignInScreen
+from pos_terminal.tui.screens.supervisor import SupervisorDialog
 from pos_terminal.tui.widgets.amount import AmountField
 from tests.tui.helpers import wait_for_footer, wait_for_tables
 
@@ -249,11 +253,61 @@ async def progress_deadline(pilot: Pilot) -> None:
     await _progress(pilot, finished=True)
 
 
+#: The printer's own words (hardware/printers), as the app shows them in either language.
+UNREACHABLE_CAUSE = ("cannot reach the network printer 192.168.1.50:9100 (timed out): check that "
+                     "the printer is on, on the network, and that its address and raw port (9100) "
+                     "are right.")
+
+
+def unreachable_printer() -> PrintOutcome:
+    return PrintOutcome("261121_counter1_1015x", False,
+                        _("No receipt printed: {cause}").format(cause=UNREACHABLE_CAUSE))
+
+
+async def result_receipt(pilot: Pilot) -> None:
+    """PAID, and the printer could not be reached: the longest receipt line."""
+    await _settle(pilot)
+    screen = ResultScreen(Outcome.from_view(success_view()))
+    await pilot.app.push_screen(screen)
+    screen.receipt_done(unreachable_printer())
+    await _shown(pilot)
+
+
+async def signin(pilot: Pilot) -> None:
+    await _settle(pilot)
+    screen = SignInScreen()
+    await pilot.app.push_screen(screen)
+    screen.query_one("#signin-id", Input).value = "lan"
+    screen.say(_("{id} is locked until {time} after too many wrong PINs. A supervisor can "
+                 "unlock it now: pos-terminal cashier unlock {id}").format(
+                     id="lan", time="21/11/2026 09:20:00 (GMT+7)"), True)
+    await _shown(pilot)
+
+
+SUPERVISORS = [Cashier(id, name, "supervisor", 0, None, T0, None)
+               for id, name in (("minh", "Minh Tran"), ("hoa", "Hoa Le"))]
+
+
+async def supervisor(pilot: Pilot) -> None:
+    """Refund from the detail: two supervisors (the id is asked), a wrong PIN said."""
+    await _settle(pilot)
+    await pilot.app.push_screen(PaymentDetailScreen("261121_counter1_0921b"))
+    await pilot.app.workers.wait_for_complete()
+    dialog = SupervisorDialog(_("refund {amount} of {order}").format(
+        amount="125.000 ₫", order="261121_counter1_0921b"), SUPERVISORS)
+    await pilot.app.push_screen(dialog)
+    dialog.query_one("#supervisor-id", Input).value = "minh"
+    dialog.say(_("Wrong PIN for {id}. Tries left before it is locked: {left}.").format(
+        id="minh", left=4) + " " + _("Nothing was sent."), True)
+    await _shown(pilot)
+
+
 SCENES: dict[str, Callable[[Pilot], Awaitable[None]]] = {
     "sale": sale, "sale-items": sale_items, "pay": pay, "progress": progress,
     "progress-deadline": progress_deadline, "result-success": result_success,
     "result-failure": result_failure, "history": history, "detail": detail,
     "reports": reports, "banks": banks, "show-qr": show_qr,
+    "result-receipt": result_receipt, "signin": signin, "supervisor": supervisor,
 }
 
 

@@ -231,3 +231,29 @@ async def test_banks_rows_whole_when_the_table_measures_late(
             assert squash(f"{ch} {code} {bank} {low} {high}") in shown, shown
     finally:
         app.checkout.close()
+
+
+BORDERS = str.maketrans("", "", "█▊▎▌▐│┃▔▁▏▕")
+
+
+@pytest.mark.parametrize("scene,selectors", [
+    ("signin", ["#signin-title", "#signin-message"]),
+    ("supervisor", ["#supervisor-message"]),
+    ("result-receipt", ["#result-receipt", "#result-hint", "#result-headline"]),
+])
+async def test_cashier_and_receipt_screens_fit_80x24(settings: Settings, tmp_path: Path,
+                                                      scene: str, selectors: list[str]) -> None:
+    """Every line of the sign-in screen, the supervisor dialog and a receipt message is whole
+    on an 80x24 screen (wrapped, never cut), and the footer still shows Quit."""
+    app = scene_app(settings, tmp_path / "journal.sqlite3")
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await SCENES[scene](pilot)
+            footer = await wait_for_footer(pilot)
+            assert "^q Quit" in footer, footer
+            shown = squash(" ".join(line.translate(BORDERS) for line in screen_lines(pilot)))
+            for selector in selectors:
+                text = squash(text_of(pilot, selector))
+                assert text and text in shown, (selector, text, shown)
+    finally:
+        app.checkout.close()

@@ -13,7 +13,7 @@ from tests.tui.scenes import SCENES, scene_app
 
 SNAPSHOT_SCENES = ("sale", "sale-items", "pay", "progress", "progress-deadline",
                    "result-success", "result-failure", "history", "detail", "reports", "banks",
-                   "show-qr")
+                   "show-qr", "result-receipt", "signin", "supervisor")
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
@@ -27,7 +27,8 @@ def test_main_screens(snap_compare, settings: Settings, tmp_path: Path, scene: s
         app.checkout.close()
 
 
-@pytest.mark.parametrize("scene", ("sale", "result-failure", "history", "reports"))
+@pytest.mark.parametrize("scene", ("sale", "result-failure", "history", "reports", "signin",
+                                   "supervisor", "result-receipt"))
 def test_main_screens_in_vietnamese(snap_compare, settings: Settings, tmp_path: Path,
                                     scene: str) -> None:
     app = scene_app(settings.replace_section("terminal", language="vi"),

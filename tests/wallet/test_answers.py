@@ -58,7 +58,7 @@ def test_v2_success_fields() -> None:
     assert result.zp_trans_id == "2411210001"
     assert result.amount == 5000
     assert result.message == "Giao dịch thành công"
-    assert result.cashier_message == "Payment received. Give the customer the receipt."
+    assert result.cashier_message == "Payment received. The sale is complete."
     assert not result.is_processing
 
 

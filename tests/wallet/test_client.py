@@ -93,7 +93,7 @@ def test_quick_pay_success(client: WalletClient, emulator: Any) -> None:
     assert result.app_trans_id == paid.app_trans_id
     assert result.return_code == 1
     assert result.zp_trans_id is not None and result.zp_trans_id.isdigit()
-    assert result.cashier_message == "Payment received. Give the customer the receipt."
+    assert result.cashier_message == "Payment received. The sale is complete."
     [charge] = charges_of(emulator, paid.app_trans_id)
     assert (charge["wallet"], charge["amount"], str(charge["zp_trans_id"])) == (
         "an", 25_000, result.zp_trans_id)

@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
+from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.screens.base import PosScreen
@@ -42,7 +43,7 @@ class BanksScreen(PosScreen):
         try:
             banks = self.pos.checkout.client.list_banks()
         except Exception as exc:
-            text = getattr(exc, "message", None) or str(exc)
+            text = cashier_message(exc)
             self.app.call_from_thread(self._error, text)
             return
         self.app.call_from_thread(self._fill, banks)

@@ -16,12 +16,15 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
+from pos_terminal.base.codes import mask_last4
+from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.checkout import PaymentState, PaymentView, RefundView
 from pos_terminal.journal import EventView
 from pos_terminal.journal.export import write_csv
 from pos_terminal.text_safety import clean
 from pos_terminal.tui.format import day_bounds_ms, format_vnd, state_label, vn_day, vn_time
+from pos_terminal.tui.printing import PrintOutcome
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.dialogs import (
     OverrideDialog,
@@ -29,6 +32,7 @@ from pos_terminal.tui.screens.dialogs import (
     RefundDialog,
     RefundRequestUi,
 )
+from pos_terminal.tui.screens.supervisor import authorise
 from pos_terminal.tui.widgets.line import Line, cell, plain
 from pos_terminal.tui.widgets.table import MeasuredTable
 
@@ -203,6 +207,8 @@ class PaymentDetailScreen(PosScreen):
         Binding("escape", "back", N_("Back")),
         Binding("f", "refund", N_("Refund")),
         Binding("o", "override", N_("Override")),
+        Binding("p", "print_receipt", N_("Print receipt")),
+        Binding("n", "print_refund_receipt", N_("Refund receipt")),
         Binding("u", "status", N_("Update status")),
     ]
 
@@ -210,6 +216,8 @@ class PaymentDetailScreen(PosScreen):
         super().__init__()
         self.app_trans_id = app_trans_id
         self.view: PaymentView | None = None
+        self.refunds: list[RefundView] = []
+        self.printing_here: set[str] = set()  # receipts printed from this screen
 
     def body(self) -> Iterable[Widget]:
         with Vertical(id="detail"):
@@ -217,6 +225,7 @@ class PaymentDetailScreen(PosScreen):
             with VerticalScroll(id="timeline"):
                 yield Static("", id="timeline-table")
             yield Line("", id="detail-message")
+            yield Line("", id="detail-receipt", classes="hidden")
 
     def on_mount(self) -> None:
         self.load()
@@ -227,7 +236,17 @@ class PaymentDetailScreen(PosScreen):
             return self.view is not None and self.view.refundable_amount > 0
         if action == "override":
             return self.view is not None and self._overridable(self.view)
+        if action == "print_receipt":
+            return self.view is not None and self.view.state in (PaymentState.SUCCEEDED,
+                                                                 PaymentState.REFUNDED)
+        if action == "print_refund_receipt":
+            return self._settled_refund() is not None
         return True
+
+    def _settled_refund(self) -> RefundView | None:
+        """The newest refund the wallet confirmed (the one a refund receipt is for)."""
+        done = [r for r in self.refunds if r.state is PaymentState.REFUNDED]
+        return done[-1] if done else None
 
     @staticmethod
     def _overridable(view: PaymentView) -> bool:
@@ -252,14 +271,14 @@ class PaymentDetailScreen(PosScreen):
 
     def _fill(self, view: PaymentView, events: list[EventView],
               refunds: list[RefundView]) -> None:
-        self.view = view
+        self.view, self.refunds = view, refunds
         lines = [
             f"{view.app_trans_id}   {format_vnd(view.amount)}   "
             f"{state_label(view.state.value).upper()}"
             + ("   " + _("LATE (charged after the terminal said failed)") if view.late else "")
             + ("   " + _("NEEDS REVIEW") if view.needs_review else ""),
             _("created {time} · code {code}").format(
-                time=vn_time(view.created_ms), code=f"••••{view.code_last4 or '????'}"),
+                time=vn_time(view.created_ms), code=mask_last4(view.code_last4 or None)),
             _("transaction {zp_trans_id}").format(zp_trans_id=view.zp_trans_id or "-"),
         ]
         if view.description:
@@ -307,16 +326,23 @@ class PaymentDetailScreen(PosScreen):
         self.app.push_screen(RefundDialog(self.view), self._refund_chosen)
 
     def _refund_chosen(self, request: RefundRequestUi | None) -> None:
-        if request is not None:
+        if request is None:
+            return
+        what = _("refund {amount} of {order}").format(amount=format_vnd(request.amount),
+                                                      order=self.app_trans_id)
+
+        def authorised(by: str | None) -> None:
             self.say(_("Refunding {amount}…").format(amount=format_vnd(request.amount)))
-            self.refund(request.amount)
+            self.refund(request.amount, by)
+
+        authorise(self, what, authorised)
 
     @work(thread=True, group="refund", exit_on_error=False)
-    def refund(self, amount: int) -> None:
+    def refund(self, amount: int, cashier_id: str | None = None) -> None:
         try:
-            result = self.pos.checkout.refund(self.app_trans_id, amount)
+            result = self.pos.checkout.refund(self.app_trans_id, amount, cashier_id=cashier_id)
         except Exception as exc:
-            text = getattr(exc, "message", None) or str(exc)
+            text = cashier_message(exc)
             self.app.call_from_thread(self.say, _("Refund not done: {reason}").format(
                 reason=text), True)
             return
@@ -327,6 +353,9 @@ class PaymentDetailScreen(PosScreen):
                 + (f". {result.message}" if result.message and not ok else ""))
         self.app.call_from_thread(self.say, text, result.state is PaymentState.FAILED)
         self.app.call_from_thread(self.load)
+        if ok:
+            self.printing_here.add(result.m_refund_id)
+            self.app.call_from_thread(self.pos.settled, result.m_refund_id)
 
     # ---- override -----------------------------------------------------------------------
     def action_override(self) -> None:
@@ -342,15 +371,21 @@ class PaymentDetailScreen(PosScreen):
 
     def _override_chosen(self, request: OverrideRequestUi | None) -> None:
         if request is not None:
-            self.override(request)
+            what = _("override of {order}").format(order=self.app_trans_id)
+
+            def authorised(by: str | None) -> None:
+                self.override(request, by)
+
+            authorise(self, what, authorised)
 
     @work(thread=True, group="override", exit_on_error=False)
-    def override(self, request: OverrideRequestUi) -> None:
+    def override(self, request: OverrideRequestUi, cashier_id: str | None = None) -> None:
         try:
             view = self.pos.checkout.override(self.app_trans_id, request.state, request.reason,
-                                              self.pos.settings.terminal.app_user)
+                                              cashier_id or self.pos.settings.terminal.app_user,
+                                              cashier_id=cashier_id)
         except Exception as exc:
-            text = getattr(exc, "message", None) or str(exc)
+            text = cashier_message(exc)
             self.app.call_from_thread(self.say, _("Override not recorded: {reason}").format(
                 reason=text), True)
             return
@@ -361,6 +396,32 @@ class PaymentDetailScreen(PosScreen):
         self.app.call_from_thread(self.pos.refresh_pending)
         self.app.call_from_thread(self.load)
 
+    # ---- receipts ---------------------------------------------------------------------
+    def action_print_receipt(self) -> None:
+        self._print(self.app_trans_id)
+
+    def action_print_refund_receipt(self) -> None:
+        refund = self._settled_refund()
+        if refund is not None:
+            self._print(refund.m_refund_id)
+
+    def _print(self, subject_id: str) -> None:
+        self.printing_here.add(subject_id)
+        self._say_receipt(_("Printing the receipt…"), False)
+        self.pos.print_receipt(subject_id)
+
+    def _say_receipt(self, text: str, error: bool) -> bool:
+        for line in self.query("#detail-receipt").results(Static):  # none while closing
+            line.update(text)
+            line.set_class(error, "error")
+            line.remove_class("hidden")
+            return True
+        return False
+
+    def receipt_done(self, outcome: PrintOutcome) -> bool:
+        return outcome.subject_id in self.printing_here and self._say_receipt(
+            outcome.message, not outcome.printed)
+
     # ---- status -------------------------------------------------------------------------
     def action_status(self) -> None:
         self.status()
@@ -370,7 +431,7 @@ class PaymentDetailScreen(PosScreen):
         try:
             view = self.pos.checkout.status(self.app_trans_id)
         except Exception as exc:
-            text = getattr(exc, "message", None) or str(exc)
+            text = cashier_message(exc)
             self.app.call_from_thread(self.say, _("Status not available: {reason}").format(
                 reason=text), True)
             return

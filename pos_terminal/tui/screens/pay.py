@@ -11,13 +11,13 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
+from pos_terminal.base.codes import mask_code
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.sale import Sale
 from pos_terminal.tui.widgets.line import Line
 from pos_terminal.tui.widgets.preview import CameraPreview
-from pos_terminal.wallet.codes import mask_code
 
 
 class PayScreen(PosScreen):

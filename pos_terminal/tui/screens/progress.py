@@ -14,6 +14,7 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
+from pos_terminal.base.codes import mask_last4
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.checkout import PaymentState, PaymentView
 from pos_terminal.tui.format import format_vnd
@@ -46,7 +47,7 @@ class ProgressScreen(PosScreen):
             yield Line(format_vnd(self.run.sale.amount), id="progress-amount")
             yield Line(_("Submitting the payment…"), id="progress-state")
             yield Line(_("Code {code} read by {source}").format(
-                code=f"••••{self.run.code_last4}", source=self.run.source), id="progress-code")
+                code=mask_last4(self.run.code_last4), source=self.run.source), id="progress-code")
             yield Line("", id="progress-elapsed")
             yield Line("", id="progress-choice")
 

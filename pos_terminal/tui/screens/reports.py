@@ -11,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
 
+from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.journal import Report
 from pos_terminal.tui.format import format_vnd, vn_time
@@ -53,7 +54,7 @@ class ReportsScreen(PosScreen):
         try:
             report = journal.close_day() if close else journal.x_report()
         except Exception as exc:
-            text = getattr(exc, "message", None) or str(exc)
+            text = cashier_message(exc)
             self.app.call_from_thread(self._show_error, _("Report not made: {reason}").format(
                 reason=text))
             return

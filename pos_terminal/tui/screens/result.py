@@ -13,6 +13,7 @@ from textual.widget import Widget
 from pos_terminal.base.i18n import _
 from pos_terminal.checkout import PaymentState, PaymentView, verdict
 from pos_terminal.tui.format import format_vnd, vn_time
+from pos_terminal.tui.printing import PrintOutcome
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.line import Line
 
@@ -25,6 +26,7 @@ class Outcome:
     headline: str
     amount: int
     lines: tuple[str, ...]
+    receipt_id: str | None = None  # a settled payment: its receipt can be printed
     view: PaymentView | None = field(default=None, compare=False)  # to redraw in a language
 
     @classmethod
@@ -45,13 +47,13 @@ class Outcome:
                 view.message,
                 _("Transaction: {zp_trans_id}").format(zp_trans_id=view.zp_trans_id or "-"),
                 _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
-            ))
+            ), receipt_id=view.app_trans_id)
         if view.state is PaymentState.SUCCEEDED:
             return cls(True, _("PAID"), view.amount, (
                 _("Time: {time}").format(time=vn_time(view.updated_ms)),
                 _("Transaction: {zp_trans_id}").format(zp_trans_id=view.zp_trans_id or "-"),
                 _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
-            ))
+            ), receipt_id=view.app_trans_id)
         if view.state in (PaymentState.PROCESSING, PaymentState.UNKNOWN,
                           PaymentState.SUBMITTING):
             return cls(False, _("NOT CONFIRMED YET"), view.amount, (
@@ -82,22 +84,50 @@ class ResultScreen(PosScreen):
             yield Line(format_vnd(self.outcome.amount), id="result-amount")
             for line in self.outcome.lines:
                 yield Line(line, classes="result-line")
-            yield Line(_("Press any key for the next sale"), id="result-hint")
+            if self.outcome.receipt_id is not None:
+                yield Line("", id="result-receipt")
+                yield Line(_("R: print the receipt · any other key: next sale"),
+                           id="result-hint")
+            else:
+                yield Line(_("Press any key for the next sale"), id="result-hint")
 
     def on_mount(self) -> None:
         self.pos.sale_finished = True
         self.pos.refresh_pending()
         self.set_timer(self.pos.settings.ui.result_timeout_s, self.back_to_sale)
+        receipt_id = self.outcome.receipt_id
+        if receipt_id in self.pos.receipts_printing:
+            self._show_receipt(_("Printing the receipt…"), error=False)
+        elif receipt_id is not None and receipt_id in self.pos.prints:
+            self.receipt_done(self.pos.prints[receipt_id])
 
     def keep_state(self) -> None:
         if self.outcome.view is not None:
             self.outcome = Outcome.from_view(self.outcome.view)
 
     def on_key(self, event: events.Key) -> None:
-        if event.key == "f8":
-            return  # the language switch (PosApp) redraws this result instead
+        if event.key in ("f8", "f12"):
+            return  # the language switch redraws this result; sign-out leaves it (PosApp)
         event.stop()
+        receipt_id = self.outcome.receipt_id
+        if event.key in ("r", "R") and receipt_id is not None:
+            if receipt_id not in self.pos.receipts_printing:
+                self._show_receipt(_("Printing the receipt…"), error=False)
+                self.pos.print_receipt(receipt_id)
+            return
         self.back_to_sale()
+
+    def _show_receipt(self, text: str, *, error: bool) -> bool:
+        for line in self.query("#result-receipt").results(Line):  # none while closing
+            line.update(text)
+            line.set_class(error, "receipt-error")
+            return True
+        return False
+
+    def receipt_done(self, outcome: PrintOutcome) -> bool:
+        """Says "printed" only when the printer took the bytes; otherwise why not."""
+        return outcome.subject_id == self.outcome.receipt_id and self._show_receipt(
+            outcome.message, error=not outcome.printed)
 
     def code_read(self, text: str, source: str) -> None:
         pass  # a late double read of the phone that was just charged

@@ -145,7 +145,7 @@ class SaleScreen(PosScreen):
         amount.focus()
 
     def code_read(self, text: str, source: str) -> None:
-        from pos_terminal.wallet.codes import mask_code
+        from pos_terminal.base.codes import mask_code
 
         self.say(_("Code {code} read before a payment was started: press Enter to charge the "
                    "amount, then scan again.").format(code=mask_code(text)), error=True)

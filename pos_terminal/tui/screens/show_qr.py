@@ -14,6 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
+from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.checkout import PaymentState, PaymentView
 from pos_terminal.tui.format import format_vnd
@@ -93,7 +94,7 @@ class ShowQrScreen(PosScreen):
         try:
             view = self.pos.checkout.create_gateway_order(amount, description).payment
         except Exception as exc:
-            text = getattr(exc, "message", None) or str(exc)
+            text = cashier_message(exc)
             self.app.call_from_thread(self.say, _("Order not created: {reason}").format(
                 reason=text), True)
             return
@@ -102,7 +103,7 @@ class ShowQrScreen(PosScreen):
             final = self.pos.checkout.follow(view.app_trans_id, deadline_s=FOLLOW_FOR_S,
                                              on_progress=self._progress, cancel=self.cancel)
         except Exception as exc:
-            text = getattr(exc, "message", None) or str(exc)
+            text = cashier_message(exc)
             self.app.call_from_thread(self.say, _("Status not available: {reason}").format(
                 reason=text), True)
             return

@@ -25,13 +25,21 @@ class StatusHeader(Horizontal):
         state = getattr(self.app, "header_state", {})
         yield Line(f" {_(BADGES.get(self.environment, self.environment.upper()))} ",
                    classes=f"badge badge-{self.environment}")
-        yield Line(f"pos-terminal · {self.terminal_id}", classes="title")
+        yield Line(self._title(state.get("cashier")), classes="title")
         for text, classes in (self._reach(state.get("reachable")),
                               self._pending(state.get("pending"))):
             yield Line(text, classes=classes)
         if state.get("ledger") is not None:  # only with a fleet ledger configured
             text, classes = self._ledger(state["ledger"])
             yield Line(text, classes=classes)
+
+    def _title(self, cashier: str | None) -> str:
+        """Who is signed in, with the key that signs out (no room for it in the footer)."""
+        if cashier is None:
+            return f"pos-terminal · {self.terminal_id}"
+        name = cashier if len(cashier) <= 20 else cashier[:19] + "…"
+        return _("{terminal} · {name} (F12 sign out)").format(terminal=self.terminal_id,
+                                                             name=name)
 
     @staticmethod
     def _reach(reachable: bool | None) -> tuple[str, str]:
@@ -54,6 +62,8 @@ class StatusHeader(Horizontal):
         return line, "ledger" if quiet else "ledger warn"
 
     def show(self, state: Mapping[str, Any]) -> None:
+        for title in self.query(".title").results(Line):
+            title.update(self._title(state.get("cashier")))
         if state.get("ledger") is not None:
             text, classes = self._ledger(state["ledger"])
             lines = list(self.query(".ledger").results(Line))

@@ -1,0 +1,219 @@
+"""Refund rows: born REFUNDING before the request leaves, settled with their event; a refund
+that completes the payment's amount moves the payment to REFUNDED in the same transaction.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pos_terminal.journal.connection import _REFUND_COLUMNS, _UNSET, _refund, vnd
+from pos_terminal.journal.errors import IllegalTransition, RefundNotAllowed
+from pos_terminal.journal.leasing import LeaseRows
+from pos_terminal.journal.states import PaymentState, can_move
+from pos_terminal.journal.views import RefundView
+
+
+class RefundRows(LeaseRows):
+    """The `refunds` table and its events."""
+
+    def record_refund_intent(
+        self,
+        *,
+        m_refund_id: str,
+        app_trans_id: str,
+        amount: int | None,
+        description: str,
+        request_ms: int,
+        message: str = "",
+        lease_ttl_ms: int | None = None,
+        cashier_id: str | None = None,
+    ) -> RefundView:
+        """Commit a refund before it is sent; `amount` None means everything that is left.
+
+        The check of what is left counts refunds still in flight, inside the same write
+        transaction, so two refunds racing cannot together exceed the payment.
+        """
+        t = self._clock()
+        with self._tx() as conn:
+            payment = self._get_in(conn, app_trans_id)
+            if payment.state is not PaymentState.SUCCEEDED:
+                raise RefundNotAllowed(
+                    f"Payment {app_trans_id} is {payment.state.value}; only a succeeded payment "
+                    "can be refunded."
+                )
+            if not payment.zp_trans_id:
+                raise RefundNotAllowed(
+                    f"Payment {app_trans_id} has no wallet transaction number (it was marked paid "
+                    "by hand); refund it from the merchant portal."
+                )
+            in_flight = conn.execute(
+                "SELECT coalesce(sum(amount), 0) FROM refunds WHERE app_trans_id=? AND state=?",
+                (app_trans_id, PaymentState.REFUNDING.value),
+            ).fetchone()[0]
+            left = payment.amount - payment.refunded_amount - int(in_flight)
+            wanted = left if amount is None else amount
+            if wanted <= 0:
+                pending = " (refunds still in progress count too)" if in_flight else ""
+                if amount is not None and left > 0:
+                    raise RefundNotAllowed(
+                        f"A refund amount must be a positive number of VND, not {amount}."
+                    )
+                raise RefundNotAllowed(
+                    f"Nothing is left to refund on {app_trans_id}: {vnd(payment.amount)} paid, "
+                    f"{vnd(payment.refunded_amount)} refunded{pending}."
+                )
+            if wanted > left:
+                raise RefundNotAllowed(
+                    f"Cannot refund {vnd(wanted)} on {app_trans_id}: only {vnd(left)} is left "
+                    f"({vnd(payment.amount)} paid, {vnd(payment.refunded_amount)} refunded, "
+                    f"{vnd(int(in_flight))} in progress)."
+                )
+            conn.execute(
+                "INSERT INTO refunds(m_refund_id, app_trans_id, amount, description, state, "
+                "request_ms, message, created_ms, updated_ms, cashier_id) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (m_refund_id, app_trans_id, wanted, description, PaymentState.REFUNDING.value,
+                 request_ms, message, t, t, cashier_id),
+            )
+            if lease_ttl_ms is not None:
+                self._take_lease_in(conn, "refunds", m_refund_id, lease_ttl_ms)
+            self._append_event(
+                conn, app_trans_id=app_trans_id, m_refund_id=m_refund_id, time_ms=t,
+                kind="transition", from_state=PaymentState.NEW.value,
+                to_state=PaymentState.REFUNDING.value, message=message or f"refund {vnd(wanted)}",
+                cashier_id=cashier_id,
+            )
+            return self._get_refund_in(conn, m_refund_id)
+
+    def refund_transition(
+        self,
+        m_refund_id: str,
+        to_state: PaymentState,
+        *,
+        message: str,
+        return_code: int | None = _UNSET,
+        sub_return_code: int | None = _UNSET,
+        service_message: str = _UNSET,
+        refund_id: str | None = _UNSET,
+        full_refund_message: str = "",
+        release: bool = False,
+    ) -> RefundView:
+        """Settle (or refresh) a refund; REFUNDED adds to the payment's refunded_amount and moves
+        the payment SUCCEEDED -> REFUNDED when nothing is left, all in one transaction."""
+        t = self._clock()
+        with self._tx() as conn:
+            current = self._get_refund_in(conn, m_refund_id)
+            moving = current.state is not to_state
+            if moving and not can_move(current.state, to_state, refund=True):
+                raise IllegalTransition(
+                    f"Refund {m_refund_id} cannot go from {current.state.value} to "
+                    f"{to_state.value}."
+                )
+            sets: dict[str, Any] = {"state": to_state.value, "message": message, "updated_ms": t}
+            for column, value in (
+                ("return_code", return_code), ("sub_return_code", sub_return_code),
+                ("service_message", service_message), ("refund_id", refund_id),
+            ):
+                if value is not _UNSET:
+                    sets[column] = value
+            if to_state is not PaymentState.REFUNDING:
+                sets["needs_review"] = 0
+            conn.execute(
+                f"UPDATE refunds SET {', '.join(f'{c}=?' for c in sets)} "  # noqa: S608
+                "WHERE m_refund_id=?",
+                (*sets.values(), m_refund_id),
+            )
+            if release:
+                self._release_in(conn, "refunds", "m_refund_id", m_refund_id)
+            if moving:
+                self._append_event(
+                    conn, app_trans_id=current.app_trans_id, m_refund_id=m_refund_id, time_ms=t,
+                    kind="transition", from_state=current.state.value, to_state=to_state.value,
+                    return_code=None if return_code is _UNSET else return_code,
+                    sub_return_code=None if sub_return_code is _UNSET else sub_return_code,
+                    message=message,
+                )
+            if moving and to_state is PaymentState.REFUNDED:
+                conn.execute(
+                    "UPDATE payments SET refunded_amount=refunded_amount+?, updated_ms=? "
+                    "WHERE app_trans_id=?",
+                    (current.amount, t, current.app_trans_id),
+                )
+                payment = self._get_in(conn, current.app_trans_id)
+                if payment.refunded_amount == payment.amount:
+                    text = full_refund_message or f"Refunded in full ({vnd(payment.amount)})."
+                    conn.execute(
+                        "UPDATE payments SET state=?, message=? WHERE app_trans_id=?",
+                        (PaymentState.REFUNDED.value, text, current.app_trans_id),
+                    )
+                    self._append_event(
+                        conn, app_trans_id=current.app_trans_id, m_refund_id=m_refund_id,
+                        time_ms=t, kind="transition", from_state=payment.state.value,
+                        to_state=PaymentState.REFUNDED.value, message=text,
+                    )
+            return self._get_refund_in(conn, m_refund_id)
+
+    def refund_claim_send(self, m_refund_id: str, ttl_ms: int) -> bool:
+        """Just before sending a refund: True if this process still owns its lease."""
+        with self._tx() as conn:
+            current = self._get_refund_in(conn, m_refund_id)
+            if current.state is not PaymentState.REFUNDING or current.refund_id is not None:
+                return False
+            return self._claim_send_in(conn, "refunds", "m_refund_id", m_refund_id, ttl_ms)
+
+    def refund_release(self, m_refund_id: str) -> None:
+        with self._tx() as conn:
+            self._release_in(conn, "refunds", "m_refund_id", m_refund_id)
+
+    def refund_never_arrived_allowed(self, m_refund_id: str, grace_s: float) -> str:
+        """"Refund not found": "failed" if no lease can be live and the sending has been quiet
+        for `grace_s` (monotonic), else "owner_live" or "grace" (a quiet stamp may be written)."""
+        with self._tx() as conn:
+            current = self._get_refund_in(conn, m_refund_id)
+            if current.is_final:
+                return current.state.value
+            quiet = self._quiet_for_in(conn, "refunds", "m_refund_id", m_refund_id)
+            if quiet is None:
+                return "owner_live"
+            return "failed" if quiet >= grace_s else "grace"
+
+    def flag_refund_for_review(self, m_refund_id: str, message: str) -> RefundView:
+        t = self._clock()
+        with self._tx() as conn:
+            current = self._get_refund_in(conn, m_refund_id)
+            if current.needs_review or current.is_final:
+                return current
+            conn.execute(
+                "UPDATE refunds SET needs_review=1, message=?, updated_ms=? WHERE m_refund_id=?",
+                (message, t, m_refund_id),
+            )
+            self._append_event(
+                conn, app_trans_id=current.app_trans_id, m_refund_id=m_refund_id, time_ms=t,
+                kind="review", from_state=current.state.value, to_state=current.state.value,
+                message=message,
+            )
+            return self._get_refund_in(conn, m_refund_id)
+
+    def get_refund(self, m_refund_id: str) -> RefundView:
+        return self._reading(lambda conn: self._get_refund_in(conn, m_refund_id))
+
+    def refunds(self, app_trans_id: str | None = None) -> list[RefundView]:
+        if app_trans_id is None:
+            rows = self._read(
+                f"SELECT {_REFUND_COLUMNS} FROM refunds ORDER BY created_ms"  # noqa: S608
+            )
+        else:
+            rows = self._read(
+                f"SELECT {_REFUND_COLUMNS} FROM refunds WHERE app_trans_id=? "  # noqa: S608
+                "ORDER BY created_ms",
+                (app_trans_id,),
+            )
+        return [_refund(r) for r in rows]
+
+    def pending_refunds(self) -> list[RefundView]:
+        rows = self._read(
+            f"SELECT {_REFUND_COLUMNS} FROM refunds WHERE state=? "  # noqa: S608
+            "ORDER BY created_ms",
+            (PaymentState.REFUNDING.value,),
+        )
+        return [_refund(r) for r in rows]

@@ -1,0 +1,151 @@
+"""Receipts from the UI: R on the Result screen, P / N in the payment detail, `[printer] auto`.
+The printer is a real TCP listener on loopback ("port 9100 style"); the screen says "printed"
+only once it took the bytes, and says why not (with the setting to fix) otherwise."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+
+import pytest
+
+from pos_terminal.checkout import Checkout, PaymentState
+from pos_terminal.config import Settings
+from pos_terminal.tui.screens.history import PaymentDetailScreen
+from pos_terminal.tui.screens.result import ResultScreen
+from tests.receipts.test_receipts import CUT, INIT, Listener
+from tests.tui.conftest import KeyClock, wallet_code
+from tests.tui.helpers import screen_lines, text_of, type_keys, wait_until
+from tests.tui.test_flows import charge
+
+pytestmark = pytest.mark.asyncio
+
+
+@pytest.fixture
+def printer() -> Iterator[Listener]:
+    listener = Listener()
+    yield listener
+    listener.close()
+
+
+def with_printer(settings: Settings, target: str, *, auto: bool = False) -> Settings:
+    # The Result screen stays up while the test looks (no auto-dismiss on a slow machine).
+    return settings.replace_section("printer", target=target, auto=auto, codepage="CP1258") \
+        .replace_section("ui", result_timeout_s=3600)
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def receipt_line(pilot) -> str:
+    return text_of(pilot, "#result-receipt")
+
+
+async def paid_on_result(pilot, clock: KeyClock, emulator) -> str:
+    await charge(pilot, clock, emulator, "50000", "an")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
+    screen = pilot.app.screen
+    assert screen.outcome.success and screen.outcome.receipt_id is not None
+    return screen.outcome.receipt_id
+
+
+async def test_r_on_result_prints_the_receipt(settings: Settings, make_app, key_clock, emulator,
+                                              checkout: Checkout, printer: Listener) -> None:
+    target = f"tcp:127.0.0.1:{printer.port}"
+    async with make_app(settings=with_printer(settings, target)).run_test(
+            size=(80, 24)) as pilot:
+        app_trans_id = await paid_on_result(pilot, key_clock, emulator)
+        assert "R: print the receipt · any other key: next sale" in "\n".join(
+            screen_lines(pilot))
+        assert receipt_line(pilot) == ""  # nothing printed, nothing claimed
+        await type_keys(pilot, key_clock, "r")
+        await wait_until(pilot, lambda: receipt_line(pilot).startswith("Receipt printed"),
+                         what="the receipt printed")
+        assert receipt_line(pilot) == f"Receipt printed on {target}."
+        assert isinstance(pilot.app.screen, ResultScreen)  # R is not "the next sale"
+        [job] = printer.wait_jobs(1)
+        assert job.startswith(INIT) and job.endswith(CUT)
+        assert app_trans_id.encode() in job and "50.000 ₫".encode("cp1258") in job
+        assert checkout.journal.receipt_prints("payment", app_trans_id) == 1
+
+
+async def test_unreachable_printer_says_why_and_claims_nothing(
+        settings: Settings, make_app, key_clock, emulator, checkout: Checkout) -> None:
+    port = closed_port()
+    async with make_app(settings=with_printer(settings, f"tcp:127.0.0.1:{port}")).run_test(
+            size=(80, 24)) as pilot:
+        app_trans_id = await paid_on_result(pilot, key_clock, emulator)
+        await type_keys(pilot, key_clock, "r")
+        await wait_until(pilot, lambda: receipt_line(pilot).startswith("No receipt printed"),
+                         what="the refusal")
+        text = receipt_line(pilot)
+        assert text.startswith(f"No receipt printed: cannot reach the network printer "
+                               f"127.0.0.1:{port} (")
+        assert "check that the printer is on, on the network, and that its address and raw " \
+               f"port ({port}) are right" in text
+        assert "Receipt printed" not in "\n".join(screen_lines(pilot))
+        assert checkout.journal.receipt_prints("payment", app_trans_id) == 0
+
+
+async def test_no_printer_configured_names_the_setting(settings: Settings, make_app, key_clock,
+                                                       emulator) -> None:
+    async with make_app(settings=with_printer(settings, "")).run_test(size=(80, 24)) as pilot:
+        await paid_on_result(pilot, key_clock, emulator)
+        await type_keys(pilot, key_clock, "r")
+        await wait_until(pilot, lambda: receipt_line(pilot).startswith("No receipt printed"),
+                         what="the refusal")
+        assert receipt_line(pilot) == (
+            "No receipt printed: no receipt printer is set up. Set [printer] target in "
+            f"{settings.source} (e.g. target = \"tcp:192.168.1.50:9100\").")
+
+
+async def test_auto_print_after_payment_and_refund(settings: Settings, make_app, key_clock,
+                                                   emulator, checkout: Checkout,
+                                                   printer: Listener) -> None:
+    target = f"tcp:127.0.0.1:{printer.port}"
+    async with make_app(settings=with_printer(settings, target, auto=True)).run_test(
+            size=(80, 24)) as pilot:
+        app_trans_id = await paid_on_result(pilot, key_clock, emulator)
+        await wait_until(pilot, lambda: receipt_line(pilot).startswith("Receipt printed"),
+                         what="printed by itself")
+        [job] = printer.wait_jobs(1)
+        assert job.startswith(INIT) and job.endswith(CUT) and app_trans_id.encode() in job
+
+        # A refund from History (no supervisor set up): its receipt prints by itself too.
+        await type_keys(pilot, key_clock, "space")
+        await pilot.app.push_screen(PaymentDetailScreen(app_trans_id))
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, PaymentDetailScreen)
+                         and pilot.app.screen.view is not None, what="the detail")
+        await type_keys(pilot, key_clock, "f", *["backspace"] * 5, *"20000", "enter", "y")
+        await wait_until(pilot, lambda: len(printer.jobs) == 2, what="the refund receipt")
+        [refund] = checkout.journal.refunds(app_trans_id)
+        assert refund.state is PaymentState.REFUNDED
+        assert refund.m_refund_id.encode() in printer.jobs[1]
+        assert printer.jobs[1].startswith(INIT) and printer.jobs[1].endswith(CUT)
+        await wait_until(pilot, lambda: text_of(pilot, "#detail-receipt") ==
+                         f"Receipt printed on {target}.", what="said on the detail")
+        assert checkout.journal.receipt_prints("refund", refund.m_refund_id) == 1
+
+
+async def test_detail_reprints_the_payment_receipt(settings: Settings, make_app, key_clock,
+                                                   emulator, checkout: Checkout,
+                                                   printer: Listener) -> None:
+    target = f"tcp:127.0.0.1:{printer.port}"
+    view = checkout.pay(40_000, wallet_code(emulator, "an"))
+    async with make_app(settings=with_printer(settings, target)).run_test(
+            size=(80, 24)) as pilot:
+        await pilot.app.push_screen(PaymentDetailScreen(view.app_trans_id))
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, PaymentDetailScreen)
+                         and pilot.app.screen.view is not None, what="the detail")
+        await type_keys(pilot, key_clock, "p")
+        await wait_until(pilot, lambda: text_of(pilot, "#detail-receipt") ==
+                         f"Receipt printed on {target}.", what="printed")
+        await type_keys(pilot, key_clock, "p")
+        await wait_until(pilot, lambda: text_of(pilot, "#detail-receipt") ==
+                         f"Reprint of the receipt printed on {target}.", what="reprinted")
+        original, reprint = printer.wait_jobs(2)
+        assert b"REPRINT" not in original and b"*** REPRINT ***" in reprint
+        assert reprint.startswith(INIT) and reprint.endswith(CUT)
