@@ -380,7 +380,7 @@ def test_human_output_in_vietnamese_with_language_vi(settings: Settings, tmp_pat
     assert ok.exit_code == 0, ok.stderr
     first, second = ok.stdout.splitlines()[:2]
     assert first.startswith("THÀNH CÔNG  12.000 ₫  ")
-    assert second == "  Đã nhận tiền. Đưa hóa đơn cho khách."
+    assert second == "  Đã nhận tiền. Giao dịch đã hoàn tất."
     declined = run("pay", "--amount", "5000", "--code", wallet_code(emulator, "dung"))
     assert declined.exit_code == 1
     assert declined.stdout.startswith("THẤT BẠI  5.000 ₫  ")

@@ -230,7 +230,7 @@ def test_messages_in_vietnamese_with_language_vi(config_file: Path, scanner: Ser
         paid = counter.ask("PAY 25000")
         scanner.take_away()
         assert (paid["ok"], paid["state"], paid["outcome"]) == (True, "succeeded", "paid")
-        assert paid["message"] == "Đã nhận tiền. Đưa hóa đơn cho khách."
+        assert paid["message"] == "Đã nhận tiền. Giao dịch đã hoàn tất."
         scanner.hold_up(fresh_code(emulator, "dung"))
         declined = counter.ask("PAY 70000")
         scanner.take_away()
