@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from hardware.decoders import DECODER_NAMES, make_decoder
     from hardware.events import CodeFilter, Decoded, ScanEvent, SourceStatus
     from hardware.sources.base import SourceUnavailable
-    from hardware.sources.factory import SPEC_FORMS, SpecError, open_source
+    from hardware.sources.factory import SPEC_FORMS, SpecError, missing_device, open_source
     from hardware.sources.protocol import ScanSource
     from hardware.sources.synthetic import SyntheticSource
     from hardware.sources.wedge import WedgeSource
@@ -35,6 +35,7 @@ _WHERE = {
     "SPEC_FORMS": "hardware.sources.factory",
     "SpecError": "hardware.sources.factory",
     "open_source": "hardware.sources.factory",
+    "missing_device": "hardware.sources.factory",
     "ScanSource": "hardware.sources.protocol",
     "SyntheticSource": "hardware.sources.synthetic",
     "WedgeSource": "hardware.sources.wedge",
@@ -62,6 +63,7 @@ __all__ = [
     "WedgeVerdict",
     "decode_image",
     "make_decoder",
+    "missing_device",
     "open_source",
 ]
 

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from pos_terminal.base.errors import ExitCode, PosError
-from pos_terminal.base.i18n import language_from_environment
+from pos_terminal.base.i18n import _, language_from_environment
 from pos_terminal.base.keys import read_rsa_public_key
 
 ENV_OVERRIDES = {"POS_KEY1": "key1", "POS_KEY2": "key2", "POS_RSA_PUBLIC_KEY": "rsa_public_key"}
@@ -146,6 +146,9 @@ class CheckoutSettings(_Section):
     min_amount: int = Field(default=1, gt=0, le=AMOUNT_CEILING)
     max_amount: int = Field(default=100_000_000, gt=0, le=AMOUNT_CEILING)
     code_reuse_window_s: float = Field(default=120.0, ge=0, le=DAY_S)
+    #: A payment charged after the terminal said failed or after the cashier gave up waiting:
+    #: "refund" returns it automatically, "review" flags it for a person.
+    late_success: Literal["refund", "review"] = "refund"
 
     @model_validator(mode="after")
     def _amount_bounds(self) -> CheckoutSettings:
@@ -361,6 +364,11 @@ def _describe(err: Mapping[str, Any]) -> tuple[str, str]:
     key = f"[{loc[0]}] {'.'.join(loc[1:])}".strip() if len(loc) > 1 else (
         f"[{loc[0]}]" if loc else "")
     kind = err.get("type", "")
+    env = next((var for var, name in ENV_OVERRIDES.items()
+                if loc[:1] == ["service"] and loc[1:] == [name]), None)
+    if env is not None and kind in ("missing", "string_too_short"):
+        return key, _("missing required key: set {name} in [service], or the environment "
+                      "variable {env}").format(name=loc[1], env=env)
     if kind == "missing":
         return key, "missing required key"
     if kind == "extra_forbidden":

@@ -20,6 +20,7 @@ command under way finish (its journal write, then its answer) and end the sessio
 from __future__ import annotations
 
 import json
+import logging
 import queue
 import re
 import signal
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from hardware import ScanEvent, ScanSource
     from pos_terminal.checkout import Checkout
 
+log = logging.getLogger(__name__)
 COMMANDS = ("PAY", "STATUS", "REFUND", "RECONCILE", "LEDGER", "QUIT")
 USAGE = ("commands: PAY <amount> [description] | STATUS <app_trans_id> | "
          "REFUND <app_trans_id> [amount] | RECONCILE | LEDGER | QUIT")
@@ -228,6 +230,8 @@ class CounterLoop:
         event = self.wait_for_code()
         view = self.checkout.pay(amount, event.text, description=description, cancel=self.stop,
                                  stop=self.stop)
+        if verdict.of_payment(view) is verdict.Verdict.UNKNOWN:  # given up: returned if late
+            view = self.checkout.abandon(view.app_trans_id)
         answer = verdict.payment_answer(view)
         return {"ok": answer["outcome"] == verdict.Verdict.PAID.value,
                 "code": mask_code(event.text), **answer}
@@ -273,6 +277,10 @@ def serve(checkout: Checkout, source_factory: Callable[[], ScanSource | None],
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGINT, signal.SIGTERM):
             previous[sig] = signal.signal(sig, loop.on_signal)
+    done = threading.Event()
+    reconciler = threading.Thread(target=_reconcile_every, args=(checkout, loop, done),
+                                  name="headless-reconcile", daemon=True)
+    reconciler.start()
     try:
         ready: dict[str, Any] = {"ok": True, "command": "READY", "scanner": loop.source.spec
                                  if loop.source else None, "pending": checkout.pending_count()}
@@ -281,6 +289,23 @@ def serve(checkout: Checkout, source_factory: Callable[[], ScanSource | None],
         loop.emit(ready)
         loop.run(inp)
     finally:
+        done.set()
+        reconciler.join(timeout=5.0)
         for number, handler in previous.items():
             signal.signal(number, handler)
         loop.close()
+
+
+#: How often headless mode resolves open payments (and returns late charges) by itself.
+RECONCILE_EVERY_S = 30.0
+
+
+def _reconcile_every(checkout: Checkout, loop: CounterLoop, done: threading.Event) -> None:
+    """Keep resolving what was given up on (as the UI does), between commands."""
+    while not done.wait(RECONCILE_EVERY_S):
+        if loop.busy:
+            continue
+        try:
+            checkout.reconcile(cancel=done)
+        except Exception:
+            log.exception("background reconciliation failed")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 from hardware.acceptance import ReadAcceptor
 from hardware.events import CodeFilter
 from hardware.sources.protocol import ScanSource
@@ -16,6 +19,33 @@ class SpecError(ValueError):
 
 def _bad(spec: str, why: str) -> SpecError:
     return SpecError(f"scanner source {spec!r}: {why}; use one of: {', '.join(SPEC_FORMS)}")
+
+
+def missing_device(spec: str) -> str | None:
+    """What is missing for `spec` to work (its device node, file or folder), as a sentence
+    naming it and how to find the right one; None when it is there (or needs no device)."""
+    kind, _, arg = spec.strip().partition(":")
+    kind = kind.lower()
+    if kind == "camera" and arg.isdigit():
+        if not sys.platform.startswith("linux"):
+            return None
+        node = Path(f"/dev/video{int(arg)}")
+        fix = "plug the camera in, or choose the index of one that is (ls /dev/video*)"
+    elif kind == "evdev" and arg:
+        node = Path(arg)
+        fix = "plug the scanner in, or name its event device (ls -l /dev/input/by-id)"
+    elif kind == "serial" and arg and "://" not in arg:
+        head, sep, tail = arg.rpartition(":")
+        node = Path(head if sep and tail.isdigit() else arg)
+        fix = "plug the scanner in, or name its port (ls -l /dev/serial/by-id)"
+    elif kind in ("video", "images") and arg:
+        node = Path(arg)
+        fix = "check the path"
+    else:
+        return None
+    if node.exists():
+        return None
+    return f"{node} does not exist: {fix}"
 
 
 def open_source(spec: str, *, decoder: str = "zxing", code_filter: CodeFilter | None = None,

@@ -18,7 +18,7 @@ from typing import Any
 
 from pos_terminal.base.codes import mask_code
 from pos_terminal.base.i18n import N_, _
-from pos_terminal.checkout import gateway, outcomes, recovery, refunds
+from pos_terminal.checkout import gateway, late_charges, outcomes, recovery, refunds
 from pos_terminal.checkout.answer_checks import mismatch_message
 from pos_terminal.checkout.errors import AnswerNotRecorded, CodeRefused, Stopped
 from pos_terminal.checkout.hooks import pause_point
@@ -287,7 +287,9 @@ class Checkout:
                     view = self._send(view, prepared)
                 if on_progress is not None:
                     on_progress(view)
-                return self._follow(view, deadline, on_progress, cancel)
+                view = self._follow(view, deadline, on_progress, cancel)
+                # abandoned meanwhile (the cashier gave up while the send was still waiting)
+                return late_charges.settle(self, view)
         finally:
             self._release_code(fp)
 
@@ -428,11 +430,15 @@ class Checkout:
                 return self.journal.get(view.app_trans_id)
             return outcomes.stay(self.journal, view, unexpected_message(exc))
         if view.is_final:
-            return outcomes.recheck_final(self.journal, view, result)
-        return outcomes.apply_payment_result(
-            self.journal, view, result, from_query=True,
-            not_found_grace_s=self._cfg.not_found_grace_s,
-        )
+            after = outcomes.recheck_final(self.journal, view, result)
+        else:
+            after = outcomes.apply_payment_result(
+                self.journal, view, result, from_query=True,
+                not_found_grace_s=self._cfg.not_found_grace_s,
+            )
+        if view.state is S.SUCCEEDED:  # not a success of this query: a person may have decided
+            return after
+        return late_charges.settle(self, after)
 
     def status(self, app_trans_id: str) -> PaymentView:
         """The journal's view; a pending payment, or one concluded "never reached the service"
@@ -468,6 +474,10 @@ class Checkout:
         cancel: threading.Event | None = None,
     ) -> recovery.ReconcileReport:
         return recovery.reconcile(self, on_progress=on_progress, wait_s=wait_s, cancel=cancel)
+
+    def abandon(self, app_trans_id: str, *, cashier_id: str | None = None) -> PaymentView:
+        """The cashier gives up waiting (late_charges.abandon)."""
+        return late_charges.abandon(self, app_trans_id, cashier_id=cashier_id)
 
     def rows_in_flight(self) -> frozenset[str]:
         with self._lock:

@@ -10,7 +10,8 @@ SIGCONT.
 
 Steps: ``after_intent`` (intent committed, request not sent yet), ``before_send`` (the lease
 claimed, the request about to leave), ``after_answer`` (answer received, not yet committed),
-``refund_after_intent`` (a refund recorded, not sent yet).
+``refund_after_intent`` (a refund recorded, not sent yet), ``late_charge_before_return`` (a
+late charge committed, its automatic return not recorded yet).
 """
 
 from __future__ import annotations

@@ -44,7 +44,8 @@ MSG_OWNER_LIVE = N_(
 def late_success_message(amount: int) -> str:
     return _(
         "LATE SUCCESS: the wallet service reports this payment as PAID ({amount}) after the "
-        "terminal had said it failed. The customer WAS charged: do not charge again. If the "
+        "terminal had said it failed. The customer WAS charged: do not charge again. It is "
+        "returned automatically with [checkout] late_success = \"refund\"; otherwise, if the "
         "customer already paid another way, refund this payment."
     ).format(amount=vnd(amount))
 

@@ -132,6 +132,13 @@ def reconcile(
             if on_progress is not None:
                 on_progress(rechecked)
 
+    from pos_terminal.checkout import late_charges
+
+    for refund_id in refund_ids:
+        late_charges.after_return(co, journal.get_refund(refund_id))
+    for returned in late_charges.sweep(co):
+        if returned.app_trans_id not in payment_ids:
+            payment_ids.append(returned.app_trans_id)
     final_payments = tuple(journal.get(i) for i in payment_ids)
     final_refunds = tuple(journal.get_refund(i) for i in refund_ids)
     return ReconcileReport(

@@ -42,8 +42,10 @@ def refund(
     deadline_s: float | None = None,
     cancel: threading.Event | None = None,
     cashier_id: str | None = None,
+    auto: bool = False,
 ) -> RefundView:
-    """Refund `amount` VND (None: all that is left) and follow it until final or the deadline."""
+    """Refund `amount` VND (None: all that is left) and follow it until final or the deadline.
+    `auto`: the automatic return of a late charge (checkout/late_charges.py)."""
     co.last_refund = None
     if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
         raise InvalidPayment("amount", _("A refund amount must be a whole number of VND, not "
@@ -76,7 +78,7 @@ def refund(
         m_refund_id=m_refund_id, app_trans_id=app_trans_id, amount=amount, description=text,
         request_ms=now, message=_("Sending the refund to the wallet service."),
         lease_ttl_ms=ttl_ms,
-        cashier_id=cashier_id,
+        cashier_id=cashier_id, auto=auto,
     )
     co.last_refund = m_refund_id
     request = RefundRequest(m_refund_id=m_refund_id, zp_trans_id=payment.zp_trans_id,

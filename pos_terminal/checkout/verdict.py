@@ -93,7 +93,9 @@ def headline(view: PaymentView) -> str:
     """The few words a cashier sees first."""
     verdict = of_payment(view)
     if verdict is Verdict.PAID:
-        return _("PAID (LATE)") if view.late else _("PAID")
+        if view.charged_late and view.state is S.REFUNDED:
+            return _("CHARGED LATE, RETURNED")
+        return _("PAID (LATE)") if view.charged_late else _("PAID")
     if verdict is Verdict.NOT_PAID:
         return _("NOT PAID")
     if verdict is Verdict.NEEDS_REVIEW:

@@ -11,12 +11,12 @@ import json
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO
 
 import click
 
@@ -70,7 +70,7 @@ from pos_terminal.journal import (
     vn_time,
 )
 from pos_terminal.journal.cashiers import CashierError
-from pos_terminal.journal.export import write_csv, write_json
+from pos_terminal.journal.export import write_csv, write_json, write_refunds_csv
 from pos_terminal.text_safety import clean
 from pos_terminal.wallet.errors import FieldError, RsaKeyError, WalletError
 from pos_terminal.wallet.messages import Item
@@ -187,6 +187,8 @@ def _payment_line(view: PaymentView) -> str:
     state = verdict.state_label(view.state.value).upper()
     if view.late:
         state += " " + _("(LATE: charged after the terminal said failed)")
+    elif view.charged_late:
+        state += " " + _("(LATE: charged after the cashier gave up)")
     parts = [state, _money(view.amount), view.app_trans_id]
     # A wallet transaction number only for money that moved (a failed row may carry one).
     if view.zp_trans_id and view.state in (S.SUCCEEDED, S.REFUNDED):
@@ -435,6 +437,13 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
         field = "item" if exc.field == "items" else exc.field
         _pay_error(exc.message, as_json=as_json, amount=amount, field=field)
     if scanner_spec is not None:
+        from hardware import missing_device
+        from pos_terminal.cli.ui_cmds import scanner_unusable
+
+        problem = missing_device(scanner_spec)
+        if problem is not None:
+            _pay_error(scanner_unusable(scanner_spec, problem), as_json=as_json, amount=amount,
+                       field="scanner")
         try:
             code = _read_scan(settings, scanner_spec, scan_timeout)
         except InvalidPayment as exc:
@@ -471,6 +480,8 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
             _pay_error(exc.message, as_json=as_json, amount=amount,
                        **({"reason": getattr(exc, "reason", "journal")}
                           if isinstance(exc, JournalError) else {}))
+        if verdict.of_payment(view) is verdict.Verdict.UNKNOWN:  # exit 3: the cashier gives up
+            view = co.abandon(view.app_trans_id, cashier_id=cashier_id)
     _answer_payment(view, as_json, stop)
 
 
@@ -740,39 +751,63 @@ def journal_show(ctx: click.Context, app_trans_id: str, as_json: bool) -> None:
 @journal_group.command("export")
 @click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv",
               show_default=True)
+@click.option("--what", type=click.Choice(["payments", "refunds"]), default="payments",
+              show_default=True,
+              help="Payments (filtered by their day and state) or refunds (by theirs).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to this file instead of stdout.")
 @_with_filters
 @click.pass_context
-def journal_export(ctx: click.Context, fmt: str, output: Path | None, since: str | None,
-                   until: str | None, states: tuple[str, ...]) -> None:
-    """Export payments (CSV: one line each; JSON: with events and refunds), oldest first."""
+def journal_export(ctx: click.Context, fmt: str, what: str, output: Path | None,
+                   since: str | None, until: str | None, states: tuple[str, ...]) -> None:
+    """Export payments (CSV: one line each; JSON: with events and refunds) or refunds (one line
+    each, marked when automatic), oldest first."""
     settings = load_settings_or_exit(ctx)
     filters = _filters(since, until, states, False)
     if output is not None:
         _check_export_target(output, settings.terminal.journal)
     with _journal(settings, False) as journal:
         try:
-            rows = journal.list_payments(**filters)
+            rows: Sequence[Any] = (journal.list_payments(**filters) if what == "payments"
+                                   else _refunds_between(journal, **filters))
         except JournalError as exc:
             _error(exc.message, as_json=False)
+
+        def write(out: TextIO) -> None:
+            if what == "refunds":
+                if fmt == "csv":
+                    write_refunds_csv(rows, out)
+                else:
+                    json.dump({"refunds": [r.to_json() for r in rows]}, out,
+                              ensure_ascii=False, indent=2)
+                    out.write("\n")
+            elif fmt == "csv":
+                write_csv(rows, out)
+            else:
+                write_json(journal, rows, out)
+
         if output is None:
-            out = sys.stdout
-            (write_csv(rows, out) if fmt == "csv" else write_json(journal, rows, out))
+            write(sys.stdout)
         else:
             try:
                 with output.open("w", encoding="utf-8", newline="") as out_file:
-                    if fmt == "csv":
-                        write_csv(rows, out_file)
-                    else:
-                        write_json(journal, rows, out_file)
+                    write(out_file)
             except OSError as exc:
                 _error(_("cannot write the export {file}: {error}. Nothing was changed in the "
                          "journal; choose another --output (a folder you can write, with free "
                          "space).").format(file=output, error=exc.strerror or exc),
                        as_json=False)
-            click.echo(_("exported {count} payments to {file}").format(
-                count=len(rows), file=output), err=True)
+            done = (_("exported {count} refunds to {file}") if what == "refunds"
+                    else _("exported {count} payments to {file}"))
+            click.echo(done.format(count=len(rows), file=output), err=True)
+
+
+def _refunds_between(journal: Journal, *, since_ms: int | None, until_ms: int | None,
+                     states: list[PaymentState] | None) -> list[RefundView]:
+    return [r for r in journal.refunds()
+            if (since_ms is None or r.created_ms >= since_ms)
+            and (until_ms is None or r.created_ms < until_ms)
+            and (not states or r.state in states)]
 
 
 #: The journal's own files: SQLite's write-ahead log, its index, its rollback journal.

@@ -39,9 +39,23 @@ def source_factory(settings: Settings, spec: str) -> Callable[[], ScanSource | N
     return make
 
 
-def open_scanner(settings: Settings, spec: str) -> Callable[[], ScanSource | None]:
+def scanner_unusable(spec: str, problem: str) -> str:
+    return _("the scanner {spec!r} cannot be used: {problem}. Fix --scanner (or [scanner] "
+             "source in the configuration) and start again; nothing was charged.").format(
+        spec=spec, problem=problem)
+
+
+def open_scanner(settings: Settings, spec: str, *,
+                 device_required: bool = False) -> Callable[[], ScanSource | None]:
     """Build the source now, so a bad SPEC stops the command with its message (exit 2) instead
-    of surfacing later; a device that is not plugged in yet is not an error (it reconnects)."""
+    of surfacing later. With `device_required` (headless: the scanner is its only input), a
+    device that is not there stops it too; the UI tells the cashier instead (the keyboard wedge
+    still works)."""
+    from hardware import missing_device
+
+    problem = missing_device(spec) if device_required else None
+    if problem is not None:
+        fail(scanner_unusable(spec, problem))
     try:
         source = source_factory(settings, spec)()
     except ValueError as exc:  # hardware.SpecError, or an unknown decoder
@@ -161,7 +175,12 @@ def headless_command(ctx: click.Context, spec: str, serial_path: str | None, bau
         sync = start_background_sync(settings)  # None without a ledger
     except LedgerError as exc:
         fail(exc.message)
-    scanner = open_scanner(settings, spec)
+    try:
+        scanner = open_scanner(settings, spec, device_required=True)
+    except BaseException:
+        if sync is not None:
+            sync.stop()
+        raise
     checkout = open_checkout(settings)
     status = (lambda: sync.status.to_json()) if sync is not None else None
     try:

@@ -1,6 +1,7 @@
 """The durable payment journal (SQLite): schema, migrations, events, queries, reports, export."""
 
 from pos_terminal.journal.errors import (
+    AlreadyReturned,
     CodeClaimed,
     IllegalTransition,
     JournalCorrupt,
@@ -29,6 +30,7 @@ __all__ = [
     "PENDING_STATES",
     "REFUND_TRANSITIONS",
     "SCHEMA_VERSION",
+    "AlreadyReturned",
     "CodeClaimed",
     "EventView",
     "IllegalTransition",

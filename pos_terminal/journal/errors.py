@@ -48,6 +48,10 @@ class RefundNotAllowed(JournalError):
     """A refund the journal refuses: wrong state, or more than what is left."""
 
 
+class AlreadyReturned(RefundNotAllowed):
+    """A late charge's automatic return exists already (at most one per payment)."""
+
+
 class JournalCorrupt(JournalError):
     """The file is not a journal this version can read (newer schema, not SQLite)."""
 

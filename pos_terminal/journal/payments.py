@@ -212,6 +212,36 @@ class PaymentRows(LeaseRows):
         )
         return [_payment(r) for r in rows]
 
+    def mark_abandoned(self, app_trans_id: str, message: str, *,
+                       cashier_id: str | None = None) -> PaymentView:
+        """The cashier gave up waiting for an open payment: it stays open (status queries go
+        on) and a success from now on is a late charge. A row already settled is returned as
+        it is (its verdict came first)."""
+        t = self._clock()
+        with self._tx() as conn:
+            current = self._get_in(conn, app_trans_id)
+            if current.abandoned or current.state not in PENDING_STATES:
+                return current
+            conn.execute("UPDATE payments SET abandoned=1, message=?, updated_ms=? "
+                         "WHERE app_trans_id=?", (message, t, app_trans_id))
+            self._append_event(
+                conn, app_trans_id=app_trans_id, time_ms=t, kind="transition",
+                from_state=current.state.value, to_state=current.state.value, message=message,
+                reason="abandoned: the cashier stopped waiting", cashier_id=cashier_id,
+            )
+            return self._get_in(conn, app_trans_id)
+
+    def late_charges_to_return(self, since_ms: int) -> list[PaymentView]:
+        """Charged late (after FAILED, or after the cashier gave up), settled since `since_ms`,
+        and neither returned nor flagged for review, oldest first."""
+        rows = self._read(
+            f"SELECT {_PAYMENT_COLUMNS} FROM payments p WHERE state='succeeded' "  # noqa: S608
+            "AND (late=1 OR abandoned=1) AND needs_review=0 AND updated_ms>=? AND NOT EXISTS "
+            "(SELECT 1 FROM refunds r WHERE r.app_trans_id=p.app_trans_id AND r.auto=1) "
+            "ORDER BY created_ms", (since_ms,),
+        )
+        return [_payment(r) for r in rows]
+
     def transition(
         self,
         app_trans_id: str,
@@ -304,7 +334,10 @@ class PaymentRows(LeaseRows):
         t = self._clock()
         with self._tx() as conn:
             current = self._get_in(conn, app_trans_id)
-            if current.state not in PENDING_STATES:
+            # A late charge left for review ([checkout] late_success = "review") may be kept.
+            keep_late = (current.state is PaymentState.SUCCEEDED and current.needs_review
+                         and to_state is PaymentState.SUCCEEDED)
+            if current.state not in PENDING_STATES and not keep_late:
                 raise IllegalTransition(
                     f"Payment {app_trans_id} is already {current.state.value}; only an unresolved "
                     "payment (submitting, processing, unknown) can be overridden."

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pos_terminal.base.i18n import _
 from pos_terminal.journal.connection import _REFUND_COLUMNS, _UNSET, _refund, vnd
-from pos_terminal.journal.errors import IllegalTransition, RefundNotAllowed
+from pos_terminal.journal.errors import AlreadyReturned, IllegalTransition, RefundNotAllowed
 from pos_terminal.journal.leasing import LeaseRows
 from pos_terminal.journal.states import PaymentState, can_move
 from pos_terminal.journal.views import RefundView
@@ -27,8 +28,10 @@ class RefundRows(LeaseRows):
         message: str = "",
         lease_ttl_ms: int | None = None,
         cashier_id: str | None = None,
+        auto: bool = False,
     ) -> RefundView:
         """Commit a refund before it is sent; `amount` None means everything that is left.
+        `auto`: the return of a late charge, at most one per payment (AlreadyReturned).
 
         The check of what is left counts refunds still in flight, inside the same write
         transaction, so two refunds racing cannot together exceed the payment.
@@ -46,6 +49,9 @@ class RefundRows(LeaseRows):
                     f"Payment {app_trans_id} has no wallet transaction number (it was marked paid "
                     "by hand); refund it from the merchant portal."
                 )
+            if auto and conn.execute("SELECT 1 FROM refunds WHERE app_trans_id=? AND auto=1",
+                                     (app_trans_id,)).fetchone():
+                raise AlreadyReturned(f"Payment {app_trans_id} already has its automatic return.")
             in_flight = conn.execute(
                 "SELECT coalesce(sum(amount), 0) FROM refunds WHERE app_trans_id=? AND state=?",
                 (app_trans_id, PaymentState.REFUNDING.value),
@@ -70,10 +76,10 @@ class RefundRows(LeaseRows):
                 )
             conn.execute(
                 "INSERT INTO refunds(m_refund_id, app_trans_id, amount, description, state, "
-                "request_ms, message, created_ms, updated_ms, cashier_id) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?)",
+                "request_ms, message, created_ms, updated_ms, cashier_id, auto) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 (m_refund_id, app_trans_id, wanted, description, PaymentState.REFUNDING.value,
-                 request_ms, message, t, t, cashier_id),
+                 request_ms, message, t, t, cashier_id, int(auto)),
             )
             if lease_ttl_ms is not None:
                 self._take_lease_in(conn, "refunds", m_refund_id, lease_ttl_ms)
@@ -141,9 +147,14 @@ class RefundRows(LeaseRows):
                 )
                 payment = self._get_in(conn, current.app_trans_id)
                 if payment.refunded_amount == payment.amount:
-                    text = full_refund_message or f"Refunded in full ({vnd(payment.amount)})."
+                    text = full_refund_message or (
+                        _("Charged late and returned automatically ({amount}): the customer "
+                          "has the money back.").format(amount=vnd(payment.amount))
+                        if current.auto else _("Refunded in full ({amount}).").format(
+                            amount=vnd(payment.amount)))
                     conn.execute(
-                        "UPDATE payments SET state=?, message=? WHERE app_trans_id=?",
+                        "UPDATE payments SET state=?, message=?, needs_review=0 "
+                        "WHERE app_trans_id=?",
                         (PaymentState.REFUNDED.value, text, current.app_trans_id),
                     )
                     self._append_event(
@@ -193,6 +204,12 @@ class RefundRows(LeaseRows):
                 message=message,
             )
             return self._get_refund_in(conn, m_refund_id)
+
+    def auto_refund_of(self, app_trans_id: str) -> RefundView | None:
+        """The automatic return of a late charge, if it has one."""
+        rows = self._read(f"SELECT {_REFUND_COLUMNS} FROM refunds "  # noqa: S608
+                          "WHERE app_trans_id=? AND auto=1", (app_trans_id,))
+        return _refund(rows[0]) if rows else None
 
     def get_refund(self, m_refund_id: str) -> RefundView:
         return self._reading(lambda conn: self._get_refund_in(conn, m_refund_id))

@@ -46,6 +46,11 @@ class Report:
     # stored before schema version 3.
     late_count: int = 0
     late_amount: int = 0
+    # Late charges (after "failed" or after the cashier gave up) returned by their automatic
+    # refund (already in the refunds above), and late charges left for a person.
+    auto_returned_count: int = 0
+    auto_returned_amount: int = 0
+    late_review_count: int = 0
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -69,6 +74,8 @@ class Report:
                     "(charged after the terminal said failed; in sales above: check none was "
                     "paid twice)")
             )
+        out.extend(_late_lines(self.auto_returned_count, self.auto_returned_amount,
+                               self.late_review_count))
         if self.refunds_failed_count:
             out.append("  " + _("refunds failed {count}").format(
                 count=f"{self.refunds_failed_count:4d}"))
@@ -89,11 +96,14 @@ class Report:
 
 SALES, REFUNDS, NET, FAILED = N_("sales"), N_("refunds"), N_("net"), N_("failed")
 LATE_PAID, STILL_OPEN, NEED_REVIEW = N_("LATE PAID"), N_("still open"), N_("need review")
+AUTO_RETURNED, LATE_REVIEW = N_("AUTO-RETURNED"), N_("LATE, REVIEW")
 
 
 def _row(label: str, count: int | None, amount: int | None = None) -> str:
     """``  sales             3       75.000 ₫``: label, count and amount in their columns."""
-    text = f"  {_(label):<12} " + (f"{count:6d}" if count is not None else " " * 6)
+    name = _(label)
+    width = max(1, 6 - max(0, len(name) - 12))  # a longer label eats into the count column
+    text = f"  {name:<12} " + (f"{count:{width}d}" if count is not None else " " * width)
     return text if amount is None else f"{text}  {format_vnd(amount):>17}"
 
 
@@ -105,6 +115,17 @@ def total_lines(report: Any) -> list[str]:
         _row(NET, None, report.net_amount),
         _row(FAILED, report.failed_count),
     ]
+
+
+def _late_lines(count: int, amount: int, review: int = 0) -> list[str]:
+    out = []
+    if count:
+        out.append(_row(AUTO_RETURNED, count, amount) + " " + _(
+            "(late charges returned automatically; in refunds above)"))
+    if review:
+        out.append(_row(LATE_REVIEW, review) + "  " + _(
+            "(charged late, left for a person: refund them or keep the sale)"))
+    return out
 
 
 def _in(states: tuple[str, ...]) -> str:
@@ -134,6 +155,10 @@ def _totals(conn: sqlite3.Connection, z_clause: str, args: tuple[Any, ...]) -> d
         "SELECT count(*), sum(amount) FROM payments "  # noqa: S608
         f"WHERE {z_clause} AND late=1 AND state IN {_in(_SALE_STATES)}"
     )
+    returned = one(
+        "SELECT count(*), sum(amount) FROM refunds "  # noqa: S608
+        f"WHERE {z_clause} AND auto=1 AND state='refunded'"
+    )
     return {
         "sales_count": sales[0],
         "sales_amount": sales[1],
@@ -144,6 +169,8 @@ def _totals(conn: sqlite3.Connection, z_clause: str, args: tuple[Any, ...]) -> d
         "refunds_failed_count": refunds_failed[0],
         "late_count": late[0],
         "late_amount": late[1],
+        "auto_returned_count": returned[0],
+        "auto_returned_amount": returned[1],
     }
 
 
@@ -155,7 +182,12 @@ def _open_items(conn: sqlite3.Connection) -> dict[str, int]:
     refunds = conn.execute(
         "SELECT count(*), coalesce(sum(amount),0) FROM refunds WHERE state='refunding'"
     ).fetchone()
+    late_review = conn.execute(
+        "SELECT count(*) FROM payments WHERE state='succeeded' AND needs_review=1 "
+        "AND (late=1 OR abandoned=1)"
+    ).fetchone()
     return {
+        "late_review_count": int(late_review[0]),
         "unresolved_count": int(pending[0]),
         "unresolved_amount": int(pending[1]),
         "needs_review_count": int(pending[2]),
@@ -228,6 +260,8 @@ class GroupTotals:
     refunds_failed_count: int
     late_count: int = 0   # paid after the terminal had concluded failed
     late_amount: int = 0
+    auto_returned_count: int = 0  # late charges returned automatically (in refunds)
+    auto_returned_amount: int = 0
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -245,7 +279,11 @@ class GroupTotals:
             key=self.key, who=who, start=vn_time(self.opened_ms), end=until)
 
     def lines(self) -> list[str]:
-        return [self.title(), *total_lines(self)]
+        return [
+            self.title(),
+            *total_lines(self),
+            *_late_lines(self.auto_returned_count, self.auto_returned_amount),
+        ]
 
 
 def grouped_report(conn: sqlite3.Connection, *, by: str, z_number: int | None,

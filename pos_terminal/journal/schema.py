@@ -242,6 +242,24 @@ MIGRATIONS: tuple[str, ...] = (
     # triggers generated from the table in states.py, which also refuse a move between pending
     # states that the table does not list (processing -> submitting, a payment -> refunding).
     state_triggers_migration(),
+    # version 7 (void of abandoned payments): `abandoned` marks a payment the cashier gave up
+    # waiting for while its outcome was unknown (set only on an open row, never cleared); a
+    # success after that, like a late success, is returned by a refund with `auto` = 1, at most
+    # one per payment, whoever reconciles.
+    """
+    ALTER TABLE payments ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0
+        CHECK (abandoned IN (0, 1));
+    ALTER TABLE refunds ADD COLUMN auto INTEGER NOT NULL DEFAULT 0 CHECK (auto IN (0, 1));
+    CREATE UNIQUE INDEX refunds_one_auto_return ON refunds(app_trans_id) WHERE auto = 1;
+    CREATE TRIGGER payments_abandoned_once BEFORE UPDATE OF abandoned ON payments
+        WHEN NEW.abandoned IS NOT OLD.abandoned
+            AND NOT (OLD.abandoned = 0 AND NEW.abandoned = 1
+                     AND OLD.state IN ('submitting', 'processing', 'unknown'))
+    BEGIN SELECT RAISE(ABORT, 'abandoned is set only on an open payment and never cleared'); END;
+    CREATE TRIGGER refunds_auto_fixed BEFORE UPDATE OF auto ON refunds
+        WHEN NEW.auto IS NOT OLD.auto
+    BEGIN SELECT RAISE(ABORT, 'a refund never changes whether it was automatic'); END;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -39,6 +39,13 @@ class PaymentView:
     z_number: int | None = None
     late: bool = False  # succeeded after the terminal had concluded failed
     cashier_id: str | None = None
+    abandoned: bool = False  # the cashier stopped waiting while its outcome was unknown
+
+    @property
+    def charged_late(self) -> bool:
+        """Charged after the terminal said failed or after the cashier gave up waiting."""
+        paid = self.state in (PaymentState.SUCCEEDED, PaymentState.REFUNDED)
+        return paid and (self.late or self.abandoned)
 
     @property
     def is_final(self) -> bool:
@@ -69,6 +76,7 @@ class PaymentView:
             "refunded_amount": self.refunded_amount,
             "needs_review": self.needs_review,
             "late": self.late,
+            "abandoned": self.abandoned,
             "polls": self.polls,
             "created_ms": self.created_ms,
             "submitted_ms": self.submitted_ms,
@@ -101,6 +109,7 @@ class RefundView:
     needs_review: bool
     z_number: int | None = None
     cashier_id: str | None = None
+    auto: bool = False  # the automatic return of a late charge
 
     @property
     def is_final(self) -> bool:
@@ -119,6 +128,7 @@ class RefundView:
             "refund_id": self.refund_id,
             "description": self.description,
             "needs_review": self.needs_review,
+            "auto": self.auto,
             "created_ms": self.created_ms,
             "updated_ms": self.updated_ms,
             "created_vn": vn_time(self.created_ms),

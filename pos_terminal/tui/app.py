@@ -5,12 +5,10 @@ factory, an optional demo controller) so tests build it against the in-process e
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
-from urllib.parse import urlsplit
 
 from textual import events, work
 from textual.app import App
@@ -26,6 +24,7 @@ from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
 from pos_terminal.text_safety import clean
 from pos_terminal.tui.cashier import SignedIn, cashier_book, no_supervisor_notice
+from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.payment import PaymentRun, charge
 from pos_terminal.tui.printing import PrintOutcome, ReceiptPrinted, start_print
 from pos_terminal.tui.screens.base import PosScreen
@@ -50,6 +49,23 @@ KEY_SETTLE_POLL_S = 0.005
 KEY_SETTLE_MAX_S = 1.0
 LANGUAGE_KEY = "f8"  # switches between Vietnamese and English, on every screen
 SIGN_OUT_KEY = "f12"  # signs the cashier out (header title: "(F12 sign out)")
+
+
+def quit_question(run: PaymentRun, checkout: Checkout) -> str:
+    from pos_terminal.checkout.late_charges import returns_automatically
+
+    order = run.view.app_trans_id if run.view is not None else _("(being recorded)")
+    text = _(
+        "A payment of {amount} is in progress (order {order}). If you quit now it stays in the "
+        "journal and is resolved at the next start or by `pos-terminal reconcile`; do not "
+        "charge it again."
+    ).format(amount=format_vnd(run.sale.amount), order=order)
+    if returns_automatically(checkout):
+        text += " " + _("If the wallet charges it after you quit, the charge is returned to the "
+                        "customer automatically.")
+    else:
+        text += " " + _("If the wallet charges it after you quit, it is marked NEEDS REVIEW.")
+    return text + " " + _("Quit anyway?")
 
 
 class PosApp(App[None]):
@@ -98,8 +114,10 @@ class PosApp(App[None]):
         self.payment_in_flight = threading.Event()
         self.stopping = threading.Event()
         self.sale_finished = False  # set by Result: Sale starts afresh when it comes back
+        self.next_sale_digits = ""  # a digit typed on Result: the next sale's amount starts so
         self.payment: PaymentRun | None = None
-        self.header_state: dict[str, Any] = {"reachable": None, "pending": None}
+        self.header_state: dict[str, Any] = {"reachable": None, "service": None,
+                                             "pending": None}
         self.ledger_sync: BackgroundSync | None = None
         self.signed_in: SignedIn | None = None
         self.receipts_printing: set[str] = set()
@@ -294,6 +312,15 @@ class PosApp(App[None]):
             return
         if source is None:
             return
+        from hardware import missing_device
+
+        problem = missing_device(source.spec)
+        if problem is not None:
+            self.call_from_thread(
+                self.notify, _("Scanner {spec} not available: {problem}. Fix [scanner] source "
+                               "in the configuration; until then the keyboard wedge (USB "
+                               "scanner) still works.").format(spec=source.spec, problem=problem),
+                severity="error", timeout=30)
         self.source = source
         source.start(self._on_source_event, self._on_source_status)
         source.pause()
@@ -529,19 +556,55 @@ class PosApp(App[None]):
         if outcome.receipt_id is not None:
             self.settled(outcome.receipt_id)
 
+    def give_up(self, run: PaymentRun) -> None:
+        """The cashier stops waiting for a payment whose outcome is unknown (Progress, B)."""
+        if run.view is None:
+            return
+        view = self.checkout.abandon(run.view.app_trans_id)
+        run.view = view
+        self._conclude(run, Outcome.from_view(view))
+
+    # ---- quitting -----------------------------------------------------------------------
+    async def action_quit(self) -> None:
+        run = self.payment
+        if run is None or not self.payment_in_flight.is_set():
+            self.exit()
+            return
+        from pos_terminal.tui.screens.dialogs import ConfirmDialog
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                if run.view is not None and run.unresolved:
+                    self.checkout.abandon(run.view.app_trans_id)
+                self.exit()
+
+        self.push_screen(ConfirmDialog(quit_question(run, self.checkout)), answered)
+
     # ---- background work ----------------------------------------------------------------
     @work(thread=True, group="reach", exclusive=True, exit_on_error=False)
     def check_service(self) -> None:
-        url = urlsplit(self.settings.service.base_url)
-        port = url.port or (443 if url.scheme == "https" else 80)
+        """A signed call (a status query of an order that does not exist): the header says
+        "service ok" only once the service has accepted this terminal's app id and key1."""
+        from pos_terminal.wallet.ids import new_app_trans_id
+        from pos_terminal.wallet.probe import ServiceCheck, check_service
+
+        probe = new_app_trans_id(self.settings.terminal.terminal_id, int(time.time() * 1000))
         try:
-            with socket.create_connection((url.hostname or "", port),
-                                          timeout=self.settings.service.connect_timeout_s):
-                ok = True
-        except OSError:
-            ok = False
-        if not self.stopping.is_set():
-            self.call_from_thread(self.set_header, reachable=ok)
+            state, detail = check_service(self.checkout.client, probe)
+        except Exception as exc:  # never let the check stop the counter
+            state, detail = ServiceCheck.REFUSED, f"{type(exc).__name__}: {exc}"
+        if self.stopping.is_set():
+            return
+        previous = self.header_state.get("service")
+        if state is ServiceCheck.CREDENTIALS_WRONG and previous != state.value:
+            self.call_from_thread(
+                self.notify, _("The wallet service refuses this terminal's credentials "
+                               "({detail}): payments will be refused. Check [service] app_id "
+                               "and key1 (or the environment variable POS_KEY1).").format(
+                    detail=detail), severity="error", timeout=30, markup=False)
+        # the header last: whoever sees the new state also finds the notice already there
+        self.call_from_thread(self.set_header, service=state.value,
+                              reachable=state is not ServiceCheck.UNREACHABLE)
 
     @work(thread=True, group="reconcile", exclusive=True, exit_on_error=False)
     def reconcile_in_background(self) -> None:

@@ -35,7 +35,7 @@ from .results import (
     PaymentResult,
     RefundResult,
 )
-from .returncodes import deciding_code, describe
+from .returncodes import deciding_code, describe, describe_bank_list_refusal
 
 Answer = Mapping[str, object]
 
@@ -282,9 +282,7 @@ def bank_list(data: Answer) -> BankList:
     assert rc is not None
     message = get_text(data, BANK_LIST_RETURN_MESSAGE)
     if rc != RC_SUCCESS:
-        raise ServiceRefused(
-            f"the service refused the bank list: {describe(rc, None, message)}", rc, None, message
-        )
+        raise ServiceRefused(describe_bank_list_refusal(rc, message), rc, None, message)
     banks = data.get(BANK_LIST_BANKS)
     if not isinstance(banks, Mapping):
         raise UnreadableAnswer("the bank list answer has no banks object")

@@ -39,7 +39,8 @@ PAYMENT_SENTENCES: dict[int, str] = {
     -401: N_("The service refused the request data and nothing was charged. Check the amount and "
     "details and try again; if it happens again, call support."),
     -402: N_("The service refused this terminal's credentials and nothing was charged. Check "
-    "app_id and key1 in the configuration, or call support."),
+    "[service] app_id and key1 (or the environment variable POS_KEY1) in the configuration, or "
+    "call support."),
     -429: N_("The service is busy and refused the payment. Wait a few seconds, then scan again."),
     -500: N_("The wallet service had an internal error and refused the payment. Wait a moment, "
     "then try again."),
@@ -60,6 +61,13 @@ CODE_ALREADY_USED = N_(
 CODE_NOT_RECOGNISED = N_(
     "The service did not recognise this payment code and the customer was not charged. Ask the "
     "customer to refresh the code in the wallet app and scan again."
+)
+# -401 about a payment code the service cannot decrypt: the terminal encrypted it with an RSA key
+# that is not this app id's (the emulator says "payment_code cannot be decrypted ...").
+RSA_KEY_MISMATCH = N_(
+    "The terminal's RSA public key does not match this app id: the service cannot decrypt the "
+    "payment code, and nothing was charged. Check [service] rsa_public_key / "
+    "POS_RSA_PUBLIC_KEY."
 )
 _CODE_FIELD_NAMES = ("payment_code", "paymentcode", "payment code")
 _NOT_RECOGNISED_WORDS = ("unknown", "not recognised", "not recognized", "not found",
@@ -109,6 +117,8 @@ def describe(
             return _(REFUND_SENTENCES[3])
     if code == -322 and "already used" in service_message.lower():
         return _(CODE_ALREADY_USED)
+    if code == -401 and not refund and "decrypt" in service_message.lower():
+        return _(RSA_KEY_MISMATCH)
     if code == -401 and not refund and _is_unrecognised_code(service_message):
         return _(CODE_NOT_RECOGNISED)
     sentence = PAYMENT_SENTENCES.get(code)
@@ -128,6 +138,23 @@ def describe(
                  "call support.").format(detail=detail, code=code)
     return _("The payment failed (code {code}). Ask for another way to pay or call "
              "support.").format(code=code)
+
+
+def describe_bank_list_refusal(return_code: int, service_message: str = "") -> str:
+    """A refused bank list: what was refused and why (a bank list charges nothing by nature,
+    so nothing is said about charges)."""
+    detail = service_message.strip().rstrip(".")
+    said = (_(" ({detail}, code {code})").format(detail=detail, code=return_code) if detail
+            else _(" (code {code})").format(code=return_code))
+    if return_code == -402:
+        return _("The service refused the bank list request: it does not accept this terminal's "
+                 "app id or signature{said}. Check [service] app_id and key1 (or the environment "
+                 "variable POS_KEY1).").format(said=said)
+    if return_code in (-429, -500, -999):
+        return _("The service refused the bank list request for now{said}: it is busy or in "
+                 "maintenance. Try again in a few minutes.").format(said=said)
+    return _("The service refused the bank list request{said}. Check [service] app_id, key1 "
+             "and gateway_url in the configuration.").format(said=said)
 
 
 def _is_unrecognised_code(service_message: str) -> bool:

@@ -132,28 +132,36 @@ def _concluded_failed_then_charged(settings: Settings, emulator: Any) -> tuple[C
 
 
 def test_a_late_success_is_recorded_and_counted(settings: Settings, emulator: Any) -> None:
+    # late_success = "review": recorded, counted, and left to a person (no automatic return;
+    # the default "refund" is tested in test_late_charges.py)
+    settings = settings.replace_section("checkout", late_success="review")
     co, tid = _concluded_failed_then_charged(settings, emulator)
     try:
         report = co.reconcile()
         view = co.journal.get(tid)
-        assert (view.state, view.late) == (S.SUCCEEDED, True)
-        assert view.message.startswith("LATE SUCCESS: the wallet service reports this payment "
-                                       "as PAID (15.000 ₫)")
+        assert (view.state, view.late, view.needs_review) == (S.SUCCEEDED, True, True)
+        assert view.message.startswith("CHARGED LATE: the wallet charged 15.000 ₫ after the "
+                                       "cashier had given up or the terminal had said it failed.")
         assert report.late == 1 and report.to_json()["late"] == 1
         assert [p.app_trans_id for p in report.payments] == [tid]
-        last = co.journal.events(tid)[-1]
-        assert (last.from_state, last.to_state, last.who) == ("failed", "succeeded",
+        late, review = co.journal.events(tid)[-2:]
+        assert (late.from_state, late.to_state, late.who) == ("failed", "succeeded",
                                                                "wallet service")
+        assert late.message.startswith("LATE SUCCESS: the wallet service reports this payment "
+                                       "as PAID (15.000 ₫)")
+        assert (review.kind, review.to_state) == ("review", "succeeded")
         x = co.journal.x_report()
         assert (x.late_count, x.late_amount, x.sales_count) == (1, 15_000, 1)
         assert any("LATE PAID" in line for line in x.lines())
-        assert verdict.payment_exit(view) == 0 and verdict.headline(view) == "PAID (LATE)"
+        assert verdict.payment_exit(view) == 3 and verdict.headline(view) == "NEEDS REVIEW"
+        assert co.journal.refunds(tid) == []
     finally:
         co.close()
     assert len(charged(emulator, tid)) == 1
 
 
 def test_status_finds_a_late_success(settings: Settings, emulator: Any) -> None:
+    settings = settings.replace_section("checkout", late_success="review")
     co, tid = _concluded_failed_then_charged(settings, emulator)
     try:
         view = co.status(tid)

@@ -8,6 +8,7 @@ import os
 import pty
 import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -241,3 +242,43 @@ def test_messages_in_vietnamese_with_language_vi(config_file: Path, scanner: Ser
         if counter.proc.poll() is None:
             counter.proc.kill()
         counter.proc.wait(timeout=10)
+
+
+def test_a_payment_given_up_is_returned_when_charged_late(
+        settings: Any, emulator: Any, scanner: SerialScanner, tmp_path: Path,
+        hold_processing: Any) -> None:
+    """Issue 14: PAY ends unresolved (deadline) -> the payment is abandoned and the answer says
+    a late charge is returned; RECONCILE after the charge lands returns it, once."""
+    from tests.checkout.conftest import write_config
+
+    config = write_config(settings, tmp_path / "quick.toml", poll_deadline_s=0.3)
+    running = Counter(config, scanner)
+    try:
+        assert running.read()["command"] == "READY"
+        scanner.hold_up(fresh_code(emulator, "binh"))
+        given_up = running.ask("PAY 30000")
+        scanner.take_away()
+        assert (given_up["ok"], given_up["state"], given_up["abandoned"]) == (
+            False, "processing", True)
+        assert given_up["exit_code"] == 3
+        assert given_up["message"] == (
+            "Outcome still unknown: ask the customer to pay another way. The terminal keeps "
+            "checking this payment; if the wallet charges it after all, the charge is returned "
+            "to the customer automatically.")
+        hold_processing.release()
+        tid = given_up["app_trans_id"]
+        base = emulator.base_url
+        end = time.monotonic() + 60
+        while True:  # until the charge has landed and its return is confirmed
+            running.ask("RECONCILE")
+            status = running.ask(f"STATUS {tid}")
+            if status["state"] == "refunded" or time.monotonic() > end:
+                break
+        assert (status["state"], status["abandoned"]) == ("refunded", True)
+        refunds = requests.get(f"{base}/_emulator/ledger", timeout=5).json()["refunds"]
+        assert [(r["app_trans_id"], r["amount"]) for r in refunds] == [(tid, 30000)]
+        assert running.ask("QUIT") == {"ok": True, "command": "QUIT"}
+    finally:
+        if running.proc.poll() is None:
+            running.proc.kill()
+        running.proc.wait(timeout=10)

@@ -238,9 +238,9 @@ def test_csv_export_has_one_line_per_payment(journal: Journal) -> None:
 def test_newer_schema_and_foreign_files_are_refused(tmp_path: Path) -> None:
     newer = tmp_path / "newer.sqlite3"
     raw = sqlite3.connect(newer)
-    raw.execute("PRAGMA user_version=7")
+    raw.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
     raw.close()
-    with pytest.raises(JournalCorrupt, match="schema version 7, newer"):
+    with pytest.raises(JournalCorrupt, match=f"schema version {SCHEMA_VERSION + 1}, newer"):
         Journal.open(newer)
     junk = tmp_path / "junk.sqlite3"
     junk.write_bytes(b"this is not a database at all" * 100)

@@ -23,6 +23,7 @@ from pos_terminal.journal.states import (
     REFUND_ROW_STATES,
     PaymentState,
 )
+from pos_terminal.journal.store import _split_sql
 
 S = PaymentState
 
@@ -96,7 +97,7 @@ def test_a_refused_move_names_the_state_machine(raw: sqlite3.Connection) -> None
 #: changes: a journal already at its version would not run it again. If the state table changed,
 #: freeze the old text of its migration as a literal and append a new migration instead.
 RELEASED = ("f00d3b2d0ae88eb7", "334efea60c031763", "9993affcbaa247ba", "6a60f9ce9e3f50c7",
-            "90bfa3e5df8c79fb", "5c9e20a97ed0794e")
+            "90bfa3e5df8c79fb", "5c9e20a97ed0794e", "d7480cc22750ad24")
 
 
 def test_released_migrations_never_change() -> None:
@@ -112,3 +113,28 @@ def test_the_newest_triggers_are_the_ones_generated_from_the_table(raw: sqlite3.
     generated = state_triggers_migration()
     for name in ("payments_state_machine", "refunds_state_machine"):
         assert stored[name] in generated
+
+
+def test_a_version_5_journal_gets_the_state_machine_then_the_late_charge_columns(
+        tmp_path: Path) -> None:
+    """v5 -> v6 (generated state triggers) -> v7 (abandoned, auto): an open payment written
+    before both can still be given up on, and the state machine still guards it."""
+    path = tmp_path / "v5.sqlite3"
+    conn = sqlite3.connect(path, isolation_level=None)
+    for number in range(5):
+        for statement in _split_sql(schema.MIGRATIONS[number]):
+            conn.execute(statement)
+    conn.execute("PRAGMA user_version=5")
+    conn.execute("INSERT INTO meta VALUES ('fingerprint_secret', x'00112233')")
+    _payment(conn, "old", S.UNKNOWN)
+    conn.close()
+    with Journal.open(path) as journal:
+        assert journal.schema_version == len(schema.MIGRATIONS) == 7
+        view = journal.mark_abandoned("old", "given up")
+        assert (view.state, view.abandoned) == (S.UNKNOWN, True)
+    raw = sqlite3.connect(path, isolation_level=None)
+    with pytest.raises(sqlite3.IntegrityError, match="state machine forbids this move"):
+        raw.execute("UPDATE payments SET state='submitting' WHERE app_trans_id='old'")
+    with pytest.raises(sqlite3.IntegrityError, match="abandoned is set only"):
+        raw.execute("UPDATE payments SET abandoned=0 WHERE app_trans_id='old'")
+    raw.close()

@@ -45,7 +45,7 @@ def choice_shown(pilot) -> bool:
     if not (isinstance(screen, ProgressScreen) and screen.awaiting_choice and screen.is_mounted):
         return False
     return text_of(pilot, "#progress-choice") == (
-        "W  keep waiting      B  hand it to background reconciliation")
+        "W  keep waiting      B  give up (checked in the background)")
 
 
 async def test_amount_is_shown_as_vnd_while_typed(make_app, key_clock) -> None:
@@ -154,6 +154,8 @@ async def test_slow_payment_after_deadline_keep_waiting(settings: Settings, emul
 async def test_slow_payment_handed_to_background_reconciliation(
         settings: Settings, emulator, key_clock, make_app,
         hold_processing: ProcessingHold) -> None:
+    # Issue 14: giving up (B) says "pay another way" only because a late charge is returned
+    # automatically, and says so; the Result stays until Enter; the late charge is returned.
     quick = settings.replace_section("checkout", poll_deadline_s=0.2, poll_intervals_s=(0.1,))
     with Checkout(quick) as engine:
         app = make_app(settings=quick)
@@ -162,15 +164,39 @@ async def test_slow_payment_handed_to_background_reconciliation(
             await charge(pilot, key_clock, emulator, "30000", "binh")
             await wait_until(pilot, lambda: choice_shown(pilot), what="the deadline choice")
             await type_keys(pilot, key_clock, "b")
+            await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen),
+                             what="the result of giving up")
+            outcome = pilot.app.screen.outcome
+            assert outcome.headline == "GAVE UP WAITING: OUTCOME UNKNOWN"
+            assert outcome.lines[0] == (
+                "Outcome still unknown: ask the customer to pay another way. The terminal keeps "
+                "checking this payment; if the wallet charges it after all, the charge is "
+                "returned to the customer automatically.")
+            [row] = engine.journal.list_payments()
+            assert row.abandoned
+            await type_keys(pilot, key_clock, "enter")
             await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen), what="sale")
             await wait_until(pilot, lambda: pilot.app.header_state["pending"] == 1,
                              what="pending count 1")
             assert "1 to reconcile" in screen_text(pilot)
             hold_processing.release()
             await wait_until(pilot, lambda: engine.reconcile().still_open == 0, what="resolved")
+
+            def returned() -> bool:
+                engine.reconcile()
+                return engine.journal.get(row.app_trans_id).state is PaymentState.REFUNDED
+            await wait_until(pilot, returned, what="the late charge returned")
             pilot.app.reconcile_in_background()
             await wait_until(pilot, lambda: pilot.app.header_state["pending"] == 0,
                              what="pending count back to 0")
+            await type_keys(pilot, key_clock, "f2")
+            await wait_until(pilot, lambda: isinstance(pilot.app.screen, HistoryScreen)
+                             and pilot.app.screen.query_one(DataTable).row_count == 1,
+                             what="history")
+            note = str(pilot.app.screen.query_one(DataTable).get_row_at(0)[4])
+            assert note.startswith("charged late, returned")
+    assert len([r for r in ledger(emulator)["refunds"]
+                if r["app_trans_id"] == row.app_trans_id]) == 1
 
 
 async def test_escape_cancels_before_a_code_is_read(make_app, key_clock, emulator) -> None:
@@ -284,6 +310,9 @@ async def test_manual_override_with_reason(settings: Settings, emulator, key_clo
             await wait_until(pilot, lambda: choice_shown(pilot), what="the deadline choice")
             app_trans_id = pilot.app.screen.view.app_trans_id
             await type_keys(pilot, key_clock, "b")
+            await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen),
+                             what="the result of giving up")
+            await type_keys(pilot, key_clock, "enter")
             await type_keys(pilot, key_clock, "f2")
             await type_keys(pilot, key_clock, "enter")
             await wait_until(pilot, lambda: isinstance(pilot.app.screen, PaymentDetailScreen)
@@ -360,20 +389,32 @@ async def test_header_badge_names_the_environment(settings: Settings, make_app, 
         assert "service ok" in screen_text(pilot)
 
 
-async def test_result_returns_to_sale_by_itself(settings: Settings, make_app, key_clock,
-                                                emulator) -> None:
-    brief = settings.replace_section("ui", result_timeout_s=0.3)
-    async with make_app(settings=brief).run_test(size=(80, 24)) as pilot:
-        # Every screen change as it happens: polling could miss a Result shown for 0.3 s.
-        shown: list[type] = []
-        pilot.app.screen_change_signal.subscribe(
-            pilot.app, lambda screen: shown.append(type(screen)), immediate=True)
-        await charge(pilot, key_clock, emulator, "15000", "an")
-        await wait_until(pilot, lambda: ResultScreen in shown
-                         and isinstance(pilot.app.screen, SaleScreen),
-                         what="the result, then back to sale without a key")
-        assert shown[-1] is SaleScreen and shown[-2] is ResultScreen, shown
+@pytest.mark.parametrize("wallet", ["an", "dung"])  # PAID and NOT PAID alike
+async def test_result_stays_until_acknowledged(settings: Settings, make_app, key_clock,
+                                               emulator, wallet: str) -> None:
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await charge(pilot, key_clock, emulator, "15000", wallet)
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
+        assert "Enter: next sale · or type the next amount" in screen_text(pilot)
+        result = pilot.app.screen
+        await type_keys(pilot, key_clock, "x", "f2", "tab")  # not an acknowledgement
+        await pilot.pause(0.3)
+        assert pilot.app.screen is result
+        await type_keys(pilot, key_clock, "escape")
+        assert isinstance(pilot.app.screen, SaleScreen)
         assert pilot.app.screen.query_one(AmountField).amount == 0
+
+
+async def test_a_digit_on_the_result_starts_the_next_sale(settings: Settings, make_app,
+                                                          key_clock, emulator) -> None:
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await charge(pilot, key_clock, emulator, "15000", "an")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
+        await type_keys(pilot, key_clock, "2", "5", "0", "0", "0")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen), what="sale")
+        field = pilot.app.screen.query_one(AmountField)
+        await wait_until(pilot, lambda: field.amount == 25_000, what="the whole amount typed")
+        assert str(field.render()) == "25.000 ₫"
 
 
 async def test_a_code_already_charged_is_refused_without_a_request(make_app, key_clock, emulator,

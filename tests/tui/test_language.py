@@ -74,12 +74,14 @@ async def test_a_paid_result_in_vietnamese_and_switched_to_english(
         assert lines[1:] == [f"Mã giao dịch ví: {paid['zp_trans_id']}",
                              f"Mã đơn: {paid['app_trans_id']}"]
         assert lines[0].startswith("Thời gian: ") and lines[0].endswith(" (GMT+7)")
-        assert text_of(pilot, "#result-hint") == "R: in hóa đơn · phím khác: sang đơn tiếp theo"
+        assert text_of(pilot, "#result-hint") == (
+            "R: in hóa đơn · Enter: đơn tiếp theo · hoặc nhập số tiền tiếp theo")
         await type_keys(pilot, key_clock, "f8")  # redrawn, not dismissed
         await wait_until(pilot, lambda: text_of(pilot, "#result-headline") == "PAID",
                          what="the English result")
         assert isinstance(pilot.app.screen, ResultScreen)
-        assert text_of(pilot, "#result-hint") == "R: print the receipt · any other key: next sale"
+        assert text_of(pilot, "#result-hint") == (
+            "R: print the receipt · Enter: next sale · or type the next amount")
         assert f"Order: {paid['app_trans_id']}" in [
             str(w.render()) for w in pilot.app.screen.query(".result-line")]
 

@@ -58,7 +58,7 @@ async def test_r_on_result_prints_the_receipt(settings: Settings, make_app, key_
     async with make_app(settings=with_printer(settings, target)).run_test(
             size=(80, 24)) as pilot:
         app_trans_id = await paid_on_result(pilot, key_clock, emulator)
-        assert "R: print the receipt · any other key: next sale" in "\n".join(
+        assert "R: print the receipt · Enter: next sale · or type the next amount" in "\n".join(
             screen_lines(pilot))
         assert receipt_line(pilot) == ""  # nothing printed, nothing claimed
         await type_keys(pilot, key_clock, "r")

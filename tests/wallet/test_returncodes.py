@@ -58,13 +58,20 @@ def test_unknown_payment_code_asks_for_a_fresh_code() -> None:
 
 @pytest.mark.parametrize("message", [
     "invalid request data: app_user too long",
-    "invalid request data: payment_code cannot be decrypted with the application's key",
     "invalid request data: payment_code is not base64 (standard or URL-safe alphabet)",
 ])
 def test_other_401s_keep_the_generic_sentence(message: str) -> None:
-    # a payment code that cannot be decrypted is the terminal's key or encoding: a fresh code
-    # would not help, so it keeps the generic sentence with the service's detail
     assert describe(2, -401, message).startswith("The service refused the request data")
+
+
+def test_an_undecryptable_code_names_the_rsa_key() -> None:
+    # Issue 14: the terminal's RSA key does not match the app id; a fresh code would not help,
+    # and "check the amount" would mislead.
+    message = "invalid request data: payment_code cannot be decrypted with the application's key"
+    assert describe(2, -401, message) == describe(-401, None, message) == (
+        "The terminal's RSA public key does not match this app id: the service cannot decrypt "
+        "the payment code, and nothing was charged. Check [service] rsa_public_key / "
+        "POS_RSA_PUBLIC_KEY.")
 
 
 # --- the same sentences on real answers of the emulator (both generations) --------------------

@@ -3,8 +3,9 @@ with the event timeline, refund, manual override and export."""
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -19,9 +20,9 @@ from textual.widgets import DataTable, Input, Static
 from pos_terminal.base.codes import mask_last4
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
-from pos_terminal.checkout import PaymentState, PaymentView, RefundView
+from pos_terminal.checkout import PaymentState, PaymentView, RefundView, late_charges
 from pos_terminal.journal import EventView
-from pos_terminal.journal.export import write_csv
+from pos_terminal.journal.export import write_csv, write_refunds_csv
 from pos_terminal.text_safety import clean
 from pos_terminal.tui.format import day_bounds_ms, format_vnd, state_label, vn_day, vn_time
 from pos_terminal.tui.printing import PrintOutcome
@@ -37,17 +38,51 @@ from pos_terminal.tui.widgets.line import Line, cell, plain
 from pos_terminal.tui.widgets.table import MeasuredTable
 
 STATE_FILTERS: tuple[PaymentState | None, ...] = (None, *PaymentState)
+MIN_NOTE = 30  # cells of note below which the Order column shows only its unique tail
 
 
-def _note(view: PaymentView) -> str:
-    note = view.zp_trans_id or view.message
-    if view.refunded_amount:
-        note = _("refunded {amount}").format(amount=format_vnd(view.refunded_amount))
-    if view.late:
-        note = _("LATE PAID") + " " + note
+def items_text(view: PaymentView) -> str:
+    """The items as "tea ×2, cake" ("" without items)."""
+    try:
+        items = json.loads(view.items_json or "[]")
+    except ValueError:
+        return ""
+    parts = []
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, dict):
+            name = str(item.get("itemname", "?"))
+            quantity = item.get("itemquantity", 1)
+            parts.append(name if quantity == 1 else f"{name} ×{quantity}")
+    return ", ".join(parts)
+
+
+def _note(view: PaymentView, refunds: Sequence[RefundView] = ()) -> str:
+    """What a cashier asks about a row: review, late charge, refunds, the failure's reason or
+    what was sold, and who took it."""
+    parts = []
     if view.needs_review:
-        note = _("NEEDS REVIEW") + " " + note
-    return note
+        parts.append(_("NEEDS REVIEW"))
+    auto = next((r for r in refunds if r.auto), None)
+    late = late_charges.note(view, auto)
+    if late:
+        parts.append(late)
+    elif view.refunded_amount:
+        parts.append(_("refunded {amount}").format(amount=format_vnd(view.refunded_amount)))
+    in_flight = sum(1 for r in refunds if r.state is PaymentState.REFUNDING and not r.auto)
+    if in_flight:
+        parts.append(_("{count} refund(s) in progress").format(count=in_flight))
+    if view.state is PaymentState.FAILED or not view.is_final or view.needs_review:
+        parts.append(view.message)  # the reason, or what the terminal is doing about it
+    else:
+        parts.append(view.description or items_text(view))
+    if view.cashier_id:
+        parts.append(_("cashier {id}").format(id=view.cashier_id))
+    return " · ".join(p for p in parts if p)
+
+
+def short_order(app_trans_id: str) -> str:
+    """The part of an app_trans_id after its date and terminal (unique on a day's list)."""
+    return "…" + app_trans_id.rsplit("_", 1)[-1]
 
 
 def shorten(text: str, width: int) -> str:
@@ -76,6 +111,7 @@ class HistoryScreen(PosScreen):
         self.day = day or vn_day(int(time.time() * 1000))
         self.state_index = 0
         self.rows: list[PaymentView] = []
+        self.refunds: dict[str, list[RefundView]] = {}
 
     def body(self) -> Iterable[Widget]:
         with Vertical():
@@ -107,31 +143,42 @@ class HistoryScreen(PosScreen):
     def load(self, day: str, state: PaymentState | None) -> None:
         since, until = day_bounds_ms(day)
         try:
-            rows = self.pos.checkout.journal.list_payments(
+            journal = self.pos.checkout.journal
+            rows = journal.list_payments(
                 since_ms=since, until_ms=until, states=[state] if state else None,
                 newest_first=True)
+            refunds = {p.app_trans_id: journal.refunds(p.app_trans_id) for p in rows}
         except Exception as exc:
             self.app.call_from_thread(self.notify, _("Cannot read the journal: {error}").format(
                 error=exc), severity="error")
             return
-        self.app.call_from_thread(self._fill, rows)
+        self.app.call_from_thread(self._fill, rows, refunds)
 
-    def _fill(self, rows: list[PaymentView]) -> None:
+    def _fill(self, rows: list[PaymentView],
+              refunds: dict[str, list[RefundView]] | None = None) -> None:
         self.rows = rows
+        if refunds is not None:
+            self.refunds = refunds
         table = self.query_one("#history-table", DataTable)
         cursor = table.cursor_row
         table.clear(columns=True)
-        cells = [(vn_time(view.created_ms, with_date=False), view.app_trans_id,
-                  format_vnd(view.amount), state_label(view.state.value), _note(view))
-                 for view in rows]
-        headers = (_("Time"), _("Order"), _("Amount"), _("State"))
-        widths = [max([cell_len(h), *(cell_len(c[i]) for c in cells)])
-                  for i, h in enumerate(headers)]
-        # The note gets what is left of the width (a scrollbar's worth kept free) and ends in
-        # "…" at a word when longer: the whole text is in the payment's detail (Enter).
         room = (table.size.width or self.app.size.width) - 2
-        note_width = max(12, room - sum(w + 2 * table.cell_padding for w in widths)
-                         - 2 * table.cell_padding)
+        headers = (_("Time"), _("Order"), _("Amount"), _("State"))
+
+        def layout(order: Callable[[str], str]) -> tuple[list[tuple[str, str, str, str, str]], int]:
+            cells = [(vn_time(view.created_ms, with_date=False), order(view.app_trans_id),
+                      format_vnd(view.amount), state_label(view.state.value),
+                      _note(view, self.refunds.get(view.app_trans_id, ()))) for view in rows]
+            widths = [max([cell_len(h), *(cell_len(c[i]) for c in cells)])
+                      for i, h in enumerate(headers)]
+            # The note gets what is left of the width (a scrollbar's worth kept free) and ends
+            # in "…" at a word when longer: the whole text is in the payment's detail (Enter).
+            return cells, max(12, room - sum(w + 2 * table.cell_padding for w in widths)
+                              - 2 * table.cell_padding)
+
+        cells, note_width = layout(str)
+        if note_width < MIN_NOTE:  # narrow (80 columns): the order's unique tail, more note
+            cells, note_width = layout(short_order)
         table.add_columns(*headers)
         table.add_column(_("Note"), width=note_width)
         for view, row in zip(rows, cells, strict=True):
@@ -187,17 +234,28 @@ class HistoryScreen(PosScreen):
         folder = Path(self.pos.checkout.journal.path).parent
         suffix = f"-{self.state_filter.value}" if self.state_filter else ""
         target = folder / f"payments-{day}{suffix}.csv"
+        refunds_target = folder / f"refunds-{day}{suffix}.csv"
         try:
+            refunds = [r for p in rows for r in self.pos.checkout.journal.refunds(p.app_trans_id)]
             with target.open("w", encoding="utf-8", newline="") as out:
                 write_csv(rows, out)
+            with refunds_target.open("w", encoding="utf-8", newline="") as out:
+                write_refunds_csv(refunds, out)
         except OSError as exc:
             self.app.call_from_thread(
                 self.notify, _("Export failed: {error} ({file}). Check the folder is "
                                "writable.").format(error=exc.strerror, file=target),
                 severity="error")
             return
-        self.app.call_from_thread(self.notify, _("Exported {count} payments to {file}").format(
-            count=len(rows), file=target))
+        except Exception as exc:
+            self.app.call_from_thread(self.notify, _("Export failed: {error}").format(error=exc),
+                                      severity="error")
+            return
+        self.app.call_from_thread(
+            self.notify, _("Exported {payments} payments to {target} and {refunds} refunds to "
+                           "{refunds_target}").format(payments=len(rows), target=target,
+                                                      refunds=len(refunds),
+                                                      refunds_target=refunds_target))
         self.app.call_from_thread(self._show_filter, _("exported to {file}").format(
             file=target.name))
 
@@ -272,22 +330,33 @@ class PaymentDetailScreen(PosScreen):
     def _fill(self, view: PaymentView, events: list[EventView],
               refunds: list[RefundView]) -> None:
         self.view, self.refunds = view, refunds
+        auto = next((r for r in refunds if r.auto), None)
+        late = late_charges.note(view, auto)
         lines = [
             f"{view.app_trans_id}   {format_vnd(view.amount)}   "
             f"{state_label(view.state.value).upper()}"
-            + ("   " + _("LATE (charged after the terminal said failed)") if view.late else "")
+            + (f"   {late.upper()}" if late else "")
             + ("   " + _("NEEDS REVIEW") if view.needs_review else ""),
             _("created {time} · code {code}").format(
-                time=vn_time(view.created_ms), code=mask_last4(view.code_last4 or None)),
+                time=vn_time(view.created_ms), code=mask_last4(view.code_last4 or None))
+            + " · " + _("cashier {id}").format(id=view.cashier_id or "-"),
             _("transaction {zp_trans_id}").format(zp_trans_id=view.zp_trans_id or "-"),
         ]
         if view.description:
             lines.append(_("description: {text}").format(text=view.description))
+        if items_text(view):
+            lines.append(_("items: {items}").format(items=items_text(view)))
+        if view.abandoned:
+            lines.append(_("the cashier gave up waiting for it while its outcome was unknown"))
         if view.message:
             lines.append(view.message)
         if view.refunded_amount or refunds:
             lines.append(_("refunded {amount} in {count} refund(s)").format(
                 amount=format_vnd(view.refunded_amount), count=len(refunds)))
+        for r in refunds:
+            lines.append(_("  refund {id} {amount} {state}{auto}").format(
+                id=r.m_refund_id, amount=format_vnd(r.amount), state=state_label(r.state.value),
+                auto=_(" (automatic return of a late charge)") if r.auto else ""))
         self.query_one("#detail-summary", Static).update("\n".join(lines))
         # A Rich table in a scrolling Static: the Detail column wraps, so every message is
         # shown whole at any width (80 columns included).

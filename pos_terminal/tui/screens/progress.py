@@ -26,7 +26,7 @@ from pos_terminal.tui.widgets.line import Line
 class ProgressScreen(PosScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("w", "keep_waiting", N_("Keep waiting"), show=False),
-        Binding("b", "background", N_("Reconcile in background"), show=False),
+        Binding("b", "background", N_("Give up waiting"), show=False),
     ]
     AUTO_FOCUS = None
 
@@ -67,7 +67,7 @@ class ProgressScreen(PosScreen):
         choice = self.query_one("#progress-choice", Static)
         if self.awaiting_choice:
             state.update(_("Still not confirmed after the waiting time."))
-            choice.update(_("W  keep waiting      B  hand it to background reconciliation"))
+            choice.update(_("W  keep waiting      B  give up (checked in the background)"))
         elif view is not None and view.state is PaymentState.PROCESSING:
             state.update(_("Processing: the customer may be confirming on the phone…"))
             choice.update("")
@@ -89,12 +89,4 @@ class ProgressScreen(PosScreen):
     def action_background(self) -> None:
         if not self.awaiting_choice or self.run.view is None:
             return
-        view = self.run.view
-        self.app.notify(_("Payment {app_trans_id} ({amount}) is being checked in the "
-                          "background; the header counts it until it is resolved. Do not charge "
-                          "it again.").format(app_trans_id=view.app_trans_id,
-                                              amount=format_vnd(view.amount)), timeout=10)
-        self.pos.end_payment(self.run)
-        self.pos.sale_finished = True
-        self.pos.refresh_pending()
-        self.app.pop_screen()
+        self.pos.give_up(self.run)

@@ -73,6 +73,7 @@ class ReportsScreen(PosScreen):
 
 SALES, REFUNDS, NET, FAILED = N_("sales"), N_("refunds"), N_("net"), N_("failed")
 LATE_PAID, STILL_OPEN, NEED_REVIEW = N_("LATE PAID"), N_("still open"), N_("need review")
+RETURNED, LATE_REVIEW = N_("returned"), N_("late, review")
 
 
 def report_lines(report: Report) -> list[str]:
@@ -100,6 +101,13 @@ def report_lines(report: Report) -> list[str]:
                      f"{format_vnd(report.late_amount):>16} "
                      + _("charged after the terminal said failed (in sales): check none was "
                          "paid twice"))
+    if report.auto_returned_count:
+        lines.append(f"  {_(RETURNED):<9} {report.auto_returned_count:4d}   "
+                     f"{format_vnd(report.auto_returned_amount):>16} "
+                     + _("late charges returned automatically (in refunds)"))
+    if report.late_review_count:
+        lines.append(f"  {_(LATE_REVIEW):<9} {report.late_review_count:4d}   "
+                     + _("charged late and left for a person: refund them or keep the sale"))
     if report.refunds_failed_count:
         lines.append("  " + _("refunds failed {count}").format(
             count=report.refunds_failed_count))

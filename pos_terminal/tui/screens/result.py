@@ -1,5 +1,6 @@
-"""Result: an unmistakable full-screen success or failure; any key (or a few seconds) returns
-to Sale."""
+"""Result: an unmistakable full-screen success or failure. It stays until the cashier
+acknowledges it: Enter, Esc or Space returns to Sale; a digit returns to Sale and starts the
+next amount with it (the key is never lost); other keys are ignored."""
 
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ class Outcome:
                 view.message,
                 _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
             ))
-        if judged is verdict.Verdict.PAID and view.late:
+        if judged is verdict.Verdict.PAID and view.charged_late:
             return cls(True, verdict.headline(view), view.amount, (
                 view.message,
                 _("Transaction: {zp_trans_id}").format(zp_trans_id=view.zp_trans_id or "-"),
@@ -54,6 +55,11 @@ class Outcome:
                 _("Transaction: {zp_trans_id}").format(zp_trans_id=view.zp_trans_id or "-"),
                 _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
             ), receipt_id=view.app_trans_id)
+        if view.abandoned and not view.is_final:
+            return cls(False, _("GAVE UP WAITING: OUTCOME UNKNOWN"), view.amount, (
+                view.message,
+                _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
+            ))
         if view.state in (PaymentState.PROCESSING, PaymentState.UNKNOWN,
                           PaymentState.SUBMITTING):
             return cls(False, _("NOT CONFIRMED YET"), view.amount, (
@@ -71,6 +77,10 @@ class Outcome:
         return cls(False, _("NOT PAID"), amount, (message,))
 
 
+DISMISS_KEYS = frozenset({"enter", "escape", "space"})
+DIGITS = "0123456789"
+
+
 class ResultScreen(PosScreen):
     AUTO_FOCUS = None
 
@@ -86,15 +96,14 @@ class ResultScreen(PosScreen):
                 yield Line(line, classes="result-line")
             if self.outcome.receipt_id is not None:
                 yield Line("", id="result-receipt")
-                yield Line(_("R: print the receipt · any other key: next sale"),
+                yield Line(_("R: print the receipt · Enter: next sale · or type the next amount"),
                            id="result-hint")
             else:
-                yield Line(_("Press any key for the next sale"), id="result-hint")
+                yield Line(_("Enter: next sale · or type the next amount"), id="result-hint")
 
     def on_mount(self) -> None:
         self.pos.sale_finished = True
         self.pos.refresh_pending()
-        self.set_timer(self.pos.settings.ui.result_timeout_s, self.back_to_sale)
         receipt_id = self.outcome.receipt_id
         if receipt_id in self.pos.receipts_printing:
             self._show_receipt(_("Printing the receipt…"), error=False)
@@ -114,8 +123,11 @@ class ResultScreen(PosScreen):
             if receipt_id not in self.pos.receipts_printing:
                 self._show_receipt(_("Printing the receipt…"), error=False)
                 self.pos.print_receipt(receipt_id)
-            return
-        self.back_to_sale()
+        elif event.key in DISMISS_KEYS:
+            self.back_to_sale()
+        elif event.character is not None and event.character in DIGITS:
+            self.pos.next_sale_digits = event.character  # Sale starts its amount with it
+            self.back_to_sale()
 
     def _show_receipt(self, text: str, *, error: bool) -> bool:
         for line in self.query("#result-receipt").results(Line):  # none while closing

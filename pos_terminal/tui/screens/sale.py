@@ -133,6 +133,11 @@ class SaleScreen(PosScreen):
         if self.pos.sale_finished:
             self.pos.sale_finished = False
             self.action_clear()
+        digits, self.pos.next_sale_digits = self.pos.next_sale_digits, ""
+        if digits:  # typed on the Result screen: the first digits of this sale
+            amount = self.query_one("#amount", AmountField)
+            amount.amount = int(digits)
+            amount.focus()
         self._show_demo_wallet()
 
     def action_clear(self) -> None:

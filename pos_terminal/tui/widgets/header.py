@@ -26,7 +26,7 @@ class StatusHeader(Horizontal):
         yield Line(f" {_(BADGES.get(self.environment, self.environment.upper()))} ",
                    classes=f"badge badge-{self.environment}")
         yield Line(self._title(state.get("cashier")), classes="title")
-        for text, classes in (self._reach(state.get("reachable")),
+        for text, classes in (self._reach(state.get("service")),
                               self._pending(state.get("pending"))):
             yield Line(text, classes=classes)
         if state.get("ledger") is not None:  # only with a fleet ledger configured
@@ -42,11 +42,17 @@ class StatusHeader(Horizontal):
                                                              name=name)
 
     @staticmethod
-    def _reach(reachable: bool | None) -> tuple[str, str]:
-        if reachable is None:
-            return _("service …"), "reach"
-        return ((_("service ok"), "reach good") if reachable
-                else (_("service UNREACHABLE"), "reach bad"))
+    def _reach(service: str | None) -> tuple[str, str]:
+        """From the signed check (wallet/probe.py): "ok" only once a signed call succeeded."""
+        if service is None:
+            return _("checking…"), "reach"
+        if service == "ok":
+            return _("service ok"), "reach good"
+        return {
+            "wrong": _("credentials WRONG"),
+            "unreachable": _("service UNREACHABLE"),
+            "busy": _("service BUSY"),
+        }.get(service, _("service REFUSES")), "reach bad"
 
     @staticmethod
     def _pending(pending: int | None) -> tuple[str, str]:
@@ -73,7 +79,7 @@ class StatusHeader(Horizontal):
                 widget.update(text)
                 widget.set_classes(classes)
         for label, (text, classes) in (
-                (".reach", self._reach(state.get("reachable"))),
+                (".reach", self._reach(state.get("service"))),
                 (".pending", self._pending(state.get("pending")))):
             for widget in self.query(label).results(Line):
                 widget.update(text)

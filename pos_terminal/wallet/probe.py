@@ -1,0 +1,55 @@
+"""Is the wallet service there, and does it accept this terminal's credentials? One signed call
+(a status query, signed with key1, of an order that does not exist): "not found" means the
+service checked the app id and the signature and accepted them."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Protocol
+
+from .errors import NoAnswer, ServiceRefused, UnreadableAnswer
+from .results import Outcome, PaymentResult
+from .returncodes import deciding_code
+
+#: Codes that say the request was refused for now (busy, maintenance), not the credentials.
+_BUSY = frozenset({-429, -500, -999})
+
+
+class StatusQuery(Protocol):
+    """Any wallet client (WalletClient, or another behind checkout.ports.WalletPort)."""
+
+    def query_status(self, app_trans_id: str) -> PaymentResult: ...
+
+
+class ServiceCheck(StrEnum):
+    OK = "ok"                    # a signed call was accepted
+    CREDENTIALS_WRONG = "wrong"  # the service refused the app id or the signature (-402)
+    UNREACHABLE = "unreachable"  # no answer (network, address, TLS)
+    BUSY = "busy"                # answered, but refused for now (busy, maintenance)
+    REFUSED = "refused"          # answered with something else: the detail says what
+
+
+def check_service(client: StatusQuery, probe_app_trans_id: str) -> tuple[ServiceCheck, str]:
+    """The service's state and a detail (its code and message, or why it did not answer)."""
+    try:
+        result = client.query_status(probe_app_trans_id)
+    except NoAnswer as exc:
+        return ServiceCheck.UNREACHABLE, exc.message
+    except UnreadableAnswer as exc:
+        return ServiceCheck.REFUSED, exc.message
+    except ServiceRefused as exc:
+        code = deciding_code(exc.return_code, exc.sub_return_code)
+        return _by_code(code, exc.message), exc.message
+    code = deciding_code(result.return_code, result.sub_return_code)
+    detail = f"code {code}: {result.message}".rstrip(": ")
+    if result.outcome is not Outcome.FAILED:  # not found (or, by chance, an answer): accepted
+        return ServiceCheck.OK, detail
+    return _by_code(code, detail), detail
+
+
+def _by_code(code: int, detail: str) -> ServiceCheck:
+    if code == -402:
+        return ServiceCheck.CREDENTIALS_WRONG
+    if code in _BUSY:
+        return ServiceCheck.BUSY
+    return ServiceCheck.REFUSED

@@ -1,0 +1,113 @@
+"""Issue 14, a UI that never misleads: the header says "service ok" only after a signed call
+succeeded; Ctrl+Q during a payment asks and explains; a missing scanner is said at once."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from pos_terminal.checkout import Checkout, PaymentState
+from pos_terminal.config import Settings
+from pos_terminal.tui.screens.dialogs import ConfirmDialog
+from pos_terminal.tui.screens.progress import ProgressScreen
+from pos_terminal.tui.widgets.header import StatusHeader
+from tests.conftest import ProcessingHold
+from tests.tui.conftest import ledger
+from tests.tui.helpers import screen_text, wait_until
+from tests.tui.test_flows import charge
+
+pytestmark = pytest.mark.asyncio
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def test_header_says_checking_before_the_signed_call() -> None:
+    assert StatusHeader._reach(None) == ("checking…", "reach")
+
+
+@pytest.mark.parametrize(("change", "shown"), [
+    ({}, "service ok"),
+    ({"key1": "not-this-apps-key1"}, "credentials WRONG"),
+    ({"base_url": "http://127.0.0.1:{port}"}, "service UNREACHABLE"),
+])
+async def test_header_tells_the_truth_about_the_service(
+        settings: Settings, emulator, make_app, change: dict[str, str], shown: str) -> None:
+    changed = {k: v.format(port=_closed_port()) for k, v in change.items()}
+    probed = settings.replace_service(**changed, connect_timeout_s=0.5, timeout_s=1.0)
+    with Checkout(probed) as engine:
+        app = make_app(settings=probed)
+        app.checkout = engine
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: pilot.app.header_state["service"] is not None,
+                             what="the signed check")
+            assert shown in screen_text(pilot)
+            others = {"service ok", "credentials WRONG", "service UNREACHABLE"} - {shown}
+            assert not any(o in screen_text(pilot) for o in others)
+            notes = [n.message for n in pilot.app._notifications]
+            if "key1" in change:
+                assert notes == [
+                    "The wallet service refuses this terminal's credentials (code -402: "
+                    "invalid app or signature: mac): payments will be refused. Check [service] "
+                    "app_id and key1 (or the environment variable POS_KEY1)."]
+    assert ledger(emulator)["charges"] == []
+
+
+async def test_ctrl_q_during_a_payment_asks_and_explains(
+        settings: Settings, emulator, key_clock, make_app,
+        hold_processing: ProcessingHold) -> None:
+    quick = settings.replace_section("checkout", poll_deadline_s=60.0, poll_intervals_s=(0.1,))
+    with Checkout(quick) as engine:
+        app = make_app(settings=quick)
+        app.checkout = engine
+        async with app.run_test(size=(80, 24)) as pilot:
+            await charge(pilot, key_clock, emulator, "30000", "binh")
+            await wait_until(pilot, lambda: isinstance(pilot.app.screen, ProgressScreen)
+                             and pilot.app.payment is not None
+                             and pilot.app.payment.view is not None
+                             and pilot.app.payment.view.state is PaymentState.PROCESSING,
+                             what="the payment processing")
+            tid = pilot.app.payment.view.app_trans_id
+            await pilot.press("ctrl+q")
+            await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog),
+                             what="the question")
+            assert pilot.app.screen.question == (
+                f"A payment of 30.000 ₫ is in progress (order {tid}). If you quit now it stays "
+                "in the journal and is resolved at the next start or by `pos-terminal "
+                "reconcile`; do not charge it again. If the wallet charges it after you quit, "
+                "the charge is returned to the customer automatically. Quit anyway?")
+            await pilot.press("n")  # no: back to the payment, still followed
+            await wait_until(pilot, lambda: isinstance(pilot.app.screen, ProgressScreen),
+                             what="back on Progress")
+            assert pilot.app.is_running
+            await pilot.press("ctrl+q")
+            await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog),
+                             what="the question again")
+            await pilot.press("y")
+            await wait_until(pilot, lambda: not pilot.app.is_running, what="the app to quit")
+        view = engine.journal.get(tid)
+        assert (view.state, view.abandoned) == (PaymentState.PROCESSING, True)
+
+
+async def test_ctrl_q_without_a_payment_quits_at_once(make_app) -> None:
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+q")
+        await wait_until(pilot, lambda: not pilot.app.is_running, what="the app to quit")
+
+
+async def test_a_missing_scanner_is_said_at_once(settings: Settings, make_app) -> None:
+    from pos_terminal.cli.ui_cmds import source_factory
+
+    spec = "evdev:/dev/input/event-pos-terminal-test-missing"
+    app = make_app(source_factory=source_factory(settings, spec))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: bool(pilot.app._notifications), what="the notice")
+        assert next(n.message for n in pilot.app._notifications) == (
+            f"Scanner {spec} not available: /dev/input/event-pos-terminal-test-missing does "
+            "not exist: plug the scanner in, or name its event device (ls -l "
+            "/dev/input/by-id). Fix [scanner] source in the configuration; until then the "
+            "keyboard wedge (USB scanner) still works.")
