@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from pos_terminal.base.errors import ExitCode, PosError
-from pos_terminal.base.i18n import _
+from pos_terminal.base.i18n import _, language_from_environment
 from pos_terminal.base.keys import read_rsa_public_key
 
 ENV_OVERRIDES = {"POS_KEY1": "key1", "POS_KEY2": "key2", "POS_RSA_PUBLIC_KEY": "rsa_public_key"}
@@ -109,6 +109,8 @@ class TerminalSettings(_Section):
     terminal_id: str = Field(default="", pattern=r"^[A-Za-z0-9]{0,8}$")
     # Sent as `userip` on quick pay; empty: the terminal's own address, found at the first sale.
     user_ip: str = ""
+    # What the cashier reads (screens, CLI, receipts); not in the file: from LANG / LC_ALL.
+    language: Literal["vi", "en"] = "en"
 
     @field_validator("user_ip")
     @classmethod
@@ -443,6 +445,9 @@ def load_settings(path: Path | str | None = None,
     for section in ("service", "terminal"):
         if section not in data:
             raise ConfigError(file, f"[{section}]", "missing required section")
+    terminal = data["terminal"]
+    if isinstance(terminal, dict) and "language" not in terminal:
+        terminal["language"] = language_from_environment(dict(environ))
 
     try:
         settings = Settings.model_validate({**data, "source": file})

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pos_terminal.base.errors import cashier_message
+from pos_terminal.base.i18n import N_, _
 from pos_terminal.counter import Counter, ScannedCode, Scanner
 from pos_terminal.counter import outcome as verdict
 
@@ -60,12 +61,14 @@ _AMOUNT = re.compile(r"[0-9]{1,16}")  # not str.isdigit(): it says yes to "١٢�
 def _amount(text: str, what: str) -> int:
     if not _AMOUNT.fullmatch(text):
         if text.isascii() and text.isdigit():
-            raise LineError(f"{what} must be at most 16 digits (far above any maximum), got "
-                            f"{text[:20]!r}...")
-        other = (": 0-9; digits of other scripts such as ١٢٣ or １２３ do not count"
-                 if any(ch.isdigit() and not ch.isascii() for ch in text) else "")
-        raise LineError(f"{what} must be a whole number of VND (digits only{other}), got "
-                        f"{text[:40]!r}")
+            raise LineError(_("{what} must be at most 16 digits (far above any maximum), got "
+                              "{text}...").format(what=_(what), text=repr(text[:20])))
+        if any(ch.isdigit() and not ch.isascii() for ch in text):
+            sentence = _("{what} must be a whole number of VND (digits only: 0-9; digits of "
+                         "other scripts such as ١٢٣ or １２３ do not count), got {text}")
+        else:
+            sentence = _("{what} must be a whole number of VND (digits only), got {text}")
+        raise LineError(sentence.format(what=_(what), text=repr(text[:40])))
     return int(text)
 
 
@@ -84,8 +87,9 @@ def _decoded(raw: str | bytes) -> str | None:
     return raw
 
 
-NOT_UTF8 = ("the line is not UTF-8 text (it holds bytes that are not UTF-8): nothing was done; "
-            "send commands as UTF-8 lines, e.g. PAY 25000")
+NOT_UTF8 = N_("the line is not UTF-8 text (it holds bytes that are not UTF-8): nothing was "
+              "done; send commands as UTF-8 lines, e.g. PAY 25000")
+THE_AMOUNT, THE_REFUND_AMOUNT = N_("the amount"), N_("the refund amount")
 
 
 def _message(exc: BaseException) -> str:
@@ -120,7 +124,7 @@ class CounterLoop:
             for raw in lines:
                 text = _decoded(raw)
                 if text is None:  # never echoed: it would break the UTF-8 of the answer stream
-                    self.emit({"ok": False, "command": None, "error": NOT_UTF8})
+                    self.emit({"ok": False, "command": None, "error": _(NOT_UTF8)})
                     continue
                 line = text.strip()
                 if line and not self.handle(line):
@@ -140,13 +144,14 @@ class CounterLoop:
 
     def handle(self, line: str) -> bool:
         """Answer one line; False after QUIT."""
-        verb, _, rest = line.partition(" ")
+        verb, _sep, rest = line.partition(" ")
         command = verb.upper()
         self.busy = True
         self.counter.forget_last()
         try:
             if command not in COMMANDS:
-                raise LineError(f"unknown command {verb!r}; {USAGE}")
+                raise LineError(_("unknown command {command}; {usage}").format(
+                    command=repr(verb), usage=USAGE))
             if command == "QUIT":
                 self.emit({"ok": True, "command": "QUIT"})
                 return False
@@ -190,27 +195,28 @@ class CounterLoop:
     def _dispatch(self, command: str, args: str) -> dict[str, Any]:
         if command == "PAY":
             if not args:
-                raise LineError("PAY needs an amount: PAY <amount> [description]")
-            amount_text, _, description = args.partition(" ")
-            return self.pay(_amount(amount_text, "the amount"), description.strip())
+                raise LineError(_("PAY needs an amount: PAY <amount> [description]"))
+            amount_text, _sep, description = args.partition(" ")
+            return self.pay(_amount(amount_text, THE_AMOUNT), description.strip())
         if command == "STATUS":
             if not args or " " in args:
-                raise LineError("STATUS needs one app_trans_id: STATUS <app_trans_id>")
+                raise LineError(_("STATUS needs one app_trans_id: STATUS <app_trans_id>"))
             view = self.counter.status(args)
             return {"ok": True, **verdict.payment_answer(view)}
         if command == "REFUND":
             parts = args.split()
             if not 1 <= len(parts) <= 2:
-                raise LineError("REFUND needs an app_trans_id and optionally an amount: "
-                                "REFUND <app_trans_id> [amount]")
-            amount = _amount(parts[1], "the refund amount") if len(parts) == 2 else None
+                raise LineError(_("REFUND needs an app_trans_id and optionally an amount: "
+                                  "REFUND <app_trans_id> [amount]"))
+            amount = _amount(parts[1], THE_REFUND_AMOUNT) if len(parts) == 2 else None
             refund = self.counter.refund(parts[0], amount, cancel=self.stop)
             return {"ok": refund.state.value != "failed", **verdict.refund_answer(refund)}
         if args:
-            raise LineError(f"{command} takes no arguments")
+            raise LineError(_("{command} takes no arguments").format(command=command))
         if command == "LEDGER":
             if self.ledger is None:
-                raise LineError("no fleet ledger configured: set [ledger] dsn or POS_LEDGER_DSN")
+                raise LineError(_("no fleet ledger configured: set [ledger] dsn or "
+                                  "POS_LEDGER_DSN"))
             return {"ok": True, **self.ledger()}
         return {"ok": True, **self.counter.reconcile(cancel=self.stop).to_json()}
 
@@ -227,14 +233,15 @@ class CounterLoop:
 
     def wait_for_code(self) -> ScannedCode:
         if self.scanner is None:
-            raise LineError("no scanner: start with --scanner SPEC to take payment codes")
+            raise LineError(_("no scanner: start with --scanner SPEC to take payment codes"))
         code = self.scanner.wait_for_code(self.scan_timeout_s, self.stop)
         if code is not None:
             return code
         if self.stop.is_set():
-            raise LineError("stopped before a payment code was read: nothing was charged")
-        raise LineError(f"no payment code read within {self.scan_timeout_s:g} s: nothing "
-                        "was charged; send PAY again when the customer is ready")
+            raise LineError(_("stopped before a payment code was read: nothing was charged"))
+        raise LineError(_("no payment code read within {seconds} s: nothing was charged; "
+                          "send PAY again when the customer is ready").format(
+                              seconds=f"{self.scan_timeout_s:g}"))
 
     def close(self) -> None:
         if self.scanner is not None:

@@ -5,19 +5,36 @@ Every test that touches the wallet service talks HTTP to this emulator; nothing 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import requests
 
+from pos_terminal.base import i18n
 from pos_terminal.config import Settings, load_settings
+
+# Subprocesses (the CLI, headless mode, the demo in tmux) take their default language from the
+# locale: English for the suite, whatever the machine says.
+for _name in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+    os.environ.pop(_name, None)
+os.environ["LC_ALL"] = "C.UTF-8"
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CONFIG = REPO / "config" / "default.toml"
 
 # Fast enough for a test suite, slow enough that "processing" is observable by a poller.
 EMULATOR_PROCESSING_S = 0.6
+
+
+@pytest.fixture(autouse=True)
+def _english_unless_asked() -> Iterator[None]:
+    """Every test starts in English whatever the machine's locale; a test that wants Vietnamese
+    sets it (or loads a config with language = "vi")."""
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")
 
 
 @pytest.fixture(scope="session")

@@ -281,3 +281,27 @@ def test_cli_refuses_a_senseless_config_with_exit_2_and_no_traceback(tmp_path: P
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert proc.stderr.startswith(f"error: {path}: {key}: ")
+
+
+def test_language_key_is_validated_and_defaults_from_the_locale(tmp_path: Path) -> None:
+    base = (REPO / "config" / "default.toml").read_text("utf-8")
+    plain = tmp_path / "plain.toml"
+    plain.write_text(base, "utf-8")
+    assert load_settings(plain, env={}).terminal.language == "en"
+    assert load_settings(plain, env={"LANG": "vi_VN.UTF-8"}).terminal.language == "vi"
+    assert load_settings(plain, env={"LC_ALL": "C.UTF-8", "LANG": "vi_VN"}).terminal.language == (
+        "en")
+    chosen = tmp_path / "vi.toml"
+    chosen.write_text(base.replace("[terminal]\n", '[terminal]\nlanguage = "vi"\n'), "utf-8")
+    assert load_settings(chosen, env={"LANG": "en_US.UTF-8"}).terminal.language == "vi"
+    wrong = tmp_path / "fr.toml"
+    wrong.write_text(base.replace("[terminal]\n", '[terminal]\nlanguage = "fr"\n'), "utf-8")
+    with pytest.raises(ConfigError) as err:
+        load_settings(wrong, env={})
+    assert "[terminal] language" in str(err.value) and "'vi' or 'en'" in str(err.value)
+
+
+def test_store_examples_are_vietnamese() -> None:
+    for name in ("production.example.toml", "sandbox.example.toml"):
+        text = (REPO / "config" / name).read_text("utf-8")
+        assert '\nlanguage = "vi"' in text, name

@@ -17,6 +17,7 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 from pos_terminal.base.codes import mask_code
+from pos_terminal.base.i18n import N_, _
 from pos_terminal.checkout import gateway, late_charges, outcomes, recovery, refunds
 from pos_terminal.checkout.answer_checks import mismatch_message
 from pos_terminal.checkout.errors import AnswerNotRecorded, CodeRefused, Stopped
@@ -61,11 +62,12 @@ _PREPARING = "(preparing)"  # a claimed code whose payment has no app_trans_id y
 
 
 def in_flight_message(masked_code: str, app_trans_id: str | None) -> str:
-    where = f"in payment {app_trans_id}" if app_trans_id else "(its payment is being prepared)"
-    return (
-        f"This payment code ({masked_code}) is already being charged {where}. Wait for its "
-        "result; do not charge again."
-    )
+    if app_trans_id:
+        return _("This payment code ({code}) is already being charged in payment "
+                 "{app_trans_id}. Wait for its result; do not charge again.").format(
+                     code=masked_code, app_trans_id=app_trans_id)
+    return _("This payment code ({code}) is already being charged (its payment is being "
+             "prepared). Wait for its result; do not charge again.").format(code=masked_code)
 
 Progress = Callable[[PaymentView], None]
 
@@ -74,35 +76,35 @@ Progress = Callable[[PaymentView], None]
 #: keeps its lease however long it takes (journal/lease.py).
 LEASE_MARGIN_S = 5.0
 
-MSG_STOPPED_BEFORE_SEND = (
+MSG_STOPPED_BEFORE_SEND = N_(
     "Stopped before the payment was sent: nothing was charged. Charge again if the customer "
     "still wants to pay."
 )
-MSG_LEASE_LOST = (
+MSG_LEASE_LOST = N_(
     "This terminal was held up after recording the payment and before sending it, and another "
     "process has concluded it: the payment was NOT sent from here and nothing was charged by it."
 )
 
 
 def unexpected_message(exc: BaseException) -> str:
-    return (
-        f"Unexpected error while waiting for the answer ({type(exc).__name__}). The payment may "
-        "or may not have gone through: the terminal checks its status. Do not charge again."
-    )
+    return _(
+        "Unexpected error while waiting for the answer ({error}). The payment may or may not "
+        "have gone through: the terminal checks its status. Do not charge again."
+    ).format(error=type(exc).__name__)
 
 
 def refusal_message(masked: str, reason: str, app_trans_id: str | None) -> str:
     if reason == "charged":
-        return (
-            f"This payment code ({masked}) was already charged on this terminal (payment "
-            f"{app_trans_id}). Ask the customer to show a fresh code in the wallet app."
-        )
+        return _(
+            "This payment code ({code}) was already charged on this terminal (payment "
+            "{app_trans_id}). Ask the customer to show a fresh code in the wallet app."
+        ).format(code=masked, app_trans_id=app_trans_id)
     if reason == "in_flight":
         return in_flight_message(masked, app_trans_id)
-    return (
-        f"This payment code ({masked}) belongs to payment {app_trans_id}, whose result is still "
+    return _(
+        "This payment code ({code}) belongs to payment {app_trans_id}, whose result is still "
         "unknown. Run pos-terminal reconcile, and ask the customer to show a fresh code."
-    )
+    ).format(code=masked, app_trans_id=app_trans_id)
 
 
 class Checkout:
@@ -252,7 +254,7 @@ class Checkout:
             with self._lock:
                 self._codes_in_flight[fp] = app_trans_id
             if stop is not None and stop.is_set():
-                raise Stopped("Stopped before the payment was recorded: nothing was sent.")
+                raise Stopped(_("Stopped before the payment was recorded: nothing was sent."))
             try:
                 view = self.journal.record_intent(
                     app_trans_id=app_trans_id,
@@ -262,7 +264,7 @@ class Checkout:
                     items=[it.as_wire() for it in items],
                     payment_code=code,
                     payload_hash=prepared.payload_hash,
-                    message=outcomes.MSG_SENDING,
+                    message=_(outcomes.MSG_SENDING),
                     now=now,
                     lease_ttl_ms=self.lease_ttl_ms(),
                     cashier_id=cashier_id,
@@ -277,9 +279,9 @@ class Checkout:
                     on_progress(view)
                 pause_point("after_intent")
                 if stop is not None and stop.is_set():
-                    view = self._not_sent(app_trans_id, MSG_STOPPED_BEFORE_SEND)
+                    view = self._not_sent(app_trans_id, _(MSG_STOPPED_BEFORE_SEND))
                 elif not self.journal.claim_send(app_trans_id, self.lease_ttl_ms()):
-                    view = self._not_sent(app_trans_id, MSG_LEASE_LOST)
+                    view = self._not_sent(app_trans_id, _(MSG_LEASE_LOST))
                 else:
                     pause_point("before_send")
                     view = self._send(view, prepared)
@@ -361,9 +363,10 @@ class Checkout:
             return commit()
         except JournalUnavailable as exc:
             raise AnswerNotRecorded(
-                f"Payment {app_trans_id} was sent, but its answer could not be recorded: "
-                f"{exc.message} Its intent is in the journal: once the journal is fixed, run "
-                "pos-terminal reconcile to learn the result. Do not charge again.",
+                _("Payment {app_trans_id} was sent, but its answer could not be recorded: "
+                  "{error} Its intent is in the journal: once the journal is fixed, run "
+                  "pos-terminal reconcile to learn the result. Do not charge again.").format(
+                      app_trans_id=app_trans_id, error=exc.message),
                 exc.reason, app_trans_id,
             ) from exc
 
@@ -499,10 +502,11 @@ class Checkout:
         self, app_trans_id: str, to_state: PaymentState, reason: str, who: str,
         *, cashier_id: str | None = None,
     ) -> PaymentView:
-        verb = "paid" if to_state is S.SUCCEEDED else "failed"
+        sentence = (_("Marked paid by hand by {who}: {reason}") if to_state is S.SUCCEEDED
+                    else _("Marked failed by hand by {who}: {reason}"))
         return self.journal.override(
             app_trans_id, to_state, reason=reason, who=who, cashier_id=cashier_id,
-            message=f"Marked {verb} by hand by {who.strip()}: {reason.strip()}",
+            message=sentence.format(who=who.strip(), reason=reason.strip()),
         )
 
     # ---------------------------------------------------------------- gateway orders

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 
+from pos_terminal.base.i18n import N_, _
 from pos_terminal.checkout.answer_checks import answer_problems, review_message
 from pos_terminal.checkout.ports import JournalStore
 from pos_terminal.checkout.validation import vnd
@@ -23,65 +24,65 @@ from pos_terminal.wallet.results import PaymentResult, RefundResult, WalletOutco
 log = logging.getLogger(__name__)
 S = PaymentState
 
-MSG_SENDING = "Sending the payment to the wallet service. Do not charge again."
-MSG_NEVER_ARRIVED = (
+MSG_SENDING = N_("Sending the payment to the wallet service. Do not charge again.")
+MSG_NEVER_ARRIVED = N_(
     "The payment never reached the wallet service and the customer was not charged. It is safe "
     "to retry with a new transaction."
 )
-MSG_CHECKING = (
+MSG_CHECKING = N_(
     "Checking with the wallet service whether the payment went through. Do not charge again."
 )
 
 
-MSG_OWNER_LIVE = (
+MSG_OWNER_LIVE = N_(
     "The wallet service has no record of this payment yet, and the terminal process sending it "
-    "is still running (it may be paused or slow): the payment may still arrive. "
-    + MSG_CHECKING
+    "is still running (it may be paused or slow): the payment may still arrive. Checking with "
+    "the wallet service whether the payment went through. Do not charge again."
 )
 
 
 def late_success_message(amount: int) -> str:
-    return (
-        f"LATE SUCCESS: the wallet service reports this payment as PAID ({vnd(amount)}) after "
-        "the terminal had said it failed. The customer WAS charged: do not charge again. It is "
+    return _(
+        "LATE SUCCESS: the wallet service reports this payment as PAID ({amount}) after the "
+        "terminal had said it failed. The customer WAS charged: do not charge again. It is "
         "returned automatically with [checkout] late_success = \"refund\"; otherwise, if the "
         "customer already paid another way, refund this payment."
-    )
+    ).format(amount=vnd(amount))
 
 
 def no_answer_message(detail: str) -> str:
-    return (
-        f"No clear answer from the wallet service ({detail}). The payment may or may not have "
+    return _(
+        "No clear answer from the wallet service ({detail}). The payment may or may not have "
         "gone through: the terminal checks its status. Do not charge again."
-    )
+    ).format(detail=detail)
 
 
 def still_open_message(seconds: float, app_trans_id: str = "", *, background: bool = True) -> str:
     if background:
-        return (
-            f"No final result after {seconds:.0f} s. The payment stays open and is checked "
-            "again in the background (pos-terminal reconcile). Do not charge again."
-        )
+        return _(
+            "No final result after {seconds} s. The payment stays open and is checked again in "
+            "the background (pos-terminal reconcile). Do not charge again."
+        ).format(seconds=f"{seconds:.0f}")
     target = app_trans_id or "<app_trans_id>"
-    return (
-        f"No final result after {seconds:.0f} s: the payment is still unresolved. Run "
-        f"`pos-terminal reconcile` (or `pos-terminal status {target}`) later to learn its "
+    return _(
+        "No final result after {seconds} s: the payment is still unresolved. Run "
+        "`pos-terminal reconcile` (or `pos-terminal status {app_trans_id}`) later to learn its "
         "result; do not charge again."
-    )
+    ).format(seconds=f"{seconds:.0f}", app_trans_id=target)
 
 
 def not_sent_message(cause: str) -> str:
     """A charge that could not even connect: nothing reached the service."""
     if cause.startswith("TLS"):
-        return (
-            f"Cannot open a secure connection to the wallet service ({cause}): nothing was "
+        return _(
+            "Cannot open a secure connection to the wallet service ({cause}): nothing was "
             "charged. Check the terminal's date and time and the service address (base_url), "
             "then charge again."
-        )
-    return (
-        f"Cannot reach the wallet service ({cause}): nothing was charged. Check the network or "
+        ).format(cause=cause)
+    return _(
+        "Cannot reach the wallet service ({cause}): nothing was charged. Check the network or "
         "the service address, then charge again."
-    )
+    ).format(cause=cause)
 
 
 def _settle(
@@ -156,8 +157,8 @@ def apply_payment_result(
                     view.app_trans_id)
         return stay(
             journal, view,
-            f"An answer about another payment ({result.app_trans_id}) was ignored. "
-            + MSG_CHECKING, poll=from_query,
+            _("An answer about another payment ({app_trans_id}) was ignored.").format(
+                app_trans_id=result.app_trans_id) + " " + _(MSG_CHECKING), poll=from_query,
         )
     problems = answer_problems(view, result)
     if problems:
@@ -170,7 +171,8 @@ def apply_payment_result(
         if result.duplicate:
             return _settle(
                 journal, view, S.UNKNOWN if view.state is not S.PROCESSING else S.PROCESSING,
-                message=result.cashier_message or MSG_CHECKING, result=result, poll=from_query,
+                message=result.cashier_message or _(MSG_CHECKING), result=result,
+                poll=from_query,
                 release=release,
             )
         return _settle(journal, view, S.PROCESSING, message=result.cashier_message,
@@ -182,7 +184,7 @@ def apply_payment_result(
         # sending has been quiet for the grace period on the monotonic clock (journal/lease.py).
         try:
             settled, verdict = journal.conclude_never_arrived(
-                view.app_trans_id, grace_s=not_found_grace_s, message=MSG_NEVER_ARRIVED,
+                view.app_trans_id, grace_s=not_found_grace_s, message=_(MSG_NEVER_ARRIVED),
                 return_code=result.return_code, sub_return_code=result.sub_return_code,
                 service_message=result.message, count_poll=from_query,
             )
@@ -191,15 +193,16 @@ def apply_payment_result(
         if verdict == "failed" or settled.state not in (S.SUBMITTING, S.PROCESSING, S.UNKNOWN):
             return settled
         if verdict == "owner_live":  # its sender may not have sent it yet: keep its state
-            return _settle(journal, settled, settled.state, message=MSG_OWNER_LIVE,
+            return _settle(journal, settled, settled.state, message=_(MSG_OWNER_LIVE),
                            poll=from_query)
-        return stay(journal, settled, "The wallet service has no record of this payment yet. "
-                    + MSG_CHECKING, poll=from_query)
+        return stay(journal, settled, _("The wallet service has no record of this payment yet.")
+                    + " " + _(MSG_CHECKING), poll=from_query)
     if meaning is WalletOutcome.REFUSED_REQUEST:
         return stay(
             journal, view,
-            f"The status query was refused ({result.cashier_message}). The payment's outcome is "
-            "still unknown; it will be checked again. Do not charge again.",
+            _("The status query was refused ({reason}). The payment's outcome is still unknown; "
+              "it will be checked again. Do not charge again.").format(
+                  reason=result.cashier_message),
         )
     if meaning is WalletOutcome.UNKNOWN:
         return _settle(journal, view, S.UNKNOWN, message=no_answer_message(result.message
@@ -209,7 +212,7 @@ def apply_payment_result(
 
 
 # ---------------------------------------------------------------- refunds
-MSG_REFUND_NEVER_ARRIVED = (
+MSG_REFUND_NEVER_ARRIVED = N_(
     "The refund never reached the wallet service; no money moved. You can refund again."
 )
 
@@ -248,7 +251,7 @@ def apply_refund_result(
     not_found_grace_s: float, release: bool = False,
 ) -> RefundView:
     if result.m_refund_id != refund.m_refund_id:
-        return refund_pending(journal, refund, "An answer about another refund was ignored.",
+        return refund_pending(journal, refund, _("An answer about another refund was ignored."),
                               release=release)
     meaning = result.meaning(from_query=from_query)
     if meaning is WalletOutcome.PAID:
@@ -262,17 +265,18 @@ def apply_refund_result(
             journal.refund_release(refund.m_refund_id)
         verdict = journal.refund_never_arrived_allowed(refund.m_refund_id, not_found_grace_s)
         if verdict == "failed":
-            return _refund_settle(journal, refund, S.FAILED, message=MSG_REFUND_NEVER_ARRIVED,
-                                  result=result)
+            return _refund_settle(journal, refund, S.FAILED,
+                                  message=_(MSG_REFUND_NEVER_ARRIVED), result=result)
         if verdict == "owner_live":
-            return refund_pending(journal, refund, "The wallet service has no record of this "
-                                  "refund yet, and the terminal process sending it is still "
-                                  "running: it may still arrive. Do not refund again.")
-        return refund_pending(journal, refund, "The wallet service has no record of this refund "
-                              "yet; checking again.")
+            return refund_pending(journal, refund, _(
+                "The wallet service has no record of this refund yet, and the terminal process "
+                "sending it is still running: it may still arrive. Do not refund again."))
+        return refund_pending(journal, refund, _(
+            "The wallet service has no record of this refund yet; checking again."))
     if meaning is WalletOutcome.REFUSED_REQUEST:
-        return refund_pending(journal, refund, f"The refund status query was refused "
-                              f"({result.cashier_message}); it will be checked again.")
+        return refund_pending(journal, refund, _(
+            "The refund status query was refused ({reason}); it will be checked again.").format(
+                reason=result.cashier_message))
     return _refund_settle(journal, refund, S.FAILED, message=result.cashier_message,
                           result=result, release=release)
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from pos_terminal.base.i18n import _
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
 from pos_terminal.checkout.ports import CheckoutContext
 from pos_terminal.journal import PENDING_STATES, PaymentView, RefundView
@@ -20,10 +21,10 @@ LATE_CHECK_WINDOW_MS = 20 * 60 * 1000
 
 
 def review_message(window_h: float) -> str:
-    return (
-        f"Older than {window_h:g} h: the wallet service no longer answers status queries for it. "
+    return _(
+        "Older than {hours} h: the wallet service no longer answers status queries for it. "
         "Check it in the merchant portal, then mark it paid or failed with pos-terminal override."
-    )
+    ).format(hours=f"{window_h:g}")
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from pos_terminal.base.i18n import _
 from pos_terminal.checkout import outcomes
 from pos_terminal.checkout.errors import InvalidPayment
 from pos_terminal.checkout.hooks import pause_point
@@ -26,10 +27,10 @@ S = PaymentState
 
 
 def _no_answer(detail: str) -> str:
-    return (
-        f"No clear answer to the refund ({detail}). It may or may not have been made: the "
+    return _(
+        "No clear answer to the refund ({detail}). It may or may not have been made: the "
         "terminal checks its status. Do not refund again."
-    )
+    ).format(detail=detail)
 
 
 def refund(
@@ -47,21 +48,22 @@ def refund(
     `auto`: the automatic return of a late charge (checkout/late_charges.py)."""
     co.last_refund = None
     if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
-        raise InvalidPayment("amount", f"A refund amount must be a whole number of VND, not "
-                             f"{amount!r}.")
+        raise InvalidPayment("amount", _("A refund amount must be a whole number of VND, not "
+                                         "{amount}.").format(amount=repr(amount)))
     if amount is not None and amount <= 0:
-        raise InvalidPayment("amount", f"A refund amount must be positive, not {amount}.")
+        raise InvalidPayment("amount", _("A refund amount must be positive, not {amount}.").format(
+            amount=amount))
     journal = co.journal
     payment = journal.get(app_trans_id)
     if payment.state is not S.SUCCEEDED:
         raise RefundNotAllowed(
-            f"Payment {app_trans_id} is {payment.state.value}; only a succeeded payment can be "
-            "refunded."
+            _("Payment {app_trans_id} is {state}; only a succeeded payment can be "
+              "refunded.").format(app_trans_id=app_trans_id, state=payment.state.value)
         )
     if payment.zp_trans_id is None:
         raise RefundNotAllowed(
-            f"Payment {app_trans_id} has no wallet transaction number (it was marked paid by "
-            "hand); refund it from the merchant portal."
+            _("Payment {app_trans_id} has no wallet transaction number (it was marked paid by "
+              "hand); refund it from the merchant portal.").format(app_trans_id=app_trans_id)
         )
     now = journal.now()
     m_refund_id = new_refund_id(co.settings.service.app_id, now,
@@ -74,7 +76,8 @@ def refund(
     ttl_ms = co.lease_ttl_ms()
     view = journal.record_refund_intent(
         m_refund_id=m_refund_id, app_trans_id=app_trans_id, amount=amount, description=text,
-        request_ms=now, message="Sending the refund to the wallet service.", lease_ttl_ms=ttl_ms,
+        request_ms=now, message=_("Sending the refund to the wallet service."),
+        lease_ttl_ms=ttl_ms,
         cashier_id=cashier_id, auto=auto,
     )
     co.last_refund = m_refund_id
@@ -89,9 +92,9 @@ def refund(
         co.count_request()
         result = co.client.refund(request)
     except NotSent as exc:
-        view = _settle_own(co, m_refund_id, message=f"Cannot reach the wallet service "
-                           f"({exc.cause}): no money moved. Check the network or the service "
-                           "address, then refund again.")
+        view = _settle_own(co, m_refund_id, message=_(
+            "Cannot reach the wallet service ({cause}): no money moved. Check the network or "
+            "the service address, then refund again.").format(cause=exc.cause))
     except (NoAnswer, UnreadableAnswer) as exc:
         view = outcomes.refund_pending(journal, view, _no_answer(exc.message), release=True)
     except ServiceRefused as exc:

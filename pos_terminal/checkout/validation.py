@@ -6,6 +6,8 @@ import unicodedata
 from collections.abc import Sequence
 
 from pos_terminal.base.codes import CodeProblem, code_problem, format_problem
+from pos_terminal.base.i18n import _
+from pos_terminal.base.money import format_vnd
 from pos_terminal.checkout.errors import InvalidPayment
 from pos_terminal.config import CheckoutSettings, ScannerSettings
 from pos_terminal.wallet.messages import Item
@@ -16,27 +18,30 @@ _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
 
 
 def vnd(amount: int) -> str:
-    """An amount as every message shows it: "25,000 VND"."""
-    return f"{amount:,} VND"
+    """An amount as every message shows it: "25.000 ₫" (pos_terminal.base.money)."""
+    return format_vnd(amount)
 
 
 def check_amount(amount: object, cfg: CheckoutSettings) -> int:
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise InvalidPayment("amount", f"The amount must be a whole number of VND, not {amount!r}.")
+        raise InvalidPayment("amount", _("The amount must be a whole number of VND, not "
+                                         "{amount}.").format(amount=repr(amount)))
     if amount <= 0:
         raise InvalidPayment(
-            "amount", f"The amount must be a positive number of VND, not {amount}."
+            "amount", _("The amount must be a positive number of VND, not {amount}.").format(
+                amount=amount)
         )
     if amount < cfg.min_amount:
         raise InvalidPayment(
             "amount",
-            f"The amount {vnd(amount)} is too small: the minimum is {vnd(cfg.min_amount)}.",
+            _("The amount {amount} is too small: the minimum is {minimum}.").format(
+                amount=vnd(amount), minimum=vnd(cfg.min_amount)),
         )
     if amount > cfg.max_amount:
         raise InvalidPayment(
             "amount",
-            f"The amount {vnd(amount)} is above the maximum of {vnd(cfg.max_amount)} for one "
-            "payment.",
+            _("The amount {amount} is above the maximum of {maximum} for one payment.").format(
+                amount=vnd(amount), maximum=vnd(cfg.max_amount)),
         )
     return amount
 
@@ -47,16 +52,16 @@ def parse_amount(text: str, cfg: CheckoutSettings) -> int:
     body = cleaned[1:] if cleaned[:1] in "+-" else cleaned
     if not body.isdigit() or not body.isascii():
         other_digits = any(ch.isdigit() and not ch.isascii() for ch in body)
-        raise InvalidPayment(
-            "amount", f"The amount {text[:40]!r} is not a whole number of VND (digits 0-9 "
-            "only, no decimals or separators"
-            + ("; digits of other scripts such as ١٢٣ or １２３ do not count" if other_digits
-               else "") + ")."
-        )
+        sentence = (_("The amount {text} is not a whole number of VND (digits 0-9 only, no "
+                      "decimals or separators; digits of other scripts such as ١٢٣ or １２３ do "
+                      "not count).") if other_digits else
+                    _("The amount {text} is not a whole number of VND (digits 0-9 only, no "
+                      "decimals or separators)."))
+        raise InvalidPayment("amount", sentence.format(text=repr(text[:40])))
     if len(body.lstrip("0")) > 16:  # more than any configured maximum; int() of it is costly
         raise InvalidPayment(
-            "amount", f"The amount {text[:24]!r}... is far above the maximum of "
-            f"{vnd(cfg.max_amount)} for one payment.")
+            "amount", _("The amount {text}... is far above the maximum of {maximum} for one "
+                        "payment.").format(text=repr(text[:24]), maximum=vnd(cfg.max_amount)))
     return check_amount(int(cleaned), cfg)
 
 
@@ -65,13 +70,13 @@ def check_code(code: object) -> str:
     problem = code_problem(code)
     if problem is CodeProblem.EMPTY:
         raise InvalidPayment(
-            "payment code", "The payment code is empty: scan the customer's payment code."
+            "payment code", _("The payment code is empty: scan the customer's payment code.")
         )
     if problem is not None:
         raise InvalidPayment(
             "payment code",
-            "The scanned payment code holds characters a payment code never has (binary or "
-            "control characters): scan it again.",
+            _("The scanned payment code holds characters a payment code never has (binary or "
+              "control characters): scan it again."),
         )
     assert isinstance(code, str)
     return code

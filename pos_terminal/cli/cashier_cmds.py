@@ -16,16 +16,18 @@ from typing import NoReturn
 
 import click
 
+from pos_terminal.base.i18n import N_, _
 from pos_terminal.cli.common import EXIT_USAGE, load_settings_or_exit, print_json
 from pos_terminal.config import Settings
 from pos_terminal.counter.admin import Cashier, CashierError, Cashiers, Journal, check_pin_format
 from pos_terminal.counter.types import JournalError, vn_time
 
+ROLES = (N_("cashier"), N_("supervisor"))  # journaled in English, shown translated
 EXIT_PRINTER = 4  # the printer could not be reached (as `sync` uses 4 for an unreachable ledger)
 
 
 def _fail(message: str, *, as_json: bool = False, code: int = EXIT_USAGE) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
+    click.echo(_("error: {message}").format(message=message), err=True)
     if as_json:
         print_json({"error": message})
     raise click.exceptions.Exit(code)
@@ -54,14 +56,15 @@ class PinReader:
         if self.from_stdin:
             line = sys.stdin.readline()
             if not line:
-                _fail(f"--pin-stdin: no line on stdin for {prompt.rstrip(': ').lower()}")
+                _fail(_("--pin-stdin: no line on stdin for {what}").format(
+                    what=prompt.rstrip(": ").lower()))
             return line.rstrip("\r\n")
         if not sys.stdin.isatty():
-            _fail(f"{prompt.rstrip(': ')} is needed: give it on stdin with --pin-stdin, or run "
-                  "this in a terminal to type it")
+            _fail(_("{what} is needed: give it on stdin with --pin-stdin, or run this in a "
+                    "terminal to type it").format(what=prompt.rstrip(": ")))
         pin = getpass.getpass(prompt)
-        if confirm and getpass.getpass("Again: ") != pin:
-            _fail("the two PINs differ; nothing changed")
+        if confirm and getpass.getpass(_("Again: ")) != pin:
+            _fail(_("the two PINs differ; nothing changed"))
         return pin
 
 
@@ -74,18 +77,19 @@ def authorise(settings: Settings, *, action: str, supervisor_id: str | None, pin
     anything is sent."""
     with open_cashiers(settings, as_json) as book:
         if not book.any_supervisor():
-            click.echo(f"warning: no supervisor is set up, so anyone can {action}; add one with "
-                       "`pos-terminal cashier add ID --name NAME --supervisor`", err=True)
+            click.echo(_("warning: no supervisor is set up, so anyone can {action}; add one "
+                         "with `pos-terminal cashier add ID --name NAME --supervisor`").format(
+                             action=_(action)), err=True)
             return None
         if supervisor_id is None:
-            _fail(f"to {action} a supervisor must authorise: add --supervisor ID and the "
-                  "supervisor's PIN (typed when asked, or on stdin with --pin-stdin). Nothing "
-                  "was sent.", as_json=as_json)
-        pin = pins.read("Supervisor PIN: ")
+            _fail(_("to {action} a supervisor must authorise: add --supervisor ID and the "
+                    "supervisor's PIN (typed when asked, or on stdin with --pin-stdin). Nothing "
+                    "was sent.").format(action=_(action)), as_json=as_json)
+        pin = pins.read(_("Supervisor PIN: "))
         try:
             return book.require_supervisor(pin, supervisor_id).id
         except CashierError as exc:
-            _fail(f"{exc.message} Nothing was sent.", as_json=as_json)
+            _fail(exc.message + " " + _("Nothing was sent."), as_json=as_json)
 
 
 def signed_cashier(settings: Settings, cashier_id: str, pins: PinReader | None) -> Cashier:
@@ -133,18 +137,19 @@ def cashier_add(ctx: click.Context, cashier_id: str, name: str, is_supervisor: b
     """Add a cashier with a PIN of 4 to 8 digits (asked twice, or on stdin)."""
     settings = load_settings_or_exit(ctx)
     pins = PinReader(pin_stdin)
-    _guard(settings, "add a cashier", supervisor_id, pins)
-    pin = pins.read(f"PIN for {cashier_id}: ", confirm=True)
+    _guard(settings, N_("add a cashier"), supervisor_id, pins)
+    pin = pins.read(_("PIN for {cashier_id}: ").format(cashier_id=cashier_id), confirm=True)
     try:
         check_pin_format(pin)
     except CashierError as exc:
-        _fail(f"{exc.message} Nothing changed.")
+        _fail(exc.message + " " + _("Nothing changed."))
     with open_cashiers(settings) as book:
         try:
             cashier = book.add(cashier_id, name, pin, supervisor=is_supervisor)
         except CashierError as exc:
             _fail(exc.message)
-    click.echo(f"added {cashier.role} {cashier.id} ({cashier.name})")
+    click.echo(_("added {role} {cashier_id} ({name})").format(
+        role=_(cashier.role), cashier_id=cashier.id, name=cashier.name))
 
 
 @cashier_group.command("list")
@@ -159,11 +164,13 @@ def cashier_list(ctx: click.Context, as_json: bool) -> None:
         print_json({"cashiers": [c.to_json() for c in rows], "count": len(rows)})
         return
     if not rows:
-        click.echo("no cashiers (anyone can refund and override until a supervisor is added)")
+        click.echo(_("no cashiers (anyone can refund and override until a supervisor is "
+                     "added)"))
     for c in rows:
-        state = (f"removed {vn_time(c.removed_ms)}" if c.removed_ms else
-                 f"locked until {vn_time(c.locked_until_ms)}" if c.locked_until_ms else "active")
-        click.echo(f"{c.id:<16} {c.role:<10} {state:<30} {c.name}")
+        state = (_("removed {time}").format(time=vn_time(c.removed_ms)) if c.removed_ms else
+                 _("locked until {time}").format(time=vn_time(c.locked_until_ms))
+                 if c.locked_until_ms else _("active"))
+        click.echo(f"{c.id:<16} {_(c.role):<10} {state:<30} {c.name}")
 
 
 @cashier_group.command("remove")
@@ -175,13 +182,14 @@ def cashier_remove(ctx: click.Context, cashier_id: str, supervisor_id: str | Non
                    pin_stdin: bool) -> None:
     """Remove a cashier (they can no longer sign in; history keeps their name)."""
     settings = load_settings_or_exit(ctx)
-    _guard(settings, "remove a cashier", supervisor_id, PinReader(pin_stdin))
+    _guard(settings, N_("remove a cashier"), supervisor_id, PinReader(pin_stdin))
     with open_cashiers(settings) as book:
         try:
             cashier = book.remove(cashier_id)
         except CashierError as exc:
             _fail(exc.message)
-    click.echo(f"removed {cashier.id} ({cashier.name})")
+    click.echo(_("removed {cashier_id} ({name})").format(cashier_id=cashier.id,
+                                                         name=cashier.name))
 
 
 @cashier_group.command("unlock")
@@ -193,13 +201,14 @@ def cashier_unlock(ctx: click.Context, cashier_id: str, supervisor_id: str | Non
                    pin_stdin: bool) -> None:
     """Unlock a cashier locked after too many wrong PINs."""
     settings = load_settings_or_exit(ctx)
-    _guard(settings, "unlock a cashier", supervisor_id, PinReader(pin_stdin))
+    _guard(settings, N_("unlock a cashier"), supervisor_id, PinReader(pin_stdin))
     with open_cashiers(settings) as book:
         try:
             cashier = book.unlock(cashier_id)
         except CashierError as exc:
             _fail(exc.message)
-    click.echo(f"unlocked {cashier.id} ({cashier.name})")
+    click.echo(_("unlocked {cashier_id} ({name})").format(cashier_id=cashier.id,
+                                                          name=cashier.name))
 
 
 # ------------------------------------------------------------------ shift
@@ -216,13 +225,14 @@ def shift_open(ctx: click.Context, cashier_id: str, pin_stdin: bool) -> None:
     """Sign a cashier in (their PIN) and open their shift."""
     settings = load_settings_or_exit(ctx)
     with open_cashiers(settings) as book:
-        pin = PinReader(pin_stdin).read("PIN: ")
+        pin = PinReader(pin_stdin).read(_("PIN: "))
         try:
             book.verify_pin(cashier_id, pin)
             shift = book.open_shift(cashier_id)
         except CashierError as exc:
             _fail(exc.message)
-    click.echo(f"shift {shift.id} open for {cashier_id} since {vn_time(shift.opened_ms)}")
+    click.echo(_("shift {shift} open for {cashier_id} since {time}").format(
+        shift=shift.id, cashier_id=cashier_id, time=vn_time(shift.opened_ms)))
 
 
 @shift_group.command("close")
@@ -236,8 +246,9 @@ def shift_close(ctx: click.Context, cashier_id: str) -> None:
             shift = book.close_shift(cashier_id)
         except CashierError as exc:
             _fail(exc.message)
-    click.echo(f"shift {shift.id} of {cashier_id} closed: {vn_time(shift.opened_ms)} to "
-               f"{vn_time(shift.closed_ms)}")
+    click.echo(_("shift {shift} of {cashier_id} closed: {start} to {end}").format(
+        shift=shift.id, cashier_id=cashier_id, start=vn_time(shift.opened_ms),
+        end=vn_time(shift.closed_ms)))
 
 
 @shift_group.command("list")
@@ -253,9 +264,9 @@ def shift_list(ctx: click.Context, limit: int | None, as_json: bool) -> None:
         print_json({"shifts": [s.to_json() for s in rows], "count": len(rows)})
         return
     if not rows:
-        click.echo("no shifts")
+        click.echo(_("no shifts"))
     for s in rows:
-        until = vn_time(s.closed_ms) if s.closed_ms else "open"
+        until = vn_time(s.closed_ms) if s.closed_ms else _("open")
         click.echo(f"{s.id:>5}  {s.cashier_id:<16} {vn_time(s.opened_ms)}  {until}")
 
 
@@ -269,11 +280,12 @@ def shift_list(ctx: click.Context, limit: int | None, as_json: bool) -> None:
 @click.option("--print", "to_printer", is_flag=True,
               help="Print on the configured printer ([printer] target); journaled, and every "
                    "print after the first carries the reprint mark.")
-@click.option("--lang", type=click.Choice(["en", "vi"]), default="en", show_default=True,
-              help="Language of the receipt's labels.")
+@click.option("--lang", type=click.Choice(["en", "vi"]), default=None,
+              help="Language of the receipt's labels (default: [terminal] language, the "
+                   "shop's).")
 @click.pass_context
 def receipt_cmd(ctx: click.Context, subject_id: str, fmt: str, output: Path | None,
-                to_printer: bool, lang: str) -> None:
+                to_printer: bool, lang: str | None) -> None:
     """The receipt of a paid payment (app_trans_id) or a refund (m_refund_id).
 
     Text to stdout by default; --format escpos writes the printer's bytes (to --output, or to
@@ -290,13 +302,14 @@ def receipt_cmd(ctx: click.Context, subject_id: str, fmt: str, output: Path | No
     )
 
     settings = load_settings_or_exit(ctx)
-    labels = LABELS[lang]
+    labels = LABELS[lang or settings.terminal.language]
     if to_printer and not settings.printer.target:
-        _fail(f"no printer is configured: set [printer] target in {settings.source} (e.g. "
-              "tcp:192.168.1.50:9100, usb:0x04b8:0x0202, serial:/dev/ttyUSB0, file:/dev/usb/lp0)")
+        _fail(_("no printer is configured: set [printer] target in {file} (e.g. "
+                "tcp:192.168.1.50:9100, usb:0x04b8:0x0202, serial:/dev/ttyUSB0, "
+                "file:/dev/usb/lp0)").format(file=settings.source))
     if fmt == "escpos" and output is None and not to_printer and sys.stdout.isatty():
-        _fail("the ESC/POS format is binary: give --output FILE, or redirect stdout to a file "
-              "or a printer device")
+        _fail(_("the ESC/POS format is binary: give --output FILE, or redirect stdout to a file "
+                "or a printer device"))
     try:
         journal = Journal.open(settings.terminal.journal)
     except JournalError as exc:
@@ -304,8 +317,9 @@ def receipt_cmd(ctx: click.Context, subject_id: str, fmt: str, output: Path | No
     try:
         if to_printer:
             receipt = print_receipt(journal, settings, subject_id, labels=labels)
-            mark = " (reprint)" if receipt.reprint else ""
-            click.echo(f"printed the receipt of {subject_id}{mark} on {settings.printer.target}",
+            mark = " " + _("(reprint)") if receipt.reprint else ""
+            click.echo(_("printed the receipt of {subject_id}{mark} on {target}").format(
+                subject_id=subject_id, mark=mark, target=settings.printer.target),
                        err=True)
         else:
             receipt = build_receipt(journal, settings, subject_id, labels=labels)
@@ -316,17 +330,19 @@ def receipt_cmd(ctx: click.Context, subject_id: str, fmt: str, output: Path | No
     except (UnknownReceipt, NoReceipt, ReceiptFontMissing) as exc:
         _fail(exc.message)
     except PrinterSpecError as exc:
-        _fail(f"{exc} ([printer] target in {settings.source})")
+        _fail(_("{error} ([printer] target in {file})").format(error=exc, file=settings.source))
     except PrinterError as exc:
-        _fail(f"{exc}. Nothing was printed; the receipt can be printed again with "
-              f"`pos-terminal receipt {subject_id} --print`.", code=EXIT_PRINTER)
+        _fail(_("{error}. Nothing was printed; the receipt can be printed again with "
+                "`pos-terminal receipt {subject_id} --print`.").format(
+                    error=exc, subject_id=subject_id), code=EXIT_PRINTER)
     except JournalError as exc:
         _fail(exc.message)
     finally:
         journal.close()
     if output is not None:
         output.write_bytes(data)
-        click.echo(f"wrote the receipt of {subject_id} to {output}", err=True)
+        click.echo(_("wrote the receipt of {subject_id} to {file}").format(
+            subject_id=subject_id, file=output), err=True)
     elif fmt == "escpos":
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()

@@ -11,9 +11,11 @@ from typing import Any, NoReturn
 
 import click
 
+from pos_terminal.base.i18n import LANGUAGES, _, set_language
 from pos_terminal.config import ConfigError, Settings, load_settings
 
 CONFIG_META = "pos_terminal.config_path"
+LANGUAGE_META = "pos_terminal.language"
 # The one rule (pos_terminal.checkout.verdict): 0 paid, 1 definitely not paid, 2 bad input /
 # nothing sent, 3 outcome unknown or needs review.
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNRESOLVED = 0, 1, 2, 3
@@ -36,17 +38,37 @@ def config_param() -> click.Option:
     )
 
 
+def _remember_language(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        ctx.meta[LANGUAGE_META] = set_language(value)
+
+
+def language_param() -> click.Option:
+    return click.Option(
+        ["--language"],
+        type=click.Choice(LANGUAGES),
+        default=None,
+        expose_value=False,
+        is_eager=True,
+        callback=_remember_language,
+        help="Language of what is shown (overrides [terminal] language): vi or en.",
+    )
+
+
 def add_config_option(command: click.Command) -> None:
-    """Give a command (and, for a group, every subcommand) the --config option."""
+    """Give a command (and, for a group, every subcommand) the --config and --language
+    options."""
     if not any(p.name == "config" for p in command.params):
         command.params.append(config_param())
+    if not any(p.name == "language" for p in command.params):
+        command.params.append(language_param())
     if isinstance(command, click.Group):
         for sub in command.commands.values():
             add_config_option(sub)
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
+    click.echo(_("error: {message}").format(message=message), err=True)
     raise click.exceptions.Exit(code)
 
 
@@ -60,8 +82,12 @@ def load_settings_or_exit(ctx: click.Context) -> Settings:
         settings = load_settings(ctx.meta.get(CONFIG_META))
     except ConfigError as exc:
         fail(str(exc), EXIT_USAGE)
+    chosen = ctx.meta.get(LANGUAGE_META)
+    if chosen is not None and chosen != settings.terminal.language:
+        settings = settings.replace_section("terminal", language=chosen)
+    set_language(settings.terminal.language)
     for warning in settings.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        click.echo(_("warning: {message}").format(message=warning), err=True)
     cache["pos_terminal.settings"] = settings
     return settings
 
@@ -79,7 +105,7 @@ def fail_on_journal_error() -> Iterator[None]:
     try:
         yield
     except JournalError as exc:
-        click.echo(f"error: {exc.message}", err=True)
+        click.echo(_("error: {message}").format(message=exc.message), err=True)
         if "--json" in sys.argv[1:]:
             print_json({"error": exc.message, "reason": getattr(exc, "reason", "journal")})
         raise click.exceptions.Exit(EXIT_USAGE) from None

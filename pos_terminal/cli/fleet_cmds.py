@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 
 import click
 
+from pos_terminal.base.money import format_vnd
 from pos_terminal.cli.common import EXIT_OK, EXIT_USAGE, load_settings_or_exit, print_json
 from pos_terminal.config import Settings
 
@@ -195,7 +196,7 @@ def fleet_open_cmd(ctx: click.Context, as_json: bool, csv_path: Path | None) -> 
     for r in rows:
         review = " NEEDS REVIEW" if r["needs_review"] else ""
         click.echo(f"{r['created_vn']}  {r['terminal_id']:8s} {r['type']:7s} {r['id']}  "
-                   f"{r['state']}{review}  {r['amount']:,} VND  {r['message']}")
+                   f"{r['state']}{review}  {format_vnd(r['amount'])}  {r['message']}")
 
 
 @fleet_group.command("disagreements")

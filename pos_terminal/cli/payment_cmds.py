@@ -18,8 +18,10 @@ from typing import Any, NoReturn, TextIO
 
 import click
 
+from pos_terminal.base.clock import VN_TZ
 from pos_terminal.base.codes import mask_last4
-from pos_terminal.base.i18n import _
+from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.money import format_vnd
 from pos_terminal.cli.cashier_cmds import (
     PinReader,
     authorise,
@@ -48,7 +50,6 @@ from pos_terminal.counter.admin import (
 )
 from pos_terminal.counter.types import (
     FINAL_STATES,
-    VN_TZ,
     AnswerNotRecorded,
     CheckoutError,
     CodeRefused,
@@ -87,7 +88,7 @@ def _exit(code: int) -> NoReturn:
 
 def _error(message: str, *, as_json: bool, code: int = EXIT_USAGE, **extra: Any) -> NoReturn:
     """Refuse with a sentence on stderr (and one JSON object on stdout with --json)."""
-    click.echo(f"error: {message}", err=True)
+    click.echo(_("error: {message}").format(message=message), err=True)
     if as_json:
         print_json({"error": message, **extra})
     _exit(code)
@@ -99,7 +100,7 @@ def _unexpected(co: Counter, exc: Exception, *, as_json: bool, kind: str,
     """Any error nobody planned for: never a traceback, never exit 1 while the outcome is
     unknown. The answer is the journal's row when there is one (verdict.error_answer)."""
     error = verdict.describe_error(exc)
-    click.echo(f"error: unexpected {error}", err=True)
+    click.echo(_("error: unexpected {error}").format(error=error), err=True)
     if kind == "refund" and subject is not None:
         try:
             refund = co.get_refund(subject)
@@ -145,7 +146,8 @@ def _checkout(settings: Settings, as_json: bool, *, pay: bool = False,
     except JournalError as exc:
         refuse(exc.message, reason=getattr(exc, "reason", "journal"))
     except RsaKeyError as exc:
-        refuse(f"[service] rsa_public_key in {settings.source}: {exc.message}")
+        refuse(_("[service] rsa_public_key in {file}: {error}").format(
+            file=settings.source, error=exc.message))
     try:
         yield co
     except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
@@ -170,29 +172,31 @@ def _journal(settings: Settings, as_json: bool) -> Iterator[Journal]:
 
 
 def _money(amount: int) -> str:
-    return f"{amount:,} VND"
+    return format_vnd(amount)
 
 
 def _payment_line(view: PaymentView) -> str:
-    state = view.state.value.upper()
+    state = verdict.state_label(view.state.value).upper()
     if view.late:
-        state += " (LATE: charged after the terminal said failed)"
+        state += " " + _("(LATE: charged after the terminal said failed)")
     elif view.charged_late:
-        state += _(" (LATE: charged after the cashier gave up)")
+        state += " " + _("(LATE: charged after the cashier gave up)")
     parts = [state, _money(view.amount), view.app_trans_id]
     # A wallet transaction number only for money that moved (a failed row may carry one).
     if view.zp_trans_id and view.state in (S.SUCCEEDED, S.REFUNDED):
-        parts.append(f"zp {view.zp_trans_id}")
+        parts.append(_("zp {zp_trans_id}").format(zp_trans_id=view.zp_trans_id))
     if view.refunded_amount:
-        parts.append(f"refunded {_money(view.refunded_amount)}")
+        parts.append(_("refunded {amount}").format(amount=_money(view.refunded_amount)))
     if view.needs_review:
-        parts.append("NEEDS REVIEW")
+        parts.append(_("NEEDS REVIEW"))
     return "  ".join(parts) + f"\n  {clean(view.message)}"
 
 
 def _refund_line(view: RefundView) -> str:
-    return (f"REFUND {view.state.value.upper()}  {_money(view.amount)}  {view.m_refund_id}  "
-            f"(payment {view.app_trans_id})\n  {clean(view.message)}")
+    return (_("REFUND {state}  {amount}  {m_refund_id}  (payment {app_trans_id})").format(
+        state=verdict.state_label(view.state.value).upper(), amount=_money(view.amount),
+        m_refund_id=view.m_refund_id, app_trans_id=view.app_trans_id)
+        + f"\n  {clean(view.message)}")
 
 
 def _show_progress(co: Counter, as_json: bool) -> None:
@@ -208,10 +212,12 @@ def _show_progress(co: Counter, as_json: bool) -> None:
             return
         why = ""
         if view.state is S.UNKNOWN:  # say why it waits (a 5xx or a drop can take a minute)
-            queries = {0: "no query yet", 1: "1 query"}.get(view.polls, f"{view.polls} queries")
-            why = (": no answer to the charge; asking the service whether it arrived "
-                   f"({queries})")
-        line = f"{view.state.value} ({time.monotonic() - started:.1f} s){why}"
+            queries = {0: _("no query yet"), 1: _("1 query")}.get(
+                view.polls, _("{count} queries").format(count=view.polls))
+            why = _(": no answer to the charge; asking the service whether it arrived "
+                    "({queries})").format(queries=queries)
+        line = (f"{verdict.state_label(view.state.value)} "
+                f"({time.monotonic() - started:.1f} s){why}")
         if last == [line]:
             return
         last[:] = [line]
@@ -230,20 +236,23 @@ def _parse_items(raw: tuple[str, ...], as_json: bool, amount: int) -> list[Item]
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            bad(f"--item {text!r} is not JSON ({exc.msg}); give an object like "
-                '{"itemid":"a1","itemname":"Tea","itemprice":20000,"itemquantity":1}')
+            bad(_("--item {text} is not JSON ({error}); give an object like {example}").format(
+                text=repr(text), error=exc.msg,
+                example='{"itemid":"a1","itemname":"Tea","itemprice":20000,"itemquantity":1}'))
         for obj in data if isinstance(data, list) else [data]:
             if not isinstance(obj, dict):
-                bad(f"--item {text!r} must be a JSON object (or a list of objects)")
+                bad(_("--item {text} must be a JSON object (or a list of objects)").format(
+                    text=repr(text)))
             try:
                 item = Item(itemid=str(obj["itemid"]), itemname=str(obj["itemname"]),
                             itemprice=obj["itemprice"], itemquantity=obj.get("itemquantity", 1))
             except KeyError as exc:
-                bad(f"--item {text!r} has no {exc.args[0]}")
+                bad(_("--item {text} has no {key}").format(text=repr(text), key=exc.args[0]))
             if (not isinstance(item.itemprice, int) or isinstance(item.itemprice, bool)
                     or not isinstance(item.itemquantity, int)
                     or isinstance(item.itemquantity, bool)):
-                bad(f"--item {text!r}: itemprice and itemquantity must be whole numbers")
+                bad(_("--item {text}: itemprice and itemquantity must be whole numbers").format(
+                    text=repr(text)))
             items.append(item)
     return items
 
@@ -253,20 +262,22 @@ def _read_scan(settings: Settings, spec: str, timeout_s: float) -> str:
     source = source_factory(settings, spec)()
     assert source is not None  # `wedge` is refused before
     scanner = Scanner(source)
-    click.echo(f"Waiting for a payment code from {spec} (up to {timeout_s:g} s)...", err=True)
+    click.echo(_("Waiting for a payment code from {spec} (up to {seconds} s)...").format(
+        spec=spec, seconds=f"{timeout_s:g}"), err=True)
     scanner.start()
     try:
         code = scanner.wait_for_code(timeout_s)
     finally:
         scanner.stop()
     if code is None:
-        raise InvalidPayment("payment code", f"No payment code was read from {spec} within "
-                             f"{timeout_s:g} s. Nothing was charged.")
+        raise InvalidPayment("payment code", _("No payment code was read from {spec} within "
+                                               "{seconds} s. Nothing was charged.").format(
+                                                   spec=spec, seconds=f"{timeout_s:g}"))
     return code.text
 
 
 # ------------------------------------------------------------------ pay
-WEDGE_REFUSAL = (
+WEDGE_REFUSAL = N_(
     "the keyboard wedge is read by the terminal UI, not by `pay` (a keyboard-wedge scanner types "
     "into the terminal UI): for a scanner in keyboard mode use --scanner "
     "evdev:/dev/input/eventN (see `ls /dev/input/by-id`), or give the code with --code. Nothing "
@@ -286,7 +297,7 @@ def _pay_error(message: str, *, as_json: bool, amount: int | None, field: str | 
                **extra: Any) -> NoReturn:
     """Refuse a payment before anything was charged: exit 2, and with --json one object with
     the contract keys (state "failed", no app_trans_id) plus error and field."""
-    click.echo(f"error: {message}", err=True)
+    click.echo(_("error: {message}").format(message=message), err=True)
     if as_json:
         print_json({**_contract(message, amount), "error": message, "field": field, **extra})
     _exit(EXIT_USAGE)
@@ -295,18 +306,20 @@ def _pay_error(message: str, *, as_json: bool, amount: int | None, field: str | 
 def _refused_result(co: Counter, exc: CodeRefused, amount: int,
                     as_json: bool) -> NoReturn:
     """A code refused locally: the answer by the outcome rule (verdict.refusal_answer)."""
-    click.echo(f"refused: {exc.message}", err=True)
+    click.echo(_("refused: {message}").format(message=exc.message), err=True)
     data, code, shown = verdict.refusal_answer(exc, co, amount)
     if as_json:
         print_json(data)
     elif shown is not None:
         click.echo(_payment_line(shown))
     elif code == EXIT_UNRESOLVED:
-        click.echo(f"PROCESSING  {_money(amount)}  (payment being prepared)\n  "
-                   f"{data['message']}")
+        click.echo(_("PROCESSING  {amount}  (payment being prepared)").format(
+            amount=_money(amount)) + f"\n  {data['message']}")
     else:
-        click.echo(f"FAILED  {_money(amount)}  not sent (refused: {exc.reason}, payment "
-                   f"{exc.app_trans_id})\n  {data['message']}")
+        click.echo(_("FAILED  {amount}  not sent (refused: {reason}, payment "
+                     "{app_trans_id})").format(amount=_money(amount), reason=exc.reason,
+                                               app_trans_id=exc.app_trans_id)
+                   + f"\n  {data['message']}")
     _exit(code)
 
 
@@ -354,10 +367,10 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
     except InvalidPayment as exc:
         _pay_error(exc.message, as_json=as_json, amount=None, field=exc.field)
     if (code is None) == (scanner_spec is None):
-        _pay_error("give exactly one of --code CODE or --scanner SPEC", as_json=as_json,
+        _pay_error(_("give exactly one of --code CODE or --scanner SPEC"), as_json=as_json,
                    amount=amount, field="code")
     if scanner_spec is not None and scanner_spec.strip().partition(":")[0].lower() == "wedge":
-        _pay_error(WEDGE_REFUSAL, as_json=as_json, amount=amount, field="scanner")
+        _pay_error(_(WEDGE_REFUSAL), as_json=as_json, amount=amount, field="scanner")
     if code is not None:
         try:
             check_code(code)
@@ -369,11 +382,12 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
         try:
             signed_cashier(settings, cashier_id, PinReader(True) if pin_stdin else None)
         except CashierError as exc:
-            _pay_error(f"{exc.message} Nothing was charged.", as_json=as_json, amount=amount,
+            _pay_error(exc.message + " " + _("Nothing was charged."), as_json=as_json,
+                       amount=amount,
                        field="cashier")
     elif pin_stdin:
-        _pay_error("--pin-stdin checks the PIN of --cashier ID: give --cashier too. Nothing "
-                   "was charged.", as_json=as_json, amount=amount, field="cashier")
+        _pay_error(_("--pin-stdin checks the PIN of --cashier ID: give --cashier too. Nothing "
+                     "was charged."), as_json=as_json, amount=amount, field="cashier")
     try:
         check_description(description, label="--description")
         check_items(item_list, amount, items_label="The --item values",
@@ -394,7 +408,8 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
         except InvalidPayment as exc:
             _pay_error(exc.message, as_json=as_json, amount=amount, field=exc.field)
         except (ValueError, OSError) as exc:
-            _pay_error(f"the scanner {scanner_spec!r} cannot be used: {exc}", as_json=as_json,
+            _pay_error(_("the scanner {spec} cannot be used: {error}").format(
+                spec=repr(scanner_spec), error=exc), as_json=as_json,
                        amount=amount, field="scanner")
     assert code is not None
     with stop_on_signals() as stop, _checkout(settings, as_json, pay=True, amount=amount,
@@ -484,10 +499,12 @@ def reconcile_cmd(ctx: click.Context, wait_s: float, as_json: bool) -> None:
             data["signal"] = stop.name
         print_json(data)
     else:
-        click.echo(f"checked {report.checked} payments: {report.resolved} resolved, "
-                   f"{report.still_open} still open, {report.flagged} need review; "
-                   f"{report.refunds_checked} refunds checked, {report.refunds_resolved} "
-                   f"resolved ({report.requests} requests)")
+        click.echo(_("checked {checked} payments: {resolved} resolved, {still_open} still "
+                     "open, {flagged} need review; {refunds_checked} refunds checked, "
+                     "{refunds_resolved} resolved ({requests} requests)").format(
+            checked=report.checked, resolved=report.resolved, still_open=report.still_open,
+            flagged=report.flagged, refunds_checked=report.refunds_checked,
+            refunds_resolved=report.refunds_resolved, requests=report.requests))
         for view in report.payments:
             click.echo(_payment_line(view))
         for refund in report.refunds:
@@ -517,9 +534,10 @@ def refund_cmd(ctx: click.Context, app_trans_id: str, amount_text: str | None,
         try:
             amount = parse_amount(amount_text, settings.checkout)
         except InvalidPayment as exc:
-            _error(exc.message.replace("The amount", "The refund amount"), as_json=as_json,
+            _error(exc.message.replace(_("The amount"), _("The refund amount"), 1),
+                   as_json=as_json,
                    field="amount")
-    authorised_by = authorise(settings, action="refund", supervisor_id=supervisor_id,
+    authorised_by = authorise(settings, action=N_("refund"), supervisor_id=supervisor_id,
                               pins=PinReader(pin_stdin), as_json=as_json)
     with stop_on_signals() as stop, _checkout(settings, as_json, kind="refund",
                                               subject=lambda c: c.last_refund) as co:
@@ -561,7 +579,7 @@ def override_cmd(ctx: click.Context, app_trans_id: str, mark: str, reason: str,
     Once a supervisor is set up, a supervisor's PIN authorises it (--supervisor ID)."""
     settings = load_settings_or_exit(ctx)
     target = S.SUCCEEDED if mark == "paid" else S.FAILED
-    authorised_by = authorise(settings, action="override a payment",
+    authorised_by = authorise(settings, action=N_("override a payment"),
                               supervisor_id=supervisor_id, pins=PinReader(pin_stdin),
                               as_json=as_json)
     with _checkout(settings, as_json) as co:
@@ -585,7 +603,8 @@ def _day_start_ms(text: str, option: str, as_json: bool) -> int:
     try:
         day = datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=VN_TZ)
     except ValueError:
-        _error(f"{option} {text!r} is not a date like 2026-11-21 (Vietnam time)",
+        _error(_("{option} {text} is not a date like 2026-11-21 (Vietnam time)").format(
+                   option=option, text=repr(text)),
                as_json=as_json)
     return int(day.timestamp() * 1000)
 
@@ -595,8 +614,8 @@ def _filters(since: str | None, until: str | None, states: tuple[str, ...],
     since_ms = None if since is None else _day_start_ms(since, "--from", as_json)
     until_start = None if until is None else _day_start_ms(until, "--to", as_json)
     if since_ms is not None and until_start is not None and since_ms > until_start:
-        _error(f"--from {since} is after --to {until}: no day could match. Give --from on or "
-               "before --to.", as_json=as_json, field="from")
+        _error(_("--from {since} is after --to {until}: no day could match. Give --from on or "
+                 "before --to.").format(since=since, until=until), as_json=as_json, field="from")
     return {
         "since_ms": since_ms,
         "until_ms": None if until_start is None
@@ -643,12 +662,14 @@ def journal_list(ctx: click.Context, since: str | None, until: str | None,
         print_json({"payments": [r.to_json() for r in rows], "count": len(rows)})
         return
     if not rows:
-        click.echo("no payments")
+        click.echo(_("no payments"))
     for r in rows:
-        flag = " REVIEW" if r.needs_review else ""
-        refunded = f" (refunded {_money(r.refunded_amount)})" if r.refunded_amount else ""
-        click.echo(f"{vn_time(r.created_ms)}  {r.app_trans_id:<32} {r.state.value:<10} "
-                   f"{r.amount:>13,}{refunded}{flag}")
+        flag = " " + _("REVIEW") if r.needs_review else ""
+        refunded = (" (" + _("refunded {amount}").format(amount=_money(r.refunded_amount)) + ")"
+                    if r.refunded_amount else "")
+        click.echo(f"{vn_time(r.created_ms)}  {r.app_trans_id:<32} "
+                   f"{verdict.state_label(r.state.value):<10} "
+                   f"{_money(r.amount):>15}{refunded}{flag}")
 
 
 @journal_group.command("show")
@@ -673,11 +694,14 @@ def journal_show(ctx: click.Context, app_trans_id: str, as_json: bool) -> None:
         return
     click.echo(_payment_line(view))
     if view.code_last4:
-        click.echo(f"  code {mask_last4(view.code_last4)}  created {vn_time(view.created_ms)}")
+        click.echo("  " + _("code {code}  created {time}").format(
+            code=mask_last4(view.code_last4), time=vn_time(view.created_ms)))
     for e in events:
         extra = f"  [{e.return_code}]" if e.return_code is not None else ""
-        why = f"  reason: {clean(e.reason)} (by {clean(e.who or '')})" if e.reason else ""
-        subject = f" refund {e.m_refund_id}" if e.m_refund_id else ""
+        why = ("  " + _("reason: {reason} (by {who})").format(
+            reason=clean(e.reason), who=clean(e.who or "")) if e.reason else "")
+        subject = " " + _("refund {m_refund_id}").format(
+            m_refund_id=e.m_refund_id) if e.m_refund_id else ""
         click.echo(f"  {vn_time(e.time_ms)}{subject} {e.from_state} -> {e.to_state}{extra}  "
                    f"{clean(e.message or '')}{why}")
     for r in refunds:
@@ -729,10 +753,13 @@ def journal_export(ctx: click.Context, fmt: str, what: str, output: Path | None,
                 with output.open("w", encoding="utf-8", newline="") as out_file:
                     write(out_file)
             except OSError as exc:
-                _error(f"cannot write the export {output}: {exc.strerror or exc}. Nothing "
-                       "was changed in the journal; choose another --output (a folder you "
-                       "can write, with free space).", as_json=False)
-            click.echo(f"exported {len(rows)} {what} to {output}", err=True)
+                _error(_("cannot write the export {file}: {error}. Nothing was changed in the "
+                         "journal; choose another --output (a folder you can write, with free "
+                         "space).").format(file=output, error=exc.strerror or exc),
+                       as_json=False)
+            done = (_("exported {count} refunds to {file}") if what == "refunds"
+                    else _("exported {count} payments to {file}"))
+            click.echo(done.format(count=len(rows), file=output), err=True)
 
 
 def _refunds_between(journal: Journal, *, since_ms: int | None, until_ms: int | None,
@@ -761,17 +788,18 @@ def _check_export_target(output: Path, journal: Path) -> None:
             except OSError:
                 same = False
         if same:
-            _error(f"--output {output} is the payment journal's own file {path}: the export "
-                   "would destroy the journal. Nothing was written; choose another file, e.g. "
-                   "--output payments.csv.", as_json=False, field="output")
+            _error(_("--output {output} is the payment journal's own file {path}: the export "
+                     "would destroy the journal. Nothing was written; choose another file, e.g. "
+                     "--output payments.csv.").format(output=output, path=path), as_json=False,
+                   field="output")
     if not resolved.parent.is_dir():
-        _error(f"--output {output}: the folder {resolved.parent} does not exist. Nothing was "
-               "written; create the folder first or choose another --output.", as_json=False,
-               field="output")
+        _error(_("--output {output}: the folder {folder} does not exist. Nothing was written; "
+                 "create the folder first or choose another --output.").format(
+                     output=output, folder=resolved.parent), as_json=False, field="output")
     if resolved.is_dir():
-        _error(f"--output {output} is a folder: give a file name, e.g. "
-               f"--output {output}/payments.csv. Nothing was written.", as_json=False,
-               field="output")
+        _error(_("--output {output} is a folder: give a file name, e.g. --output "
+                 "{output}/payments.csv. Nothing was written.").format(output=output),
+               as_json=False, field="output")
 
 
 # ------------------------------------------------------------------ reports
@@ -796,7 +824,7 @@ def _show_report(report: Any, groups: list[Any] | None, as_json: bool) -> None:
     for group in groups or ():
         click.echo("\n".join(group.lines()))
     if groups == []:
-        click.echo("  (no cashier or shift recorded)")
+        click.echo("  " + _("(no cashier or shift recorded)"))
 
 
 @report_group.command("x")

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import click
 
+from pos_terminal.base.clock import VN_TZ
 from pos_terminal.base.codes import mask_code
 from pos_terminal.cli.common import EXIT_FAILED, fail, load_settings_or_exit, print_json
-from pos_terminal.counter.types import VN_TZ
 
 
 def vn_clock(t: float) -> str:

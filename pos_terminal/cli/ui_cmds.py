@@ -100,7 +100,8 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int) -
     try:
         emulator = start_emulator(settings, host=host, port=port)
     except OSError as exc:
-        fail(f"the emulator could not start on {host}:{port}: {exc.strerror or exc}")
+        fail(_("the emulator could not start on {address}: {error}").format(
+            address=f"{host}:{port}", error=exc.strerror or exc))
     with emulator, tempfile.TemporaryDirectory(prefix="pos-terminal-demo-") as tmp:
         demo_settings = settings.replace_service(
             base_url=emulator.base_url, gateway_url=emulator.gateway_url,
@@ -117,8 +118,9 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int) -
         else:
             demo = DemoController(emulator.base_url, None)
             factory = open_scanner(demo_settings, f"camera:{camera}")
-            click.echo(f"Emulator wallet page: {emulator.public_url}/wallets  (open it on a "
-                       "phone or a second screen and hold its code up to the camera)")
+            click.echo(_("Emulator wallet page: {url}  (open it on a phone or a second screen "
+                         "and hold its code up to the camera)").format(
+                             url=f"{emulator.public_url}/wallets"))
         counter = open_counter_or_exit(demo_settings)
         try:
             PosApp(demo_settings, counter, factory, demo).run()
@@ -126,7 +128,7 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int) -
             counter.close()
             demo.close()
     if camera is not None:
-        click.echo("Demo finished; the demo journal was a temporary file and is gone.")
+        click.echo(_("Demo finished; the demo journal was a temporary file and is gone."))
 
 
 @click.command("headless")
@@ -209,7 +211,7 @@ def _serial_line(path: str, baud: int) -> SerialLine:
     try:
         return SerialLine(serial.serial_for_url(path, baudrate=baud, timeout=None))
     except serial.SerialException as exc:
-        fail(f"cannot open the serial port {path}: {exc}")
+        fail(_("cannot open the serial port {path}: {error}").format(path=path, error=exc))
 
 
 def register(group: click.Group) -> None:

@@ -9,6 +9,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 import click
 
+from pos_terminal.base.i18n import _
+from pos_terminal.base.money import format_number
 from pos_terminal.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -26,7 +28,7 @@ _HEADERS = ("CODE", "NAME", "MIN", "MAX")
 
 
 def _vnd(amount: int) -> str:
-    return f"{amount:,}".replace(",", ".")
+    return format_number(amount)
 
 
 def _bank_row(bank: Bank) -> tuple[str, str, str, str]:
@@ -47,14 +49,15 @@ def format_bank_table(banks: BankList) -> str:
     for pmcid, listed in banks.banks_by_pmcid.items():
         if out:
             out.append("")
-        out.append(f"{pmc_name(pmcid)} (pmcid {pmcid}), {len(listed)} "
-                   f"{'bank' if len(listed) == 1 else 'banks'}")
+        out.append((_("{channel} (pmcid {pmcid}), {count} bank") if len(listed) == 1 else
+                    _("{channel} (pmcid {pmcid}), {count} banks")).format(
+                        channel=pmc_name(pmcid), pmcid=pmcid, count=len(listed)))
         out.append(line(_HEADERS))
         out.extend(line(_bank_row(b)) for b in listed)
     if not out:
-        return "The service lists no banks for this application."
+        return _("The service lists no banks for this application.")
     out.append("")
-    out.append("Amounts in VND.")
+    out.append(_("Amounts in VND."))
     return "\n".join(out)
 
 

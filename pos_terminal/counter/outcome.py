@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from pos_terminal.base.i18n import _
 from pos_terminal.checkout import CodeRefused
 from pos_terminal.checkout.verdict import (
     EXIT_CODES,
@@ -23,6 +24,7 @@ from pos_terminal.checkout.verdict import (
     payment_exit,
     refund_answer,
     refund_exit,
+    state_label,
     unexpected_message,
 )
 from pos_terminal.checkout.verdict import error_answer as _error_answer
@@ -50,7 +52,8 @@ def refusal_answer(exc: CodeRefused, counter: Counter, amount: int,
     if exc.reason != "charged" and (other is None or not other.is_final):
         message = exc.message
         if exc.app_trans_id:
-            message += f" Check it with `pos-terminal status {exc.app_trans_id}`."
+            message += " " + _("Check it with `pos-terminal status {app_trans_id}`.").format(
+                app_trans_id=exc.app_trans_id)
         shown: PaymentView | None = None
         if other is not None:
             shown = replace(other, message=message)
@@ -63,8 +66,9 @@ def refusal_answer(exc: CodeRefused, counter: Counter, amount: int,
         return data, EXIT_UNKNOWN, shown
     message = exc.message
     if exc.reason != "charged" and other is not None:  # it settled meanwhile
-        message += f" That payment is now {other.state.value}: see `pos-terminal status " \
-            f"{other.app_trans_id}`."
+        message += " " + _("That payment is now {state}: see `pos-terminal status "
+                           "{app_trans_id}`.").format(state=state_label(other.state.value),
+                                                      app_trans_id=other.app_trans_id)
     return ({**contract(message, amount, verdict=Verdict.NOT_PAID),
              "refused": exc.reason, "previous_app_trans_id": exc.app_trans_id},
             EXIT_NOT_PAID, None)
@@ -82,6 +86,6 @@ __all__ = [
     "EXIT_CODES", "EXIT_NOTHING_SENT", "EXIT_NOT_PAID", "EXIT_PAID", "EXIT_UNKNOWN", "Verdict",
     "contract", "describe_error", "error_answer", "headline", "of_payment", "of_refund",
     "payment_answer", "payment_exit", "refund_answer", "refund_exit", "refusal_answer",
-    "state_exit",
+    "state_exit", "state_label",
     "unexpected_message",
 ]

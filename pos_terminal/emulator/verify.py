@@ -16,14 +16,14 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta, timezone
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
+from pos_terminal.base import clock
 from pos_terminal.emulator import wire
 
-VN_TZ = timezone(timedelta(hours=7))
+VN_OFFSET_S = 7 * 3600  # Vietnam keeps GMT+7 all year (pos_terminal.base.clock)
 _DIGITS = re.compile(r"[0-9]+")
 _TRANS_ID = re.compile(r"([0-9]{6})_([A-Za-z0-9_.\-]+)")
 _UNIQUE = re.compile(r"[A-Za-z0-9_.\-]+")
@@ -55,12 +55,12 @@ def hmac_sha256_hex(key: str, data: str) -> str:
 
 @functools.lru_cache(maxsize=8)
 def _vn_day(day_number: int) -> str:
-    return datetime.fromtimestamp(day_number * 86400, UTC).strftime("%y%m%d")
+    return clock.yymmdd(day_number * 86_400_000)  # 07:00 of that Vietnam day
 
 
 def vn_today(now: float) -> str:
     """yymmdd of the service clock in Vietnam time (GMT+7, no daylight saving)."""
-    return _vn_day(int((now + 7 * 3600) // 86400))
+    return _vn_day(int((now + VN_OFFSET_S) // 86400))
 
 
 @dataclass(frozen=True)

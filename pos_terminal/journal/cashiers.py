@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pos_terminal.base.i18n import _
 from pos_terminal.journal.errors import JournalError
 from pos_terminal.journal.store import Journal
 from pos_terminal.journal.views import vn_time
@@ -60,7 +61,7 @@ class NotSupervisor(CashierError):
 
 def check_pin_format(pin: str) -> str:
     if not _PIN.fullmatch(pin):
-        raise CashierError("A PIN is 4 to 8 digits (0-9), nothing else.")
+        raise CashierError(_("A PIN is 4 to 8 digits (0-9), nothing else."))
     return pin
 
 
@@ -249,13 +250,17 @@ class Cashiers:
         with self.journal._tx() as conn:
             current = self._get_in(conn, cashier_id)
             if not current.active:
-                raise UnknownCashier(f"Cashier {cashier_id!r} ({current.name}) was removed on "
-                                     f"{vn_time(current.removed_ms)} and cannot sign in.")
+                raise UnknownCashier(_("Cashier {cashier_id} ({name}) was removed on {time} and "
+                                       "cannot sign in.").format(
+                    cashier_id=repr(cashier_id), name=current.name,
+                    time=vn_time(current.removed_ms)))
             if current.locked_until_ms is not None and current.locked_until_ms > t:
                 raise CashierLocked(
-                    f"Cashier {cashier_id!r} is locked after {self.max_attempts} wrong PINs "
-                    f"until {vn_time(current.locked_until_ms)} (Vietnam time); a supervisor "
-                    f"can unlock it now: `pos-terminal cashier unlock {cashier_id}`.",
+                    _("Cashier {cashier_id} is locked after {count} wrong PINs until {time} "
+                      "(Vietnam time); a supervisor can unlock it now: `pos-terminal cashier "
+                      "unlock {plain_id}`.").format(
+                        cashier_id=repr(cashier_id), count=self.max_attempts,
+                        time=vn_time(current.locked_until_ms), plain_id=cashier_id),
                     current.locked_until_ms)
             stored = conn.execute("SELECT pin_hash FROM cashiers WHERE id=?",
                                   (cashier_id,)).fetchone()[0]
@@ -273,16 +278,22 @@ class Cashiers:
                              "WHERE id=?", (until, cashier_id))
                 self._event(conn, cashier_id, t, "locked", f"until {vn_time(until)}")
                 refusal = CashierLocked(
-                    f"Wrong PIN for {cashier_id!r}: {failed} wrong PINs in a row, so it is "
-                    f"locked until {vn_time(until)} (Vietnam time); a supervisor can unlock it: "
-                    f"`pos-terminal cashier unlock {cashier_id}`.", until)
+                    _("Wrong PIN for {cashier_id}: {count} wrong PINs in a row, so it is locked "
+                      "until {time} (Vietnam time); a supervisor can unlock it: `pos-terminal "
+                      "cashier unlock {plain_id}`.").format(
+                        cashier_id=repr(cashier_id), count=failed, time=vn_time(until),
+                        plain_id=cashier_id), until)
             else:
                 conn.execute("UPDATE cashiers SET failed_attempts=? WHERE id=?",
                              (failed, cashier_id))
                 left = self.max_attempts - failed
-                refusal = PinRejected(f"Wrong PIN for {cashier_id!r}; {left} more wrong "
-                                      f"{'try' if left == 1 else 'tries'} lock it for "
-                                      f"{self.lockout_ms // 1000} s.", left)
+                sentence = (_("Wrong PIN for {cashier_id}; {left} more wrong try lock it for "
+                              "{seconds} s.") if left == 1 else
+                            _("Wrong PIN for {cashier_id}; {left} more wrong tries lock it for "
+                              "{seconds} s."))
+                refusal = PinRejected(sentence.format(
+                    cashier_id=repr(cashier_id), left=left, seconds=self.lockout_ms // 1000),
+                    left)
         raise refusal
 
     def require_supervisor(self, pin: str, supervisor_id: str | None = None) -> Cashier:
@@ -300,8 +311,9 @@ class Cashiers:
             supervisor_id = str(rows[0][0])
         cashier = self.get(supervisor_id)
         if not cashier.is_supervisor:
-            raise NotSupervisor(f"{supervisor_id!r} ({cashier.name}) is a cashier, not a "
-                                "supervisor: a supervisor must authorise this.")
+            raise NotSupervisor(_("{cashier_id} ({name}) is a cashier, not a supervisor: a "
+                                  "supervisor must authorise this.").format(
+                cashier_id=repr(supervisor_id), name=cashier.name))
         return self.verify_pin(supervisor_id, pin)
 
     # ------------------------------------------------------------ shifts

@@ -13,6 +13,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
+from pos_terminal.base.money import format_vnd
 from pos_terminal.journal.errors import (
     JournalError,
     UnknownPayment,
@@ -31,8 +32,8 @@ def now_ms() -> int:
 
 
 def vnd(amount: int) -> str:
-    """An amount as every message shows it: "25,000 VND"."""
-    return f"{amount:,} VND"
+    """An amount as every message shows it: "25.000 ₫" (pos_terminal.base.money)."""
+    return format_vnd(amount)
 
 
 _PAYMENT_COLUMNS = (

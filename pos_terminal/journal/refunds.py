@@ -150,7 +150,8 @@ class RefundRows(LeaseRows):
                     text = full_refund_message or (
                         _("Charged late and returned automatically ({amount}): the customer "
                           "has the money back.").format(amount=vnd(payment.amount))
-                        if current.auto else f"Refunded in full ({vnd(payment.amount)}).")
+                        if current.auto else _("Refunded in full ({amount}).").format(
+                            amount=vnd(payment.amount)))
                     conn.execute(
                         "UPDATE payments SET state=?, message=?, needs_review=0 "
                         "WHERE app_trans_id=?",

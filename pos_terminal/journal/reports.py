@@ -13,7 +13,8 @@ import sqlite3
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from pos_terminal.base.i18n import _
+from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.money import format_vnd
 from pos_terminal.journal.views import vn_time
 
 _SALE_STATES = ("succeeded", "refunded")
@@ -59,49 +60,71 @@ class Report:
         return data
 
     def lines(self) -> list[str]:
-        title = f"Z report #{self.number}" if self.kind == "z" else "X report (day still open)"
+        title = (_("Z report #{number}").format(number=self.number) if self.kind == "z"
+                 else _("X report (day still open)"))
         until = vn_time(self.closed_ms or self.generated_ms)
-        period = (f"  from {vn_time(self.opened_ms)} to {until} (Vietnam time)" if self.opened_ms
-                  else f"  no payments yet; as of {until} (Vietnam time)")
-        out = [
-            title,
-            period,
-            f"  sales        {self.sales_count:6d}  {self.sales_amount:>15,d} VND",
-            f"  refunds      {self.refunds_count:6d}  {-self.refunds_amount:>15,d} VND",
-            f"  net                  {self.net_amount:>15,d} VND",
-            f"  failed       {self.failed_count:6d}",
-        ]
+        period = ("  " + _("from {start} to {end} (Vietnam time)").format(
+                      start=vn_time(self.opened_ms), end=until) if self.opened_ms
+                  else "  " + _("no payments yet; as of {time} (Vietnam time)").format(
+                      time=until))
+        out = [title, period, *total_lines(self)]
         if self.late_count:
             out.append(
-                f"  LATE PAID    {self.late_count:6d}  {self.late_amount:>15,d} VND (charged after "
-                "the terminal said failed; in sales above: check none was paid twice)"
+                _row(LATE_PAID, self.late_count, self.late_amount) + " " + _(
+                    "(charged after the terminal said failed; in sales above: check none was "
+                    "paid twice)")
             )
         out.extend(_late_lines(self.auto_returned_count, self.auto_returned_amount,
                                self.late_review_count))
         if self.refunds_failed_count:
-            out.append(f"  refunds failed {self.refunds_failed_count:4d}")
+            out.append("  " + _("refunds failed {count}").format(
+                count=f"{self.refunds_failed_count:4d}"))
         if self.unresolved_count or self.refunds_pending_count:
             out.append(
-                f"  still open   {self.unresolved_count:6d}  {self.unresolved_amount:>15,d} VND "
-                f"(+{self.refunds_pending_count} refunds in progress); run `pos-terminal "
-                "reconcile`; they are carried to the next day"
+                _row(STILL_OPEN, self.unresolved_count, self.unresolved_amount) + " " + _(
+                    "(+{count} refunds in progress); run `pos-terminal reconcile`; they are "
+                    "carried to the next day").format(count=self.refunds_pending_count)
             )
         if self.needs_review_count:
             out.append(
-                f"  need review  {self.needs_review_count:6d}  (too old for a status query: check "
-                "the merchant portal, then `pos-terminal override`)"
+                _row(NEED_REVIEW, self.needs_review_count) + "  " + _(
+                    "(too old for a status query: check the merchant portal, then "
+                    "`pos-terminal override`)")
             )
         return out
+
+
+SALES, REFUNDS, NET, FAILED = N_("sales"), N_("refunds"), N_("net"), N_("failed")
+LATE_PAID, STILL_OPEN, NEED_REVIEW = N_("LATE PAID"), N_("still open"), N_("need review")
+AUTO_RETURNED, LATE_REVIEW = N_("AUTO-RETURNED"), N_("LATE, REVIEW")
+
+
+def _row(label: str, count: int | None, amount: int | None = None) -> str:
+    """``  sales             3       75.000 ₫``: label, count and amount in their columns."""
+    name = _(label)
+    width = max(1, 6 - max(0, len(name) - 12))  # a longer label eats into the count column
+    text = f"  {name:<12} " + (f"{count:{width}d}" if count is not None else " " * width)
+    return text if amount is None else f"{text}  {format_vnd(amount):>17}"
+
+
+def total_lines(report: Any) -> list[str]:
+    """Sales, refunds, net and failed: the lines every report starts with."""
+    return [
+        _row(SALES, report.sales_count, report.sales_amount),
+        _row(REFUNDS, report.refunds_count, -report.refunds_amount),
+        _row(NET, None, report.net_amount),
+        _row(FAILED, report.failed_count),
+    ]
 
 
 def _late_lines(count: int, amount: int, review: int = 0) -> list[str]:
     out = []
     if count:
-        out.append(_("  AUTO-RETURNED {count:4d}  {amount:>15,d} VND (late charges returned "
-                     "automatically; in refunds above)").format(count=count, amount=amount))
+        out.append(_row(AUTO_RETURNED, count, amount) + " " + _(
+            "(late charges returned automatically; in refunds above)"))
     if review:
-        out.append(_("  LATE, REVIEW {count:5d}  (charged late, left for a person: refund them "
-                     "or keep the sale)").format(count=review))
+        out.append(_row(LATE_REVIEW, review) + "  " + _(
+            "(charged late, left for a person: refund them or keep the sale)"))
     return out
 
 
@@ -248,19 +271,17 @@ class GroupTotals:
 
     def title(self) -> str:
         who = (f"{self.cashier_name} ({self.cashier_id})" if self.cashier_id
-               else "(no cashier signed in)")
+               else _("(no cashier signed in)"))
         if self.by == "cashier":
             return who
-        until = vn_time(self.closed_ms) if self.closed_ms else "still open"
-        return f"shift {self.key}: {who}, {vn_time(self.opened_ms)} to {until}"
+        until = vn_time(self.closed_ms) if self.closed_ms else _("still open")
+        return _("shift {key}: {who}, {start} to {end}").format(
+            key=self.key, who=who, start=vn_time(self.opened_ms), end=until)
 
     def lines(self) -> list[str]:
         return [
             self.title(),
-            f"  sales        {self.sales_count:6d}  {self.sales_amount:>15,d} VND",
-            f"  refunds      {self.refunds_count:6d}  {-self.refunds_amount:>15,d} VND",
-            f"  net                  {self.net_amount:>15,d} VND",
-            f"  failed       {self.failed_count:6d}",
+            *total_lines(self),
             *_late_lines(self.auto_returned_count, self.auto_returned_amount),
         ]
 

@@ -4,19 +4,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from pos_terminal.base.clock import VN_TZ
+from pos_terminal.base.clock import format_stamp as vn_time
 from pos_terminal.journal.states import FINAL_STATES, PaymentState
 
-VN_TZ = timezone(timedelta(hours=7))
-
-
-def vn_time(ms: int | None) -> str:
-    """Unix ms shown in Vietnam time, e.g. '2026-11-21 19:21:23'."""
-    if ms is None:
-        return ""
-    return datetime.fromtimestamp(ms / 1000, VN_TZ).strftime("%Y-%m-%d %H:%M:%S")
+__all__ = ["VN_TZ", "vn_time"]
 
 
 @dataclass(frozen=True)

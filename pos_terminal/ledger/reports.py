@@ -10,7 +10,9 @@ from typing import Any, TextIO
 
 from psycopg.rows import dict_row
 
-from pos_terminal.journal.views import VN_TZ, vn_time
+from pos_terminal.base.clock import VN_TZ
+from pos_terminal.base.money import format_vnd
+from pos_terminal.journal.views import vn_time
 from pos_terminal.ledger.store import Conn
 
 SALE = ("succeeded", "refunded")
@@ -43,13 +45,13 @@ class Totals:
     def lines(self, title: str) -> list[str]:
         out = [
             title,
-            f"  sales        {self.sales_count:6d}  {self.sales_amount:>15,d} VND",
-            f"  refunds      {self.refunds_count:6d}  {-self.refunds_amount:>15,d} VND",
-            f"  net                  {self.net_amount:>15,d} VND",
+            f"  sales        {self.sales_count:6d}  {format_vnd(self.sales_amount):>17}",
+            f"  refunds      {self.refunds_count:6d}  {format_vnd(-self.refunds_amount):>17}",
+            f"  net                  {format_vnd(self.net_amount):>17}",
             f"  failed       {self.failed_count:6d}",
         ]
         if self.open_count or self.refunds_pending_count:
-            out.append(f"  still open   {self.open_count:6d}  {self.open_amount:>15,d} VND "
+            out.append(f"  still open   {self.open_count:6d}  {format_vnd(self.open_amount):>17} "
                        f"(+{self.refunds_pending_count} refunds in progress)")
         if self.needs_review_count:
             out.append(f"  need review  {self.needs_review_count:6d}")

@@ -1,11 +1,7 @@
-"""Money as receipts (and, from part B, every screen) write it: "10.000 ₫"."""
+"""Money on receipts: the terminal's one formatter (pos_terminal.base.money), "10.000 ₫"."""
 
 from __future__ import annotations
 
-from babel.numbers import format_currency
+from pos_terminal.base.money import format_vnd
 
-
-def format_vnd(amount: int) -> str:
-    """Integer VND in Vietnamese style, e.g. 10000 -> "10.000 ₫" (a plain space, which every
-    printer code page has, where Babel puts a no-break space)."""
-    return format_currency(amount, "VND", locale="vi_VN").replace("\xa0", " ")
+__all__ = ["format_vnd"]

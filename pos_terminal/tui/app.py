@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from pos_terminal.base.errors import cashier_message
-from pos_terminal.base.i18n import _
+from pos_terminal.base.i18n import N_, _, current_language, set_language
 from pos_terminal.config import Settings
 from pos_terminal.counter import (
     Counter,
@@ -59,6 +59,7 @@ from pos_terminal.tui.messages import (
 )
 from pos_terminal.tui.payment import PaymentRun
 from pos_terminal.tui.printing import start_print
+from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.result import Outcome
 from pos_terminal.tui.screens.sale import Sale
 from pos_terminal.tui.wedge import KeyWedge
@@ -78,6 +79,8 @@ RECONCILE_EVERY_S = 30.0
 PROGRESS_AFTER_S = 0.4  # a payment settled sooner goes from Pay straight to Result
 KEY_SETTLE_POLL_S = 0.005
 KEY_SETTLE_MAX_S = 1.0
+LANGUAGE_KEY = "f8"  # switches between Vietnamese and English, on every screen
+SIGN_OUT_KEY = "f12"  # signs the cashier out (header title: "(F12 sign out)")
 
 
 def quit_question(run: PaymentRun, counter: Counter) -> str:
@@ -101,8 +104,14 @@ class PosApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "pos-terminal"
     ENABLE_COMMAND_PALETTE = False
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", priority=True),
-                                             Binding("f8", "sign_out", "Sign out", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True),
+        # The key hint names the language F8 switches TO: "VI" in English, "EN" in Vietnamese
+        # (two letters: the Sale footer must fit 80 columns).
+        Binding(LANGUAGE_KEY, "switch_language", N_("VI")),
+        # Sign-out is named in the header title, not the footer (no room there).
+        Binding(SIGN_OUT_KEY, "sign_out", N_("Sign out"), show=False),
+    ]
 
     def __init__(
         self,
@@ -114,6 +123,7 @@ class PosApp(App[None]):
         background: bool = True,
     ) -> None:
         super().__init__()
+        set_language(settings.terminal.language)
         self.settings = settings
         self.counter = counter
         self.demo = demo
@@ -154,6 +164,27 @@ class PosApp(App[None]):
                 self.start_ledger_sync()
         else:
             self.refresh_pending()
+
+    # ---- the language ---------------------------------------------------------------------
+    def _language_screen(self) -> PosScreen | None:
+        """The current screen when F8 may redraw it now (not while a payment is charged)."""
+        screen = self.screen
+        if isinstance(screen, PosScreen) and screen.can_switch_language():
+            return screen
+        return None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "switch_language":
+            return self._language_screen() is not None
+        return True
+
+    async def action_switch_language(self) -> None:
+        """Vietnamese <-> English; the current screen is redrawn at once, the others when they
+        come back. Receipts keep the shop's language ([terminal] language)."""
+        set_language("en" if current_language() == "vi" else "vi")
+        screen = self._language_screen()
+        if screen is not None:
+            await screen.retranslate()
 
     # ---- cashiers: sign-in, sign-out (Counter.sign_in, screens/signin.py) --------------
     @property
@@ -258,7 +289,7 @@ class PosApp(App[None]):
         try:
             self.ledger_sync = start_background_sync(self.settings, on_status=publish)
         except LedgerError as exc:  # e.g. no terminal_id: payments go on, the sync does not
-            self.set_header(ledger="ledger: not syncing")
+            self.set_header(ledger=_("ledger: not syncing"))
             self.notify(exc.message, severity="error", timeout=15)
             return
         if self.ledger_sync is not None:
@@ -289,13 +320,15 @@ class PosApp(App[None]):
             self.set_header(pending=event.count)
         elif isinstance(event, ScannerStatus):
             if event.lost:
-                self.notify(f"Scanner {event.state}: {event.detail}. Check its cable; the "
-                            "keyboard wedge still works.", severity="warning", timeout=8)
+                self.notify(_("Scanner {state}: {detail}. Check its cable; the keyboard wedge "
+                              "still works.").format(state=event.state, detail=event.detail),
+                            severity="warning", timeout=8)
         elif isinstance(event, ReconcileFailed):
-            self.notify(f"Background reconciliation failed: {event.error}", severity="warning")
+            self.notify(_("Background reconciliation failed: {error}").format(error=event.error),
+                        severity="warning")
         elif isinstance(event, ListenerFailed):
-            self.notify(f"{event.listener} failed: {event.error}. The payment is not affected.",
-                        severity="warning", markup=False)
+            self.notify(_("{listener} failed: {error}. The payment is not affected.").format(
+                listener=event.listener, error=event.error), severity="warning", markup=False)
 
     # ---- header state (every screen has its own StatusHeader showing these) -------------
     def set_header(self, **values: Any) -> None:
@@ -309,7 +342,7 @@ class PosApp(App[None]):
     def scanner_label(self) -> str:
         """What the Pay screen says about the active scanner."""
         if self.source is None:
-            return "USB scanner ready (keyboard wedge)"
+            return _("USB scanner ready (keyboard wedge)")
         status = self.source.status()
         parts = [f"{self.source.spec}: {status.state}"]
         if status.hint:  # what to tell the customer comes first
@@ -329,8 +362,9 @@ class PosApp(App[None]):
         try:
             source = self._source_factory()
         except Exception as exc:  # a missing camera or device must not stop the counter
-            self.call_from_thread(self.notify, f"Scanner not available: {exc}. The keyboard "
-                                  "wedge (USB scanner) still works.", severity="error", timeout=10)
+            self.call_from_thread(self.notify, _("Scanner not available: {error}. The keyboard "
+                                                 "wedge (USB scanner) still works.").format(
+                                      error=exc), severity="error", timeout=10)
             return
         if source is None:
             return
@@ -363,9 +397,9 @@ class PosApp(App[None]):
 
     def on_code_scanned(self, message: CodeScanned) -> None:
         """No screen took the code: nobody is waiting for one."""
-        self.notify(f"Payment code {clean(message.code.masked)} read, but no payment is "
-                    "waiting: type the amount and press Enter first.", severity="warning",
-                    markup=False)
+        self.notify(_("Payment code {code} read, but no payment is waiting: type the amount "
+                      "and press Enter first.").format(code=clean(message.code.masked)),
+                    severity="warning", markup=False)
 
     def on_unmount(self) -> None:
         self.stopping.set()
@@ -481,10 +515,12 @@ class PosApp(App[None]):
         else:
             scanner = self.settings.scanner
             # what was read is not ours to style: shown without markup, escapes removed
-            self.notify(f"Scanner read {clean(mask_code(text))} ({len(text)} characters) was "
-                        f"ignored: it is not a payment code ({scanner.code_min_length}-"
-                        f"{scanner.code_max_length} characters of {scanner.code_alphabet!r}). "
-                        "Ask for the wallet's payment code.",
+            self.notify(_("Scanner read {code} ({length} characters) was ignored: it is not a "
+                          "payment code ({low}-{high} characters of {alphabet}). Ask for the "
+                          "wallet's payment code.").format(
+                            code=clean(mask_code(text)), length=len(text),
+                            low=scanner.code_min_length, high=scanner.code_max_length,
+                            alphabet=repr(scanner.code_alphabet)),
                         severity="warning", markup=False)
 
     async def on_pos_app_wedge_flush(self, message: WedgeFlush) -> None:
@@ -573,8 +609,8 @@ class PosApp(App[None]):
     def _failed(self, run: PaymentRun, message: str) -> None:
         run.finish()
         if run.unresolved:
-            message += (" The payment is kept in the journal and checked again in the "
-                        "background: see History before charging again.")
+            message += " " + _("The payment is kept in the journal and checked again in the "
+                               "background: see History before charging again.")
         self._conclude(run, Outcome.from_error(run.sale.amount, message))
 
     def _conclude(self, run: PaymentRun, outcome: Outcome) -> None:

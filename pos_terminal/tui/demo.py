@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 import requests
 
+from pos_terminal.base.i18n import N_, _
+
 
 @dataclass(frozen=True)
 class DemoWallet:
@@ -19,10 +21,10 @@ class DemoWallet:
 
 #: The emulator's stable wallets (docs/CONTRACTS.md): every outcome can be shown.
 DEMO_WALLETS = (
-    DemoWallet("an", "An Nguyen", "pays at once"),
-    DemoWallet("binh", "Binh Tran", "slow processing, then paid"),
-    DemoWallet("chi", "Chi Le", "slow processing, then declined"),
-    DemoWallet("dung", "Dung Pham", "insufficient balance"),
+    DemoWallet("an", "An Nguyen", N_("pays at once")),
+    DemoWallet("binh", "Binh Tran", N_("slow processing, then paid")),
+    DemoWallet("chi", "Chi Le", N_("slow processing, then declined")),
+    DemoWallet("dung", "Dung Pham", N_("insufficient balance")),
 )
 
 
@@ -52,7 +54,8 @@ class DemoController:
         return DEMO_WALLETS[self.index]
 
     def describe(self) -> str:
-        return f"{self.wallet.name} ({self.wallet.behaviour}, key {self.index + 1})"
+        return _("{name} ({behaviour}, key {key})").format(
+            name=self.wallet.name, behaviour=_(self.wallet.behaviour), key=self.index + 1)
 
     def select_index(self, index: int) -> None:
         if 0 <= index < len(DEMO_WALLETS):

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 import secrets
-import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 
-VN_TZ = timezone(timedelta(hours=7))
+from pos_terminal.base import clock
+from pos_terminal.base.clock import VN_TZ
+
+__all__ = ["VN_TZ"]
 
 APP_TRANS_ID_MAX = 40
 M_REFUND_ID_MAX = 45
@@ -19,16 +21,16 @@ _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 def current_ms() -> int:
     """Now, in Unix milliseconds."""
-    return time.time_ns() // 1_000_000
+    return clock.now_ms()
 
 
 def vn_datetime(ms: int) -> datetime:
-    return datetime.fromtimestamp(ms / 1000, tz=VN_TZ)
+    return clock.vn_datetime(ms)
 
 
 def vn_date_prefix(ms: int) -> str:
     """``yymmdd`` of the instant ``ms`` (Unix milliseconds) in Vietnam time."""
-    return vn_datetime(ms).strftime("%y%m%d")
+    return clock.yymmdd(ms)
 
 
 def _random_base36(length: int) -> str:

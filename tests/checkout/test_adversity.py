@@ -194,7 +194,7 @@ def test_status_shows_a_late_success(settings: Settings, emulator: Any, tmp_path
     human = _run(config, "status", tid)
     assert human.returncode == 0
     assert human.stdout.decode().startswith("SUCCEEDED (LATE: charged after the terminal said "
-                                            "failed)  21,000 VND")
+                                            "failed)  21.000 ₫")
     data = _answer(_run(config, "status", tid, "--json").stdout)
     assert (data["state"], data["late"], data["outcome"]) == ("succeeded", True, "paid")
     report = _run(config, "report", "x")

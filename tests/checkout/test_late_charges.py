@@ -22,7 +22,7 @@ from tests.conftest import ProcessingHold
 
 S = PaymentState
 REPO = Path(__file__).resolve().parents[2]
-RETURNED = ("Charged late and returned automatically (15,000 VND): the customer has the money "
+RETURNED = ("Charged late and returned automatically (15.000 ₫): the customer has the money "
             "back.")
 GAVE_UP_REFUND = (
     "Outcome still unknown: ask the customer to pay another way. The terminal keeps checking "
@@ -86,7 +86,7 @@ def test_an_abandoned_payment_charged_later_is_returned_once(
         assert len(co.journal.refunds(tid)) == 1
         x = co.journal.x_report()
         assert (x.auto_returned_count, x.auto_returned_amount) == (1, 15_000)
-        assert any(line.startswith("  AUTO-RETURNED    1           15,000 VND")
+        assert any(line.startswith("  AUTO-RETURNED     1           15.000 ₫")
                    for line in x.lines()), x.lines()
         [ann] = co.journal.grouped_report("cashier")
         assert (ann.cashier_id, ann.sales_amount, ann.refunds_amount, ann.net_amount,
@@ -130,7 +130,7 @@ def test_review_leaves_a_late_charge_to_a_person(
         co.reconcile(wait_s=5)
         final = co.journal.get(view.app_trans_id)
         assert (final.state, final.needs_review, final.charged_late) == (S.SUCCEEDED, True, True)
-        assert final.message.startswith("CHARGED LATE: the wallet charged 15,000 VND")
+        assert final.message.startswith("CHARGED LATE: the wallet charged 15.000 ₫")
         assert verdict.headline(final) == "NEEDS REVIEW"
         assert co.journal.refunds(view.app_trans_id) == []
         # a person decides: the customer paid only this way, the sale stands

@@ -32,8 +32,8 @@ def _wait_until(what: str, check: Any, timeout_s: float = 30) -> None:
 
 # ---------------------------------------------------------------- answers checked against orders
 REVIEW_CASES = [
-    ("answer_amount", {}, "it reports 16,000 VND for an order of 15,000 VND"),
-    ("answer_negative_amount", {}, "it reports a negative amount (-15,000 VND)"),
+    ("answer_amount", {}, "it reports 16.000 ₫ for an order of 15.000 ₫"),
+    ("answer_negative_amount", {}, "it reports a negative amount (-15.000 ₫)"),
     ("answer_subcode", {"return_code": -63}, "with the failure sub-code -63"),
     ("answer_no_zptransid", {}, "without a wallet transaction number (zp_trans_id)"),
     ("answer_other_id", {}, "The wallet service answered about another order"),
@@ -63,7 +63,7 @@ def test_a_status_answer_that_does_not_fit_needs_review(settings: Settings,
     with Checkout(settings) as co:
         view = co.pay(8_000, wallet_code(emulator, "binh"), deadline_s=10)
     assert view.needs_review and view.state in (S.PROCESSING, S.UNKNOWN)
-    assert "it reports 9,000 VND for an order of 8,000 VND" in view.message
+    assert "it reports 9.000 ₫ for an order of 8.000 ₫" in view.message
 
 
 def test_legacy_subcode_free_success_still_needs_its_transaction_id(
@@ -140,7 +140,7 @@ def test_a_late_success_is_recorded_and_counted(settings: Settings, emulator: An
         report = co.reconcile()
         view = co.journal.get(tid)
         assert (view.state, view.late, view.needs_review) == (S.SUCCEEDED, True, True)
-        assert view.message.startswith("CHARGED LATE: the wallet charged 15,000 VND after the "
+        assert view.message.startswith("CHARGED LATE: the wallet charged 15.000 ₫ after the "
                                        "cashier had given up or the terminal had said it failed.")
         assert report.late == 1 and report.to_json()["late"] == 1
         assert [p.app_trans_id for p in report.payments] == [tid]
@@ -148,7 +148,7 @@ def test_a_late_success_is_recorded_and_counted(settings: Settings, emulator: An
         assert (late.from_state, late.to_state, late.who) == ("failed", "succeeded",
                                                                "wallet service")
         assert late.message.startswith("LATE SUCCESS: the wallet service reports this payment "
-                                       "as PAID (15,000 VND)")
+                                       "as PAID (15.000 ₫)")
         assert (review.kind, review.to_state) == ("review", "succeeded")
         x = co.journal.x_report()
         assert (x.late_count, x.late_amount, x.sales_count) == (1, 15_000, 1)

@@ -24,7 +24,7 @@ def test_partial_then_full_refund(any_settings: Settings, emulator: Any) -> None
         assert (part.state, part.amount) == (S.REFUNDED, 20_000)
         after_part = co.journal.get(paid.app_trans_id)
         assert (after_part.state, after_part.refunded_amount) == (S.SUCCEEDED, 20_000)
-        with pytest.raises(RefundNotAllowed, match="only 30,000 VND is left"):
+        with pytest.raises(RefundNotAllowed, match=r"only 30\.000 ₫ is left"):
             co.refund(paid.app_trans_id, 30_001)
         rest = co.refund(paid.app_trans_id)
         assert (rest.state, rest.amount) == (S.REFUNDED, 30_000)
@@ -73,7 +73,7 @@ def test_refund_left_in_flight_is_settled_by_reconcile(settings: Settings,
         refund = co.refund(paid.app_trans_id, 10_000, deadline_s=0.3)
         assert refund.state is S.REFUNDING
         # In flight counts against what is left.
-        with pytest.raises(RefundNotAllowed, match="only 30,000 VND is left"):
+        with pytest.raises(RefundNotAllowed, match=r"only 30\.000 ₫ is left"):
             co.refund(paid.app_trans_id, 30_001)
     emulator.control.clear_faults()
     with Checkout(settings) as co:

@@ -45,7 +45,7 @@ def test_items_that_do_not_add_up_to_the_amount_are_refused(settings: Settings,
             co.pay(25_000, wallet_code(emulator, "an"),
                    items=[Item("1", "Tea", 12_000, 2)])
         assert err.value.field == "items"
-        assert "24,000 VND" in err.value.message and "25,000 VND" in err.value.message
+        assert "24.000 ₫" in err.value.message and "25.000 ₫" in err.value.message
         assert _nothing_recorded(co)
     assert quick_pay_requests(emulator) == 0
 

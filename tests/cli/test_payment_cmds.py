@@ -55,7 +55,7 @@ def test_pay_json_contract(cli: Any, emulator: Any) -> None:
 def test_pay_exit_codes_and_human_output(cli: Any, emulator: Any) -> None:
     ok = cli("pay", "--amount", "12000", "--code", wallet_code(emulator, "an"))
     assert ok.exit_code == 0
-    assert ok.stdout.startswith("SUCCEEDED  12,000 VND  ")
+    assert ok.stdout.startswith("SUCCEEDED  12.000 ₫  ")
     declined = cli("pay", "--amount", "5000", "--code", wallet_code(emulator, "dung"), "--json")
     assert declined.exit_code == 1
     assert _json(declined)["state"] == "failed"
@@ -63,7 +63,7 @@ def test_pay_exit_codes_and_human_output(cli: Any, emulator: Any) -> None:
     slow = cli("pay", "--amount", "5000", "--code", wallet_code(emulator, "binh"),
                "--deadline", "0.05")
     assert slow.exit_code == 3
-    assert slow.stdout.startswith("PROCESSING  5,000 VND")
+    assert slow.stdout.startswith("PROCESSING  5.000 ₫")
     assert "... processing" in slow.stderr
     reconciled = cli("reconcile", "--wait", "5", "--json")
     assert reconciled.exit_code == 0
@@ -84,7 +84,7 @@ def test_code_already_charged_is_refused(cli: Any, emulator: Any) -> None:
     human = cli("pay", "--amount", "1000", "--code", code)
     assert human.exit_code == 1
     # One result line on stdout, as for every other result.
-    assert human.stdout.startswith("FAILED  1,000 VND  not sent (refused: charged, payment ")
+    assert human.stdout.startswith("FAILED  1.000 ₫  not sent (refused: charged, payment ")
     assert "already charged on this terminal" in human.stdout
     assert code not in human.stdout + human.stderr
     assert quick_pay_requests(emulator) == 1
@@ -106,7 +106,7 @@ def test_code_in_flight_answers_with_the_payment_in_flight(cli: Any, emulator: A
     assert f"`pos-terminal status {tid}`" in data["message"]
     human = cli("pay", "--amount", "5000", "--code", code)
     assert human.exit_code == 3
-    assert human.stdout.startswith(f"PROCESSING  5,000 VND  {tid}")
+    assert human.stdout.startswith(f"PROCESSING  5.000 ₫  {tid}")
     assert code not in again.stdout + human.stdout + human.stderr
     assert quick_pay_requests(emulator) == 1
 
@@ -134,7 +134,7 @@ CONTRACT_KEYS = {"state", "app_trans_id", "amount", "return_code", "message", "z
     (["--amount", "5", "--code", "123"], "code",  5, "--code has 3 characters"),
     (["--amount", "5", "--code", "12345678901234567a"], "code", 5, "--code holds characters"),
     (["--amount", "25000", "--item", '{"itemid":"1","itemname":"Tea","itemprice":12000,'
-      '"itemquantity":2}'], "item", 25000, "add up to 24,000 VND but --amount is 25,000 VND"),
+      '"itemquantity":2}'], "item", 25000, "add up to 24.000 ₫ but --amount is 25.000 ₫"),
     (["--amount", "5", "--description", "two\nlines"], "description", 5,
      "--description holds a control character (U+000A"),
     (["--amount", "5", "--scanner", "wedge"], "scanner", 5,
@@ -190,18 +190,18 @@ def test_failed_lines_show_no_wallet_transaction_and_amounts_read_alike(
         cli: Any, emulator: Any) -> None:
     declined = cli("pay", "--amount", "25000", "--code", wallet_code(emulator, "dung"))
     assert declined.exit_code == 1
-    assert declined.stdout.startswith("FAILED  25,000 VND  ")
+    assert declined.stdout.startswith("FAILED  25.000 ₫  ")
     assert " zp " not in declined.stdout.splitlines()[0] + " "
     paid = _json(cli("pay", "--amount", "30000", "--code", wallet_code(emulator, "an"),
                      "--json"))
     ok_line = cli("status", paid["app_trans_id"]).stdout.splitlines()[0]
     assert f"zp {paid['zp_trans_id']}" in ok_line
     too_much = cli("refund", paid["app_trans_id"], "--amount", "30001")
-    assert "Cannot refund 30,001 VND" in too_much.stderr
+    assert "Cannot refund 30.001 ₫" in too_much.stderr
     full = _json(cli("refund", paid["app_trans_id"], "--json"))
     assert full["state"] == "refunded"
     shown = _json(cli("status", paid["app_trans_id"], "--json"))
-    assert shown["message"] == "Refunded in full (30,000 VND)."
+    assert shown["message"] == "Refunded in full (30.000 ₫)."
     assert shown["updated_vn"] and shown["submitted_vn"]
 
 
@@ -248,7 +248,7 @@ def test_progress_says_why_it_waits_after_no_answer(emulator: Any, settings: Set
     (["--amount", "-5"], "The amount must be a positive number of VND, not -5."),
     (["--amount", "abc"], "The amount 'abc' is not a whole number of VND"),
     (["--amount", "12.5"], "The amount '12.5' is not a whole number of VND"),
-    (["--amount", "100000001"], "above the maximum of 100,000,000 VND"),
+    (["--amount", "100000001"], "above the maximum of 100.000.000 ₫"),
     (["--amount", "1000", "--code", ""], "The payment code is empty"),
     (["--amount", "1000", "--code", "12\x0134\x7f"], "holds characters a payment code never has"),
     (["--amount", "1000", "--description", "x" * 101], "description is 101 characters long"),
@@ -297,7 +297,7 @@ def test_status_refund_override_journal_and_reports(cli: Any, emulator: Any) -> 
     assert part.exit_code == 0
     assert (_json(part)["state"], _json(part)["amount"]) == ("refunded", 20000)
     too_much = cli("refund", tid, "--amount", "30001")
-    assert too_much.exit_code == 2 and "only 30,000 VND is left" in too_much.stderr
+    assert too_much.exit_code == 2 and "only 30.000 ₫ is left" in too_much.stderr
 
     pending = _json(cli("pay", "--amount", "7000", "--code", wallet_code(emulator, "binh"),
                         "--deadline", "0.01", "--json"))
@@ -363,3 +363,35 @@ def test_pay_with_a_scanner_that_reads_nothing_sends_nothing(cli: Any, emulator:
     bad = cli("pay", "--amount", "4000", "--scanner", "nonsense:1")
     assert bad.exit_code == 2 and "cannot be used" in bad.stderr
     assert quick_pay_requests(emulator) == 0
+
+
+def test_human_output_in_vietnamese_with_language_vi(settings: Settings, tmp_path: Path,
+                                                     emulator: Any) -> None:
+    """[terminal] language = "vi" in --config: the result line and the errors are Vietnamese,
+    money is written the same way; --language en overrides the file."""
+    group = click.Group("pos-terminal")
+    payment_cmds.register(group)
+    add_config_option(group)
+    config = write_config(settings, tmp_path / "pos.toml")
+    config.write_text(config.read_text("utf-8").replace(
+        "[terminal]\n", '[terminal]\nlanguage = "vi"\n'), "utf-8")
+    runner = CliRunner()
+
+    def run(*args: str) -> Any:
+        return runner.invoke(group, [*args, "--config", str(config)], catch_exceptions=False)
+
+    ok = run("pay", "--amount", "12000", "--code", wallet_code(emulator, "an"))
+    assert ok.exit_code == 0, ok.stderr
+    first, second = ok.stdout.splitlines()[:2]
+    assert first.startswith("THÀNH CÔNG  12.000 ₫  ")
+    assert second == "  Đã nhận tiền. Giao dịch đã hoàn tất."
+    declined = run("pay", "--amount", "5000", "--code", wallet_code(emulator, "dung"))
+    assert declined.exit_code == 1
+    assert declined.stdout.startswith("THẤT BẠI  5.000 ₫  ")
+    zero = run("pay", "--amount", "0", "--code", wallet_code(emulator, "an"))
+    assert zero.exit_code == 2
+    assert zero.stderr.strip() == "lỗi: Số tiền phải là số VND lớn hơn 0, không phải 0."
+    english = run("pay", "--amount", "0", "--code", "x" * 20, "--language", "en")
+    assert english.stderr.strip() == "error: The amount must be a positive number of VND, not 0."
+    listed = run("journal", "list")
+    assert "thành công" in listed.stdout and "12.000 ₫" in listed.stdout

@@ -216,6 +216,34 @@ def test_an_unusable_scanner_spec_stops_with_its_message(config_file: Path) -> N
                                   "one of: camera:N")
 
 
+def test_messages_in_vietnamese_with_language_vi(config_file: Path, scanner: SerialScanner,
+                                                 emulator: object) -> None:
+    """[terminal] language = "vi": the `message` and `error` fields are Vietnamese; the keys,
+    commands, states and outcomes stay as the contract says."""
+    text = config_file.read_text("utf-8").replace("[terminal]\n", '[terminal]\nlanguage = "vi"\n')
+    config_file.write_text(text, "utf-8")
+    counter = Counter(config_file, scanner)
+    try:
+        assert counter.read()["command"] == "READY"
+        assert counter.ask("PAY 50.000đ")["error"] == (
+            "số tiền phải là số nguyên VND (chỉ chữ số), nhận được '50.000đ'")
+        scanner.hold_up(fresh_code(emulator, "an"))
+        paid = counter.ask("PAY 25000")
+        scanner.take_away()
+        assert (paid["ok"], paid["state"], paid["outcome"]) == (True, "succeeded", "paid")
+        assert paid["message"] == "Đã nhận tiền. Giao dịch đã hoàn tất."
+        scanner.hold_up(fresh_code(emulator, "dung"))
+        declined = counter.ask("PAY 70000")
+        scanner.take_away()
+        assert (declined["ok"], declined["state"]) == (False, "failed")
+        assert declined["message"].startswith("Số dư ví của khách không đủ.")
+        assert counter.ask("QUIT") == {"ok": True, "command": "QUIT"}
+    finally:
+        if counter.proc.poll() is None:
+            counter.proc.kill()
+        counter.proc.wait(timeout=10)
+
+
 def test_a_payment_given_up_is_returned_when_charged_late(
         settings: Any, emulator: Any, scanner: SerialScanner, tmp_path: Path,
         hold_processing: Any) -> None:

@@ -171,7 +171,7 @@ def test_refunds_never_exceed_what_is_left(journal: Journal) -> None:
                                          amount=30_000, description="", request_ms=1)
     assert first.state is S.REFUNDING
     # 30 000 in flight counts: only 20 000 is left.
-    with pytest.raises(RefundNotAllowed, match="only 20,000 VND is left"):
+    with pytest.raises(RefundNotAllowed, match=r"only 20\.000 ₫ is left"):
         journal.record_refund_intent(m_refund_id="r2", app_trans_id="261121_t1_a",
                                      amount=20_001, description="", request_ms=1)
     journal.refund_transition("r1", S.REFUNDED, message="done")

@@ -11,6 +11,8 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import Input
 
+from pos_terminal.base import i18n
+from pos_terminal.base.i18n import _
 from pos_terminal.checkout import Checkout, PaymentState, PaymentView
 from pos_terminal.config import Settings
 from pos_terminal.counter import Counter
@@ -46,6 +48,35 @@ class FixedClock:
         return self.ms
 
 
+# What the engine would have journaled, in the language of the picture.
+TEXTS = {
+    "en": {
+        "sending": "Sending the payment.",
+        "paid": "Paid.",
+        "declined": "The customer's wallet balance is too low: nothing was charged. Ask for "
+                    "another payment method.",
+        "confirming": "The customer is confirming on the phone.",
+        "declined_long": "The customer's wallet balance is too low: nothing was charged. Ask the "
+                         "customer to top up or pay another way.",
+        "qr": "Customer: scan with the wallet app and pay. Esc stops watching.",
+    },
+    "vi": {
+        "sending": "Đang gửi giao dịch.",
+        "paid": "Đã thanh toán.",
+        "declined": "Số dư ví của khách không đủ: chưa trừ tiền. Đề nghị khách trả bằng cách "
+                    "khác.",
+        "confirming": "Khách đang xác nhận trên điện thoại.",
+        "declined_long": "Số dư ví của khách không đủ: chưa trừ tiền. Nhờ khách nạp thêm tiền "
+                         "vào ví hoặc trả bằng cách khác.",
+        "qr": "Khách: quét bằng ứng dụng ví và thanh toán. Esc để ngừng theo dõi.",
+    },
+}
+
+
+def text(key: str) -> str:
+    return TEXTS[i18n.current_language()][key]
+
+
 def fixed_journal(path: Path) -> Journal:
     """A journal holding a morning's sales, every time fixed."""
     clock = FixedClock()
@@ -60,18 +91,17 @@ def fixed_journal(path: Path) -> Journal:
         clock.ms = T0 + n * 7 * 60_000
         journal.record_intent(app_trans_id=app_trans_id, amount=amount, generation="v2",
                               description=description, payment_code=f"81234567890123{n:04d}",
-                              payload_hash="0" * 64, message="Sending the payment.")
+                              payload_hash="0" * 64, message=text("sending"))
         clock.ms += 1_500
         if state is S.SUCCEEDED:
-            journal.transition(app_trans_id, S.SUCCEEDED, message="Paid.", return_code=1,
+            journal.transition(app_trans_id, S.SUCCEEDED, message=text("paid"), return_code=1,
                                zp_trans_id=zp)
         elif state is S.FAILED:
             journal.transition(app_trans_id, S.FAILED, return_code=2, sub_return_code=-63,
-                               message="The customer's wallet balance is too low: nothing was "
-                                       "charged. Ask for another payment method.")
+                               message=text("declined"))
         else:
             journal.transition(app_trans_id, S.PROCESSING, return_code=3,
-                               message="The customer is confirming on the phone.")
+                               message=text("confirming"))
     clock.ms = T0 + 40 * 60_000
     return journal
 
@@ -79,15 +109,15 @@ def fixed_journal(path: Path) -> Journal:
 def success_view() -> PaymentView:
     return PaymentView(
         app_trans_id="261121_counter1_1015x", state=S.SUCCEEDED, amount=50_000,
-        description="2 cà phê sữa đá", return_code=1, message="Paid.", service_message="",
+        description="2 cà phê sữa đá", return_code=1, message=text("paid"), service_message="",
         zp_trans_id="261121000000107", code_last4="4567", created_ms=T0, updated_ms=T0 + 1_800,
         polls=0, refunded_amount=0, needs_review=False)
 
 
 def failure_outcome() -> Outcome:
-    return Outcome(False, "NOT PAID", 70_000, (
-        "The customer's wallet balance is too low: nothing was charged. Ask the customer to "
-        "top up or pay another way.", "Order: 261121_counter1_1016y"))
+    return Outcome(False, _("NOT PAID"), 70_000, (
+        text("declined_long"), _("Order: {app_trans_id}").format(
+            app_trans_id="261121_counter1_1016y")))
 
 
 async def _settle(pilot: Pilot) -> None:
@@ -129,7 +159,8 @@ async def sale_items(pilot: Pilot) -> None:
 
     screen.items = [SaleItem("Cà phê sữa đá", 25_000, 2), SaleItem("Bánh mì", 30_000, 1)]
     screen._refresh_items()
-    screen.say("Added Bánh mì. Next item, or Enter on the description to charge.")
+    screen.say(_("Added {name}. Next item, or Enter on the description to charge.").format(
+        name="Bánh mì"))
     await _shown(pilot)
 
 
@@ -191,14 +222,14 @@ async def show_qr(pilot: Pilot) -> None:
         order_url="http://127.0.0.1:8765/gateway/order/3f9a0c1e2b7d4e55")
     screen._created(view)
     screen.started = 0.0  # no running clock on the picture
-    screen.say("Customer: scan with the wallet app and pay. Esc stops watching.")
+    screen.say(text("qr"))
     await _shown(pilot)
 
 
 def processing_view() -> PaymentView:
     return PaymentView(
         app_trans_id="261121_counter1_1017p", state=S.PROCESSING, amount=120_000,
-        description="", return_code=3, message="The customer is confirming on the phone.",
+        description="", return_code=3, message=text("confirming"),
         service_message="", zp_trans_id=None, code_last4="7913", created_ms=T0,
         updated_ms=T0, polls=4, refunded_amount=0, needs_review=False)
 
@@ -223,11 +254,15 @@ async def progress_deadline(pilot: Pilot) -> None:
     await _progress(pilot, finished=True)
 
 
-UNREACHABLE_PRINTER = PrintOutcome(
-    "261121_counter1_1015x", False,
-    "No receipt printed: cannot reach the network printer 192.168.1.50:9100 (timed out): "
-    "check that the printer is on, on the network, and that its address and raw port (9100) "
-    "are right.")
+#: The printer's own words (hardware/printers), as the app shows them in either language.
+UNREACHABLE_CAUSE = ("cannot reach the network printer 192.168.1.50:9100 (timed out): check that "
+                     "the printer is on, on the network, and that its address and raw port (9100) "
+                     "are right.")
+
+
+def unreachable_printer() -> PrintOutcome:
+    return PrintOutcome("261121_counter1_1015x", False,
+                        _("No receipt printed: {cause}").format(cause=UNREACHABLE_CAUSE))
 
 
 async def result_receipt(pilot: Pilot) -> None:
@@ -235,7 +270,7 @@ async def result_receipt(pilot: Pilot) -> None:
     await _settle(pilot)
     screen = ResultScreen(Outcome.from_view(success_view()))
     await pilot.app.push_screen(screen)
-    screen.receipt_done(UNREACHABLE_PRINTER)
+    screen.receipt_done(unreachable_printer())
     await _shown(pilot)
 
 
@@ -244,8 +279,9 @@ async def signin(pilot: Pilot) -> None:
     screen = SignInScreen()
     await pilot.app.push_screen(screen)
     screen.query_one("#signin-id", Input).value = "lan"
-    screen.say("lan is locked until 21/11/2026 09:20:00 (GMT+7) after too many wrong PINs. A "
-               "supervisor can unlock it now: pos-terminal cashier unlock lan", True)
+    screen.say(_("{id} is locked until {time} after too many wrong PINs. A supervisor can "
+                 "unlock it now: pos-terminal cashier unlock {id}").format(
+                     id="lan", time="21/11/2026 09:20:00 (GMT+7)"), True)
     await _shown(pilot)
 
 
@@ -258,10 +294,12 @@ async def supervisor(pilot: Pilot) -> None:
     await _settle(pilot)
     await pilot.app.push_screen(PaymentDetailScreen("261121_counter1_0921b"))
     await pilot.app.workers.wait_for_complete()
-    dialog = SupervisorDialog("refund 125.000 ₫ of 261121_counter1_0921b", SUPERVISORS)
+    dialog = SupervisorDialog(_("refund {amount} of {order}").format(
+        amount="125.000 ₫", order="261121_counter1_0921b"), SUPERVISORS)
     await pilot.app.push_screen(dialog)
     dialog.query_one("#supervisor-id", Input).value = "minh"
-    dialog.say("Wrong PIN for minh. Tries left before it is locked: 4. Nothing was sent.", True)
+    dialog.say(_("Wrong PIN for {id}. Tries left before it is locked: {left}.").format(
+        id="minh", left=4) + " " + _("Nothing was sent."), True)
     await _shown(pilot)
 
 
@@ -275,6 +313,7 @@ SCENES: dict[str, Callable[[Pilot], Awaitable[None]]] = {
 
 
 def scene_app(settings: Settings, journal_path: Path) -> PosApp:
+    i18n.set_language(settings.terminal.language)  # the journal is written in it
     checkout = Checkout(settings, journal=fixed_journal(journal_path))
     return PosApp(settings, Counter(settings, checkout), background=False)
 

@@ -57,7 +57,7 @@ async def test_sign_in_pays_as_the_cashier_and_sign_out_closes_the_shift(
     async with make_app().run_test(size=(80, 24)) as pilot:
         await sign_in(pilot, key_clock, "lan", "2468")
         await on_sale(pilot)
-        assert "counter1 · Lan Nguyen (F8 sign out)" in screen_lines(pilot)[0]
+        assert "counter1 · Lan Nguyen (F12 sign out)" in screen_lines(pilot)[0]
         assert all("2468" not in line for line in screen_lines(pilot))
         shift = book(checkout).open_shift_of("lan")
         assert shift is not None
@@ -72,7 +72,7 @@ async def test_sign_in_pays_as_the_cashier_and_sign_out_closes_the_shift(
         await type_keys(pilot, key_clock, "space")
         await on_sale(pilot)
 
-        await type_keys(pilot, key_clock, "f8")
+        await type_keys(pilot, key_clock, "f12")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, SignInScreen)
                          and bool(pilot.app.screen.query("#signin-id"))
                          and "pos-terminal · counter1" in (screen_lines(pilot) or [""])[0],
@@ -92,7 +92,7 @@ async def test_no_sign_out_while_a_payment_is_in_flight(
         await charge(pilot, key_clock, emulator, "30000", "binh")  # stays processing
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ProgressScreen),
                          what="the payment in progress")
-        await type_keys(pilot, key_clock, "f8")
+        await type_keys(pilot, key_clock, "f12")
         await wait_until(pilot, lambda: bool(pilot.app._notifications), what="the refusal")
         assert [n.message for n in pilot.app._notifications] == [
             "A payment or refund is in progress: wait for its result before signing out."]

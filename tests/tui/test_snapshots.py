@@ -25,3 +25,15 @@ def test_main_screens(snap_compare, settings: Settings, tmp_path: Path, scene: s
         assert snap_compare(app, terminal_size=size, run_before=SCENES[scene])
     finally:
         app.counter.checkout.close()
+
+
+@pytest.mark.parametrize("scene", ("sale", "result-failure", "history", "reports", "signin",
+                                   "supervisor", "result-receipt"))
+def test_main_screens_in_vietnamese(snap_compare, settings: Settings, tmp_path: Path,
+                                    scene: str) -> None:
+    app = scene_app(settings.replace_section("terminal", language="vi"),
+                    tmp_path / "journal.sqlite3")
+    try:
+        assert snap_compare(app, terminal_size=(80, 24), run_before=SCENES[scene])
+    finally:
+        app.counter.checkout.close()

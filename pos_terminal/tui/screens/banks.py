@@ -12,6 +12,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from pos_terminal.base.errors import cashier_message
+from pos_terminal.base.i18n import N_, _
 from pos_terminal.counter.types import BankList, pmc_name
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.screens.base import PosScreen
@@ -21,17 +22,17 @@ from pos_terminal.tui.widgets.table import MeasuredTable
 
 class BanksScreen(PosScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("r", "reload", "Reload"),
+        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("r", "reload", N_("Reload")),
     ]
 
     def body(self) -> Iterable[Widget]:
-        yield Line("Asking the service for its bank list…", id="banks-state")
+        yield Line(_("Asking the service for its bank list…"), id="banks-state")
         yield MeasuredTable(id="banks-table", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
         self.query_one("#banks-table", DataTable).add_columns(
-            "Ch", "Code", "Bank", "Min", "Max")
+            _("Ch"), _("Code"), _("Bank"), _("Min"), _("Max"))
         self.action_reload()
 
     def action_reload(self) -> None:
@@ -49,7 +50,8 @@ class BanksScreen(PosScreen):
 
     def _error(self, text: str) -> None:
         state = self.query_one("#banks-state", Static)
-        state.update(f"Bank list not available: {text} Press R to try again.")
+        state.update(_("Bank list not available: {reason} Press R to try again.").format(
+            reason=text))
         state.add_class("error")
 
     def _fill(self, banks: BankList) -> None:
@@ -65,4 +67,5 @@ class BanksScreen(PosScreen):
         state = self.query_one("#banks-state", Static)
         state.remove_class("error")
         channels = " · ".join(f"{pmcid} {pmc_name(pmcid)}" for pmcid in banks.banks_by_pmcid)
-        state.update(f"{total} banks in {len(banks.banks_by_pmcid)} channels (Ch): {channels}")
+        state.update(_("{count} banks in {channels} channels (Ch): {names}").format(
+            count=total, channels=len(banks.banks_by_pmcid), names=channels))

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import events
 from textual.app import ComposeResult
+from textual.binding import ActiveBinding
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 
+from pos_terminal.base.i18n import _, current_language
 from pos_terminal.tui.widgets.header import StatusHeader
 
 if TYPE_CHECKING:
@@ -21,7 +24,10 @@ COMPACT_FOOTER_BELOW = 100  # columns: narrower terminals (80x24) get the compac
 
 
 class PosScreen(Screen[None]):
+    language = ""  # the language the screen was last drawn in
+
     def compose(self) -> ComposeResult:
+        self.language = current_language()
         settings = self.pos.settings
         yield StatusHeader(settings.service.environment, settings.terminal.terminal_id)
         yield from self.body()
@@ -34,6 +40,44 @@ class PosScreen(Screen[None]):
 
     def body(self) -> Iterable[Widget]:
         return ()
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """The key hints in the current language (bindings carry the English msgid)."""
+        return {
+            key: active._replace(binding=dataclasses.replace(
+                active.binding, description=_(active.binding.description)))
+            if active.binding.description else active
+            for key, active in super().active_bindings.items()
+        }
+
+    # ---- the language switch ------------------------------------------------------------
+    def can_switch_language(self) -> bool:
+        """False while redrawing would lose what the screen is doing (a code being charged)."""
+        return True
+
+    def keep_state(self) -> Any:
+        """What the cashier typed, to survive the redraw in another language."""
+        return None
+
+    def restore_state(self, state: Any) -> None:
+        pass
+
+    async def retranslate(self) -> None:
+        """Draw the screen again in the current language, keeping what was typed."""
+        state = self.keep_state()
+        await self.recompose()
+        mount = getattr(self, "on_mount", None)
+        if callable(mount):
+            mount()  # tables get their (translated) columns and content again
+        self.restore_state(state)
+        self.refresh_bindings()
+
+    def on_screen_resume(self) -> None:
+        # Textual also runs the subclass's own handler: a screen left under another one while
+        # the language changed is redrawn when it comes back.
+        if self.language and self.language != current_language():
+            self.call_later(self.retranslate)
 
     @property
     def pos(self) -> PosApp:

@@ -12,8 +12,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from pos_terminal.base.i18n import N_, _
 from pos_terminal.counter.types import PaymentState, PaymentView
-from pos_terminal.tui.format import format_vnd
+from pos_terminal.tui.format import format_vnd, state_label
 from pos_terminal.tui.widgets.line import Line
 
 
@@ -32,8 +33,8 @@ class RefundDialog(ModalScreen[RefundRequestUi | None]):
     """Type the amount (the rest of the payment by default), Enter, then Y to confirm."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("y", "confirm", "Yes", show=False),
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("y", "confirm", N_("Yes"), show=False),
     ]
 
     def __init__(self, view: PaymentView) -> None:
@@ -44,12 +45,13 @@ class RefundDialog(ModalScreen[RefundRequestUi | None]):
     def compose(self) -> ComposeResult:
         left = self.view.refundable_amount
         with Vertical():
-            yield Line(f"Refund payment {self.view.app_trans_id}")
-            yield Line(f"Paid {format_vnd(self.view.amount)}, already refunded "
-                         f"{format_vnd(self.view.refunded_amount)}, refundable "
-                         f"{format_vnd(left)}.")
+            yield Line(_("Refund payment {app_trans_id}").format(
+                app_trans_id=self.view.app_trans_id))
+            yield Line(_("Paid {amount}, already refunded {refunded}, refundable {left}.").format(
+                amount=format_vnd(self.view.amount),
+                refunded=format_vnd(self.view.refunded_amount), left=format_vnd(left)))
             yield Input(value=str(left), restrict=r"[0-9]*", max_length=12, id="refund-amount")
-            yield Line("Enter: check the amount · Esc: cancel", id="refund-message")
+            yield Line(_("Enter: check the amount · Esc: cancel"), id="refund-message")
 
     @on(Input.Submitted, "#refund-amount")
     def _check(self, event: Input.Submitted) -> None:
@@ -57,13 +59,14 @@ class RefundDialog(ModalScreen[RefundRequestUi | None]):
         amount = int(event.value) if event.value else 0
         message = self.query_one("#refund-message", Static)
         if amount <= 0 or amount > left:
-            message.update(f"Type an amount between 1 ₫ and {format_vnd(left)}, then Enter.")
+            message.update(_("Type an amount between {low} and {high}, then Enter.").format(
+                low=format_vnd(1), high=format_vnd(left)))
             message.add_class("error")
             return
         self.pending_amount = amount
         message.remove_class("error")
-        message.update(f"Refund {format_vnd(amount)} to the customer's wallet? "
-                       "Y: yes, refund · Esc: no")
+        message.update(_("Refund {amount} to the customer's wallet? Y: yes, refund · "
+                         "Esc: no").format(amount=format_vnd(amount)))
         self.set_focus(None)
 
     def action_confirm(self) -> None:
@@ -77,9 +80,9 @@ class RefundDialog(ModalScreen[RefundRequestUi | None]):
 class OverrideDialog(ModalScreen[OverrideRequestUi | None]):
     """S or F chooses the state (after checking the merchant portal); a reason is required."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel"),
-                Binding("ctrl+s", "choose('succeeded')", "Paid", show=False),
-                Binding("ctrl+f", "choose('failed')", "Not paid", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel")),
+                Binding("ctrl+s", "choose('succeeded')", N_("Paid"), show=False),
+                Binding("ctrl+f", "choose('failed')", N_("Not paid"), show=False)]
 
     def __init__(self, view: PaymentView) -> None:
         super().__init__(classes="dialog")
@@ -88,28 +91,32 @@ class OverrideDialog(ModalScreen[OverrideRequestUi | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Line(f"Manual override of {self.view.app_trans_id} "
-                         f"({self.view.state.value}, {format_vnd(self.view.amount)})")
-            yield Line("Only after checking the merchant portal. "
-                         "Ctrl+S: it was paid · Ctrl+F: it was not paid", id="override-state")
-            yield Input(placeholder="Reason (required)", max_length=200, id="override-reason")
-            yield Line("Enter: record the override · Esc: cancel", id="override-message")
+            yield Line(_("Manual override of {app_trans_id} ({state}, {amount})").format(
+                app_trans_id=self.view.app_trans_id, state=state_label(self.view.state.value),
+                amount=format_vnd(self.view.amount)))
+            yield Line(_("Only after checking the merchant portal. Ctrl+S: it was paid · "
+                         "Ctrl+F: it was not paid"), id="override-state")
+            yield Input(placeholder=_("Reason (required)"), max_length=200,
+                        id="override-reason")
+            yield Line(_("Enter: record the override · Esc: cancel"), id="override-message")
 
     def action_choose(self, state: str) -> None:
         self.state = PaymentState(state)
-        label = "PAID (succeeded)" if self.state is PaymentState.SUCCEEDED else "NOT PAID (failed)"
-        self.query_one("#override-state", Static).update(f"New state: {label}")
+        label = (_("PAID (succeeded)") if self.state is PaymentState.SUCCEEDED
+                 else _("NOT PAID (failed)"))
+        self.query_one("#override-state", Static).update(
+            _("New state: {label}").format(label=label))
         self.query_one("#override-reason", Input).focus()
 
     @on(Input.Submitted, "#override-reason")
     def _submit(self, event: Input.Submitted) -> None:
         message = self.query_one("#override-message", Static)
         if self.state is None:
-            message.update("Choose the state first: Ctrl+S paid, Ctrl+F not paid.")
+            message.update(_("Choose the state first: Ctrl+S paid, Ctrl+F not paid."))
             message.add_class("error")
             return
         if not event.value.strip():
-            message.update("Type the reason (what you checked, e.g. the portal reference).")
+            message.update(_("Type the reason (what you checked, e.g. the portal reference)."))
             message.add_class("error")
             return
         self.dismiss(OverrideRequestUi(self.state, event.value.strip()))
@@ -120,8 +127,8 @@ class OverrideDialog(ModalScreen[OverrideRequestUi | None]):
 
 class ConfirmDialog(ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("y", "answer(True)", N_("Yes")),
+        Binding("n,escape", "answer(False)", N_("No")),
     ]
 
     def __init__(self, question: str) -> None:
@@ -131,7 +138,7 @@ class ConfirmDialog(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Line(self.question)
-            yield Line("Y: yes · N: no")
+            yield Line(_("Y: yes · N: no"))
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

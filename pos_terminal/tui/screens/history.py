@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Input, Static
 
 from pos_terminal.base.codes import mask_last4
 from pos_terminal.base.errors import cashier_message
-from pos_terminal.base.i18n import _
+from pos_terminal.base.i18n import N_, _
 from pos_terminal.counter import PrintOutcome
 from pos_terminal.counter.types import (
     EventView,
@@ -29,7 +29,7 @@ from pos_terminal.counter.types import (
     late_charge_note,
 )
 from pos_terminal.text_safety import clean
-from pos_terminal.tui.format import day_bounds_ms, format_vnd, vn_day, vn_time
+from pos_terminal.tui.format import day_bounds_ms, format_vnd, state_label, vn_day, vn_time
 from pos_terminal.tui.messages import ReceiptUpdate
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.dialogs import (
@@ -103,12 +103,12 @@ def shorten(text: str, width: int) -> str:
 
 class HistoryScreen(PosScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("s", "next_state", "State filter"),
-        Binding("d", "choose_day", "Date"),
-        Binding("t", "today", "Today"),
-        Binding("e", "export", "Export CSV"),
-        Binding("r", "reload", "Reload"),
+        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("s", "next_state", N_("State filter")),
+        Binding("d", "choose_day", N_("Date")),
+        Binding("t", "today", N_("Today")),
+        Binding("e", "export", N_("Export CSV")),
+        Binding("r", "reload", N_("Reload")),
     ]
 
     def __init__(self, day: str | None = None) -> None:
@@ -121,13 +121,13 @@ class HistoryScreen(PosScreen):
     def body(self) -> Iterable[Widget]:
         with Vertical():
             yield Line("", id="history-filter")
-            yield Input(placeholder="YYYY-MM-DD, Enter", id="day-input", max_length=10,
+            yield Input(placeholder=_("YYYY-MM-DD, Enter"), id="day-input", max_length=10,
                         restrict=r"[0-9-]*")
             yield MeasuredTable(id="history-table", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
         table = self.query_one("#history-table", DataTable)
-        table.add_columns("Time", "Order", "Amount", "State", "Note")
+        table.add_columns(_("Time"), _("Order"), _("Amount"), _("State"), _("Note"))
         table.focus()
         self.action_reload()
 
@@ -136,8 +136,9 @@ class HistoryScreen(PosScreen):
         return STATE_FILTERS[self.state_index]
 
     def _show_filter(self, extra: str = "") -> None:
-        state = self.state_filter.value if self.state_filter else "all states"
-        text = f"Day {self.day} (Vietnam time) · {state} · {len(self.rows)} payments"
+        state = state_label(self.state_filter.value) if self.state_filter else _("all states")
+        text = _("Day {day} (Vietnam time) · {state} · {count} payments").format(
+            day=self.day, state=state, count=len(self.rows))
         self.query_one("#history-filter", Static).update(text + (f" · {extra}" if extra else ""))
 
     def action_reload(self) -> None:
@@ -153,8 +154,8 @@ class HistoryScreen(PosScreen):
                 newest_first=True)
             refunds = {p.app_trans_id: counter.refunds(p.app_trans_id) for p in rows}
         except Exception as exc:
-            self.app.call_from_thread(self.notify, f"Cannot read the journal: {exc}",
-                                      severity="error")
+            self.app.call_from_thread(self.notify, _("Cannot read the journal: {error}").format(
+                error=exc), severity="error")
             return
         self.app.call_from_thread(self._fill, rows, refunds)
 
@@ -167,11 +168,11 @@ class HistoryScreen(PosScreen):
         cursor = table.cursor_row
         table.clear(columns=True)
         room = (table.size.width or self.app.size.width) - 2
-        headers = ("Time", "Order", "Amount", "State")
+        headers = (_("Time"), _("Order"), _("Amount"), _("State"))
 
         def layout(order: Callable[[str], str]) -> tuple[list[tuple[str, str, str, str, str]], int]:
             cells = [(vn_time(view.created_ms, with_date=False), order(view.app_trans_id),
-                      format_vnd(view.amount), view.state.value,
+                      format_vnd(view.amount), state_label(view.state.value),
                       _note(view, self.refunds.get(view.app_trans_id, ()))) for view in rows]
             widths = [max([cell_len(h), *(cell_len(c[i]) for c in cells)])
                       for i, h in enumerate(headers)]
@@ -184,7 +185,7 @@ class HistoryScreen(PosScreen):
         if note_width < MIN_NOTE:  # narrow (80 columns): the order's unique tail, more note
             cells, note_width = layout(short_order)
         table.add_columns(*headers)
-        table.add_column("Note", width=note_width)
+        table.add_column(_("Note"), width=note_width)
         for view, row in zip(rows, cells, strict=True):
             table.add_row(*map(cell, row[:4]), cell(shorten(clean(row[4]), note_width)),
                           key=view.app_trans_id)
@@ -216,8 +217,8 @@ class HistoryScreen(PosScreen):
         try:
             day_bounds_ms(event.value)
         except ValueError:
-            self.notify(f"{event.value!r} is not a date: type it as YYYY-MM-DD, e.g. 2026-11-21.",
-                        severity="error")
+            self.notify(_("{text} is not a date: type it as YYYY-MM-DD, e.g. 2026-11-21.").format(
+                text=repr(event.value)), severity="error")
             return
         self.day = event.value
         event.input.remove_class("shown")
@@ -246,28 +247,32 @@ class HistoryScreen(PosScreen):
             with refunds_target.open("w", encoding="utf-8", newline="") as out:
                 self.pos.counter.export_refunds_csv(refunds, out)
         except OSError as exc:
-            self.app.call_from_thread(self.notify, f"Export failed: {exc.strerror} ({target}). "
-                                      "Check the folder is writable.", severity="error")
+            self.app.call_from_thread(
+                self.notify, _("Export failed: {error} ({file}). Check the folder is "
+                               "writable.").format(error=exc.strerror, file=target),
+                severity="error")
             return
         except Exception as exc:
-            self.app.call_from_thread(self.notify, f"Export failed: {exc}", severity="error")
+            self.app.call_from_thread(self.notify, _("Export failed: {error}").format(error=exc),
+                                      severity="error")
             return
         self.app.call_from_thread(
             self.notify, _("Exported {payments} payments to {target} and {refunds} refunds to "
                            "{refunds_target}").format(payments=len(rows), target=target,
                                                       refunds=len(refunds),
                                                       refunds_target=refunds_target))
-        self.app.call_from_thread(self._show_filter, f"exported to {target.name}")
+        self.app.call_from_thread(self._show_filter, _("exported to {file}").format(
+            file=target.name))
 
 
 class PaymentDetailScreen(PosScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back"),
-        Binding("f", "refund", "Refund"),
-        Binding("o", "override", "Override"),
-        Binding("p", "print_receipt", "Print receipt"),
-        Binding("n", "print_refund_receipt", "Refund receipt"),
-        Binding("u", "status", "Update status"),
+        Binding("escape", "back", N_("Back")),
+        Binding("f", "refund", N_("Refund")),
+        Binding("o", "override", N_("Override")),
+        Binding("p", "print_receipt", N_("Print receipt")),
+        Binding("n", "print_refund_receipt", N_("Refund receipt")),
+        Binding("u", "status", N_("Update status")),
     ]
 
     def __init__(self, app_trans_id: str) -> None:
@@ -322,7 +327,8 @@ class PaymentDetailScreen(PosScreen):
             events = counter.events(self.app_trans_id)
             refunds = counter.refunds(self.app_trans_id)
         except Exception as exc:
-            self.app.call_from_thread(self.say, f"Cannot read the journal: {exc}", True)
+            self.app.call_from_thread(self.say, _("Cannot read the journal: {error}").format(
+                error=exc), True)
             return
         self.app.call_from_thread(self._fill, view, events, refunds)
 
@@ -332,15 +338,17 @@ class PaymentDetailScreen(PosScreen):
         auto = next((r for r in refunds if r.auto), None)
         late = late_charge_note(view, auto)
         lines = [
-            f"{view.app_trans_id}   {format_vnd(view.amount)}   {view.state.value.upper()}"
+            f"{view.app_trans_id}   {format_vnd(view.amount)}   "
+            f"{state_label(view.state.value).upper()}"
             + (f"   {late.upper()}" if late else "")
-            + ("   NEEDS REVIEW" if view.needs_review else ""),
-            f"created {vn_time(view.created_ms)} · code {mask_last4(view.code_last4 or None)}"
+            + ("   " + _("NEEDS REVIEW") if view.needs_review else ""),
+            _("created {time} · code {code}").format(
+                time=vn_time(view.created_ms), code=mask_last4(view.code_last4 or None))
             + " · " + _("cashier {id}").format(id=view.cashier_id or "-"),
-            f"transaction {view.zp_trans_id or '-'}",
+            _("transaction {zp_trans_id}").format(zp_trans_id=view.zp_trans_id or "-"),
         ]
         if view.description:
-            lines.append(f"description: {view.description}")
+            lines.append(_("description: {text}").format(text=view.description))
         if items_text(view):
             lines.append(_("items: {items}").format(items=items_text(view)))
         if view.abandoned:
@@ -348,26 +356,27 @@ class PaymentDetailScreen(PosScreen):
         if view.message:
             lines.append(view.message)
         if view.refunded_amount or refunds:
-            lines.append(f"refunded {format_vnd(view.refunded_amount)} in "
-                         f"{len(refunds)} refund(s)")
+            lines.append(_("refunded {amount} in {count} refund(s)").format(
+                amount=format_vnd(view.refunded_amount), count=len(refunds)))
         for r in refunds:
             lines.append(_("  refund {id} {amount} {state}{auto}").format(
-                id=r.m_refund_id, amount=format_vnd(r.amount), state=r.state.value,
+                id=r.m_refund_id, amount=format_vnd(r.amount), state=state_label(r.state.value),
                 auto=_(" (automatic return of a late charge)") if r.auto else ""))
         self.query_one("#detail-summary", Static).update("\n".join(lines))
         # A Rich table in a scrolling Static: the Detail column wraps, so every message is
         # shown whole at any width (80 columns included).
         table = Table(expand=True, box=None, pad_edge=False, header_style="bold")
-        table.add_column("Time", no_wrap=True)
-        table.add_column("Change", max_width=26)
-        table.add_column("Detail", ratio=1, overflow="fold")
+        table.add_column(_("Time"), no_wrap=True)
+        table.add_column(_("Change"), max_width=26)
+        table.add_column(_("Detail"), ratio=1, overflow="fold")
         for event in events:
             detail = event.message or ""
             if event.reason:
                 detail = f"{event.who or '?'}: {event.reason}"
             if event.return_code is not None:
                 detail = f"[{event.return_code}] {detail}"
-            change = f"{event.from_state or '-'} → {event.to_state}"
+            change = (f"{state_label(event.from_state) if event.from_state else '-'} → "
+                      f"{state_label(event.to_state)}")
             if event.kind != "transition":
                 change = f"{event.kind}: {change}"
             table.add_row(vn_time(event.time_ms, with_date=False), plain(change), plain(detail))
@@ -384,8 +393,9 @@ class PaymentDetailScreen(PosScreen):
         if self.view is None:
             return
         if self.view.refundable_amount <= 0:
-            self.say(f"Nothing to refund: the payment is {self.view.state.value} and "
-                     f"{format_vnd(self.view.refunded_amount)} is already refunded.", True)
+            self.say(_("Nothing to refund: the payment is {state} and {amount} is already "
+                       "refunded.").format(state=state_label(self.view.state.value),
+                                           amount=format_vnd(self.view.refunded_amount)), True)
             return
         self.app.push_screen(RefundDialog(self.view), self._refund_chosen)
 
@@ -396,7 +406,7 @@ class PaymentDetailScreen(PosScreen):
                                                       order=self.app_trans_id)
 
         def authorised(by: str | None) -> None:
-            self.say(f"Refunding {format_vnd(request.amount)}…")
+            self.say(_("Refunding {amount}…").format(amount=format_vnd(request.amount)))
             self.refund(request.amount, by)
 
         authorise(self, what, authorised)
@@ -407,11 +417,13 @@ class PaymentDetailScreen(PosScreen):
             result = self.pos.counter.refund(self.app_trans_id, amount, cashier_id=cashier_id)
         except Exception as exc:
             text = cashier_message(exc)
-            self.app.call_from_thread(self.say, f"Refund not done: {text}", True)
+            self.app.call_from_thread(self.say, _("Refund not done: {reason}").format(
+                reason=text), True)
             return
-        state = result.state.value
+        state = state_label(result.state.value)
         ok = result.state is PaymentState.REFUNDED
-        text = (f"Refund {result.m_refund_id}: {format_vnd(result.amount)} {state}"
+        text = (_("Refund {m_refund_id}: {amount} {state}").format(
+                    m_refund_id=result.m_refund_id, amount=format_vnd(result.amount), state=state)
                 + (f". {result.message}" if result.message and not ok else ""))
         self.app.call_from_thread(self.say, text, result.state is PaymentState.FAILED)
         self.app.call_from_thread(self.load)
@@ -424,8 +436,9 @@ class PaymentDetailScreen(PosScreen):
             return
         if self.view.state not in (PaymentState.UNKNOWN, PaymentState.PROCESSING,
                                    PaymentState.SUBMITTING) and not self.view.needs_review:
-            self.say(f"A {self.view.state.value} payment is settled; an override is only for "
-                     "payments the service cannot resolve.", True)
+            self.say(_("A {state} payment is settled; an override is only for payments the "
+                       "service cannot resolve.").format(
+                           state=state_label(self.view.state.value)), True)
             return
         self.app.push_screen(OverrideDialog(self.view), self._override_chosen)
 
@@ -446,10 +459,13 @@ class PaymentDetailScreen(PosScreen):
                                              cashier_id=cashier_id)
         except Exception as exc:
             text = cashier_message(exc)
-            self.app.call_from_thread(self.say, f"Override not recorded: {text}", True)
+            self.app.call_from_thread(self.say, _("Override not recorded: {reason}").format(
+                reason=text), True)
             return
-        self.app.call_from_thread(self.say, f"Recorded: {view.app_trans_id} is now "
-                                  f"{view.state.value} ({request.reason}).")
+        self.app.call_from_thread(self.say, _("Recorded: {app_trans_id} is now {state} "
+                                              "({reason}).").format(
+            app_trans_id=view.app_trans_id, state=state_label(view.state.value),
+            reason=request.reason))
         self.app.call_from_thread(self.pos.refresh_pending)
         self.app.call_from_thread(self.load)
 
@@ -500,8 +516,10 @@ class PaymentDetailScreen(PosScreen):
             view = self.pos.counter.status(self.app_trans_id)
         except Exception as exc:
             text = cashier_message(exc)
-            self.app.call_from_thread(self.say, f"Status not available: {text}", True)
+            self.app.call_from_thread(self.say, _("Status not available: {reason}").format(
+                reason=text), True)
             return
-        self.app.call_from_thread(self.say, f"Status: {view.state.value}. {view.message}")
+        self.app.call_from_thread(self.say, _("Status: {state}. {message}").format(
+            state=state_label(view.state.value), message=view.message))
         self.app.call_from_thread(self.pos.refresh_pending)
         self.app.call_from_thread(self.load)

@@ -11,6 +11,7 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
+from pos_terminal.base.i18n import N_, _
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.messages import (
     CodeScanned,
@@ -29,8 +30,8 @@ from pos_terminal.tui.widgets.preview import CameraPreview
 class PayScreen(PosScreen):
     holds_a_payment = True  # no sign-out while it is up (PosApp.action_sign_out)
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("p", "toggle_preview", "Camera preview"),
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("p", "toggle_preview", N_("Camera preview")),
         Binding("1", "demo_wallet(0)", "", show=False),
         Binding("2", "demo_wallet(1)", "", show=False),
         Binding("3", "demo_wallet(2)", "", show=False),
@@ -45,7 +46,7 @@ class PayScreen(PosScreen):
     def body(self) -> Iterable[Widget]:
         with Vertical(id="pay"):
             yield Line(format_vnd(self.sale.amount), id="pay-amount")
-            yield Line("Scan the customer's payment code", id="pay-prompt")
+            yield Line(_("Scan the customer's payment code"), id="pay-prompt")
             yield Line("", id="scanner-state")
             yield Line("", id="demo-hint")
             yield CameraPreview(self._frame, id="preview")
@@ -58,13 +59,17 @@ class PayScreen(PosScreen):
         demo = self.pos.demo
         hint = self.query_one("#demo-hint", Static)
         if demo is not None and demo.synthetic:
-            hint.update(f"Demo: {demo.describe()} holds up the phone in a moment "
-                        "(keys 1-4 choose another wallet)")
+            hint.update(_("Demo: {customer} holds up the phone in a moment (keys 1-4 choose "
+                          "another wallet)").format(customer=demo.describe()))
             self.set_timer(demo.show_after_s, self._demo_present)
         elif demo is not None:
-            hint.update(f"Demo: show a code from {demo.wallet_page_url} to the camera")
+            hint.update(_("Demo: show a code from {url} to the camera").format(
+                url=demo.wallet_page_url))
         else:
             hint.display = False
+
+    def can_switch_language(self) -> bool:
+        return self.code is None
 
     def on_screen_resume(self) -> None:
         if self.pos.source is not None:
@@ -102,9 +107,9 @@ class PayScreen(PosScreen):
             self.pos.source.pause()
         if self.pos.demo is not None:
             self.pos.demo.withdraw()
-        self.query_one("#pay-prompt", Static).update("Submitting the payment…")
+        self.query_one("#pay-prompt", Static).update(_("Submitting the payment…"))
         self.query_one("#scanner-state", Static).update(
-            f"Code {self.code} read by {code.source}")
+            _("Code {code} read by {source}").format(code=self.code, source=code.source))
         self.pos.start_payment(self.sale, code)
 
     def on_payment_takes_long(self, message: PaymentTakesLong) -> None:
@@ -125,7 +130,7 @@ class PayScreen(PosScreen):
     def action_toggle_preview(self) -> None:
         preview = self.query_one(CameraPreview)
         if not self._has_camera():
-            self.notify("No camera frames to preview: the active scanner is not a camera.",
+            self.notify(_("No camera frames to preview: the active scanner is not a camera."),
                         severity="warning")
             preview.display = False
             return
@@ -138,7 +143,7 @@ class PayScreen(PosScreen):
             return
         demo.select_index(index)
         self.query_one("#demo-hint", Static).update(
-            f"Demo: {demo.describe()} holds up the phone")
+            _("Demo: {customer} holds up the phone").format(customer=demo.describe()))
         if demo.synthetic:
             self._demo_present()
 

@@ -15,7 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from pos_terminal.base.codes import mask_last4
-from pos_terminal.base.i18n import _
+from pos_terminal.base.i18n import N_, _
 from pos_terminal.counter.types import PaymentState, PaymentView
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.messages import (
@@ -33,8 +33,8 @@ from pos_terminal.tui.widgets.line import Line
 class ProgressScreen(PosScreen):
     holds_a_payment = True  # no sign-out while it is up (PosApp.action_sign_out)
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("w", "keep_waiting", "Keep waiting", show=False),
-        Binding("b", "background", "Give up waiting", show=False),
+        Binding("w", "keep_waiting", N_("Keep waiting"), show=False),
+        Binding("b", "background", N_("Give up waiting"), show=False),
     ]
     AUTO_FOCUS = None
 
@@ -53,15 +53,18 @@ class ProgressScreen(PosScreen):
     def body(self) -> Iterable[Widget]:
         with Vertical(id="progress"):
             yield Line(format_vnd(self.run.sale.amount), id="progress-amount")
-            yield Line("Submitting the payment…", id="progress-state")
-            yield Line(f"Code {mask_last4(self.run.code_last4)} read by {self.run.source}",
-                       id="progress-code")
+            yield Line(_("Submitting the payment…"), id="progress-state")
+            yield Line(_("Code {code} read by {source}").format(
+                code=mask_last4(self.run.code_last4), source=self.run.source), id="progress-code")
             yield Line("", id="progress-elapsed")
             yield Line("", id="progress-choice")
 
     def on_mount(self) -> None:
         self.set_interval(0.5, self.show_run)
         self.show_run()
+
+    def can_switch_language(self) -> bool:
+        return False  # a payment is in flight
 
     def on_code_scanned(self, message: CodeScanned) -> None:
         message.stop()  # one payment at a time: further reads are the same phone held up longer
@@ -84,18 +87,20 @@ class ProgressScreen(PosScreen):
         state = self.query_one("#progress-state", Static)
         choice = self.query_one("#progress-choice", Static)
         if self.awaiting_choice:
-            state.update("Still not confirmed after the waiting time.")
+            state.update(_("Still not confirmed after the waiting time."))
             choice.update(_("W  keep waiting      B  give up (checked in the background)"))
         elif view is not None and view.state is PaymentState.PROCESSING:
-            state.update("Processing: the customer may be confirming on the phone…")
+            state.update(_("Processing: the customer may be confirming on the phone…"))
             choice.update("")
         elif view is not None and view.state is PaymentState.UNKNOWN:
-            state.update("No clear answer yet: asking the service for the status…")
+            state.update(_("No clear answer yet: asking the service for the status…"))
             choice.update("")
         elapsed = run.elapsed_s
         polls = view.polls if view is not None else 0
         self.query_one("#progress-elapsed", Static).update(
-            f"{elapsed:.0f} s elapsed · {polls} status {'query' if polls == 1 else 'queries'}")
+            (_("{seconds} s elapsed · {polls} status query") if polls == 1 else
+             _("{seconds} s elapsed · {polls} status queries")).format(
+                seconds=f"{elapsed:.0f}", polls=polls))
 
     def action_keep_waiting(self) -> None:
         if self.awaiting_choice:

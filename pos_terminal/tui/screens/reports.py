@@ -12,7 +12,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from pos_terminal.base.errors import cashier_message
-from pos_terminal.base.i18n import _
+from pos_terminal.base.i18n import N_, _
 from pos_terminal.counter.types import Report
 from pos_terminal.tui.format import format_vnd, vn_time
 from pos_terminal.tui.screens.base import PosScreen
@@ -22,14 +22,14 @@ from pos_terminal.tui.widgets.line import Line
 
 class ReportsScreen(PosScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("x", "x_report", "X report"),
-        Binding("z", "z_report", "Z report (close the day)"),
+        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("x", "x_report", N_("X report")),
+        Binding("z", "z_report", N_("Z report (close the day)")),
     ]
 
     def body(self) -> Iterable[Widget]:
-        yield Line("X: running totals · Z: close the day (numbered, cannot be undone)",
-                     id="reports-state")
+        yield Line(_("X: running totals · Z: close the day (numbered, cannot be undone)"),
+                   id="reports-state")
         with VerticalScroll(id="report"):
             yield Line("", id="report-text")
 
@@ -41,8 +41,8 @@ class ReportsScreen(PosScreen):
 
     def action_z_report(self) -> None:
         self.app.push_screen(ConfirmDialog(
-            "Close the day with a Z report? Settled payments are numbered and frozen; "
-            "unresolved ones are carried to the next day."), self._confirmed)
+            _("Close the day with a Z report? Settled payments are numbered and frozen; "
+              "unresolved ones are carried to the next day.")), self._confirmed)
 
     def _confirmed(self, yes: bool | None) -> None:
         if yes:
@@ -55,7 +55,8 @@ class ReportsScreen(PosScreen):
             report = counter.close_day() if close else counter.x_report()
         except Exception as exc:
             text = cashier_message(exc)
-            self.app.call_from_thread(self._show_error, f"Report not made: {text}")
+            self.app.call_from_thread(self._show_error, _("Report not made: {reason}").format(
+                reason=text))
             return
         self.app.call_from_thread(self._show, report)
 
@@ -70,45 +71,54 @@ class ReportsScreen(PosScreen):
         label.add_class("error")
 
 
+SALES, REFUNDS, NET, FAILED = N_("sales"), N_("refunds"), N_("net"), N_("failed")
+LATE_PAID, STILL_OPEN, NEED_REVIEW = N_("LATE PAID"), N_("still open"), N_("need review")
+RETURNED, LATE_REVIEW = N_("returned"), N_("late, review")
+
+
 def report_lines(report: Report) -> list[str]:
     """The report as the cashier reads it: amounts in VND, times in Vietnam time, and words
     (not a lone dash) when the day has no payment yet."""
     if report.kind == "z":
-        title = f"Z report #{report.number} (day closed)"
+        title = _("Z report #{number} (day closed)").format(number=report.number)
     else:
-        title = "X report (day still open)"
+        title = _("X report (day still open)")
     until = vn_time(report.closed_ms or report.generated_ms)
     if report.opened_ms is None:
-        period = f"no payments yet today · as of {until}"
+        period = _("no payments yet today · as of {time}").format(time=until)
     else:
-        period = f"from {vn_time(report.opened_ms)} to {until}"
+        period = _("from {start} to {end}").format(start=vn_time(report.opened_ms), end=until)
     lines = [
         title,
         f"  {period}",
-        f"  sales     {report.sales_count:5d}   {format_vnd(report.sales_amount):>16}",
-        f"  refunds   {report.refunds_count:5d}   {format_vnd(-report.refunds_amount):>16}",
-        f"  net               {format_vnd(report.net_amount):>16}",
-        f"  failed    {report.failed_count:5d}",
+        f"  {_(SALES):<9} {report.sales_count:5d}   {format_vnd(report.sales_amount):>16}",
+        f"  {_(REFUNDS):<9} {report.refunds_count:5d}   {format_vnd(-report.refunds_amount):>16}",
+        f"  {_(NET):<17} {format_vnd(report.net_amount):>16}",
+        f"  {_(FAILED):<9} {report.failed_count:5d}",
     ]
     if report.late_count:
-        lines.append(f"  LATE PAID {report.late_count:4d}   {format_vnd(report.late_amount):>16}"
-                     " charged after the terminal said failed (in sales): check none was paid "
-                     "twice")
+        lines.append(f"  {_(LATE_PAID):<9} {report.late_count:4d}   "
+                     f"{format_vnd(report.late_amount):>16} "
+                     + _("charged after the terminal said failed (in sales): check none was "
+                         "paid twice"))
     if report.auto_returned_count:
-        lines.append(_("  returned  {count:5d}   {amount:>16} late charges returned "
-                       "automatically (in refunds)").format(
-            count=report.auto_returned_count, amount=format_vnd(report.auto_returned_amount)))
+        lines.append(f"  {_(RETURNED):<9} {report.auto_returned_count:4d}   "
+                     f"{format_vnd(report.auto_returned_amount):>16} "
+                     + _("late charges returned automatically (in refunds)"))
     if report.late_review_count:
-        lines.append(_("  late, review {count:3d}   charged late and left for a person: refund "
-                       "them or keep the sale").format(count=report.late_review_count))
+        lines.append(f"  {_(LATE_REVIEW):<9} {report.late_review_count:4d}   "
+                     + _("charged late and left for a person: refund them or keep the sale"))
     if report.refunds_failed_count:
-        lines.append(f"  refunds failed {report.refunds_failed_count}")
+        lines.append("  " + _("refunds failed {count}").format(
+            count=report.refunds_failed_count))
     if report.unresolved_count or report.refunds_pending_count:
-        lines.append(f"  still open {report.unresolved_count:4d}   "
-                     f"{format_vnd(report.unresolved_amount):>16}"
-                     f" (+{report.refunds_pending_count} refunds in progress): they are checked "
-                     "in the background and carried to the next day")
+        lines.append(f"  {_(STILL_OPEN):<10} {report.unresolved_count:4d}   "
+                     f"{format_vnd(report.unresolved_amount):>16} "
+                     + _("(+{count} refunds in progress): they are checked in the background "
+                         "and carried to the next day").format(
+                             count=report.refunds_pending_count))
     if report.needs_review_count:
-        lines.append(f"  need review {report.needs_review_count:3d}   too old for a status "
-                     "query: check the merchant portal, then override in History")
+        lines.append(f"  {_(NEED_REVIEW):<11} {report.needs_review_count:3d}   "
+                     + _("too old for a status query: check the merchant portal, then "
+                         "override in History"))
     return lines

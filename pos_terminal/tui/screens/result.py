@@ -5,7 +5,7 @@ next amount with it (the key is never lost); other keys are ignored."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from textual import events
 from textual.containers import Vertical
@@ -30,48 +30,53 @@ class Outcome:
     amount: int
     lines: tuple[str, ...]
     receipt_id: str | None = None  # a settled payment: its receipt can be printed
+    view: PaymentView | None = field(default=None, compare=False)  # to redraw in a language
 
     @classmethod
     def from_view(cls, view: PaymentView) -> Outcome:
         """By the one outcome rule (pos_terminal.checkout.verdict)."""
+        return replace(cls._judge(view), view=view)
+
+    @classmethod
+    def _judge(cls, view: PaymentView) -> Outcome:
         judged = verdict.of_payment(view)
         if judged is verdict.Verdict.NEEDS_REVIEW:
             return cls(False, verdict.headline(view), view.amount, (
                 view.message,
-                f"Order: {view.app_trans_id}",
+                _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
             ))
         if judged is verdict.Verdict.PAID and view.charged_late:
             return cls(True, verdict.headline(view), view.amount, (
                 view.message,
-                f"Transaction: {view.zp_trans_id or '-'}",
-                f"Order: {view.app_trans_id}",
-            ), view.app_trans_id)
+                _("Transaction: {zp_trans_id}").format(zp_trans_id=view.zp_trans_id or "-"),
+                _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
+            ), receipt_id=view.app_trans_id)
         if view.state is PaymentState.SUCCEEDED:
-            return cls(True, "PAID", view.amount, (
-                f"Time: {vn_time(view.updated_ms)}",
-                f"Transaction: {view.zp_trans_id or '-'}",
-                f"Order: {view.app_trans_id}",
-            ), view.app_trans_id)
+            return cls(True, _("PAID"), view.amount, (
+                _("Time: {time}").format(time=vn_time(view.updated_ms)),
+                _("Transaction: {zp_trans_id}").format(zp_trans_id=view.zp_trans_id or "-"),
+                _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
+            ), receipt_id=view.app_trans_id)
         if view.abandoned and not view.is_final:
             return cls(False, _("GAVE UP WAITING: OUTCOME UNKNOWN"), view.amount, (
                 view.message,
-                f"Order: {view.app_trans_id}",
+                _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
             ))
         if view.state in (PaymentState.PROCESSING, PaymentState.UNKNOWN,
                           PaymentState.SUBMITTING):
-            return cls(False, "NOT CONFIRMED YET", view.amount, (
-                view.message or "The wallet service has not answered yet.",
-                "It is being checked in the background: see History before charging again.",
-                f"Order: {view.app_trans_id}",
+            return cls(False, _("NOT CONFIRMED YET"), view.amount, (
+                view.message or _("The wallet service has not answered yet."),
+                _("It is being checked in the background: see History before charging again."),
+                _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
             ))
-        return cls(False, "NOT PAID", view.amount, (
-            view.message or "The payment was declined.",
-            f"Order: {view.app_trans_id}",
+        return cls(False, _("NOT PAID"), view.amount, (
+            view.message or _("The payment was declined."),
+            _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
         ))
 
     @classmethod
     def from_error(cls, amount: int, message: str) -> Outcome:
-        return cls(False, "NOT PAID", amount, (message,))
+        return cls(False, _("NOT PAID"), amount, (message,))
 
 
 DISMISS_KEYS = frozenset({"enter", "escape", "space"})
@@ -107,7 +112,13 @@ class ResultScreen(PosScreen):
         elif receipt_id is not None and receipt_id in self.pos.prints:
             self.receipt_done(self.pos.prints[receipt_id])
 
+    def keep_state(self) -> None:
+        if self.outcome.view is not None:
+            self.outcome = Outcome.from_view(self.outcome.view)
+
     def on_key(self, event: events.Key) -> None:
+        if event.key in ("f8", "f12"):
+            return  # the language switch redraws this result; sign-out leaves it (PosApp)
         event.stop()
         receipt_id = self.outcome.receipt_id
         if event.key in ("r", "R") and receipt_id is not None:

@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Label, Static
 
+from pos_terminal.base.i18n import N_, _
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.messages import CodeScanned
 from pos_terminal.tui.screens.base import PosScreen
@@ -41,15 +42,15 @@ class Sale:
 
 class SaleScreen(PosScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "charge", "Charge"),
-        Binding("f2", "history", "History"),
-        Binding("f3", "reports", "Reports"),
-        Binding("f4", "banks", "Banks"),
-        Binding("f5", "show_qr", "Show QR"),
-        Binding("f6", "items", "Items"),
-        Binding("f7", "clear", "Clear"),
-        Binding("f9", "demo_wallet", "Demo wallet", show=False),
-        Binding("ctrl+x", "remove_item", "Remove item", show=False),
+        Binding("enter", "charge", N_("Charge")),
+        Binding("f2", "history", N_("History")),
+        Binding("f3", "reports", N_("Reports")),
+        Binding("f4", "banks", N_("Banks")),
+        Binding("f5", "show_qr", N_("QR")),
+        Binding("f6", "items", N_("Items")),
+        Binding("f7", "clear", N_("Clear")),
+        Binding("f9", "demo_wallet", N_("Demo wallet"), show=False),
+        Binding("ctrl+x", "remove_item", N_("Remove item"), show=False),
     ]
 
     def __init__(self) -> None:
@@ -58,14 +59,16 @@ class SaleScreen(PosScreen):
 
     def body(self) -> Iterable[Widget]:
         with Vertical(id="sale"):
-            yield Label("Amount (type digits; Backspace corrects, Delete clears)", classes="hint")
+            yield Label(_("Amount (type digits; Backspace corrects, Delete clears)"),
+                        classes="hint")
             yield AmountField(id="amount")
-            yield Input(placeholder="Description (optional)", id="description", max_length=100)
+            yield Input(placeholder=_("Description (optional)"), id="description",
+                        max_length=100)
             with Horizontal(id="item-form", classes="hidden"):
-                yield Input(placeholder="Item", id="item-name", max_length=50)
-                yield Input(placeholder="Price", id="item-price", restrict=r"[0-9]*",
+                yield Input(placeholder=_("Item"), id="item-name", max_length=50)
+                yield Input(placeholder=_("Price"), id="item-price", restrict=r"[0-9]*",
                             max_length=12)
-                yield Input(placeholder="Qty", id="item-qty", restrict=r"[0-9]*",
+                yield Input(placeholder=_("Qty"), id="item-qty", restrict=r"[0-9]*",
                             max_length=4, value="1")
             yield MeasuredTable(id="items", classes="hidden", cursor_type="row", zebra_stripes=True)
             yield Line("", id="sale-message")
@@ -73,9 +76,24 @@ class SaleScreen(PosScreen):
 
     def on_mount(self) -> None:
         table = self.query_one("#items", DataTable)
-        table.add_columns("Item", "Price", "Qty", "Total")
+        table.add_columns(_("Item"), _("Price"), _("Qty"), _("Total"))
         self.query_one("#amount", AmountField).focus()
         self._show_demo_wallet()
+
+    def keep_state(self) -> tuple[int, str, str]:
+        message = self.query_one("#sale-message", Static)
+        return (self.query_one("#amount", AmountField).amount,
+                self.query_one("#description", Input).value, str(message.content))
+
+    def restore_state(self, state: tuple[int, str, str]) -> None:
+        amount, description, _message = state
+        self.query_one("#description", Input).value = description
+        self._refresh_items()
+        if not self.items:
+            self.query_one("#amount", AmountField).amount = amount
+        else:
+            self.query_one("#item-form").remove_class("hidden")
+            self.query_one("#items").remove_class("hidden")
 
     # ---- the sale -----------------------------------------------------------------------
     def current_sale(self) -> Sale:
@@ -90,13 +108,14 @@ class SaleScreen(PosScreen):
     def limit_problem(self, amount: int) -> str | None:
         low, high = self.pos.settings.checkout.min_amount, self.pos.settings.checkout.max_amount
         if amount <= 0:
-            return "Type the amount first (digits), then press Enter."
+            return _("Type the amount first (digits), then press Enter.")
         if amount < low:
-            return (f"{format_vnd(amount)} is below the minimum of {format_vnd(low)}: "
-                    "type a larger amount.")
+            return _("{amount} is below the minimum of {minimum}: type a larger amount.").format(
+                amount=format_vnd(amount), minimum=format_vnd(low))
         if amount > high:
-            return (f"{format_vnd(amount)} is above the maximum of {format_vnd(high)}: "
-                    "split the sale or type a smaller amount.")
+            return _("{amount} is above the maximum of {maximum}: split the sale or type a "
+                     "smaller amount.").format(amount=format_vnd(amount),
+                                               maximum=format_vnd(high))
         return None
 
     def action_charge(self) -> None:
@@ -133,8 +152,8 @@ class SaleScreen(PosScreen):
 
     def on_code_scanned(self, message: CodeScanned) -> None:
         message.stop()
-        self.say(f"Code {message.code.masked} read before a payment was started: press Enter "
-                 "to charge the amount, then scan again.", error=True)
+        self.say(_("Code {code} read before a payment was started: press Enter to charge the "
+                   "amount, then scan again.").format(code=message.code.masked), error=True)
 
     @on(AmountField.Refused)
     def _refused_key(self, event: AmountField.Refused) -> None:
@@ -150,8 +169,8 @@ class SaleScreen(PosScreen):
         form.remove_class("hidden")
         self.query_one("#items").remove_class("hidden")
         self.query_one("#item-name", Input).focus()
-        self.say("Item: name, Tab, price, Tab, quantity, Enter adds it. Ctrl+X removes the "
-                 "selected item.")
+        self.say(_("Item: name, Tab, price, Tab, quantity, Enter adds it. Ctrl+X removes the "
+                   "selected item."))
 
     @on(Input.Submitted, "#item-name, #item-price, #item-qty")
     def _add_item(self) -> None:
@@ -159,15 +178,15 @@ class SaleScreen(PosScreen):
         price_text = self.query_one("#item-price", Input).value
         qty_text = self.query_one("#item-qty", Input).value or "1"
         if not name:
-            self.say("Give the item a name, then Enter.", error=True)
+            self.say(_("Give the item a name, then Enter."), error=True)
             self.query_one("#item-name", Input).focus()
             return
         if not price_text or int(price_text) <= 0:
-            self.say("Type the item's price in đồng (digits), then Enter.", error=True)
+            self.say(_("Type the item's price in đồng (digits), then Enter."), error=True)
             self.query_one("#item-price", Input).focus()
             return
         if int(qty_text) <= 0:
-            self.say("The quantity must be at least 1.", error=True)
+            self.say(_("The quantity must be at least 1."), error=True)
             self.query_one("#item-qty", Input).focus()
             return
         self.items.append(SaleItem(name, int(price_text), int(qty_text)))
@@ -175,14 +194,15 @@ class SaleScreen(PosScreen):
         for field_id, value in (("#item-name", ""), ("#item-price", ""), ("#item-qty", "1")):
             self.query_one(field_id, Input).value = value
         self.query_one("#item-name", Input).focus()
-        self.say(f"Added {name}. Next item, or Enter on the description to charge.")
+        self.say(_("Added {name}. Next item, or Enter on the description to charge.").format(
+            name=name))
 
     def action_remove_item(self) -> None:
         table = self.query_one("#items", DataTable)
         if self.items and 0 <= table.cursor_row < len(self.items):
             removed = self.items.pop(table.cursor_row)
             self._refresh_items()
-            self.say(f"Removed {removed.name}.")
+            self.say(_("Removed {name}.").format(name=removed.name))
 
     def _refresh_items(self) -> None:
         table = self.query_one("#items", DataTable)
@@ -231,4 +251,5 @@ class SaleScreen(PosScreen):
         if demo is None:
             label.display = False
             return
-        label.update(f"Demo: the customer is {demo.describe()}  (F9 changes the wallet)")
+        label.update(_("Demo: the customer is {customer}  (F9 changes the wallet)").format(
+            customer=demo.describe()))

@@ -15,6 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
 from pos_terminal.base.errors import cashier_message
+from pos_terminal.base.i18n import N_, _
 from pos_terminal.counter.types import PaymentState, PaymentView
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.screens.base import PosScreen
@@ -29,8 +30,8 @@ FOLLOW_FOR_S = 16 * 60  # an unpaid order expires after 15 minutes by default
 class ShowQrScreen(PosScreen):
     holds_a_payment = True  # no sign-out while it is up (PosApp.action_sign_out)
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back"),
-        Binding("enter", "create", "Create order"),
+        Binding("escape", "back", N_("Back")),
+        Binding("enter", "create", N_("Create order")),
     ]
 
     def __init__(self, amount: int = 0) -> None:
@@ -43,9 +44,10 @@ class ShowQrScreen(PosScreen):
     def body(self) -> Iterable[Widget]:
         with Vertical(id="show-qr"):
             with Vertical(id="qr-form"):
-                yield Label("Amount for the customer to pay by phone, then Enter", classes="hint")
+                yield Label(_("Amount for the customer to pay by phone, then Enter"),
+                            classes="hint")
                 yield AmountField(id="qr-amount")
-                yield Input(placeholder="Description (optional)", id="qr-description",
+                yield Input(placeholder=_("Description (optional)"), id="qr-description",
                             max_length=100)
             with Horizontal(id="qr-body"):
                 yield QrCode(id="qr-code")
@@ -59,6 +61,9 @@ class ShowQrScreen(PosScreen):
         field.amount = self.initial_amount
         field.focus()
         self.set_interval(1.0, self._tick)
+
+    def can_switch_language(self) -> bool:
+        return self.view is None  # an order on screen stays as it is
 
     def on_unmount(self) -> None:
         self.cancel.set()
@@ -78,11 +83,11 @@ class ShowQrScreen(PosScreen):
         amount = self.query_one("#qr-amount", AmountField).amount
         low, high = self.pos.settings.checkout.min_amount, self.pos.settings.checkout.max_amount
         if not low <= amount <= high:
-            self.say(f"Type an amount between {format_vnd(low)} and {format_vnd(high)}, "
-                     "then Enter.", True)
+            self.say(_("Type an amount between {low} and {high}, then Enter.").format(
+                low=format_vnd(low), high=format_vnd(high)), True)
             return
         description = self.query_one("#qr-description", Input).value.strip()
-        self.say("Creating the order…")
+        self.say(_("Creating the order…"))
         self.create(amount, description)
 
     @work(thread=True, group="gateway", exclusive=True, exit_on_error=False)
@@ -91,7 +96,8 @@ class ShowQrScreen(PosScreen):
             view = self.pos.counter.create_gateway_order(amount, description).payment
         except Exception as exc:
             text = cashier_message(exc)
-            self.app.call_from_thread(self.say, f"Order not created: {text}", True)
+            self.app.call_from_thread(self.say, _("Order not created: {reason}").format(
+                reason=text), True)
             return
         self.app.call_from_thread(self._created, view)
         try:
@@ -100,7 +106,8 @@ class ShowQrScreen(PosScreen):
                                             via="gateway")
         except Exception as exc:
             text = cashier_message(exc)
-            self.app.call_from_thread(self.say, f"Status not available: {text}", True)
+            self.app.call_from_thread(self.say, _("Status not available: {reason}").format(
+                reason=text), True)
             return
         if not self.cancel.is_set():
             self.app.call_from_thread(self._finished, final)
@@ -112,7 +119,8 @@ class ShowQrScreen(PosScreen):
     def _created(self, view: PaymentView) -> None:
         self.view = view
         if not view.order_url:
-            self.say(f"The service gave no order URL: {view.message}", True)
+            self.say(_("The service gave no order URL: {message}").format(
+                message=view.message), True)
             return
         self.started = time.monotonic()
         self.query_one("#qr-form").display = False
@@ -126,16 +134,17 @@ class ShowQrScreen(PosScreen):
         if self.view is None or not self.started or self.view.is_final:
             return
         waited = int(time.monotonic() - self.started)
-        self.say(f"Customer: scan with the wallet app and pay. Waiting {waited // 60}:"
-                 f"{waited % 60:02d} · Esc stops watching (the order stays valid)")
+        self.say(_("Customer: scan with the wallet app and pay. Waiting {waited} · Esc stops "
+                   "watching (the order stays valid)").format(
+                       waited=f"{waited // 60}:{waited % 60:02d}"))
 
     def _finished(self, view: PaymentView) -> None:
         self.view = view
         if view.state in (PaymentState.SUCCEEDED, PaymentState.FAILED):
             self.app.switch_screen(ResultScreen(Outcome.from_view(view)))
         else:
-            self.say("Not paid yet after 16 minutes: the order has expired or will be checked "
-                     "in the background. Esc goes back.", True)
+            self.say(_("Not paid yet after 16 minutes: the order has expired or will be checked "
+                       "in the background. Esc goes back."), True)
 
     def action_back(self) -> None:
         self.cancel.set()

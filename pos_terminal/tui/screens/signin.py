@@ -33,6 +33,12 @@ class SignInScreen(PosScreen):
     def on_mount(self) -> None:
         self.query_one("#signin-id", Input).focus()
 
+    def keep_state(self) -> str:
+        return self.query_one("#signin-id", Input).value  # the PIN is typed again, never kept
+
+    def restore_state(self, state: str) -> None:
+        self.query_one("#signin-id", Input).value = state
+
     def say(self, text: str, error: bool = False) -> None:
         message = self.query_one("#signin-message", Static)
         message.update(text)

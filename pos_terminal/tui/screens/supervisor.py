@@ -18,7 +18,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
 from pos_terminal.base.errors import cashier_message
-from pos_terminal.base.i18n import _
+from pos_terminal.base.i18n import N_, _
 from pos_terminal.counter.admin import Cashier, CashierError
 from pos_terminal.tui.cashier import refusal
 from pos_terminal.tui.widgets.line import Line
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 
 class SupervisorDialog(ModalScreen[str | None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, what: str, supervisors: list[Cashier]) -> None:
         super().__init__(classes="dialog")

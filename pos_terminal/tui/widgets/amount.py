@@ -7,6 +7,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from pos_terminal.base.i18n import _
 from pos_terminal.tui.format import format_vnd
 
 MAX_DIGITS = 12
@@ -58,9 +59,10 @@ class AmountField(Widget, can_focus=True):
         if (event.character is not None and event.character.isdigit()
                 and event.character not in ASCII_DIGITS):
             # str.isdigit() says yes to "١" and "１": never part of an amount
-            self.post_message(self.Refused(self, (
-                f"Only the digits 0-9 make an amount (U+{ord(event.character):04X} is a digit "
-                "of another script): switch the keyboard to 0-9 and type the amount.")))
+            self.post_message(self.Refused(self, _(
+                "Only the digits 0-9 make an amount ({char} is a digit of another script): "
+                "switch the keyboard to 0-9 and type the amount.").format(
+                    char=f"U+{ord(event.character):04X}")))
             event.stop()
             event.prevent_default()
         elif event.character is not None and event.character in ASCII_DIGITS and (

@@ -9,10 +9,10 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 
-from pos_terminal.base.i18n import _
+from pos_terminal.base.i18n import N_, _
 from pos_terminal.tui.widgets.line import Line
 
-BADGES = {"emulator": "EMULATOR", "sandbox": "SANDBOX", "production": "PRODUCTION"}
+BADGES = {"emulator": N_("EMULATOR"), "sandbox": N_("SANDBOX"), "production": N_("PRODUCTION")}
 
 
 class StatusHeader(Horizontal):
@@ -23,7 +23,7 @@ class StatusHeader(Horizontal):
 
     def compose(self) -> ComposeResult:
         state = getattr(self.app, "header_state", {})
-        yield Line(f" {BADGES.get(self.environment, self.environment.upper())} ",
+        yield Line(f" {_(BADGES.get(self.environment, self.environment.upper()))} ",
                    classes=f"badge badge-{self.environment}")
         yield Line(self._title(state.get("cashier")), classes="title")
         for text, classes in (self._reach(state.get("service")),
@@ -38,8 +38,8 @@ class StatusHeader(Horizontal):
         if cashier is None:
             return f"pos-terminal · {self.terminal_id}"
         name = cashier if len(cashier) <= 20 else cashier[:19] + "…"
-        return _("{terminal} · {name} (F8 sign out)").format(terminal=self.terminal_id,
-                                                            name=name)
+        return _("{terminal} · {name} (F12 sign out)").format(terminal=self.terminal_id,
+                                                             name=name)
 
     @staticmethod
     def _reach(service: str | None) -> tuple[str, str]:
@@ -57,8 +57,9 @@ class StatusHeader(Horizontal):
     @staticmethod
     def _pending(pending: int | None) -> tuple[str, str]:
         if pending is None:
-            return "pending …", "pending"
-        return f"{pending} to reconcile", "pending warn" if pending else "pending"
+            return _("pending …"), "pending"
+        return (_("{count} to reconcile").format(count=pending),
+                "pending warn" if pending else "pending")
 
     @staticmethod
     def _ledger(line: str) -> tuple[str, str]:
