@@ -31,6 +31,7 @@ import zxingcpp  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.bars import report_bars  # noqa: E402
 from bench.corpus import BUCKETS, SYMBOLOGIES, Sample, generate  # noqa: E402
 from hardware.decoders import make_decoder  # noqa: E402
 from hardware.decoders.base import Decoder, to_gray  # noqa: E402
@@ -268,10 +269,7 @@ def main(argv: list[str] | None = None) -> int:
          f"{misreads_accepted} accepted; {misreads} single frames misread"),
         ("zero false reads on empty frames", false_reads == 0, str(false_reads)),
     ]
-    print(f"\nbars, default decoder ({default_decoder.name}):")
-    for label, ok, value in bars:
-        print(f"  [{'PASS' if ok else 'FAIL'}] {label}: {value}")
-    return 0 if all(ok for _, ok, _ in bars) else 1
+    return report_bars(f"bars, default decoder ({default_decoder.name})", bars)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ import zxingcpp  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import realphotos as rp  # noqa: E402
+from bench.bars import report_bars  # noqa: E402
 from hardware.decoders import make_decoder  # noqa: E402
 from hardware.decoders.pyzbar import PyzbarDecoder  # noqa: E402
 
@@ -258,10 +259,7 @@ def main(argv: list[str] | None = None) -> int:
          max(ratios.values()) <= 1.0,
          ", ".join(f"{k} {v:.2f}x" for k, v in ratios.items())),
     ]
-    print(f"\nbars (issue 11), decoder {make_decoder().name}:")
-    for label, ok, value in bars:
-        print(f"  [{'PASS' if ok else 'FAIL'}] {label}: {value}")
-    return 0 if all(ok for _, ok, _ in bars) else 1
+    return report_bars(f"bars (issue 11), decoder {make_decoder().name}", bars)
 
 
 if __name__ == "__main__":

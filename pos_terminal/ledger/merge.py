@@ -39,6 +39,23 @@ def _identity(existing: Mapping[str, Any], incoming: Mapping[str, Any], terminal
             for f in fields if existing[f] != incoming[f]]
 
 
+def _z_report_moved(existing: Mapping[str, Any], incoming: Mapping[str, Any],
+                    what: str) -> list[Problem]:
+    """A row the ledger has in a Z report must stay in that one."""
+    if existing["z_number"] is None or incoming["z_number"] == existing["z_number"]:
+        return []
+    return [Problem("z_number", existing["z_number"], incoming["z_number"],
+                    f"a {what} in a Z report moved to another (or none)")]
+
+
+def _verdict(existing: Mapping[str, Any], incoming: Mapping[str, Any],
+             problems: list[Problem]) -> Verdict:
+    """Any problem: kept as it is and reported; otherwise the newer row wins."""
+    if problems:
+        return Verdict(False, tuple(problems))
+    return Verdict(incoming["updated_ms"] >= existing["updated_ms"])
+
+
 def decide_payment(existing: Mapping[str, Any] | None, incoming: Mapping[str, Any],
                    terminal_id: str) -> Verdict:
     if existing is None:
@@ -59,12 +76,8 @@ def decide_payment(existing: Mapping[str, Any] | None, incoming: Mapping[str, An
             problems.append(Problem("refunded_amount", existing["refunded_amount"],
                                     incoming["refunded_amount"],
                                     "a journal shows less refunded than the ledger has"))
-        if existing["z_number"] is not None and incoming["z_number"] != existing["z_number"]:
-            problems.append(Problem("z_number", existing["z_number"], incoming["z_number"],
-                                    "a payment in a Z report moved to another (or none)"))
-    if problems:
-        return Verdict(False, tuple(problems))
-    return Verdict(incoming["updated_ms"] >= existing["updated_ms"])
+        problems += _z_report_moved(existing, incoming, "payment")
+    return _verdict(existing, incoming, problems)
 
 
 def decide_refund(existing: Mapping[str, Any] | None, incoming: Mapping[str, Any],
@@ -80,12 +93,8 @@ def decide_refund(existing: Mapping[str, Any] | None, incoming: Mapping[str, Any
         if existing["refund_id"] and incoming["refund_id"] != existing["refund_id"]:
             problems.append(Problem("refund_id", existing["refund_id"], incoming["refund_id"],
                                     "a settled refund's wallet refund id changed"))
-        if existing["z_number"] is not None and incoming["z_number"] != existing["z_number"]:
-            problems.append(Problem("z_number", existing["z_number"], incoming["z_number"],
-                                    "a refund in a Z report moved to another (or none)"))
-    if problems:
-        return Verdict(False, tuple(problems))
-    return Verdict(incoming["updated_ms"] >= existing["updated_ms"])
+        problems += _z_report_moved(existing, incoming, "refund")
+    return _verdict(existing, incoming, problems)
 
 
 __all__ = ["FINAL_PAYMENT", "FINAL_REFUND", "Problem", "Verdict", "decide_payment", "decide_refund"]

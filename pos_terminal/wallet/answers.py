@@ -304,13 +304,7 @@ def bank_list(data: Answer) -> BankList:
 def gateway_order_result(data: Answer, generation: str, app_trans_id: str) -> GatewayOrderResult:
     names = wire(generation).names
     check_echo(data, names.app_trans_id, app_trans_id)
-    rc = get_int(data, names.return_code, required=True)
-    assert rc is not None
-    sub = (
-        get_int(data, names.sub_return_code, required=False)
-        if names.sub_return_code is not None
-        else None
-    )
+    rc, sub, _ = _codes(data, generation)
     message = _message(data, generation)
     if rc != RC_SUCCESS:
         raise ServiceRefused(

@@ -234,7 +234,9 @@ def check_payment_code(name: str, code: object) -> None:
 
 
 @dataclass(frozen=True)
-class QuickPayOrder:
+class _Order:
+    """What a quick pay and a gateway order both carry, checked alike."""
+
     app_trans_id: str
     app_user: str
     app_time: int
@@ -243,23 +245,22 @@ class QuickPayOrder:
     items: tuple[Item, ...] = ()
     embed_data: EmbedData = field(default_factory=EmbedData)
 
-    def validate(self, generation: str) -> None:
-        spec = wire(generation)
+    def _check_common(self, names: WireNames, limits: Limits) -> None:
         _check_order_common(
-            spec.names, spec.quick_pay_limits, self.app_trans_id, self.app_user, self.app_time,
-            self.amount, self.description, self.items, self.embed_data,
+            names, limits, self.app_trans_id, self.app_user, self.app_time, self.amount,
+            self.description, self.items, self.embed_data,
         )
 
 
 @dataclass(frozen=True)
-class GatewayOrder:
-    app_trans_id: str
-    app_user: str
-    app_time: int
-    amount: int
-    description: str = ""
-    items: tuple[Item, ...] = ()
-    embed_data: EmbedData = field(default_factory=EmbedData)
+class QuickPayOrder(_Order):
+    def validate(self, generation: str) -> None:
+        spec = wire(generation)
+        self._check_common(spec.names, spec.quick_pay_limits)
+
+
+@dataclass(frozen=True)
+class GatewayOrder(_Order):
     bank_code: str = ""
     title: str = ""  # current generation only
     expire_duration_seconds: int | None = None  # current generation only
@@ -268,10 +269,7 @@ class GatewayOrder:
     def validate(self, generation: str) -> None:
         spec = wire(generation)
         names = spec.names
-        _check_order_common(
-            names, spec.create_limits, self.app_trans_id, self.app_user, self.app_time,
-            self.amount, self.description, self.items, self.embed_data,
-        )
+        self._check_common(names, spec.create_limits)
         _check_text(names.bank_code, self.bank_code, 64)
         v2_only = (("title", self.title), ("callback_url", self.callback_url))
         if names.title is None:
@@ -330,6 +328,21 @@ class RefundRequest:
 # --- signed form bodies (pure: no I/O, no clock) --------------------------------------------
 
 
+def _order_fields(names: WireNames, app_id: int, order: _Order,
+                  embed: str, item: str) -> dict[str, str]:
+    """The fields a quick pay and a gateway order both send, in the order they go out."""
+    return {
+        names.app_id: str(app_id),
+        names.app_trans_id: order.app_trans_id,
+        names.app_user: order.app_user,
+        names.app_time: str(order.app_time),
+        names.amount: str(order.amount),
+        names.embed_data: embed,
+        names.item: item,
+        names.description: order.description,
+    }
+
+
 def quick_pay_form(
     order: QuickPayOrder,
     generation: str,
@@ -356,17 +369,8 @@ def quick_pay_form(
         key1, app_id, order.app_trans_id, order.app_user, order.amount, order.app_time,
         embed, item, raw_code,
     )
-    form = {
-        names.app_id: str(app_id),
-        names.app_trans_id: order.app_trans_id,
-        names.app_user: order.app_user,
-        names.app_time: str(order.app_time),
-        names.amount: str(order.amount),
-        names.embed_data: embed,
-        names.item: item,
-        names.description: order.description,
-        names.payment_code: encrypted_code,
-    }
+    form = {**_order_fields(names, app_id, order, embed, item),
+            names.payment_code: encrypted_code}
     if user_ip:
         form[names.user_ip] = user_ip
     form[names.mac] = mac
@@ -391,17 +395,8 @@ def create_order_form(
     order.validate(generation)
     item = item_json(order.items)
     embed = embed_data_json(order.embed_data)
-    form = {
-        names.app_id: str(app_id),
-        names.app_trans_id: order.app_trans_id,
-        names.app_user: order.app_user,
-        names.app_time: str(order.app_time),
-        names.amount: str(order.amount),
-        names.embed_data: embed,
-        names.item: item,
-        names.description: order.description,
-        names.bank_code: order.bank_code,
-    }
+    form = {**_order_fields(names, app_id, order, embed, item),
+            names.bank_code: order.bank_code}
     if names.title is not None and order.title:
         form[names.title] = order.title
     if names.expire_duration_seconds is not None and order.expire_duration_seconds is not None:

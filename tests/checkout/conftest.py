@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -9,6 +10,8 @@ from typing import Any
 
 import pytest
 import requests
+
+from pos_terminal.journal import Journal
 
 # Starting balances of the emulator's wallets (stable: the demo and the tests rely on them).
 BALANCES = {"an": 50_000_000, "binh": 20_000_000, "chi": 20_000_000, "dung": 0}
@@ -43,6 +46,15 @@ def add_fault(emulator: Any, **rule: Any) -> None:
 
 def quick_pay_requests(emulator: Any) -> int:
     return int(ledger(emulator)["requests"].get("quick_pay", 0))
+
+
+def journal_and_holder(settings: Any) -> tuple[Journal, sqlite3.Connection]:
+    """The test's journal opened with a short busy timeout, and a second connection to the same
+    file (usable from another thread) that can lock it with BEGIN EXCLUSIVE mid-payment."""
+    journal = Journal.open(settings.terminal.journal, busy_timeout_s=0.2)
+    holder = sqlite3.connect(settings.terminal.journal, isolation_level=None,
+                             check_same_thread=False)
+    return journal, holder
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ from tests.checkout.conftest import (
     BALANCES,
     add_fault,
     charged,
+    journal_and_holder,
     ledger,
     quick_pay_requests,
     wallet_code,
@@ -170,9 +171,7 @@ def test_raw_code_is_in_no_byte_of_the_journal_or_the_logs(
 
 def test_journal_locked_after_sending_keeps_the_intent_for_reconcile(
         settings: Settings, emulator: Any) -> None:
-    journal = Journal.open(settings.terminal.journal, busy_timeout_s=0.2)
-    holder = sqlite3.connect(settings.terminal.journal, isolation_level=None,
-                             check_same_thread=False)
+    journal, holder = journal_and_holder(settings)
 
     # The answer comes 1 s late; the journal is locked once the charge has reached the service
     # (after the sender's last write before the send: the claim of its lease).

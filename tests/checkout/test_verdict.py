@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import sqlite3
 import threading
 import time
 from typing import Any
@@ -15,16 +14,14 @@ from pos_terminal.config import Settings
 from pos_terminal.counter import Counter
 from pos_terminal.headless import CounterLoop
 from pos_terminal.journal import Journal
-from tests.checkout.conftest import add_fault, quick_pay_requests, wallet_code
+from tests.checkout.conftest import add_fault, journal_and_holder, quick_pay_requests, wallet_code
 
 
 def test_headless_error_after_the_intent_carries_state_and_app_trans_id(
         settings: Settings, emulator: Any) -> None:
     from hardware import open_source
 
-    journal = Journal.open(settings.terminal.journal, busy_timeout_s=0.2)
-    holder = sqlite3.connect(settings.terminal.journal, isolation_level=None,
-                             check_same_thread=False)
+    journal, holder = journal_and_holder(settings)
     add_fault(emulator, endpoint="quick_pay", mode="delay", delay_s=1.0)
     code = wallet_code(emulator, "an")
     done = threading.Event()

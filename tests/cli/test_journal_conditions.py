@@ -19,6 +19,7 @@ from pos_terminal.cli import main
 from pos_terminal.cli.common import EXIT_USAGE
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
+from tests.checkout.conftest import tiny_tmpfs  # noqa: F401 (a fixture, used by name)
 from tests.e2e.conftest import cli_command, cli_env, write_config
 
 pytestmark = pytest.mark.e2e
@@ -90,20 +91,6 @@ def test_every_command_is_classified() -> None:
         "or NEEDS_A_LEDGER")
 
 
-@pytest.fixture
-def tmpfs(tmp_path: Path) -> Iterator[Path]:
-    mount = tmp_path / "tmpfs"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(mount)],
-                          capture_output=True, check=False)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
-    try:
-        yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
-
-
 def _journal_with_a_payment(path: Path) -> None:
     with Journal.open(path) as journal:
         journal.record_intent(app_trans_id=TID, amount=1000, generation="v2",
@@ -151,7 +138,7 @@ def condition(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[
             holder.execute("ROLLBACK")
             holder.close()
         return
-    mount = request.getfixturevalue("tmpfs")
+    mount = request.getfixturevalue("tiny_tmpfs")
     path = mount / "journal.sqlite3"
     _journal_with_a_payment(path)
     if kind == "read-only":

@@ -55,12 +55,17 @@ def run(config: Path, *args: str) -> Result:
     return CliRunner().invoke(command_group(), [*args, "--config", str(config)])
 
 
+def output_lines(result: Result, exit_code: int) -> list[str]:
+    """The lines a command printed, once it exited with `exit_code`."""
+    assert result.exit_code == exit_code, result.output
+    return result.output.splitlines()
+
+
 def test_banks_table_groups_by_channel(settings: Settings, tmp_path: Path) -> None:
     with WalletClient(settings.service) as client:
         listed = client.list_banks()
     result = run(write_config(tmp_path, settings), "banks")
-    assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    lines = output_lines(result, 0)
     names = {36: "Visa/Master/JCB", 37: "Bank Account", 38: "Wallet", 39: "ATM",
              41: "Visa/Master Debit"}
     for pmcid, banks in listed.banks_by_pmcid.items():
@@ -126,8 +131,7 @@ def signed_query(settings: Settings, **override: str) -> str:
 def test_verify_redirect_valid(base_settings: Settings, tmp_path: Path) -> None:
     url = "https://shop.example/paid?" + signed_query(base_settings)
     result = run(write_config(tmp_path, base_settings), "verify-redirect", url)
-    assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    lines = output_lines(result, 0)
     assert lines[0] == "valid redirect"
     assert "  apptransid     241121_T1_0002" in lines
     assert "  amount         120000" in lines
@@ -137,8 +141,7 @@ def test_verify_redirect_valid(base_settings: Settings, tmp_path: Path) -> None:
 def test_verify_redirect_invalid(base_settings: Settings, tmp_path: Path) -> None:
     tampered = signed_query(base_settings, amount="1")
     result = run(write_config(tmp_path, base_settings), "verify-redirect", tampered)
-    assert result.exit_code == 1
-    lines = result.output.splitlines()
+    lines = output_lines(result, 1)
     assert lines[0] == "invalid redirect: bad checksum: not signed with this key2"
     assert "  amount         1" in lines
 
@@ -197,8 +200,7 @@ def test_verify_callback_valid_from_a_file(base_settings: Settings, tmp_path: Pa
     body = tmp_path / "callback.json"
     body.write_bytes(signed_callback(base_settings))
     result = run(write_config(tmp_path, base_settings), "verify-callback", str(body))
-    assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    lines = output_lines(result, 0)
     assert lines[0] == "valid callback"
     assert "  app_trans_id     241121_T1_0002" in lines
     assert "  amount           120000" in lines
@@ -212,8 +214,7 @@ def test_verify_callback_invalid_from_stdin(base_settings: Settings, tmp_path: P
     result = CliRunner().invoke(command_group(), [
         "verify-callback", "--config", str(write_config(tmp_path, base_settings))],
         input=tampered)
-    assert result.exit_code == 1
-    lines = result.output.splitlines()
+    lines = output_lines(result, 1)
     assert lines[0] == "invalid callback: bad mac: not signed with this key2"
     assert "received (not trusted):" in lines
     assert "  amount           1" in lines

@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -17,10 +16,11 @@ import psycopg
 
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal, PaymentState
-from pos_terminal.ledger import BackgroundSync, LedgerSync
+from pos_terminal.ledger import BackgroundSync
 from tests.fleet.crashes_helpers import run_sync, write_config
 from tests.fleet.helpers import assert_ledger_is_union, backup, pay, restore
 from tests.fleet.pgserver import PgServer
+from tests.fleet.syncing import pay_and_sync_concurrently, sync_now
 
 
 def start_paused_sync(config: Path, step: str, skip: int,
@@ -120,16 +120,12 @@ def test_journal_restored_from_an_older_copy(make_terminal: Any, emulator: Any, 
     pay(counter, emulator, [3000, 3001, 3002])
     backup(journal, tmp_path / "early.sqlite3")
     pay(counter, emulator, [3003, 3004, 3005])
-    sync = LedgerSync(counter)
-    sync.sync_once()
-    sync.close()
+    sync_now(counter)
     backup(journal, tmp_path / "late.sqlite3")  # the journal as it was before the disk died
 
     restore(tmp_path / "early.sqlite3", journal)
     pay(counter, emulator, [3006, 3007])
-    sync = LedgerSync(counter)
-    report = sync.sync_once()
-    sync.close()
+    report = sync_now(counter)
     assert report.rotated and report.behind == 0
 
     assert_ledger_is_union(ledger_dsn, [("B1", tmp_path / "late.sqlite3"), ("B1", journal)])
@@ -151,17 +147,13 @@ def test_a_final_row_changed_in_a_restored_journal_is_reported_not_taken(
     with Journal.open(journal_path) as journal:
         journal.transition("261123_D1_1", PaymentState.SUCCEEDED, message="paid",
                            zp_trans_id="9001")
-    sync = LedgerSync(counter)
-    sync.sync_once()
-    sync.close()
+    sync_now(counter)
 
     restore(tmp_path / "early.sqlite3", journal_path)
     with Journal.open(journal_path) as journal:
         journal.override("261123_D1_1", PaymentState.FAILED, reason="portal shows nothing",
                          who="manager", message="marked failed")
-    sync = LedgerSync(counter)
-    sync.sync_once()
-    sync.close()
+    sync_now(counter)
 
     with psycopg.connect(ledger_dsn) as conn:
         state = conn.execute("SELECT state, zp_trans_id FROM payments").fetchall()
@@ -179,27 +171,8 @@ def test_a_final_row_changed_in_a_restored_journal_is_reported_not_taken(
 
 def test_twenty_counters_paying_and_syncing_at_once(make_terminal: Any, emulator: Any,
                                                    ledger_dsn: str) -> None:
-    counters = [make_terminal(f"C{i:02d}", batch_size=9) for i in range(20)]
-    errors: list[BaseException] = []
-
-    def counter(settings: Settings, index: int) -> None:
-        try:
-            sync = LedgerSync(settings)
-            try:
-                for round_ in range(3):
-                    pay(settings, emulator, [100 * (index + 1) + round_])
-                    sync.sync_once()
-            finally:
-                sync.close()
-        except BaseException as exc:  # pragma: no cover - reported below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=counter, args=(s, i)) for i, s in enumerate(counters)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
-    assert not errors, errors
+    counters = pay_and_sync_concurrently(make_terminal, emulator, prefix="C", count=20, rounds=3,
+                                         batch_size=9, amount_step=100)
     assert ledger_count(ledger_dsn, "SELECT count(*) FROM payments") == 60
     assert ledger_count(ledger_dsn, "SELECT count(DISTINCT terminal_id) FROM payments") == 20
     assert_ledger_is_union(ledger_dsn, journals(*counters))

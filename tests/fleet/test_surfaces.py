@@ -25,6 +25,7 @@ from tests.conftest import DEFAULT_CONFIG
 from tests.fleet.crashes_helpers import run_cli, write_config
 from tests.fleet.helpers import assert_ledger_is_union, backup, pay, restore
 from tests.fleet.pgserver import free_port
+from tests.fleet.syncing import sync_now
 from tests.tui.helpers import screen_lines, wait_until
 
 
@@ -145,9 +146,7 @@ def test_fleet_report_open_and_csv(make_terminal: Any, emulator: Any, ledger_dsn
         slow = co.pay(9_000, emulator.control.rotate("binh")[0], deadline_s=0.01)
     assert slow.state.value in ("processing", "submitting", "unknown")
     for counter in (a, b):
-        sync = LedgerSync(counter)
-        sync.sync_once()
-        sync.close()
+        sync_now(counter)
     assert_ledger_is_union(ledger_dsn, [("A1", a.terminal.journal), ("B2", b.terminal.journal)])
     config = write_config(a, tmp_path / "ho.toml", dsn=ledger_dsn)
 
@@ -186,9 +185,7 @@ def test_head_office_needs_only_the_dsn(make_terminal: Any, emulator: Any, ledge
     """The shipped config (no terminal_id) plus POS_LEDGER_DSN is enough for the reports."""
     counter = make_terminal("E1")
     pay(counter, emulator, [6_000])
-    sync = LedgerSync(counter)
-    sync.sync_once()
-    sync.close()
+    sync_now(counter)
     done = run_cli("fleet", DEFAULT_CONFIG, "report", "--json",
                    env={"POS_LEDGER_DSN": ledger_dsn})
     assert done.returncode == 0, done.stderr
@@ -254,9 +251,7 @@ def test_z_reports_reach_the_ledger_and_a_second_z_with_one_number_is_reported(
     backup(journal_path, tmp_path / "early.sqlite3")
     with Journal.open(journal_path) as journal:
         z = journal.close_day()
-    sync = LedgerSync(counter)
-    sync.sync_once()
-    sync.close()
+    sync_now(counter)
     with psycopg.connect(ledger_dsn) as conn:
         rows = conn.execute("SELECT number, closed_ms, totals FROM z_reports").fetchall()
     assert [(r[0], r[1]) for r in rows] == [(1, z.closed_ms)]
@@ -267,9 +262,7 @@ def test_z_reports_reach_the_ledger_and_a_second_z_with_one_number_is_reported(
     pay(counter, emulator, [8_100])
     with Journal.open(journal_path) as journal:
         journal.close_day()  # ...so it closes its own Z #1
-    sync = LedgerSync(counter)
-    sync.sync_once()
-    sync.close()
+    sync_now(counter)
     with psycopg.connect(ledger_dsn) as conn:
         kept = conn.execute("SELECT count(*) FROM z_reports WHERE number=1").fetchone()
         problems = conn.execute("SELECT kind, key, field FROM disagreements "

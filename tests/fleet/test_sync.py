@@ -15,38 +15,14 @@ from pos_terminal.ledger import LedgerSync, LedgerUnavailable
 from pos_terminal.ledger.schema import LEDGER_SCHEMA_VERSION
 from tests.fleet.crashes_helpers import run_cli, write_config
 from tests.fleet.helpers import assert_ledger_is_union, pay
-
-
-def _pay_and_sync_concurrently(make_terminal: Any, emulator: Any, count: int,
-                               payments: int) -> list[Any]:
-    terminals = [make_terminal(f"T{i:02d}", batch_size=7) for i in range(count)]
-    errors: list[BaseException] = []
-
-    def counter(settings: Any, index: int) -> None:
-        try:
-            sync = LedgerSync(settings)
-            try:
-                for round_ in range(payments):
-                    pay(settings, emulator, [1000 * (index + 1) + round_])
-                    sync.sync_once()
-            finally:
-                sync.close()
-        except BaseException as exc:  # pragma: no cover - reported below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=counter, args=(s, i)) for i, s in enumerate(terminals)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
-    assert not errors, errors
-    return terminals
+from tests.fleet.syncing import pay_and_sync_concurrently
 
 
 def test_two_counters_paying_concurrently_end_in_the_ledger_once(make_terminal: Any,
                                                                  emulator: Any,
                                                                  ledger_dsn: str) -> None:
-    terminals = _pay_and_sync_concurrently(make_terminal, emulator, 2, 4)
+    terminals = pay_and_sync_concurrently(make_terminal, emulator, prefix="T", count=2,
+                                          rounds=4, batch_size=7, amount_step=1000)
     for settings in terminals:  # a second sync ships nothing and duplicates nothing
         sync = LedgerSync(settings)
         assert sync.sync_once().shipped == 0

@@ -11,11 +11,25 @@ from pathlib import Path
 import pytest
 from evdev import InputEvent, ecodes
 
-from hardware import CodeFilter, WedgeDetector, WedgeSource, open_source
+from hardware import CodeFilter, ScanSource, WedgeDetector, WedgeSource, open_source
 from hardware.acceptance import ReadAcceptor
 from hardware.keymap import KeyTranslator, LineAssembler
 from hardware.sources.lines import EvdevSource
 from tests.hardware.helpers import CODE_A, CODE_B, Sink
+
+
+def listen(source: ScanSource) -> Sink:
+    """Start `source`, its events and statuses going to a new Sink."""
+    sink = Sink()
+    source.start(sink.on_event, sink.on_status)
+    return sink
+
+
+def reading(sink: Sink) -> bool:
+    """Wait until the source says it is running and reading its device."""
+    return sink.wait_for(lambda: any(s.state == "running" and "reading" in s.detail
+                                     for s in sink.statuses))
+
 
 DOWN, UP = 1, 0
 
@@ -113,11 +127,9 @@ def test_evdev_source_reads_a_virtual_scanner_through_uinput() -> None:
     with UInput({ecodes.EV_KEY: keys}, name="test barcode scanner") as ui:
         time.sleep(0.3)  # udev creates the node
         source = open_source(f"evdev:{ui.device.path}")
-        sink = Sink()
-        source.start(sink.on_event, sink.on_status)
+        sink = listen(source)
         try:
-            assert sink.wait_for(lambda: any(s.state == "running" and "reading" in s.detail
-                                             for s in sink.statuses))
+            assert reading(sink)
             for event in _key_events(CODE_A):
                 if event.type == ecodes.EV_KEY:
                     ui.write(ecodes.EV_KEY, event.code, event.value)
@@ -130,8 +142,7 @@ def test_evdev_source_reads_a_virtual_scanner_through_uinput() -> None:
 
 def test_evdev_source_without_its_device_reports_and_keeps_trying(tmp_path: Path) -> None:
     source = open_source(f"evdev:{tmp_path / 'event42'}")
-    sink = Sink()
-    source.start(sink.on_event, sink.on_status)
+    sink = listen(source)
     try:
         assert sink.wait_state("disconnected")
         assert sink.wait_state("reconnecting")
@@ -201,8 +212,7 @@ class FakeScanner:
 def test_evdev_source_reads_grabs_and_survives_unplugging() -> None:
     scanner = FakeScanner()
     source = EvdevSource("/dev/input/event7", ReadAcceptor(), opener=scanner.open)
-    sink = Sink()
-    source.start(sink.on_event, sink.on_status)
+    sink = listen(source)
     try:
         assert sink.wait_for(lambda: any("reading input device" in s.detail
                                          for s in sink.statuses))
@@ -258,11 +268,9 @@ class FakeTty:
 def test_serial_scanner_one_code_a_line_other_barcodes_ignored(tmp_path: Path) -> None:
     tty = FakeTty(tmp_path / "ttyACM0")
     source = open_source(f"serial:{tty.link}:115200")
-    sink = Sink()
-    source.start(sink.on_event, sink.on_status)
+    sink = listen(source)
     try:
-        assert sink.wait_for(lambda: any(s.state == "running" and "reading" in s.detail
-                                         for s in sink.statuses))
+        assert reading(sink)
         tty.send(b"8935049500131\r\n")             # an EAN on a product: not a payment code
         tty.send(CODE_A[:7].encode())              # a line may arrive in pieces
         tty.send(CODE_A[7:].encode() + b"\r\n")
@@ -279,8 +287,7 @@ def test_serial_scanner_one_code_a_line_other_barcodes_ignored(tmp_path: Path) -
 def test_serial_scanner_unplugged_and_plugged_back(tmp_path: Path) -> None:
     tty = FakeTty(tmp_path / "ttyACM0")
     source = open_source(f"serial:{tty.link}")
-    sink = Sink()
-    source.start(sink.on_event, sink.on_status)
+    sink = listen(source)
     try:
         assert sink.wait_for(lambda: any(s.state == "running" for s in sink.statuses[1:]))
         tty.send(CODE_A.encode() + b"\n")
@@ -346,8 +353,7 @@ def test_wedge_detector_non_printable_key_releases_the_buffer() -> None:
 
 def test_wedge_source_turns_bursts_into_events_filtered_and_debounced() -> None:
     source = WedgeSource(ReadAcceptor(CodeFilter(), debounce_s=3.0))
-    sink = Sink()
-    source.start(sink.on_event, sink.on_status)
+    sink = listen(source)
     t = 100.0
     for text in (CODE_A, CODE_A, "ABC12345", CODE_B):   # double scan, a product label, next
         for ch in text + "\n":

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -39,6 +41,18 @@ def squash(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+@asynccontextmanager
+async def scene_pilot(settings: Settings, tmp_path: Path, width: int = 80) -> AsyncIterator[Pilot]:
+    """The scenes' app (over scenes.fixed_journal) running at width x 24; its checkout closed
+    after."""
+    app = scene_app(settings, tmp_path / "journal.sqlite3")
+    try:
+        async with app.run_test(size=(width, 24)) as pilot:
+            yield pilot
+    finally:
+        app.counter.checkout.close()
+
+
 async def open_detail(pilot: Pilot, app_trans_id: str) -> PaymentDetailScreen:
     await pilot.app.push_screen(PaymentDetailScreen(app_trans_id))
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, PaymentDetailScreen)
@@ -52,57 +66,45 @@ async def open_detail(pilot: Pilot, app_trans_id: str) -> PaymentDetailScreen:
 @pytest.mark.parametrize("scene", sorted(SCENES))
 async def test_every_footer_shows_quit_at_80x24(settings: Settings, tmp_path: Path,
                                                 scene: str) -> None:
-    app = scene_app(settings, tmp_path / "journal.sqlite3")
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await SCENES[scene](pilot)
-            footer = await wait_for_footer(pilot)
-            assert "^q Quit" in footer, footer
-    finally:
-        app.counter.checkout.close()
+    async with scene_pilot(settings, tmp_path) as pilot:
+        await SCENES[scene](pilot)
+        footer = await wait_for_footer(pilot)
+        assert "^q Quit" in footer, footer
 
 
 async def test_banks_fit_80_columns(settings: Settings, tmp_path: Path) -> None:
-    app = scene_app(settings, tmp_path / "journal.sqlite3")
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await SCENES["banks"](pilot)
-            table = pilot.app.screen.query_one("#banks-table", DataTable)
-            assert table.row_count > 0
-            assert table.virtual_size.width <= table.size.width  # nothing off to the right
-            lines = screen_lines(pilot)
-            header = next(line for line in lines if " Code " in line)
-            assert squash(header) == "Ch Code Bank Min Max"
-            shown = {squash(line) for line in lines}
-            for i in range(min(table.row_count, 15)):  # the rows on screen, each one whole
-                ch, code, bank, low, high = table.get_row_at(i)
-                assert squash(f"{ch} {code} {bank} {low} {high}") in shown
-                assert high.endswith(" ₫")
-            state = text_of(pilot, "#banks-state")
-            assert "38 Wallet" in state and "36 Visa/Master/JCB" in state
-    finally:
-        app.counter.checkout.close()
+    async with scene_pilot(settings, tmp_path) as pilot:
+        await SCENES["banks"](pilot)
+        table = pilot.app.screen.query_one("#banks-table", DataTable)
+        assert table.row_count > 0
+        assert table.virtual_size.width <= table.size.width  # nothing off to the right
+        lines = screen_lines(pilot)
+        header = next(line for line in lines if " Code " in line)
+        assert squash(header) == "Ch Code Bank Min Max"
+        shown = {squash(line) for line in lines}
+        for i in range(min(table.row_count, 15)):  # the rows on screen, each one whole
+            ch, code, bank, low, high = table.get_row_at(i)
+            assert squash(f"{ch} {code} {bank} {low} {high}") in shown
+            assert high.endswith(" ₫")
+        state = text_of(pilot, "#banks-state")
+        assert "38 Wallet" in state and "36 Visa/Master/JCB" in state
 
 
 @pytest.mark.parametrize("width", [80, 100])
 async def test_detail_timeline_shows_every_message_whole(settings: Settings, tmp_path: Path,
                                                          width: int) -> None:
-    app = scene_app(settings, tmp_path / "journal.sqlite3")
-    try:
-        async with app.run_test(size=(width, 24)) as pilot:
-            screen = await open_detail(pilot, FAILED_ID)
-            events = screen.pos.counter.events(FAILED_ID)
-            lines = screen_lines(pilot)
-            top = next(n for n, line in enumerate(lines) if "Detail" in line and "Time" in line)
-            column = lines[top].index("Detail")
-            detail = squash(" ".join(line[column:] for line in lines[top + 1:-1]))
-            long_message = ("[2] The customer's wallet balance is too low: nothing was charged. "
-                            "Ask for another payment method.")
-            assert [e.message for e in events][-1] in long_message
-            assert long_message in detail
-            assert "Sending the payment." in detail
-    finally:
-        app.counter.checkout.close()
+    async with scene_pilot(settings, tmp_path, width=width) as pilot:
+        screen = await open_detail(pilot, FAILED_ID)
+        events = screen.pos.counter.events(FAILED_ID)
+        lines = screen_lines(pilot)
+        top = next(n for n, line in enumerate(lines) if "Detail" in line and "Time" in line)
+        column = lines[top].index("Detail")
+        detail = squash(" ".join(line[column:] for line in lines[top + 1:-1]))
+        long_message = ("[2] The customer's wallet balance is too low: nothing was charged. "
+                        "Ask for another payment method.")
+        assert [e.message for e in events][-1] in long_message
+        assert long_message in detail
+        assert "Sending the payment." in detail
 
 
 @pytest.mark.parametrize("app_trans_id,offered,not_offered", [
@@ -113,24 +115,20 @@ async def test_detail_timeline_shows_every_message_whole(settings: Settings, tmp
 async def test_detail_offers_only_the_actions_that_apply(
         settings: Settings, tmp_path: Path, app_trans_id: str, offered: list[str],
         not_offered: list[str]) -> None:
-    app = scene_app(settings, tmp_path / "journal.sqlite3")
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await open_detail(pilot, app_trans_id)
-            footer = await wait_for_footer(pilot)
-            assert "Update status" in footer and "Quit" in footer
-            for label in offered:
-                assert label in footer, footer
-            for label in not_offered:
-                assert label not in footer, footer
-            if "Refund" in not_offered:
-                stack = len(pilot.app.screen_stack)
-                await pilot.press("f")  # handled by the time press() returns
-                await pilot.pause()
-                assert isinstance(pilot.app.screen, PaymentDetailScreen)  # no dialog
-                assert len(pilot.app.screen_stack) == stack
-    finally:
-        app.counter.checkout.close()
+    async with scene_pilot(settings, tmp_path) as pilot:
+        await open_detail(pilot, app_trans_id)
+        footer = await wait_for_footer(pilot)
+        assert "Update status" in footer and "Quit" in footer
+        for label in offered:
+            assert label in footer, footer
+        for label in not_offered:
+            assert label not in footer, footer
+        if "Refund" in not_offered:
+            stack = len(pilot.app.screen_stack)
+            await pilot.press("f")  # handled by the time press() returns
+            await pilot.pause()
+            assert isinstance(pilot.app.screen, PaymentDetailScreen)  # no dialog
+            assert len(pilot.app.screen_stack) == stack
 
 
 async def test_x_report_on_a_fresh_day_says_no_payments_yet(make_app) -> None:
@@ -165,46 +163,38 @@ async def _refund_dialog_burst(pilot: Pilot, clock: KeyClock, keys: list[str]) -
 
 async def test_a_fast_burst_with_backspaces_acts_in_the_order_sent(
         settings: Settings, tmp_path: Path, key_clock: KeyClock) -> None:
-    app = scene_app(settings, tmp_path / "journal.sqlite3")
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await open_detail(pilot, SUCCEEDED_ID)
-            field = await _refund_dialog_burst(
-                pilot, key_clock, ["backspace"] * 6 + ["9"] * 6 + ["enter"])
-            assert field.value == "999999"
-            assert text_of(pilot, "#refund-message") == (
-                f"Type an amount between 1 ₫ and {format_vnd(125_000)}, then Enter.")
-            await pilot.press("escape")
-            await wait_until(pilot, lambda: isinstance(pilot.app.screen, PaymentDetailScreen),
-                             what="back on the detail")
-            field = await _refund_dialog_burst(
-                pilot, key_clock, ["backspace"] * 6 + list("2000") + ["enter"])
-            assert field.value == "2000"
-            assert text_of(pilot, "#refund-message") == (
-                "Refund 2.000 ₫ to the customer's wallet? Y: yes, refund · Esc: no")
-            assert [n.message for n in pilot.app._notifications] == []
-    finally:
-        app.counter.checkout.close()
+    async with scene_pilot(settings, tmp_path) as pilot:
+        await open_detail(pilot, SUCCEEDED_ID)
+        field = await _refund_dialog_burst(
+            pilot, key_clock, ["backspace"] * 6 + ["9"] * 6 + ["enter"])
+        assert field.value == "999999"
+        assert text_of(pilot, "#refund-message") == (
+            f"Type an amount between 1 ₫ and {format_vnd(125_000)}, then Enter.")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, PaymentDetailScreen),
+                         what="back on the detail")
+        field = await _refund_dialog_burst(
+            pilot, key_clock, ["backspace"] * 6 + list("2000") + ["enter"])
+        assert field.value == "2000"
+        assert text_of(pilot, "#refund-message") == (
+            "Refund 2.000 ₫ to the customer's wallet? Y: yes, refund · Esc: no")
+        assert [n.message for n in pilot.app._notifications] == []
 
 
 async def test_history_rows_fit_80_columns(settings: Settings, tmp_path: Path) -> None:
-    app = scene_app(settings, tmp_path / "journal.sqlite3")
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await SCENES["history"](pilot)
-            table = pilot.app.screen.query_one("#history-table", DataTable)
-            assert table.row_count == 4
-            shown = {squash(line) for line in screen_lines(pilot)}
-            notes = []
-            for i in range(table.row_count):
-                row = [str(cell) for cell in table.get_row_at(i)]
-                assert squash(" ".join(row)) in shown  # every cell whole on screen
-                notes.append(row[4])
-            # A long note ends at a word with "…" (the detail shows all of it); the Order column
-            # shows the id's unique tail at 80 columns, to leave the note room for the reason.
-            assert "The customer's wallet balance is…" in notes and "lunch set" in notes
-    finally:
-        app.counter.checkout.close()
+    async with scene_pilot(settings, tmp_path) as pilot:
+        await SCENES["history"](pilot)
+        table = pilot.app.screen.query_one("#history-table", DataTable)
+        assert table.row_count == 4
+        shown = {squash(line) for line in screen_lines(pilot)}
+        notes = []
+        for i in range(table.row_count):
+            row = [str(cell) for cell in table.get_row_at(i)]
+            assert squash(" ".join(row)) in shown  # every cell whole on screen
+            notes.append(row[4])
+        # A long note ends at a word with "…" (the detail shows all of it); the Order column
+        # shows the id's unique tail at 80 columns, to leave the note room for the reason.
+        assert "The customer's wallet balance is…" in notes and "lunch set" in notes
 
 
 async def test_banks_rows_whole_when_the_table_measures_late(
@@ -222,16 +212,12 @@ async def test_banks_rows_whole_when_the_table_measures_late(
         await measure(table, event)
 
     monkeypatch.setattr(DataTable, "_on_idle", late_idle)
-    app = scene_app(settings, tmp_path / "journal.sqlite3")
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await SCENES["banks"](pilot)
-            table = pilot.app.screen.query_one("#banks-table", DataTable)
-            shown = {squash(line) for line in screen_lines(pilot)}
-            ch, code, bank, low, high = table.get_row_at(1)
-            assert squash(f"{ch} {code} {bank} {low} {high}") in shown, shown
-    finally:
-        app.counter.checkout.close()
+    async with scene_pilot(settings, tmp_path) as pilot:
+        await SCENES["banks"](pilot)
+        table = pilot.app.screen.query_one("#banks-table", DataTable)
+        shown = {squash(line) for line in screen_lines(pilot)}
+        ch, code, bank, low, high = table.get_row_at(1)
+        assert squash(f"{ch} {code} {bank} {low} {high}") in shown, shown
 
 
 BORDERS = str.maketrans("", "", "█▊▎▌▐│┃▔▁▏▕")
@@ -246,15 +232,11 @@ async def test_cashier_and_receipt_screens_fit_80x24(settings: Settings, tmp_pat
                                                       scene: str, selectors: list[str]) -> None:
     """Every line of the sign-in screen, the supervisor dialog and a receipt message is whole
     on an 80x24 screen (wrapped, never cut), and the footer still shows Quit."""
-    app = scene_app(settings, tmp_path / "journal.sqlite3")
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await SCENES[scene](pilot)
-            footer = await wait_for_footer(pilot)
-            assert "^q Quit" in footer, footer
-            shown = squash(" ".join(line.translate(BORDERS) for line in screen_lines(pilot)))
-            for selector in selectors:
-                text = squash(text_of(pilot, selector))
-                assert text and text in shown, (selector, text, shown)
-    finally:
-        app.counter.checkout.close()
+    async with scene_pilot(settings, tmp_path) as pilot:
+        await SCENES[scene](pilot)
+        footer = await wait_for_footer(pilot)
+        assert "^q Quit" in footer, footer
+        shown = squash(" ".join(line.translate(BORDERS) for line in screen_lines(pilot)))
+        for selector in selectors:
+            text = squash(text_of(pilot, selector))
+            assert text and text in shown, (selector, text, shown)

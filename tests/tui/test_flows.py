@@ -13,7 +13,6 @@ from textual.widgets import DataTable, Input
 
 from pos_terminal.checkout import Checkout, PaymentState
 from pos_terminal.config import Settings
-from pos_terminal.counter import Counter
 from pos_terminal.tui.screens.history import HistoryScreen, PaymentDetailScreen
 from pos_terminal.tui.screens.pay import PayScreen
 from pos_terminal.tui.screens.progress import ProgressScreen
@@ -31,6 +30,7 @@ from tests.tui.helpers import (
     type_keys,
     wait_until,
 )
+from tests.tui.own_checkout import app_on_own_checkout, polling
 
 pytestmark = pytest.mark.asyncio
 
@@ -47,6 +47,13 @@ def choice_shown(pilot) -> bool:
         return False
     return text_of(pilot, "#progress-choice") == (
         "W  keep waiting      B  give up (checked in the background)")
+
+
+async def charge_past_the_deadline(pilot, clock: KeyClock, emulator, wallet: str) -> None:
+    """Charge 30.000 ₫ from a wallet whose payment is held processing, until the progress
+    screen offers the choice of waiting or giving up."""
+    await charge(pilot, clock, emulator, "30000", wallet)
+    await wait_until(pilot, lambda: choice_shown(pilot), what="the deadline choice")
 
 
 async def test_amount_is_shown_as_vnd_while_typed(make_app, key_clock) -> None:
@@ -134,13 +141,9 @@ async def test_declined_payment_shows_the_cashier_sentence(make_app, key_clock, 
 async def test_slow_payment_after_deadline_keep_waiting(settings: Settings, emulator, key_clock,
                                                         make_app,
                                                         hold_processing: ProcessingHold) -> None:
-    quick = settings.replace_section("checkout", poll_deadline_s=0.2, poll_intervals_s=(0.1,))
-    with Checkout(quick) as engine:
-        app = make_app(settings=quick)
-        app.counter = Counter(quick, engine)
+    with app_on_own_checkout(make_app, polling(settings, 0.2)) as (app, _engine):
         async with app.run_test(size=(80, 24)) as pilot:
-            await charge(pilot, key_clock, emulator, "30000", "binh")
-            await wait_until(pilot, lambda: choice_shown(pilot), what="the deadline choice")
+            await charge_past_the_deadline(pilot, key_clock, emulator, "binh")
             hold_processing.release()
             presses = 0
             while not isinstance(pilot.app.screen, ResultScreen):
@@ -157,13 +160,9 @@ async def test_slow_payment_handed_to_background_reconciliation(
         hold_processing: ProcessingHold) -> None:
     # Issue 14: giving up (B) says "pay another way" only because a late charge is returned
     # automatically, and says so; the Result stays until Enter; the late charge is returned.
-    quick = settings.replace_section("checkout", poll_deadline_s=0.2, poll_intervals_s=(0.1,))
-    with Checkout(quick) as engine:
-        app = make_app(settings=quick)
-        app.counter = Counter(quick, engine)
+    with app_on_own_checkout(make_app, polling(settings, 0.2)) as (app, engine):
         async with app.run_test(size=(80, 24)) as pilot:
-            await charge(pilot, key_clock, emulator, "30000", "binh")
-            await wait_until(pilot, lambda: choice_shown(pilot), what="the deadline choice")
+            await charge_past_the_deadline(pilot, key_clock, emulator, "binh")
             await type_keys(pilot, key_clock, "b")
             await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen),
                              what="the result of giving up")
@@ -302,13 +301,9 @@ async def test_history_filters_by_state_and_date(make_app, key_clock, emulator,
 
 async def test_manual_override_with_reason(settings: Settings, emulator, key_clock,
                                            make_app, hold_processing: ProcessingHold) -> None:
-    quick = settings.replace_section("checkout", poll_deadline_s=0.2, poll_intervals_s=(0.1,))
-    with Checkout(quick) as engine:
-        app = make_app(settings=quick)
-        app.counter = Counter(quick, engine)
+    with app_on_own_checkout(make_app, polling(settings, 0.2)) as (app, engine):
         async with app.run_test(size=(120, 40)) as pilot:
-            await charge(pilot, key_clock, emulator, "30000", "chi")
-            await wait_until(pilot, lambda: choice_shown(pilot), what="the deadline choice")
+            await charge_past_the_deadline(pilot, key_clock, emulator, "chi")
             app_trans_id = pilot.app.screen.view.app_trans_id
             await type_keys(pilot, key_clock, "b")
             await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen),
@@ -322,7 +317,7 @@ async def test_manual_override_with_reason(settings: Settings, emulator, key_clo
             await wait_until(pilot, lambda: engine.journal.get(app_trans_id).state
                              is PaymentState.FAILED, what="override in the journal")
         events = engine.journal.events(app_trans_id)
-        assert any(e.reason == "portal says declined" and e.who == quick.terminal.app_user
+        assert any(e.reason == "portal says declined" and e.who == settings.terminal.app_user
                    for e in events)
 
 

@@ -3,28 +3,21 @@ succeeded; Ctrl+Q during a payment asks and explains; a missing scanner is said 
 
 from __future__ import annotations
 
-import socket
-
 import pytest
 
-from pos_terminal.checkout import Checkout, PaymentState
+from pos_terminal.checkout import PaymentState
 from pos_terminal.config import Settings
-from pos_terminal.counter import Counter
 from pos_terminal.tui.screens.dialogs import ConfirmDialog
 from pos_terminal.tui.screens.progress import ProgressScreen
 from pos_terminal.tui.widgets.header import StatusHeader
 from tests.conftest import ProcessingHold
+from tests.listeners import closed_port
 from tests.tui.conftest import ledger
 from tests.tui.helpers import screen_text, wait_until
+from tests.tui.own_checkout import app_on_own_checkout, polling
 from tests.tui.test_flows import charge
 
 pytestmark = pytest.mark.asyncio
-
-
-def _closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def test_header_says_checking_before_the_signed_call() -> None:
@@ -38,11 +31,9 @@ async def test_header_says_checking_before_the_signed_call() -> None:
 ])
 async def test_header_tells_the_truth_about_the_service(
         settings: Settings, emulator, make_app, change: dict[str, str], shown: str) -> None:
-    changed = {k: v.format(port=_closed_port()) for k, v in change.items()}
+    changed = {k: v.format(port=closed_port()) for k, v in change.items()}
     probed = settings.replace_service(**changed, connect_timeout_s=0.5, timeout_s=1.0)
-    with Checkout(probed) as engine:
-        app = make_app(settings=probed)
-        app.counter = Counter(probed, engine)
+    with app_on_own_checkout(make_app, probed) as (app, _engine):
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_until(pilot, lambda: pilot.app.header_state["service"] is not None,
                              what="the signed check")
@@ -61,10 +52,7 @@ async def test_header_tells_the_truth_about_the_service(
 async def test_ctrl_q_during_a_payment_asks_and_explains(
         settings: Settings, emulator, key_clock, make_app,
         hold_processing: ProcessingHold) -> None:
-    quick = settings.replace_section("checkout", poll_deadline_s=60.0, poll_intervals_s=(0.1,))
-    with Checkout(quick) as engine:
-        app = make_app(settings=quick)
-        app.counter = Counter(quick, engine)
+    with app_on_own_checkout(make_app, polling(settings, 60.0)) as (app, engine):
         async with app.run_test(size=(80, 24)) as pilot:
             await charge(pilot, key_clock, emulator, "30000", "binh")
             await wait_until(pilot, lambda: isinstance(pilot.app.screen, ProgressScreen)

@@ -25,6 +25,7 @@ from pos_terminal.wallet.errors import (
 from pos_terminal.wallet.ids import current_ms, new_app_trans_id, new_refund_id
 from pos_terminal.wallet.messages import EmbedData, GatewayOrder, Item, QuickPayOrder, RefundRequest
 from pos_terminal.wallet.results import PMC_NAMES, Outcome, PaymentResult, RefundResult
+from tests.listeners import self_signed
 
 # --- helpers ----------------------------------------------------------------------------------
 
@@ -414,33 +415,6 @@ def test_gateway_order_paid_on_the_page_redirects_with_a_valid_checksum(
     assert client.query_status(gw.app_trans_id).outcome is Outcome.SUCCEEDED
 
 
-def _self_signed(tmp_path: Any) -> tuple[str, str]:
-    import datetime
-    import ipaddress
-
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
-
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
-    now = datetime.datetime.now(datetime.UTC)
-    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
-            .public_key(key.public_key()).serial_number(x509.random_serial_number())
-            .not_valid_before(now - datetime.timedelta(days=1))
-            .not_valid_after(now + datetime.timedelta(days=1))
-            .add_extension(x509.SubjectAlternativeName(
-                [x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
-            .sign(key, hashes.SHA256()))
-    cert_path, key_path = tmp_path / "cert.pem", tmp_path / "key.pem"
-    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM,
-                                           serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption()))
-    return str(cert_path), str(key_path)
-
-
 def test_an_untrusted_tls_certificate_is_not_sent(settings: Settings, tmp_path: Any) -> None:
     """The certificate is checked during the handshake, before any byte of the request is
     written: the charge cannot have reached anyone (NotSent, the cause named)."""
@@ -461,7 +435,7 @@ def test_an_untrusted_tls_certificate_is_not_sent(settings: Settings, tmp_path: 
         def log_message(self, *args: Any) -> None:
             pass
 
-    cert, key = _self_signed(tmp_path)
+    cert, key = self_signed(tmp_path)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)

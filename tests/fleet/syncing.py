@@ -1,0 +1,49 @@
+"""Driving a counter's sync from a test: one sync now, or many counters paying and syncing on
+threads at once."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from pos_terminal.config import Settings
+from pos_terminal.ledger import LedgerSync, SyncReport
+from tests.fleet.helpers import pay
+
+
+def sync_now(settings: Settings) -> SyncReport:
+    """One sync of this counter's journal to the ledger, the connection closed after."""
+    sync = LedgerSync(settings)
+    try:
+        return sync.sync_once()
+    finally:
+        sync.close()
+
+
+def pay_and_sync_concurrently(make_terminal: Any, emulator: Any, *, prefix: str, count: int,
+                              rounds: int, batch_size: int, amount_step: int) -> list[Settings]:
+    """`count` counters (ids prefix00, prefix01, ...), each on its own thread paying `rounds`
+    times (amounts distinct per counter and round) and syncing after every payment."""
+    terminals: list[Settings] = [make_terminal(f"{prefix}{i:02d}", batch_size=batch_size)
+                                 for i in range(count)]
+    errors: list[BaseException] = []
+
+    def counter(settings: Settings, index: int) -> None:
+        try:
+            sync = LedgerSync(settings)
+            try:
+                for round_ in range(rounds):
+                    pay(settings, emulator, [amount_step * (index + 1) + round_])
+                    sync.sync_once()
+            finally:
+                sync.close()
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=counter, args=(s, i)) for i, s in enumerate(terminals)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors, errors
+    return terminals
