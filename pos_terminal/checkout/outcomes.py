@@ -85,19 +85,26 @@ def not_sent_message(cause: str) -> str:
     ).format(cause=cause)
 
 
+def _answer_fields(result: PaymentResult | RefundResult | None, id_name: str,
+                   wallet_id: str | None) -> dict[str, object]:
+    """What the journal keeps of a wallet answer: its codes, its message and the wallet's id."""
+    if result is None:
+        return {}
+    fields: dict[str, object] = {
+        "return_code": result.return_code,
+        "sub_return_code": result.sub_return_code,
+        "service_message": result.message,
+    }
+    if wallet_id is not None:
+        fields[id_name] = wallet_id
+    return fields
+
+
 def _settle(
     journal: JournalStore, view: PaymentView, to: PaymentState, *, message: str,
     result: PaymentResult | None = None, poll: bool = False, release: bool = False,
 ) -> PaymentView:
-    fields: dict[str, object] = {}
-    if result is not None:
-        fields = {
-            "return_code": result.return_code,
-            "sub_return_code": result.sub_return_code,
-            "service_message": result.message,
-        }
-        if result.zp_trans_id is not None:
-            fields["zp_trans_id"] = result.zp_trans_id
+    fields = _answer_fields(result, "zp_trans_id", None if result is None else result.zp_trans_id)
     try:
         return journal.transition(
             view.app_trans_id, to, message=message, count_poll=poll, release=release,
@@ -221,15 +228,7 @@ def _refund_settle(
     journal: JournalStore, refund: RefundView, to: PaymentState, *, message: str,
     result: RefundResult | None = None, release: bool = False,
 ) -> RefundView:
-    fields: dict[str, object] = {}
-    if result is not None:
-        fields = {
-            "return_code": result.return_code,
-            "sub_return_code": result.sub_return_code,
-            "service_message": result.message,
-        }
-        if result.refund_id is not None:
-            fields["refund_id"] = result.refund_id
+    fields = _answer_fields(result, "refund_id", None if result is None else result.refund_id)
     try:
         return journal.refund_transition(
             refund.m_refund_id, to, message=message, release=release,
