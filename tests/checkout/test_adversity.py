@@ -20,7 +20,8 @@ from pos_terminal.checkout.outcomes import MSG_OWNER_LIVE
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
 from tests.checkout.conftest import add_fault, charged, ledger, wallet_code, write_config
-from tests.checkout.test_crash import _cli, _env, _wait_for
+from tests.checkout.processes import child_env, cli
+from tests.checkout.test_crash import _wait_for
 
 pytestmark = pytest.mark.e2e
 S = PaymentState
@@ -39,7 +40,7 @@ def _row(journal: Path, tid: str | None = None) -> tuple[str, str, int]:
 
 
 def _run(config: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(_cli(config, *args), env=_env(), capture_output=True, timeout=120,
+    return subprocess.run(cli(config, *args), env=child_env(), capture_output=True, timeout=120,
                           check=False)
 
 
@@ -61,9 +62,9 @@ def test_a_stopped_payer_is_not_concluded_failed(settings: Settings, emulator: A
     config = write_config(settings, tmp_path / "pos.toml", not_found_grace_s=0.1)
     marker = tmp_path / "stopped"
     proc = subprocess.Popen(
-        _cli(config, "pay", "--amount", "21000", "--code", wallet_code(emulator, "an"),
+        cli(config, "pay", "--amount", "21000", "--code", wallet_code(emulator, "an"),
              "--json"),
-        env=_env(**{STOP_AT: step, PAUSE_FILE: str(marker)}),
+        env=child_env(**{STOP_AT: step, PAUSE_FILE: str(marker)}),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         _wait_for(f"the stop at {step}", marker.exists, proc)
@@ -90,9 +91,9 @@ def test_a_request_slow_in_transit_is_not_concluded_failed(settings: Settings, e
     config = write_config(settings, tmp_path / "pos.toml", not_found_grace_s=1.0)
     add_fault(emulator, endpoint="quick_pay", mode="delay_before_commit", delay_s=3.0)
     proc = subprocess.Popen(
-        _cli(config, "pay", "--amount", "21000", "--code", wallet_code(emulator, "an"),
+        cli(config, "pay", "--amount", "21000", "--code", wallet_code(emulator, "an"),
              "--json"),
-        env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _wait_for("the request to reach the service",
               lambda: ledger(emulator)["requests"].get("quick_pay", 0) == 1, proc)
     done = _run(config, "reconcile", "--wait", "1.5", "--json")
@@ -111,9 +112,9 @@ def test_a_signal_mid_poll_answers_with_the_payment(settings: Settings, emulator
     add_fault(emulator, endpoint="query", mode="refuse", return_code=-429, count=0)
     journal = Path(settings.terminal.journal)
     proc = subprocess.Popen(
-        _cli(config, "pay", "--amount", "21000", "--code", wallet_code(emulator, "binh"),
+        cli(config, "pay", "--amount", "21000", "--code", wallet_code(emulator, "binh"),
              "--json", "--deadline", "60"),
-        env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
     def polling() -> bool:
         try:
@@ -138,8 +139,8 @@ def test_a_stopped_refund_is_not_concluded_failed(settings: Settings, emulator: 
     with Checkout(settings) as co:
         paid = co.pay(30_000, wallet_code(emulator, "an"))
     marker = tmp_path / "stopped"
-    proc = subprocess.Popen(_cli(config, "refund", paid.app_trans_id, "--json"),
-                            env=_env(**{STOP_AT: "refund_after_intent",
+    proc = subprocess.Popen(cli(config, "refund", paid.app_trans_id, "--json"),
+                            env=child_env(**{STOP_AT: "refund_after_intent",
                                         PAUSE_FILE: str(marker)}),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
@@ -163,8 +164,8 @@ def test_two_payers_with_one_code_send_it_once(settings: Settings, emulator: Any
     config = write_config(settings, tmp_path / "pos.toml")
     Journal.open(settings.terminal.journal).close()  # the counter's journal exists already
     code = wallet_code(emulator, "an")
-    args = _cli(config, "pay", "--amount", "21000", "--code", code, "--json")
-    procs = [subprocess.Popen(args, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    args = cli(config, "pay", "--amount", "21000", "--code", code, "--json")
+    procs = [subprocess.Popen(args, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
              for _ in range(2)]
     results = [_finish(p) for p in procs]
     # The second is refused, nothing sent: while the first is in flight, exit 3 with that
@@ -216,9 +217,9 @@ def test_sigterm_during_start_up_still_answers(settings: Settings, emulator: Any
     SIGTERM then is never fatal; the answer is JSON and its exit code is the process's."""
     config = write_config(settings, tmp_path / "pos.toml")
     proc = subprocess.Popen(
-        _cli(config, "pay", "--amount", "21000", "--code", wallet_code(emulator, "an"),
+        cli(config, "pay", "--amount", "21000", "--code", wallet_code(emulator, "an"),
              "--json"),
-        env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _wait_for("the signal handlers", lambda: _catches_sigterm(proc.pid), proc)
     proc.send_signal(signal.SIGTERM)
     code, data, err = _finish(proc)

@@ -10,11 +10,9 @@ for "during the request", and the journal file itself for "while polling".
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -26,21 +24,11 @@ from pos_terminal.checkout.hooks import PAUSE_AT, PAUSE_FILE
 from pos_terminal.checkout.outcomes import MSG_NEVER_ARRIVED
 from pos_terminal.config import Settings
 from tests.checkout.conftest import add_fault, charged, ledger, wallet_code, write_config
+from tests.checkout.processes import child_env, cli
 from tests.conftest import ProcessingHold
 
-REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.e2e
 
-
-def _env(**extra: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
-    env.update(extra)
-    return env
-
-
-def _cli(config: Path, *args: str) -> list[str]:
-    return [sys.executable, "-m", "pos_terminal.cli", *args, "--config", str(config)]
 
 
 def _wait_for(what: str, check: Callable[[], bool], proc: subprocess.Popen[bytes],
@@ -76,7 +64,7 @@ def _kill(proc: subprocess.Popen[bytes]) -> None:
 
 
 def _reconcile(config: Path) -> dict[str, Any]:
-    done = subprocess.run(_cli(config, "reconcile", "--wait", "10", "--json"), env=_env(),
+    done = subprocess.run(cli(config, "reconcile", "--wait", "10", "--json"), env=child_env(),
                           capture_output=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr.decode()
     report: dict[str, Any] = json.loads(done.stdout)
@@ -84,8 +72,8 @@ def _reconcile(config: Path) -> dict[str, Any]:
 
 
 def _start_pay(config: Path, code: str, **env: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(_cli(config, "pay", "--amount", "21000", "--code", code, "--json"),
-                            env=_env(**env), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen(cli(config, "pay", "--amount", "21000", "--code", code, "--json"),
+                            env=child_env(**env), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
 def _settled_once(emulator: Any, report: dict[str, Any]) -> dict[str, Any]:

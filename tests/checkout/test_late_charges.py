@@ -6,10 +6,8 @@ emulator over HTTP, real journal files, real processes for the races and the cra
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -18,10 +16,10 @@ from pos_terminal.checkout import Checkout, PaymentState, verdict
 from pos_terminal.checkout.hooks import PAUSE_AT, PAUSE_FILE
 from pos_terminal.config import Settings
 from tests.checkout.conftest import add_fault, charged, ledger, wallet_code, write_config
+from tests.checkout.processes import child_env, cli
 from tests.conftest import ProcessingHold
 
 S = PaymentState
-REPO = Path(__file__).resolve().parents[2]
 RETURNED = ("Charged late and returned automatically (15.000 ₫): the customer has the money "
             "back.")
 GAVE_UP_REFUND = (
@@ -156,24 +154,14 @@ def test_a_payment_settled_before_the_cashier_gives_up_is_not_abandoned(
 
 
 # ---------------------------------------------------------------- real processes
-def _env(**extra: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
-    env.update(extra)
-    return env
-
-
-def _cli(config: Path, *args: str) -> list[str]:
-    return [sys.executable, "-m", "pos_terminal.cli", *args, "--config", str(config)]
-
 
 def test_pay_exiting_3_gives_up_and_the_late_charge_is_returned(
         settings: Settings, emulator: Any, hold_processing: ProcessingHold,
         tmp_path: Path) -> None:
     config = write_config(settings, tmp_path / "pos.toml", poll_deadline_s=0.3)
-    done = subprocess.run(_cli(config, "pay", "--amount", "15000", "--code",
+    done = subprocess.run(cli(config, "pay", "--amount", "15000", "--code",
                                wallet_code(emulator, "binh"), "--json"),
-                          env=_env(), capture_output=True, timeout=60, check=False)
+                          env=child_env(), capture_output=True, timeout=60, check=False)
     assert done.returncode == 3, done.stderr.decode()
     answer = json.loads(done.stdout)
     tid = answer["app_trans_id"]
@@ -186,7 +174,7 @@ def test_pay_exiting_3_gives_up_and_the_late_charge_is_returned(
     hold_processing.release()
     _wait_until("the late charge", lambda: charged(emulator, tid))
     # Two processes reconcile at once: one return, never two.
-    procs = [subprocess.Popen(_cli(config, "reconcile", "--wait", "5", "--json"), env=_env(),
+    procs = [subprocess.Popen(cli(config, "reconcile", "--wait", "5", "--json"), env=child_env(),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
     for proc in procs:
         _out, err = proc.communicate(timeout=60)
@@ -205,8 +193,8 @@ def test_a_crash_between_the_late_success_and_its_return(
     co.close()
     config = write_config(settings, tmp_path / "pos.toml")
     marker = tmp_path / "paused"
-    proc = subprocess.Popen(_cli(config, "reconcile", "--json"),
-                            env=_env(**{PAUSE_AT: "late_charge_before_return",
+    proc = subprocess.Popen(cli(config, "reconcile", "--json"),
+                            env=child_env(**{PAUSE_AT: "late_charge_before_return",
                                         PAUSE_FILE: str(marker)}),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
