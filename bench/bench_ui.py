@@ -140,7 +140,7 @@ async def ui_payments(settings: Settings, emulator: object, count: int) -> list[
 
 
 def _sale():  # type: ignore[no-untyped-def]
-    from pos_terminal.tui.screens.sale import Sale
+    from pos_terminal.tui.sales import Sale
 
     return Sale(50_000, "bench", ())
 

@@ -57,17 +57,18 @@ from pos_terminal.tui.messages import (
     ReceiptUpdate,
     ScannerReady,
 )
+from pos_terminal.tui.outcome import Outcome
 from pos_terminal.tui.payment import PaymentRun
 from pos_terminal.tui.printing import start_print
+from pos_terminal.tui.sales import Sale
 from pos_terminal.tui.screens.base import PosScreen
-from pos_terminal.tui.screens.result import Outcome
-from pos_terminal.tui.screens.sale import Sale
 from pos_terminal.tui.wedge import KeyWedge
 from pos_terminal.tui.widgets.header import StatusHeader
 
 if TYPE_CHECKING:
     from pos_terminal.ledger import BackgroundSync, SyncStatus
     from pos_terminal.tui.demo import DemoController
+    from pos_terminal.tui.host import CounterHost
 
 #: The counter events the terminal shows (the rest are for other listeners).
 SHOWN_EVENTS: tuple[type[CounterEvent], ...] = (
@@ -667,3 +668,8 @@ class PosApp(App[None]):
     @work(thread=True, group="pending", exit_on_error=False)
     def refresh_pending(self) -> None:
         self.counter.publish_pending()
+
+
+if TYPE_CHECKING:
+    def _hosts_the_screens(app: PosApp) -> CounterHost:
+        return app  # mypy checks that PosApp has all the screens use of it (tui/host.py)

@@ -10,8 +10,8 @@ from textual.message import Message
 from pos_terminal.counter import PrintOutcome, ScannedCode
 
 if TYPE_CHECKING:
+    from pos_terminal.tui.outcome import Outcome
     from pos_terminal.tui.payment import PaymentRun
-    from pos_terminal.tui.screens.result import Outcome
 
 
 class CodeScanned(Message):

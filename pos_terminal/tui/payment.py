@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from pos_terminal.counter import UNRESOLVED
 from pos_terminal.counter.types import PaymentView
-from pos_terminal.tui.screens.sale import Sale
+from pos_terminal.tui.sales import Sale
 
 
 @dataclass

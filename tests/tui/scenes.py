@@ -19,15 +19,17 @@ from pos_terminal.counter import Counter
 from pos_terminal.journal import Journal
 from pos_terminal.journal.cashiers import Cashier
 from pos_terminal.tui.app import PosApp
+from pos_terminal.tui.outcome import Outcome
 from pos_terminal.tui.payment import PaymentRun
 from pos_terminal.tui.printing import PrintOutcome
+from pos_terminal.tui.sales import Sale
 from pos_terminal.tui.screens.banks import BanksScreen
 from pos_terminal.tui.screens.history import HistoryScreen, PaymentDetailScreen
 from pos_terminal.tui.screens.pay import PayScreen
 from pos_terminal.tui.screens.progress import ProgressScreen
 from pos_terminal.tui.screens.reports import ReportsScreen
-from pos_terminal.tui.screens.result import Outcome, ResultScreen
-from pos_terminal.tui.screens.sale import Sale, SaleScreen
+from pos_terminal.tui.screens.result import ResultScreen
+from pos_terminal.tui.screens.sale import SaleScreen
 from pos_terminal.tui.screens.show_qr import ShowQrScreen
 from pos_terminal.tui.screens.signin import SignInScreen
 from pos_terminal.tui.screens.supervisor import SupervisorDialog
@@ -155,7 +157,7 @@ async def sale_items(pilot: Pilot) -> None:
     screen = pilot.app.screen
     assert isinstance(screen, SaleScreen)
     screen.action_items()
-    from pos_terminal.tui.screens.sale import SaleItem
+    from pos_terminal.tui.sales import SaleItem
 
     screen.items = [SaleItem("Cà phê sữa đá", 25_000, 2), SaleItem("Bánh mì", 30_000, 1)]
     screen._refresh_items()

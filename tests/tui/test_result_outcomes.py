@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pos_terminal.checkout import PaymentState
-from pos_terminal.tui.screens.result import Outcome
+from pos_terminal.tui.outcome import Outcome
 from tests.tui.scenes import success_view
 
 S = PaymentState

@@ -17,7 +17,7 @@ from pos_terminal.base.i18n import _, current_language
 from pos_terminal.tui.widgets.header import StatusHeader
 
 if TYPE_CHECKING:
-    from pos_terminal.tui.app import PosApp
+    from pos_terminal.tui.host import CounterHost
 
 
 COMPACT_FOOTER_BELOW = 100  # columns: narrower terminals (80x24) get the compact footer
@@ -80,6 +80,6 @@ class PosScreen(Screen[None]):
             self.call_later(self.retranslate)
 
     @property
-    def pos(self) -> PosApp:
-        return cast("PosApp", self.app)
+    def pos(self) -> CounterHost:
+        return cast("CounterHost", self.app)
 

@@ -19,10 +19,10 @@ from pos_terminal.tui.messages import (
     PaymentTakesLong,
     ScannerReady,
 )
+from pos_terminal.tui.sales import Sale
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.progress import ProgressScreen
 from pos_terminal.tui.screens.result import ResultScreen
-from pos_terminal.tui.screens.sale import Sale
 from pos_terminal.tui.widgets.line import Line
 from pos_terminal.tui.widgets.preview import CameraPreview
 

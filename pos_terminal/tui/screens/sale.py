@@ -4,7 +4,6 @@ charges. Amount limits are checked here, before any scan."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import ClassVar
 
 from textual import on
@@ -16,28 +15,11 @@ from textual.widgets import DataTable, Input, Label, Static
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.messages import CodeScanned
+from pos_terminal.tui.sales import Sale, SaleItem
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.amount import AmountField
 from pos_terminal.tui.widgets.line import Line, cell
 from pos_terminal.tui.widgets.table import MeasuredTable
-
-
-@dataclass(frozen=True)
-class SaleItem:
-    name: str
-    price: int
-    quantity: int
-
-    @property
-    def total(self) -> int:
-        return self.price * self.quantity
-
-
-@dataclass(frozen=True)
-class Sale:
-    amount: int
-    description: str
-    items: tuple[SaleItem, ...]
 
 
 class SaleScreen(PosScreen):

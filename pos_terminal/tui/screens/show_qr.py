@@ -18,8 +18,9 @@ from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.counter.types import PaymentState, PaymentView
 from pos_terminal.tui.format import format_vnd
+from pos_terminal.tui.outcome import Outcome
 from pos_terminal.tui.screens.base import PosScreen
-from pos_terminal.tui.screens.result import Outcome, ResultScreen
+from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.widgets.amount import AmountField
 from pos_terminal.tui.widgets.line import Line
 from pos_terminal.tui.widgets.qr import QrCode

@@ -24,7 +24,7 @@ from pos_terminal.tui.cashier import refusal
 from pos_terminal.tui.widgets.line import Line
 
 if TYPE_CHECKING:
-    from pos_terminal.tui.app import PosApp
+    from pos_terminal.tui.host import CounterHost
 
 
 class SupervisorDialog(ModalScreen[str | None]):
@@ -78,9 +78,9 @@ class SupervisorDialog(ModalScreen[str | None]):
 
     @work(thread=True, group="supervisor", exclusive=True, exit_on_error=False)
     def check(self, supervisor_id: str, pin: str) -> None:
-        app = cast("PosApp", self.app)
+        app, host = self.app, cast("CounterHost", self.app)
         try:
-            supervisor = app.counter.cashiers().require_supervisor(pin, supervisor_id)
+            supervisor = host.counter.cashiers().require_supervisor(pin, supervisor_id)
         except CashierError as exc:
             text = refusal(exc, supervisor_id) + " " + _("Nothing was sent.")
             app.call_from_thread(self.say, text, True)
@@ -101,16 +101,16 @@ def authorise(screen: Screen[None], what: str, then: Callable[[str | None], None
 
     The authoriser is the supervisor whose PIN was checked; with no supervisor set up (anyone
     may, as in the CLI) it is the signed-in cashier, or None when nobody signs in."""
-    app = cast("PosApp", screen.app)
+    app, host = screen.app, cast("CounterHost", screen.app)
     try:
-        supervisors = app.counter.supervisors()
+        supervisors = host.counter.supervisors()
     except Exception as exc:
         text = cashier_message(exc)
         app.notify(_("Cannot read the cashiers from the journal: {error}. Nothing was "
                      "sent.").format(error=text), severity="error", markup=False)
         return
     if not supervisors:
-        then(app.cashier_id)
+        then(host.cashier_id)
         return
 
     def answered(supervisor_id: str | None) -> None:

@@ -1,0 +1,69 @@
+"""What the Result screen shows of a payment: its verdict in words, kept apart from the screen
+so that the App and its messages can carry one without importing a screen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from pos_terminal.base.i18n import _
+from pos_terminal.counter import outcome as verdict
+from pos_terminal.counter.types import PaymentState, PaymentView
+from pos_terminal.tui.format import vn_time
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the Result screen shows; built from a PaymentView or from an error sentence."""
+
+    success: bool
+    headline: str
+    amount: int
+    lines: tuple[str, ...]
+    receipt_id: str | None = None  # a settled payment: its receipt can be printed
+    view: PaymentView | None = field(default=None, compare=False)  # to redraw in a language
+
+    @classmethod
+    def from_view(cls, view: PaymentView) -> Outcome:
+        """By the one outcome rule (pos_terminal.checkout.verdict)."""
+        return replace(cls._judge(view), view=view)
+
+    @classmethod
+    def _judge(cls, view: PaymentView) -> Outcome:
+        judged = verdict.of_payment(view)
+        if judged is verdict.Verdict.NEEDS_REVIEW:
+            return cls(False, verdict.headline(view), view.amount, (
+                view.message,
+                _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
+            ))
+        if judged is verdict.Verdict.PAID and view.charged_late:
+            return cls(True, verdict.headline(view), view.amount, (
+                view.message,
+                _("Transaction: {zp_trans_id}").format(zp_trans_id=view.zp_trans_id or "-"),
+                _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
+            ), receipt_id=view.app_trans_id)
+        if view.state is PaymentState.SUCCEEDED:
+            return cls(True, _("PAID"), view.amount, (
+                _("Time: {time}").format(time=vn_time(view.updated_ms)),
+                _("Transaction: {zp_trans_id}").format(zp_trans_id=view.zp_trans_id or "-"),
+                _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
+            ), receipt_id=view.app_trans_id)
+        if view.abandoned and not view.is_final:
+            return cls(False, _("GAVE UP WAITING: OUTCOME UNKNOWN"), view.amount, (
+                view.message,
+                _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
+            ))
+        if view.state in (PaymentState.PROCESSING, PaymentState.UNKNOWN,
+                          PaymentState.SUBMITTING):
+            return cls(False, _("NOT CONFIRMED YET"), view.amount, (
+                view.message or _("The wallet service has not answered yet."),
+                _("It is being checked in the background: see History before charging again."),
+                _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
+            ))
+        return cls(False, _("NOT PAID"), view.amount, (
+            view.message or _("The payment was declined."),
+            _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
+        ))
+
+    @classmethod
+    def from_error(cls, amount: int, message: str) -> Outcome:
+        return cls(False, _("NOT PAID"), amount, (message,))

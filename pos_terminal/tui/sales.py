@@ -1,0 +1,23 @@
+"""A sale as the Sale screen hands it on to be charged: the amount, description and items."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SaleItem:
+    name: str
+    price: int
+    quantity: int
+
+    @property
+    def total(self) -> int:
+        return self.price * self.quantity
+
+
+@dataclass(frozen=True)
+class Sale:
+    amount: int
+    description: str
+    items: tuple[SaleItem, ...]
