@@ -285,10 +285,12 @@ async def test_history_filters_by_state_and_date(make_app, key_clock, emulator,
         screen = pilot.app.screen
         table = screen.query_one("#history-table", DataTable)
         await wait_until(pilot, lambda: table.row_count == 2, what="two rows")
+        assert text_of(pilot, "#history-filter").endswith("· all states · 2 payments")
         await type_keys(pilot, key_clock, "s")  # new
         await type_keys(pilot, key_clock, "s", "s", "s")  # submitting, processing, succeeded
         await wait_until(pilot, lambda: table.row_count == 1, what="succeeded only")
         assert table.get_row_at(0)[2:4] == ["50.000 ₫", "succeeded"]
+        assert text_of(pilot, "#history-filter").endswith("· succeeded · 1 payment")
         await type_keys(pilot, key_clock, "s")  # failed
         await wait_until(pilot, lambda: table.row_count == 1
                          and table.get_row_at(0)[3] == "failed", what="failed only")

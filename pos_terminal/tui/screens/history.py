@@ -137,8 +137,9 @@ class HistoryScreen(PosScreen):
 
     def _show_filter(self, extra: str = "") -> None:
         state = state_label(self.state_filter.value) if self.state_filter else _("all states")
-        text = _("Day {day} (Vietnam time) · {state} · {count} payments").format(
-            day=self.day, state=state, count=len(self.rows))
+        template = (_("Day {day} (Vietnam time) · {state} · {count} payment") if len(self.rows) == 1
+                    else _("Day {day} (Vietnam time) · {state} · {count} payments"))
+        text = template.format(day=self.day, state=state, count=len(self.rows))
         self.query_one("#history-filter", Static).update(text + (f" · {extra}" if extra else ""))
 
     def action_reload(self) -> None:
