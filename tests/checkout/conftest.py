@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -115,3 +116,12 @@ def write_config(settings: Any, path: Path, **checkout: Any) -> Path:
     ]
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
+
+
+def wait_until(what: str, check: Callable[[], object], timeout_s: float = 30) -> None:
+    """Poll `check` until it is true; fail naming `what` after `timeout_s`."""
+    end = time.monotonic() + timeout_s
+    while not check():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)

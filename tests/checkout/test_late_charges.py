@@ -8,14 +8,20 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
 from pos_terminal.checkout import Checkout, PaymentState, verdict
 from pos_terminal.checkout.hooks import PAUSE_AT, PAUSE_FILE
 from pos_terminal.config import Settings
-from tests.checkout.conftest import add_fault, charged, ledger, wallet_code, write_config
+from tests.checkout.conftest import (
+    add_fault,
+    charged,
+    ledger,
+    wait_until,
+    wallet_code,
+    write_config,
+)
 from tests.checkout.processes import child_env, cli
 from tests.conftest import ProcessingHold
 
@@ -27,14 +33,6 @@ GAVE_UP_REFUND = (
     "this payment; if the wallet charges it after all, the charge is returned to the customer "
     "automatically."
 )
-
-
-def _wait_until(what: str, check: Any, timeout_s: float = 30) -> None:
-    end = time.monotonic() + timeout_s
-    while not check():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 def _refunds_at_service(emulator: Any, tid: str) -> list[dict[str, Any]]:
@@ -53,7 +51,7 @@ def _abandoned_then_charged(settings: Settings, emulator: Any, hold: ProcessingH
                                                                    GAVE_UP_REFUND)
     assert verdict.payment_exit(gave_up) == 3
     hold.release()
-    _wait_until("the late charge", lambda: charged(emulator, view.app_trans_id))
+    wait_until("the late charge", lambda: charged(emulator, view.app_trans_id))
     return co, view.app_trans_id
 
 
@@ -63,7 +61,7 @@ def _returned(co: Checkout, tid: str) -> None:
         co.reconcile(wait_s=5)
         refund = co.journal.auto_refund_of(tid)
         return refund is not None and refund.is_final
-    _wait_until("the automatic return", settled)
+    wait_until("the automatic return", settled)
 
 
 def test_an_abandoned_payment_charged_later_is_returned_once(
@@ -104,7 +102,7 @@ def test_a_late_success_after_failed_is_returned(settings: Settings, emulator: A
     with Checkout(settings) as co:
         view = co.pay(15_000, wallet_code(emulator, "an"))
         assert view.state is S.FAILED
-        _wait_until("the late charge", lambda: charged(emulator, view.app_trans_id))
+        wait_until("the late charge", lambda: charged(emulator, view.app_trans_id))
         _returned(co, view.app_trans_id)
         final = co.journal.get(view.app_trans_id)
         assert (final.state, final.late, final.message) == (S.REFUNDED, True, RETURNED)
@@ -124,7 +122,7 @@ def test_review_leaves_a_late_charge_to_a_person(
             "REVIEW and a supervisor refunds it or settles the sale."
         )
         hold_processing.release()
-        _wait_until("the late charge", lambda: charged(emulator, view.app_trans_id))
+        wait_until("the late charge", lambda: charged(emulator, view.app_trans_id))
         co.reconcile(wait_s=5)
         final = co.journal.get(view.app_trans_id)
         assert (final.state, final.needs_review, final.charged_late) == (S.SUCCEEDED, True, True)
@@ -172,7 +170,7 @@ def test_pay_exiting_3_gives_up_and_the_late_charge_is_returned(
         "charges it after all, the charge is returned to the customer automatically."
     )
     hold_processing.release()
-    _wait_until("the late charge", lambda: charged(emulator, tid))
+    wait_until("the late charge", lambda: charged(emulator, tid))
     # Two processes reconcile at once: one return, never two.
     procs = [subprocess.Popen(cli(config, "reconcile", "--wait", "5", "--json"), env=child_env(),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
@@ -198,7 +196,7 @@ def test_a_crash_between_the_late_success_and_its_return(
                                         PAUSE_FILE: str(marker)}),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        _wait_until("the pause before the return", marker.exists)
+        wait_until("the pause before the return", marker.exists)
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)

@@ -17,17 +17,16 @@ from pos_terminal.checkout import Checkout, PaymentState, verdict
 from pos_terminal.checkout.outcomes import MSG_OWNER_LIVE
 from pos_terminal.config import Settings
 from pos_terminal.journal import CodeClaimed, Journal, lease
-from tests.checkout.conftest import add_fault, charged, ledger, quick_pay_requests, wallet_code
+from tests.checkout.conftest import (
+    add_fault,
+    charged,
+    ledger,
+    quick_pay_requests,
+    wait_until,
+    wallet_code,
+)
 
 S = PaymentState
-
-
-def _wait_until(what: str, check: Any, timeout_s: float = 30) -> None:
-    end = time.monotonic() + timeout_s
-    while not check():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 # ---------------------------------------------------------------- answers checked against orders
@@ -127,7 +126,7 @@ def _concluded_failed_then_charged(settings: Settings, emulator: Any) -> tuple[C
     co = Checkout(settings)
     view = co.pay(15_000, wallet_code(emulator, "an"))
     assert view.state is S.FAILED and verdict.payment_exit(view) == 1
-    _wait_until("the late charge", lambda: charged(emulator, view.app_trans_id))
+    wait_until("the late charge", lambda: charged(emulator, view.app_trans_id))
     return co, view.app_trans_id
 
 
@@ -314,7 +313,7 @@ def test_a_sender_whose_answer_is_lost_keeps_what_another_process_found(
     found: list[Any] = []
 
     def other_process() -> None:
-        _wait_until("the charge", lambda: ledger(emulator)["charges"])
+        wait_until("the charge", lambda: ledger(emulator)["charges"])
         with Checkout(settings) as other:
             found.append(other.reconcile())
 
