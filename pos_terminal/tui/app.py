@@ -4,20 +4,20 @@ source.
 Everything it needs comes in through the constructor (settings, a Counter, a scanner-source
 factory, an optional demo controller) so tests build it against the in-process emulator.
 Payment work runs in thread workers; the counter's events come back from its bus as Textual
-messages (CounterNews), and the App posts messages to the screen on top (tui/messages.py)."""
+messages (CounterNews). A payment's news goes to the screen that owns it (tui/payments.py), a
+receipt's to the screen that shows it; only input (keys, scanned codes) goes to the screen on
+top. Keys pass through the wedge-key router (tui/keys.py)."""
 
 from __future__ import annotations
 
-import contextlib
 import threading
-import time
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.widget import Widget
+from textual.screen import ModalScreen
 
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _, current_language, set_language
@@ -35,7 +35,6 @@ from pos_terminal.counter import (
     ReceiptPrinted,
     ReceiptPrinting,
     ReconcileFailed,
-    SaleLine,
     ScannedCode,
     Scanner,
     ScannerStatus,
@@ -45,22 +44,15 @@ from pos_terminal.counter import (
     Subscription,
     missing_device,
 )
-from pos_terminal.counter.types import PaymentView, ServiceCheck, mask_code
+from pos_terminal.counter.types import ServiceCheck, mask_code
 from pos_terminal.text_safety import clean
 from pos_terminal.tui.cashier import no_supervisor_notice
 from pos_terminal.tui.format import format_vnd
-from pos_terminal.tui.messages import (
-    CodeScanned,
-    PaymentConcluded,
-    PaymentTakesLong,
-    PaymentUpdated,
-    ReceiptUpdate,
-    ScannerReady,
-)
-from pos_terminal.tui.outcome import Outcome
+from pos_terminal.tui.keys import KeyDelivered, KeyRouter, WedgeFlush
+from pos_terminal.tui.messages import CodeScanned, ReceiptUpdate, ScannerReady
 from pos_terminal.tui.payment import PaymentRun
+from pos_terminal.tui.payments import PaymentController
 from pos_terminal.tui.printing import start_print
-from pos_terminal.tui.sales import Sale
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.wedge import KeyWedge
 from pos_terminal.tui.widgets.header import StatusHeader
@@ -77,9 +69,6 @@ SHOWN_EVENTS: tuple[type[CounterEvent], ...] = (
     ReceiptPrinted)
 REACHABILITY_EVERY_S = 15.0
 RECONCILE_EVERY_S = 30.0
-PROGRESS_AFTER_S = 0.4  # a payment settled sooner goes from Pay straight to Result
-KEY_SETTLE_POLL_S = 0.005
-KEY_SETTLE_MAX_S = 1.0
 LANGUAGE_KEY = "f8"  # switches between Vietnamese and English, on every screen
 SIGN_OUT_KEY = "f12"  # signs the cashier out (header title: "(F12 sign out)")
 
@@ -132,18 +121,13 @@ class PosApp(App[None]):
         self._news: Subscription | None = None
         self._source_factory = source_factory
         self._background = background
-        self._wedge = KeyWedge(settings.scanner.wedge_max_interkey_ms,
-                               settings.scanner.wedge_min_length)
-        self._replaying: set[int] = set()
-        self._unsettled: events.Key | None = None  # forwarded, its binding not yet run
-        self._unsettled_since = 0.0
-        self._waiting: list[events.Key] = []       # keys that came in behind it
-        self._keys_seen = 0
-        self.payment_in_flight = threading.Event()
+        self.keys = KeyRouter(self, KeyWedge(settings.scanner.wedge_max_interkey_ms,
+                                             settings.scanner.wedge_min_length),
+                              self._deliver_key, self._wedge_scan)
+        self.payments = PaymentController(self, lambda: self.counter, lambda: self.cashier_id)
+        self.payments.on_end.append(self._payment_ended)
+        self._quit_question: tuple[PaymentRun, ModalScreen[bool]] | None = None
         self.stopping = threading.Event()
-        self.sale_finished = False  # set by Result: Sale starts afresh when it comes back
-        self.next_sale_digits = ""  # a digit typed on Result: the next sale's amount starts so
-        self.payment: PaymentRun | None = None
         self.header_state: dict[str, Any] = {"reachable": None, "service": None,
                                              "pending": None}
         self.ledger_sync: BackgroundSync | None = None
@@ -167,7 +151,7 @@ class PosApp(App[None]):
             self.refresh_pending()
 
     # ---- the language ---------------------------------------------------------------------
-    def _language_screen(self) -> PosScreen | None:
+    def _language_screen(self) -> PosScreen[Any] | None:
         """The current screen when F8 may redraw it now (not while a payment is charged)."""
         screen = self.screen
         if isinstance(screen, PosScreen) and screen.can_switch_language():
@@ -220,7 +204,7 @@ class PosApp(App[None]):
         if self.signed_in is None:
             return  # nobody signs in at this counter
         busy = {"payment", "refund", "override"}
-        if self.payment_in_flight.is_set() or any(
+        if self.payments.in_flight.is_set() or any(
                 getattr(screen, "holds_a_payment", False) for screen in self.screen_stack) or any(
                 worker.group in busy and worker.is_running for worker in self.workers):
             self.notify(_("A payment or refund is in progress: wait for its result before "
@@ -261,17 +245,21 @@ class PosApp(App[None]):
     def _receipt_news(self, event: ReceiptPrinting | ReceiptPrinted) -> None:
         if isinstance(event, ReceiptPrinting):
             self.receipts_printing.add(event.subject_id)
-            self.screen.post_message(ReceiptUpdate(event.subject_id, event.app_trans_id, None))
+            self._tell_receipt(ReceiptUpdate(event.subject_id, event.app_trans_id, None))
             return
         outcome = event.outcome
         self.receipts_printing.discard(outcome.subject_id)
         self.prints[outcome.subject_id] = outcome
-        self.screen.post_message(ReceiptUpdate(outcome.subject_id, event.app_trans_id, outcome))
+        self._tell_receipt(ReceiptUpdate(outcome.subject_id, event.app_trans_id, outcome))
 
-    def on_receipt_update(self, message: ReceiptUpdate) -> None:
-        """No screen showed it (it was printed from elsewhere): a notification."""
+    def _tell_receipt(self, message: ReceiptUpdate) -> None:
+        """To every screen that shows this receipt, on top or not; none: a notification."""
+        shown = [screen for screen in self.screen_stack if isinstance(screen, PosScreen)
+                 and screen.shows_receipt(message.subject_id, message.app_trans_id)]
+        for screen in shown:
+            screen.post_message(message)
         outcome = message.outcome
-        if outcome is not None:
+        if not shown and outcome is not None:  # printed from elsewhere (`[printer] auto`)
             self.notify(outcome.message, severity="information" if outcome.printed else "error",
                         markup=False, timeout=10)
 
@@ -312,7 +300,7 @@ class PosApp(App[None]):
     def on_pos_app_counter_news(self, message: CounterNews) -> None:
         event = message.event
         if isinstance(event, PaymentProgress | PaymentSettled | PaymentUnresolved | PaymentError):
-            self._payment_news(event)
+            self.payments.news(event)
         elif isinstance(event, ReceiptPrinting | ReceiptPrinted):
             self._receipt_news(event)
         elif isinstance(event, ServiceStatus):
@@ -382,7 +370,8 @@ class PosApp(App[None]):
         self.call_from_thread(self._scanner_started)
 
     def _scanner_started(self) -> None:
-        self.screen.post_message(ScannerReady())  # a screen waiting for a code resumes it
+        for screen in self.screen_stack:  # a screen waiting for a code resumes it
+            screen.post_message(ScannerReady())
 
     def _on_source_code(self, code: ScannedCode) -> None:  # the source's thread
         if not self.stopping.is_set():
@@ -394,7 +383,10 @@ class PosApp(App[None]):
             self.code = code
 
     def on_pos_app_source_code(self, message: SourceCode) -> None:
-        self.screen.post_message(CodeScanned(message.code))
+        self.screen.post_message(CodeScanned(message.code))  # input: to the screen on top
+
+    def on_scanner_ready(self, message: ScannerReady) -> None:
+        pass  # no screen was waiting for a code
 
     def on_code_scanned(self, message: CodeScanned) -> None:
         """No screen took the code: nobody is waiting for one."""
@@ -404,8 +396,7 @@ class PosApp(App[None]):
 
     def on_unmount(self) -> None:
         self.stopping.set()
-        if self.payment is not None:
-            self.payment.cancel.set()
+        self.payments.stop()
         if self._news is not None:
             self.counter.bus.unsubscribe(self._news, timeout_s=0.0)
         if self.source is not None:
@@ -413,106 +404,31 @@ class PosApp(App[None]):
         if self.ledger_sync is not None:
             self.ledger_sync.stop(timeout_s=1.0)
 
-    # ---- keyboard wedge -----------------------------------------------------------------
-    class WedgeFlush(Message):
-        """Queued behind any keys already waiting, so a burst is never cut by a busy loop."""
-
-        def __init__(self, keys_seen: int) -> None:
-            super().__init__()
-            self.keys_seen = keys_seen
-
+    # ---- keys (tui/keys.py: the wedge, then one key at a time) -----------------------------
     async def on_event(self, event: events.Event) -> None:
-        if (isinstance(event, events.Key) and not event.is_forwarded
-                and id(event) not in self._replaying):
-            if self._unsettled is not None:
-                # An editing key (Backspace, Enter, ...) is still on its way to its binding:
-                # keys behind it wait, so a fast burst acts in the order it was typed.
-                self._waiting.append(event)
-                return
-            await self._take_key(event)
+        if isinstance(event, events.Key) and not event.is_forwarded and not self.keys.owns(event):
+            await self.keys.take(event)
             return
         await super().on_event(event)
 
-    def _forwarding(self, event: events.Key) -> None:
-        """Textual inserts printable keys in the focused field at once, but runs the bindings
-        of Backspace, Delete, Enter, arrows... only when the key has bubbled up to the App.
-        Until such a key has arrived there, later keys are held back (see `on_event`)."""
-        if event.key != "enter" and event.is_printable:
-            return
-        self._unsettled = event
-        self._unsettled_since = time.monotonic()
-        self.set_timer(KEY_SETTLE_POLL_S, self._check_settled)
-
-    class KeyDelivered(Message):
-        """Posted to the widget a key went to, right behind the key: it reaches the App after
-        the key was handled there and bubbled up (or was stopped on its way)."""
-
-        def __init__(self, key: events.Key) -> None:
-            super().__init__()
-            self.key = key
-
-    def _follow_key(self, event: events.Key, target: Widget) -> None:
-        if event is self._unsettled:
-            target.post_message(self.KeyDelivered(event))
-
-    async def on_pos_app_key_delivered(self, message: KeyDelivered) -> None:
-        if message.key is self._unsettled:
-            await self._settle()
+    async def _deliver_key(self, event: events.Key) -> None:
+        await super().on_event(event)
 
     async def on_key(self, event: events.Key) -> None:
-        # Runs before the App's own key handling (Textual calls each class's handler, the
-        # subclass first); the binding has run by the time the callback does.
-        if event is self._unsettled:
-            self.call_later(self._settle_key, event)
+        self.keys.reached_app(event)
 
-    async def _settle_key(self, event: events.Key) -> None:
-        if event is self._unsettled:
-            await self._settle()
+    async def on_key_delivered(self, message: KeyDelivered) -> None:
+        await self.keys.delivered(message)
 
-    async def _check_settled(self) -> None:
-        key = self._unsettled
-        if key is None:
-            return
-        # A key some widget stopped never reaches the App (KeyDelivered settles it); a key
-        # lost with its screen is not waited for longer than KEY_SETTLE_MAX_S.
-        if time.monotonic() - self._unsettled_since > KEY_SETTLE_MAX_S:
-            await self._settle()
-        else:
-            self.set_timer(KEY_SETTLE_POLL_S, self._check_settled)
-
-    async def _settle(self) -> None:
-        self._unsettled = None
-        while self._waiting and self._unsettled is None:
-            await self._take_key(self._waiting.pop(0))
-
-    async def _take_key(self, event: events.Key) -> None:
-        """A key from the terminal, in the order typed: through the wedge, then to the UI."""
-        self._keys_seen += 1
-        # event.time is when the driver read the key: the scanner's own rhythm, not ours.
-        outcome = self._wedge.feed(event, event.time)
-        for held in outcome.release:
-            await self._replay(held)
-        if outcome.scan is not None:
-            self._wedge_scan(outcome.scan)
-        if self._wedge.holding:
-            seen = self._keys_seen
-            self.set_timer(self._wedge.threshold_s * 1.5,
-                           lambda: self.post_message(self.WedgeFlush(seen)))
-        if outcome.passthrough:
-            self._forwarding(event)
-            await self._deliver(event)
-
-    async def _deliver(self, event: events.Key) -> None:
-        target = self.focused or self.screen  # where Textual forwards a key
-        await super().on_event(event)
-        self._follow_key(event, target)
+    async def on_wedge_flush(self, message: WedgeFlush) -> None:
+        await self.keys.flush(message)
 
     def _wedge_scan(self, text: str) -> None:
         # Other sources filter inside hardware; a burst from the keyboard is filtered by the
         # counter (CodeIgnored for anything that is not a payment code).
         code = self.counter.accept_code(text, "wedge")
         if code is not None:
-            self.screen.post_message(CodeScanned(code))
+            self.screen.post_message(CodeScanned(code))  # input: to the screen on top
         else:
             scanner = self.settings.scanner
             # what was read is not ours to style: shown without markup, escapes removed
@@ -524,107 +440,21 @@ class PosApp(App[None]):
                             alphabet=repr(scanner.code_alphabet)),
                         severity="warning", markup=False)
 
-    async def on_pos_app_wedge_flush(self, message: WedgeFlush) -> None:
-        if message.keys_seen != self._keys_seen:
-            return  # another key came in since: its own timer decides
-        for held in self._wedge.flush_due(time.monotonic()):
-            await self._replay(held)
+    # ---- the payment in flight (tui/payments.py) ------------------------------------------
+    @property
+    def payment(self) -> PaymentRun | None:
+        return self.payments.run
 
-    async def _replay(self, event: events.Key) -> None:
-        self._replaying.add(id(event))
-        self._forwarding(event)
-        try:
-            await self._deliver(event)
-        finally:
-            self._replaying.discard(id(event))
+    @property
+    def payment_in_flight(self) -> threading.Event:
+        return self.payments.in_flight
 
-    # ---- the payment in flight ----------------------------------------------------------
-    def start_payment(self, sale: Sale, code: ScannedCode) -> None:
-        """Charge `code` for `sale` in a worker. Pay stays up for a moment: a quick answer goes
-        straight to Result; a slower one brings up Progress."""
-        run = PaymentRun(sale, code.text[-4:], code.source, cashier_id=self.cashier_id,
-                         sale_id=self.counter.start_sale())
-        self.payment = run
-        self.payment_in_flight.set()
-        self.run_worker(lambda: self._charge(run, code), thread=True, group="payment",
-                        exit_on_error=False)
-        self.set_timer(PROGRESS_AFTER_S, lambda: self._show_progress(run))
-
-    def follow_payment(self, run: PaymentRun) -> None:
-        """Keep waiting: poll the same payment again (Counter.follow), never charge again."""
-        if run.view is None:
-            return
-        run.restart()
-        app_trans_id = run.view.app_trans_id
-
-        def follow() -> None:
-            with contextlib.suppress(Exception):  # published as PaymentError
-                self.counter.follow(app_trans_id, cancel=run.cancel, sale=run.sale_id)
-
-        self.run_worker(follow, thread=True, group="payment", exit_on_error=False)
-
-    def end_payment(self, run: PaymentRun) -> None:
-        run.cancel.set()
-        if self.payment is run:
-            self.payment = None
-            self.payment_in_flight.clear()
-
-    def _charge(self, run: PaymentRun, code: ScannedCode) -> None:
-        """Blocking, in a worker: the single charge and its polling. What happens comes back
-        as the counter's events (PaymentProgress, PaymentSettled, ...)."""
-        items = tuple(SaleLine(i.name, i.price, i.quantity) for i in run.sale.items)
-        with contextlib.suppress(Exception):  # published as PaymentError
-            self.counter.pay(run.sale.amount, code, description=run.sale.description,
-                             items=items, cancel=run.cancel, sale=run.sale_id,
-                             cashier_id=run.cashier_id)
-
-    def _payment_news(self, event: PaymentProgress | PaymentSettled | PaymentUnresolved
-                      | PaymentError) -> None:
-        run = self.payment
-        if run is None or event.sale != run.sale_id or run.cancel.is_set():
-            return  # another payment's (settled in the background), or one given up
-        if isinstance(event, PaymentProgress):
-            self._progress(run, event.view)
-        elif isinstance(event, PaymentError):
-            self._failed(run, event.message)
-        else:
-            self._finished(run, event.view)
-
-    def _progress(self, run: PaymentRun, view: PaymentView) -> None:
-        run.view = view
-        self.screen.post_message(PaymentUpdated(run))
-
-    def _show_progress(self, run: PaymentRun) -> None:
-        if self.payment is run and not (run.finished and not run.unresolved):
-            self.screen.post_message(PaymentTakesLong(run))
-
-    def _finished(self, run: PaymentRun, view: PaymentView) -> None:
-        run.view = view
-        run.finish()
-        if run.unresolved:  # the deadline passed: the cashier chooses
-            self.screen.post_message(PaymentUpdated(run))
-            self._show_progress(run)
-            return
-        self._conclude(run, Outcome.from_view(view))
-
-    def _failed(self, run: PaymentRun, message: str) -> None:
-        run.finish()
-        if run.unresolved:
-            message += " " + _("The payment is kept in the journal and checked again in the "
-                               "background: see History before charging again.")
-        self._conclude(run, Outcome.from_error(run.sale.amount, message))
-
-    def _conclude(self, run: PaymentRun, outcome: Outcome) -> None:
-        self.end_payment(run)
-        self.screen.post_message(PaymentConcluded(run, outcome))
-
-    def give_up(self, run: PaymentRun) -> None:
-        """The cashier stops waiting for a payment whose outcome is unknown (Progress, B)."""
-        if run.view is None:
-            return
-        view = self.counter.abandon(run.view.app_trans_id)
-        run.view = view
-        self._conclude(run, Outcome.from_view(view))
+    def _payment_ended(self, run: PaymentRun) -> None:
+        """A quit question about this payment no longer applies: it goes, and the payment's
+        screen (under it) shows the outcome."""
+        asked, self._quit_question = self._quit_question, None
+        if asked is not None and asked[0] is run and asked[1].is_current:
+            asked[1].dismiss(False)
 
     # ---- quitting -----------------------------------------------------------------------
     async def action_quit(self) -> None:
@@ -635,12 +465,15 @@ class PosApp(App[None]):
         from pos_terminal.tui.screens.dialogs import ConfirmDialog
 
         def answered(yes: bool | None) -> None:
+            self._quit_question = None
             if yes:
                 if run.view is not None and run.unresolved:
                     self.counter.abandon(run.view.app_trans_id)
                 self.exit()
 
-        self.push_screen(ConfirmDialog(quit_question(run, self.counter)), answered)
+        dialog = ConfirmDialog(quit_question(run, self.counter))
+        self._quit_question = (run, dialog)
+        self.push_screen(dialog, answered)
 
     # ---- background work ----------------------------------------------------------------
     @work(thread=True, group="reach", exclusive=True, exit_on_error=False)

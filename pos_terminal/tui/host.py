@@ -7,15 +7,12 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from pos_terminal.config import Settings
-    from pos_terminal.counter import Counter, PrintOutcome, ScannedCode, Scanner, SignedIn
+    from pos_terminal.counter import Counter, PrintOutcome, Scanner, SignedIn
     from pos_terminal.tui.demo import DemoController
-    from pos_terminal.tui.payment import PaymentRun
-    from pos_terminal.tui.sales import Sale
+    from pos_terminal.tui.payments import PaymentController
 
 
 class CounterHost(Protocol):
-    sale_finished: bool  # set by Result: Sale starts afresh when it comes back
-    next_sale_digits: str  # a digit typed on Result: the next sale's amount starts with it
     receipts_printing: set[str]
     prints: dict[str, PrintOutcome]
 
@@ -43,8 +40,5 @@ class CounterHost(Protocol):
 
     def refresh_pending(self) -> object: ...
 
-    def start_payment(self, sale: Sale, code: ScannedCode) -> None: ...
-
-    def follow_payment(self, run: PaymentRun) -> None: ...
-
-    def give_up(self, run: PaymentRun) -> None: ...
+    @property
+    def payments(self) -> PaymentController: ...

@@ -1,6 +1,6 @@
-"""One payment from the moment its code is read: the counter call runs in an App-level worker
-thread, so it outlives the screen changes (Pay -> Progress -> Result) it drives; its events
-come back through the counter's bus (PosApp.on_pos_app_counter_news)."""
+"""One payment from the moment its code is read, as the payment controller (tui/payments.py)
+follows it: the sale, the code's last digits, the latest view, the waiting time, and the
+screen that owns it (the one its news is delivered to)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from textual.message_pump import MessagePump
 
 from pos_terminal.counter import UNRESOLVED
 from pos_terminal.counter.types import PaymentView
@@ -27,6 +29,7 @@ class PaymentRun:
     finished: bool = False
     ended: float | None = None  # when waiting stopped: elapsed time freezes there
     sale_id: int = 0  # Counter.start_sale: the counter's events about this payment carry it
+    owner: MessagePump | None = field(default=None, compare=False, repr=False)
 
     @property
     def elapsed_s(self) -> float:

@@ -21,3 +21,12 @@ class Sale:
     amount: int
     description: str
     items: tuple[SaleItem, ...]
+
+
+@dataclass(frozen=True)
+class NextSale:
+    """How the cashier left a Result: the next sale's first digits (typed on the Result), or
+    the same sale again (retry after NOT PAID)."""
+
+    digits: str = ""
+    retry: bool = False

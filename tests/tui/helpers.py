@@ -31,7 +31,7 @@ def make_key(key: str, at: float) -> events.Key:
     return event
 
 
-def _send(pilot: Pilot, event: events.Key) -> None:
+def send_key(pilot: Pilot, event: events.Key) -> None:
     event.set_sender(pilot.app)
     assert pilot.app._driver is not None
     pilot.app._driver.send_message(event)
@@ -39,9 +39,9 @@ def _send(pilot: Pilot, event: events.Key) -> None:
 
 async def type_keys(pilot: Pilot, clock: KeyClock, *keys: str) -> None:
     """A person typing: keys well apart; afterwards the last held key is let through."""
-    taken = pilot.app._keys_seen + len(keys)
+    taken = pilot.app.keys.seen + len(keys)
     for key in keys:
-        _send(pilot, make_key(key, clock.next(HUMAN_GAP_S)))
+        send_key(pilot, make_key(key, clock.next(HUMAN_GAP_S)))
         await pilot.pause()
     clock.next(HUMAN_GAP_S)
     await keys_handled(pilot, taken)  # the wedge's hold-back timer has let the last key go
@@ -52,9 +52,9 @@ async def scan_burst(pilot: Pilot, clock: KeyClock, text: str, enter: bool = Tru
     """A USB scanner in keyboard mode: `text` in one burst, ending in Enter."""
     clock.next(HUMAN_GAP_S)
     keys = [*text, "enter"] if enter else list(text)
-    taken = pilot.app._keys_seen + len(keys)
+    taken = pilot.app.keys.seen + len(keys)
     for key in keys:
-        _send(pilot, make_key(key, clock.next(gap)))
+        send_key(pilot, make_key(key, clock.next(gap)))
     clock.next(HUMAN_GAP_S)
     await keys_handled(pilot, taken)
 
@@ -64,8 +64,7 @@ async def keys_handled(pilot: Pilot, taken: int) -> None:
     (scan or typing), held keys replayed, editing keys through their bindings. A state, not a
     time: on a loaded machine the wedge's hold-back timer fires late."""
     app = pilot.app
-    await wait_until(pilot, lambda: app._keys_seen >= taken and not app._waiting
-                     and app._unsettled is None and not app._wedge.holding,
+    await wait_until(pilot, lambda: app.keys.seen >= taken and app.keys.quiet,
                      what=f"the App to take {taken} keys")
     await pilot.pause()
 

@@ -21,9 +21,9 @@ from pos_terminal.tui.screens.history import PaymentDetailScreen
 from pos_terminal.tui.screens.reports import ReportsScreen
 from tests.tui.conftest import KeyClock
 from tests.tui.helpers import (
-    _send,
     make_key,
     screen_lines,
+    send_key,
     text_of,
     wait_for_footer,
     wait_until,
@@ -153,9 +153,8 @@ async def _refund_dialog_burst(pilot: Pilot, clock: KeyClock, keys: list[str]) -
     assert field.value == "125000"
     clock.next(0.2)
     for key in keys:  # one tmux send-keys: every key a millisecond after the last
-        _send(pilot, make_key(key, clock.next(0.001)))
-    await wait_until(pilot, lambda: not pilot.app._waiting and pilot.app._unsettled is None
-                     and not pilot.app._wedge.holding
+        send_key(pilot, make_key(key, clock.next(0.001)))
+    await wait_until(pilot, lambda: pilot.app.keys.quiet
                      and text_of(pilot, "#refund-message") != START, what="the burst handled")
     await pilot.pause(0.1)
     return field

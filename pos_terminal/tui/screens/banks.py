@@ -20,7 +20,7 @@ from pos_terminal.tui.widgets.line import Line, cell
 from pos_terminal.tui.widgets.table import MeasuredTable
 
 
-class BanksScreen(PosScreen):
+class BanksScreen(PosScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", N_("Back")),
         Binding("r", "reload", N_("Reload")),

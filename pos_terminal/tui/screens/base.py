@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from textual import events
 from textual.app import ComposeResult
@@ -21,10 +21,15 @@ if TYPE_CHECKING:
 
 
 COMPACT_FOOTER_BELOW = 100  # columns: narrower terminals (80x24) get the compact footer
+ResultT = TypeVar("ResultT")
 
 
-class PosScreen(Screen[None]):
+class PosScreen(Screen[ResultT]):
+    """A screen's answer to the screen that opened it is its typed result (`dismiss`, the
+    callback given to `push_screen`), never a flag on the App."""
+
     language = ""  # the language the screen was last drawn in
+    _answer: tuple[ResultT] | None = None  # to give as soon as the screen is on top again
 
     def compose(self) -> ComposeResult:
         self.language = current_language()
@@ -76,8 +81,23 @@ class PosScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         # Textual also runs the subclass's own handler: a screen left under another one while
         # the language changed is redrawn when it comes back.
-        if self.language and self.language != current_language():
+        if self._answer is not None:
+            (result,), self._answer = self._answer, None
+            self.dismiss(result)
+        elif self.language and self.language != current_language():
             self.call_later(self.retranslate)
+
+    def answer(self, result: ResultT) -> None:
+        """Dismiss with `result`: now if this screen is on top, else as soon as it is again
+        (dismissing would close whatever is on top of it, e.g. the quit question)."""
+        if self.is_current:
+            self.dismiss(result)
+        else:
+            self._answer = (result,)
+
+    def shows_receipt(self, subject_id: str, app_trans_id: str) -> bool:
+        """Whether this screen shows how the printing of this receipt goes (ReceiptUpdate)."""
+        return False
 
     @property
     def pos(self) -> CounterHost:

@@ -101,7 +101,7 @@ def shorten(text: str, width: int) -> str:
     return cut.rstrip(" ,.:;") + "…"
 
 
-class HistoryScreen(PosScreen):
+class HistoryScreen(PosScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", N_("Back")),
         Binding("s", "next_state", N_("State filter")),
@@ -266,7 +266,7 @@ class HistoryScreen(PosScreen):
             file=target.name))
 
 
-class PaymentDetailScreen(PosScreen):
+class PaymentDetailScreen(PosScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", N_("Back")),
         Binding("f", "refund", N_("Refund")),
@@ -492,10 +492,11 @@ class PaymentDetailScreen(PosScreen):
             return True
         return False
 
+    def shows_receipt(self, subject_id: str, app_trans_id: str) -> bool:
+        return subject_id in self.printing_here or app_trans_id == self.app_trans_id
+
     def on_receipt_update(self, message: ReceiptUpdate) -> None:
-        mine = (message.subject_id in self.printing_here
-                or message.app_trans_id == self.app_trans_id)
-        if not mine:
+        if not self.shows_receipt(message.subject_id, message.app_trans_id):
             return
         message.stop()
         if message.outcome is None:

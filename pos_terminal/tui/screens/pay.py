@@ -1,5 +1,9 @@
 """Pay: a large "scan the customer's payment code" prompt, the active scanner and its state, an
-optional camera preview; Escape cancels until a code is read."""
+optional camera preview; Escape cancels until a code is read.
+
+Pay owns the payment from the moment its code is read (the payment controller tells it the
+news); when the answer takes a moment it hands the payment to Progress, pushed on top of it.
+Its answer to Sale is the payment's Outcome, or None when the cashier cancelled."""
 
 from __future__ import annotations
 
@@ -19,15 +23,15 @@ from pos_terminal.tui.messages import (
     PaymentTakesLong,
     ScannerReady,
 )
+from pos_terminal.tui.outcome import Outcome
 from pos_terminal.tui.sales import Sale
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.progress import ProgressScreen
-from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.widgets.line import Line
 from pos_terminal.tui.widgets.preview import CameraPreview
 
 
-class PayScreen(PosScreen):
+class PayScreen(PosScreen[Outcome | None]):
     holds_a_payment = True  # no sign-out while it is up (PosApp.action_sign_out)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", N_("Cancel")),
@@ -72,7 +76,7 @@ class PayScreen(PosScreen):
         return self.code is None
 
     def on_screen_resume(self) -> None:
-        if self.pos.source is not None:
+        if self.pos.source is not None and self.code is None:
             self.pos.source.resume()
 
     def on_scanner_ready(self, message: ScannerReady) -> None:
@@ -110,22 +114,24 @@ class PayScreen(PosScreen):
         self.query_one("#pay-prompt", Static).update(_("Submitting the payment…"))
         self.query_one("#scanner-state", Static).update(
             _("Code {code} read by {source}").format(code=self.code, source=code.source))
-        self.pos.start_payment(self.sale, code)
+        self.pos.payments.start(self.sale, code, owner=self)
 
     def on_payment_takes_long(self, message: PaymentTakesLong) -> None:
         message.stop()
-        if self.code is not None:
-            self.app.switch_screen(ProgressScreen(message.run))
+        if self.code is not None and self.is_current:
+            progress = ProgressScreen(message.run)
+            self.pos.payments.hand_over(message.run, progress)
+            self.app.push_screen(progress, self.answer)
 
     def on_payment_concluded(self, message: PaymentConcluded) -> None:
         message.stop()
-        self.app.switch_screen(ResultScreen(message.outcome))
+        self.answer(message.outcome)
 
     def action_cancel(self) -> None:
         if self.code is None:
             if self.pos.demo is not None:
                 self.pos.demo.withdraw()
-            self.app.pop_screen()
+            self.dismiss(None)
 
     def action_toggle_preview(self) -> None:
         preview = self.query_one(CameraPreview)

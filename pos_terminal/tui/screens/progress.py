@@ -2,7 +2,9 @@
 deadline the cashier keeps waiting or hands the payment to background reconciliation.
 
 Shown only when the answer takes a moment: a payment that is settled at once goes from Pay
-straight to Result. The payment itself runs in the App (tui/payment.py); this is its view."""
+straight to Result. The payment itself is the payment controller's (tui/payments.py), which
+tells this screen its news once Pay has handed it over; its answer (to Pay, under it) is the
+payment's Outcome, given as soon as it is on top (not while the quit question is)."""
 
 from __future__ import annotations
 
@@ -24,13 +26,13 @@ from pos_terminal.tui.messages import (
     PaymentTakesLong,
     PaymentUpdated,
 )
+from pos_terminal.tui.outcome import Outcome
 from pos_terminal.tui.payment import PaymentRun
 from pos_terminal.tui.screens.base import PosScreen
-from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.widgets.line import Line
 
 
-class ProgressScreen(PosScreen):
+class ProgressScreen(PosScreen[Outcome]):
     holds_a_payment = True  # no sign-out while it is up (PosApp.action_sign_out)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("w", "keep_waiting", N_("Keep waiting"), show=False),
@@ -80,7 +82,7 @@ class ProgressScreen(PosScreen):
     def on_payment_concluded(self, message: PaymentConcluded) -> None:
         message.stop()
         if message.run is self.run:
-            self.app.switch_screen(ResultScreen(message.outcome))
+            self.answer(message.outcome)
 
     def show_run(self) -> None:
         run, view = self.run, self.run.view
@@ -104,10 +106,10 @@ class ProgressScreen(PosScreen):
 
     def action_keep_waiting(self) -> None:
         if self.awaiting_choice:
-            self.pos.follow_payment(self.run)
+            self.pos.payments.follow(self.run)
             self.show_run()
 
     def action_background(self) -> None:
         if not self.awaiting_choice or self.run.view is None:
             return
-        self.pos.give_up(self.run)
+        self.pos.payments.give_up(self.run)

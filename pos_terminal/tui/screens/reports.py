@@ -20,7 +20,7 @@ from pos_terminal.tui.screens.dialogs import ConfirmDialog
 from pos_terminal.tui.widgets.line import Line
 
 
-class ReportsScreen(PosScreen):
+class ReportsScreen(PosScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", N_("Back")),
         Binding("x", "x_report", N_("X report")),

@@ -1,6 +1,7 @@
 """Result: an unmistakable full-screen success or failure. It stays until the cashier
 acknowledges it: Enter, Esc or Space returns to Sale; a digit returns to Sale and starts the
-next amount with it (the key is never lost); other keys are ignored."""
+next amount with it (its answer, NextSale, carries the digit; the keys after it go to Sale once
+it has closed, tui/keys.py); other keys are ignored."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pos_terminal.counter import PrintOutcome
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.messages import CodeScanned, ReceiptUpdate
 from pos_terminal.tui.outcome import Outcome
+from pos_terminal.tui.sales import NextSale
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.line import Line
 
@@ -22,7 +24,7 @@ DISMISS_KEYS = frozenset({"enter", "escape", "space"})
 DIGITS = "0123456789"
 
 
-class ResultScreen(PosScreen):
+class ResultScreen(PosScreen[NextSale]):
     AUTO_FOCUS = None
 
     def __init__(self, outcome: Outcome) -> None:
@@ -43,7 +45,6 @@ class ResultScreen(PosScreen):
                 yield Line(_("Enter: next sale · or type the next amount"), id="result-hint")
 
     def on_mount(self) -> None:
-        self.pos.sale_finished = True
         self.pos.refresh_pending()
         receipt_id = self.outcome.receipt_id
         if receipt_id in self.pos.receipts_printing:
@@ -65,13 +66,15 @@ class ResultScreen(PosScreen):
                 self._show_receipt(_("Printing the receipt…"), error=False)
                 self.pos.print_receipt(receipt_id)
         elif event.key in DISMISS_KEYS:
-            self.back_to_sale()
+            self.back_to_sale(NextSale())
         elif event.character is not None and event.character in DIGITS:
-            self.pos.next_sale_digits = event.character  # Sale starts its amount with it
-            self.back_to_sale()
+            self.back_to_sale(NextSale(digits=event.character))  # Sale's amount starts with it
 
     def on_code_scanned(self, message: CodeScanned) -> None:
         message.stop()  # a late double read of the phone that was just charged
+
+    def shows_receipt(self, subject_id: str, app_trans_id: str) -> bool:
+        return subject_id == self.outcome.receipt_id
 
     def on_receipt_update(self, message: ReceiptUpdate) -> None:
         if message.subject_id != self.outcome.receipt_id:
@@ -94,6 +97,6 @@ class ResultScreen(PosScreen):
         return outcome.subject_id == self.outcome.receipt_id and self._show_receipt(
             outcome.message, error=not outcome.printed)
 
-    def back_to_sale(self) -> None:
+    def back_to_sale(self, next_sale: NextSale) -> None:
         if self.is_current:
-            self.app.pop_screen()
+            self.dismiss(next_sale)

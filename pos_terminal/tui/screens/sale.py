@@ -15,14 +15,15 @@ from textual.widgets import DataTable, Input, Label, Static
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.messages import CodeScanned
-from pos_terminal.tui.sales import Sale, SaleItem
+from pos_terminal.tui.outcome import Outcome
+from pos_terminal.tui.sales import NextSale, Sale, SaleItem
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.amount import AmountField
 from pos_terminal.tui.widgets.line import Line, cell
 from pos_terminal.tui.widgets.table import MeasuredTable
 
 
-class SaleScreen(PosScreen):
+class SaleScreen(PosScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "charge", N_("Charge")),
         Binding("f2", "history", N_("History")),
@@ -108,19 +109,31 @@ class SaleScreen(PosScreen):
             self.query_one("#amount", AmountField).focus()
             return
         self.say("")
+        self._charge(sale)
+
+    def _charge(self, sale: Sale) -> None:
         from pos_terminal.tui.screens.pay import PayScreen
 
-        self.app.push_screen(PayScreen(sale))
+        self.app.push_screen(PayScreen(sale), self._paid_or_not)
+
+    def _paid_or_not(self, outcome: Outcome | None) -> None:
+        """Pay's answer: None when the cashier cancelled before a code was read."""
+        if outcome is not None:
+            from pos_terminal.tui.screens.result import ResultScreen
+
+            self.app.push_screen(ResultScreen(outcome), self._next_sale)
+
+    def _next_sale(self, next_sale: NextSale | None) -> None:
+        """The Result's answer. Runs before any key typed after the one that closed it
+        (tui/keys.py), so those keys land in the next sale's amount."""
+        if next_sale is not None and next_sale.retry:
+            self._charge(self.current_sale())
+            return
+        self.action_clear()
+        if next_sale is not None and next_sale.digits:
+            self.query_one("#amount", AmountField).amount = int(next_sale.digits)
 
     def on_screen_resume(self) -> None:
-        if self.pos.sale_finished:
-            self.pos.sale_finished = False
-            self.action_clear()
-        digits, self.pos.next_sale_digits = self.pos.next_sale_digits, ""
-        if digits:  # typed on the Result screen: the first digits of this sale
-            amount = self.query_one("#amount", AmountField)
-            amount.amount = int(digits)
-            amount.focus()
         self._show_demo_wallet()
 
     def action_clear(self) -> None:
@@ -219,7 +232,8 @@ class SaleScreen(PosScreen):
     def action_show_qr(self) -> None:
         from pos_terminal.tui.screens.show_qr import ShowQrScreen
 
-        self.app.push_screen(ShowQrScreen(self.query_one("#amount", AmountField).amount))
+        self.app.push_screen(ShowQrScreen(self.query_one("#amount", AmountField).amount),
+                             self._paid_or_not)
 
     def action_demo_wallet(self) -> None:
         demo = self.pos.demo

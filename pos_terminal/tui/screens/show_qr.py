@@ -20,7 +20,6 @@ from pos_terminal.counter.types import PaymentState, PaymentView
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.outcome import Outcome
 from pos_terminal.tui.screens.base import PosScreen
-from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.widgets.amount import AmountField
 from pos_terminal.tui.widgets.line import Line
 from pos_terminal.tui.widgets.qr import QrCode
@@ -28,7 +27,9 @@ from pos_terminal.tui.widgets.qr import QrCode
 FOLLOW_FOR_S = 16 * 60  # an unpaid order expires after 15 minutes by default
 
 
-class ShowQrScreen(PosScreen):
+class ShowQrScreen(PosScreen[Outcome | None]):
+    """Its answer (to Sale) is the order's Outcome once paid or declined; None on Esc."""
+
     holds_a_payment = True  # no sign-out while it is up (PosApp.action_sign_out)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", N_("Back")),
@@ -142,11 +143,11 @@ class ShowQrScreen(PosScreen):
     def _finished(self, view: PaymentView) -> None:
         self.view = view
         if view.state in (PaymentState.SUCCEEDED, PaymentState.FAILED):
-            self.app.switch_screen(ResultScreen(Outcome.from_view(view)))
+            self.answer(Outcome.from_view(view))
         else:
             self.say(_("Not paid yet after 16 minutes: the order has expired or will be checked "
                        "in the background. Esc goes back."), True)
 
     def action_back(self) -> None:
         self.cancel.set()
-        self.app.pop_screen()
+        self.dismiss(None)

@@ -19,7 +19,7 @@ from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.line import Line
 
 
-class SignInScreen(PosScreen):
+class SignInScreen(PosScreen[None]):
     def body(self) -> Iterable[Widget]:
         with Vertical(id="signin"):
             yield Line(_("Sign in to take payments"), id="signin-title")

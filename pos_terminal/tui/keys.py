@@ -1,0 +1,144 @@
+"""Every key from the terminal, in the order typed: first through the keyboard-wedge detector
+(tui/wedge.py), then to the UI one at a time.
+
+A key is delivered only once the key before it has been handled: when it reached the App (its
+binding has run) or when the widget it went to stopped it (a KeyDelivered posted right behind
+it comes back). So a key that closes a screen (a digit on Result, Enter on a dialog) has done
+so before the next key is delivered, and the next key lands on whatever screen is on top then;
+a key is never delivered to a screen on its way out, and never overtakes the one before it."""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual import events
+from textual.app import App
+from textual.message import Message
+from textual.widget import Widget
+
+from pos_terminal.tui.wedge import KeyWedge
+
+SETTLE_POLL_S = 0.005
+SETTLE_MAX_S = 1.0  # a key lost with its screen is not waited for longer than this
+
+
+class KeyDelivered(Message):
+    """Posted to the widget a key went to, right behind the key: it bubbles up to the App
+    after the key was handled there (or stopped on its way)."""
+
+    def __init__(self, key: events.Key) -> None:
+        super().__init__()
+        self.key = key
+
+
+class WedgeFlush(Message):
+    """Queued behind any keys already waiting, so a burst is never cut by a busy loop."""
+
+    def __init__(self, keys_seen: int) -> None:
+        super().__init__()
+        self.keys_seen = keys_seen
+
+
+class KeyRouter:
+    """Owns the key order. The App calls `take` for each key from the driver, `delivered` for
+    KeyDelivered, `reached_app` from its on_key, `flush` for WedgeFlush."""
+
+    def __init__(self, app: App[Any], wedge: KeyWedge,
+                 deliver: Callable[[events.Key], Awaitable[None]],
+                 scanned: Callable[[str], None]) -> None:
+        self._app = app
+        self._wedge = wedge
+        self._deliver_to_ui = deliver
+        self._scanned = scanned
+        self.seen = 0                      # keys taken from the terminal so far
+        self._ready: deque[events.Key] = deque()  # decided as typing, waiting their turn
+        self._unsettled: events.Key | None = None  # delivered, not yet handled
+        self._unsettled_since = 0.0
+        self._target: Widget | None = None
+        self._pumping = False
+        self.replaying: set[int] = set()  # ids of keys the router itself hands to the App
+
+    @property
+    def quiet(self) -> bool:
+        """Nothing held back, queued or on its way: every key taken has been handled."""
+        return not self._ready and self._unsettled is None and not self._wedge.holding
+
+    def owns(self, event: events.Key) -> bool:
+        return id(event) in self.replaying
+
+    async def take(self, event: events.Key) -> None:
+        """A key from the terminal: through the wedge, then queued for the UI."""
+        self.seen += 1
+        # event.time is when the driver read the key: the scanner's own rhythm, not ours.
+        outcome = self._wedge.feed(event, event.time)
+        self._ready.extend(outcome.release)
+        if outcome.scan is not None:
+            self._scanned(outcome.scan)
+        if self._wedge.holding:
+            seen = self.seen
+            self._app.set_timer(self._wedge.threshold_s * 1.5,
+                                lambda: self._app.post_message(WedgeFlush(seen)))
+        if outcome.passthrough:
+            self._ready.append(event)
+        await self._pump()
+
+    async def flush(self, message: WedgeFlush) -> None:
+        if message.keys_seen != self.seen:
+            return  # another key came in since: its own timer decides
+        self._ready.extend(self._wedge.flush_due(time.monotonic()))
+        await self._pump()
+
+    async def delivered(self, message: KeyDelivered) -> None:
+        if message.key is self._unsettled:
+            await self._settle()
+
+    def reached_app(self, event: events.Key) -> None:
+        # The App's on_key runs before its own key handling (bindings); the callback after.
+        if event is self._unsettled:
+            self._app.call_later(self._settle_if, event)
+
+    async def _settle_if(self, event: events.Key) -> None:
+        if event is self._unsettled:
+            await self._settle()
+
+    async def _settle(self) -> None:
+        self._unsettled = None
+        await self._pump()
+
+    async def _pump(self) -> None:
+        if self._pumping:
+            return
+        self._pumping = True
+        try:
+            while self._ready and self._unsettled is None:
+                await self._send(self._ready.popleft())
+        finally:
+            self._pumping = False
+
+    async def _send(self, event: events.Key) -> None:
+        app = self._app
+        target = app.focused or app.screen  # where Textual forwards a key
+        self._unsettled, self._target = event, target
+        self._unsettled_since = time.monotonic()
+        app.set_timer(SETTLE_POLL_S, lambda: self._check_settled(event))
+        self.replaying.add(id(event))
+        try:
+            await self._deliver_to_ui(event)
+        finally:
+            self.replaying.discard(id(event))
+        if event is self._unsettled:
+            target.post_message(KeyDelivered(event))
+
+    async def _check_settled(self, key: events.Key) -> None:
+        if key is not self._unsettled:
+            return  # settled already
+        # A key some widget stopped never reaches the App (KeyDelivered settles it); a key
+        # whose screen closed under it settles as soon as that screen has gone.
+        gone = self._target is not None and not self._target.is_attached
+        if gone or time.monotonic() - self._unsettled_since > SETTLE_MAX_S:
+            await self._settle()
+        else:
+            self._app.set_timer(SETTLE_POLL_S, lambda: self._check_settled(key))
