@@ -20,7 +20,7 @@ from pos_terminal.base.i18n import LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE
 
 PACKAGE_DIR = LOCALE_DIR.parent
 _FIXED_DATE = datetime(2026, 11, 1, tzinfo=UTC)  # no date churn in git on every extraction
-KEYWORDS = {"_": None, "N_": None, "translate_to": (2,)}
+KEYWORDS = {"_": None, "N_": None, "translate_to": (2,), "ngettext": (1, 2)}
 HEADERS = {
     "pos_terminal": "Vietnamese translations of pos-terminal (CLI, headless mode, checkout "
                     "messages, receipts).",
@@ -47,10 +47,10 @@ def extract(package_dir: Path = PACKAGE_DIR) -> list[Found]:
     for filename, lineno, message, _comments, _context in extract_from_dir(
             str(package_dir), method_map=[("**.py", "python")], keywords=KEYWORDS,
             comment_tags=(), strip_comment_tags=True):
-        if not isinstance(message, str) or not message:
-            continue
         relative = filename.replace("\\", "/")
-        found.append(Found(message, domain_of(relative), f"pos_terminal/{relative}:{lineno}"))
+        for text in message if isinstance(message, tuple) else (message,):  # ngettext: both
+            if isinstance(text, str) and text:
+                found.append(Found(text, domain_of(relative), f"pos_terminal/{relative}:{lineno}"))
     return found
 
 

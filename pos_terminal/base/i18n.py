@@ -92,6 +92,13 @@ def gettext(message: str) -> str:
     return catalog(current_language()).get(message, message)
 
 
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The form for `count` in the current language. Both forms are msgids of their own in
+    the catalogs (Vietnamese has one form: both translate alike); English takes the singular
+    for 1 only."""
+    return gettext(singular if count == 1 else plural)
+
+
 def translate_to(language: str, message: str) -> str:
     """``message`` in ``language`` whatever the current one is (receipts in the shop's language)."""
     return catalog(normalise(language)).get(message, message)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -13,7 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from pos_terminal.base.i18n import N_, _
-from pos_terminal.counter.types import PaymentState, PaymentView
+from pos_terminal.counter.types import PaymentState, PaymentView, RefundView
 from pos_terminal.tui.format import format_vnd, state_label
 from pos_terminal.tui.widgets.line import Line
 
@@ -37,25 +38,45 @@ class RefundDialog(ModalScreen[RefundRequestUi | None]):
         Binding("y", "confirm", N_("Yes"), show=False),
     ]
 
-    def __init__(self, view: PaymentView) -> None:
+    def __init__(self, view: PaymentView, refunds: Sequence[RefundView] = ()) -> None:
         super().__init__(classes="dialog")
         self.view = view
+        # Refunds still on their way count as given: the journal counts them the same way.
+        self.in_flight = sum(r.amount for r in refunds if r.state is PaymentState.REFUNDING)
+        self.left = max(view.refundable_amount - self.in_flight, 0)
         self.pending_amount: int | None = None
 
     def compose(self) -> ComposeResult:
-        left = self.view.refundable_amount
+        left = self.left
         with Vertical():
             yield Line(_("Refund payment {app_trans_id}").format(
                 app_trans_id=self.view.app_trans_id))
-            yield Line(_("Paid {amount}, already refunded {refunded}, refundable {left}.").format(
-                amount=format_vnd(self.view.amount),
-                refunded=format_vnd(self.view.refunded_amount), left=format_vnd(left)))
+            paid = format_vnd(self.view.amount)
+            refunded = format_vnd(self.view.refunded_amount)
+            if self.in_flight:
+                yield Line(_("Paid {amount}, refunded {refunded}, {in_flight} being refunded: "
+                             "{left} can be refunded.").format(
+                    amount=paid, refunded=refunded, in_flight=format_vnd(self.in_flight),
+                    left=format_vnd(left)))
+            else:
+                yield Line(_("Paid {amount}, refunded {refunded}: {left} can be refunded.").format(
+                    amount=paid, refunded=refunded, left=format_vnd(left)))
             yield Input(value=str(left), restrict=r"[0-9]*", max_length=12, id="refund-amount")
             yield Line(_("Enter: check the amount · Esc: cancel"), id="refund-message")
 
+    @on(Input.Changed, "#refund-amount")
+    def _changed(self) -> None:
+        """A new amount: the old sentence about the previous one goes."""
+        if self.pending_amount is not None or self.query_one("#refund-message").has_class(
+                "error"):
+            self.pending_amount = None
+            message = self.query_one("#refund-message", Static)
+            message.remove_class("error")
+            message.update(_("Enter: check the amount · Esc: cancel"))
+
     @on(Input.Submitted, "#refund-amount")
     def _check(self, event: Input.Submitted) -> None:
-        left = self.view.refundable_amount
+        left = self.left
         amount = int(event.value) if event.value else 0
         message = self.query_one("#refund-message", Static)
         if amount <= 0 or amount > left:

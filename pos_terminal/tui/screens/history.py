@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.cells import cell_len
+from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 from textual import events, on, work
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -19,7 +21,7 @@ from textual.widgets import DataTable, Input, Static
 
 from pos_terminal.base.codes import mask_last4
 from pos_terminal.base.errors import cashier_message
-from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.i18n import N_, _, ngettext
 from pos_terminal.counter import PrintOutcome
 from pos_terminal.counter.types import (
     EventView,
@@ -61,9 +63,18 @@ def items_text(view: PaymentView) -> str:
     return ", ".join(parts)
 
 
-def _note(view: PaymentView, refunds: Sequence[RefundView] = ()) -> str:
-    """What a cashier asks about a row: review, late charge, refunds, the failure's reason or
-    what was sold, and who took it."""
+def row_state(view: PaymentView, refunds: Sequence[RefundView] = ()) -> str:
+    """The State column: a late charge says where its return is, never just "succeeded"."""
+    auto = next((r for r in refunds if r.auto), None)
+    if view.charged_late and auto is not None and auto.state is PaymentState.REFUNDING:
+        return _("returning")
+    if view.charged_late and view.state is PaymentState.SUCCEEDED:
+        return _("charged late")
+    return state_label(view.state.value)
+
+
+def _flags(view: PaymentView, refunds: Sequence[RefundView]) -> list[str]:
+    """What must never be cut from a row's note: review, late charge, refunds."""
     parts = []
     if view.needs_review:
         parts.append(_("NEEDS REVIEW"))
@@ -75,7 +86,15 @@ def _note(view: PaymentView, refunds: Sequence[RefundView] = ()) -> str:
         parts.append(_("refunded {amount}").format(amount=format_vnd(view.refunded_amount)))
     in_flight = sum(1 for r in refunds if r.state is PaymentState.REFUNDING and not r.auto)
     if in_flight:
-        parts.append(_("{count} refund(s) in progress").format(count=in_flight))
+        parts.append(ngettext("{count} refund in progress", "{count} refunds in progress",
+                              in_flight).format(count=in_flight))
+    return parts
+
+
+def _note(view: PaymentView, refunds: Sequence[RefundView] = ()) -> str:
+    """What a cashier asks about a row: review, late charge, refunds, the failure's reason or
+    what was sold, and who took it."""
+    parts = _flags(view, refunds)
     if view.state is PaymentState.FAILED or not view.is_final or view.needs_review:
         parts.append(view.message)  # the reason, or what the terminal is doing about it
     else:
@@ -88,6 +107,19 @@ def _note(view: PaymentView, refunds: Sequence[RefundView] = ()) -> str:
 def short_order(app_trans_id: str) -> str:
     """The part of an app_trans_id after its date and terminal (unique on a day's list)."""
     return "…" + app_trans_id.rsplit("_", 1)[-1]
+
+
+def note_cell(view: PaymentView, refunds: Sequence[RefundView], width: int) -> tuple[str, int]:
+    """The note as the row shows it, and the row's height: one line, cut at a word, unless its
+    flags (review, late charge, refunds) do not fit one: then two lines, the flags whole."""
+    note = clean(_note(view, refunds))
+    if cell_len(" · ".join(_flags(view, refunds))) <= width:
+        return shorten(note, width), 1
+    lines = Text(note).wrap(Console(width=width), width)
+    if len(lines) <= 2:
+        return "\n".join(line.plain.rstrip() for line in lines), len(lines)
+    return lines[0].plain.rstrip() + "\n" + shorten(
+        note[len(lines[0].plain):].strip(), width), 2
 
 
 def shorten(text: str, width: int) -> str:
@@ -171,10 +203,10 @@ class HistoryScreen(PosScreen[None]):
         room = (table.size.width or self.app.size.width) - 2
         headers = (_("Time"), _("Order"), _("Amount"), _("State"))
 
-        def layout(order: Callable[[str], str]) -> tuple[list[tuple[str, str, str, str, str]], int]:
+        def layout(order: Callable[[str], str]) -> tuple[list[tuple[str, str, str, str]], int]:
             cells = [(vn_time(view.created_ms, with_date=False), order(view.app_trans_id),
-                      format_vnd(view.amount), state_label(view.state.value),
-                      _note(view, self.refunds.get(view.app_trans_id, ()))) for view in rows]
+                      format_vnd(view.amount), row_state(view, self.refunds.get(
+                          view.app_trans_id, ()))) for view in rows]
             widths = [max([cell_len(h), *(cell_len(c[i]) for c in cells)])
                       for i, h in enumerate(headers)]
             # The note gets what is left of the width (a scrollbar's worth kept free) and ends
@@ -188,8 +220,9 @@ class HistoryScreen(PosScreen[None]):
         table.add_columns(*headers)
         table.add_column(_("Note"), width=note_width)
         for view, row in zip(rows, cells, strict=True):
-            table.add_row(*map(cell, row[:4]), cell(shorten(clean(row[4]), note_width)),
-                          key=view.app_trans_id)
+            note, height = note_cell(view, self.refunds.get(view.app_trans_id, ()), note_width)
+            table.add_row(*map(cell, row), "\n".join(map(cell, note.split("\n"))),
+                          key=view.app_trans_id, height=height)
         if rows:
             table.move_cursor(row=min(cursor, len(rows) - 1))
         self._show_filter()
@@ -354,10 +387,15 @@ class PaymentDetailScreen(PosScreen[None]):
             lines.append(_("items: {items}").format(items=items_text(view)))
         if view.abandoned:
             lines.append(_("the cashier gave up waiting for it while its outcome was unknown"))
-        if view.message:
+        if view.abandoned and view.charged_late:
+            # its message is the wallet's "paid": not the story of a charge made too late
+            lines.append(_("Charged after the cashier had given up waiting: {what}.").format(
+                what=late))
+        elif view.message:
             lines.append(view.message)
         if view.refunded_amount or refunds:
-            lines.append(_("refunded {amount} in {count} refund(s)").format(
+            lines.append(ngettext("refunded {amount} in {count} refund",
+                                  "refunded {amount} in {count} refunds", len(refunds)).format(
                 amount=format_vnd(view.refunded_amount), count=len(refunds)))
         for r in refunds:
             lines.append(_("  refund {id} {amount} {state}{auto}").format(
@@ -398,7 +436,7 @@ class PaymentDetailScreen(PosScreen[None]):
                        "refunded.").format(state=state_label(self.view.state.value),
                                            amount=format_vnd(self.view.refunded_amount)), True)
             return
-        self.app.push_screen(RefundDialog(self.view), self._refund_chosen)
+        self.app.push_screen(RefundDialog(self.view, self.refunds), self._refund_chosen)
 
     def _refund_chosen(self, request: RefundRequestUi | None) -> None:
         if request is None:
