@@ -5,8 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # System libraries: libzbar0 for pyzbar, fonts-dejavu-core for receipts printed as images (runtime); chromium and tmux for the end-to-end tests;
 # postgresql for the fleet ledger tests and benchmark (they start their own server).
-RUNTIME_DEBS := libzbar0 fonts-dejavu-core
-TEST_DEBS := libzbar0 fonts-dejavu-core chromium tmux postgresql
+RUNTIME_DEBS := libzbar0 fonts-dejavu-core espeak-ng
+TEST_DEBS := libzbar0 fonts-dejavu-core espeak-ng chromium tmux postgresql
 PYTEST_ARGS ?=
 
 .PHONY: all demo test lint unit bench emulator clean sysdeps-runtime sysdeps-test help

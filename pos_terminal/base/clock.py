@@ -10,6 +10,8 @@ from __future__ import annotations
 import time
 from datetime import datetime, timedelta, timezone
 
+from pos_terminal.base.i18n import ngettext
+
 VN_TZ = timezone(timedelta(hours=7), "GMT+7")  # Asia/Ho_Chi_Minh since 1975
 UTC_OFFSET = "+07:00"
 
@@ -73,3 +75,15 @@ def format_stamp(ms: int | None) -> str:
     if ms is None:
         return ""
     return vn_datetime(ms).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def duration_words(seconds: float) -> str:
+    """A waiting time as a person says it: "5 minutes", "90 seconds", "1 hour"."""
+    whole = int(seconds)
+    if whole >= 3600 and whole % 3600 == 0:
+        hours = whole // 3600
+        return ngettext("{count} hour", "{count} hours", hours).format(count=hours)
+    if whole >= 60 and whole % 60 == 0:
+        minutes = whole // 60
+        return ngettext("{count} minute", "{count} minutes", minutes).format(count=minutes)
+    return ngettext("{count} second", "{count} seconds", whole).format(count=whole)

@@ -37,6 +37,19 @@ def language_from_environment(environ: dict[str, str] | None = None) -> str:
     return SOURCE_LANGUAGE
 
 
+def locale_language(environ: dict[str, str] | None = None) -> str | None:
+    """The language the POSIX locale variables name, or None when they name none (unset, or
+    the "C"/"POSIX" locale of a bare system or container)."""
+    env = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        value = env.get(name, "")
+        if value:
+            if value.split(".", 1)[0].upper() in ("C", "POSIX"):
+                return None
+            return "vi" if value.lower().startswith("vi") else "en"
+    return None
+
+
 def normalise(language: str) -> str:
     """``"VI"``, ``"vi_VN.UTF-8"`` -> ``"vi"``; ValueError for a language we do not ship."""
     short = language.strip().lower().replace("-", "_").split("_", 1)[0].split(".", 1)[0]

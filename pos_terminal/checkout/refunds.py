@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from pos_terminal.base.i18n import _
+from pos_terminal.base.i18n import _, translate_to
 from pos_terminal.checkout import outcomes
 from pos_terminal.checkout.errors import InvalidPayment
 from pos_terminal.checkout.hooks import pause_point
@@ -68,7 +68,9 @@ def refund(
     now = journal.now()
     m_refund_id = new_refund_id(co.settings.service.app_id, now,
                                 terminal_id=co.settings.terminal.terminal_id)
-    text = description or f"Refund of {app_trans_id}"
+    # What the customer reads in the wallet's history: in the shop's language.
+    text = description or translate_to(co.settings.terminal.language,
+                                       "Refund of {app_trans_id}").format(app_trans_id=app_trans_id)
     # Validate the request with the largest amount it could carry before recording anything.
     probe = RefundRequest(m_refund_id=m_refund_id, zp_trans_id=payment.zp_trans_id,
                           amount=amount or payment.amount, description=text, timestamp=now)

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from pos_terminal.base.i18n import _
-from pos_terminal.cli.common import fail, load_settings_or_exit
+from pos_terminal.base.i18n import _, locale_language, set_language
+from pos_terminal.cli.common import LANGUAGE_META, fail, load_settings_or_exit
 from pos_terminal.config import Settings
 from pos_terminal.counter import missing_device, source_factory
 
@@ -93,6 +93,10 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int) -
     pays at once, slow processing, declined, insufficient balance).
     """
     settings = load_settings_or_exit(ctx)
+    if ctx.meta.get(LANGUAGE_META) is None and locale_language() is None:
+        # The demo shows a Vietnamese counter unless --language or the locale asks otherwise.
+        settings = settings.replace_section("terminal", language="vi")
+        set_language("vi")
     from pos_terminal.emulator import start_emulator
     from pos_terminal.tui.app import PosApp
     from pos_terminal.tui.demo import DemoController

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pos_terminal.base.i18n import _
+from pos_terminal.base.clock import duration_words
+from pos_terminal.base.i18n import _, ngettext
 from pos_terminal.journal.errors import JournalError
 from pos_terminal.journal.store import Journal
 from pos_terminal.journal.views import vn_time
@@ -287,13 +288,13 @@ class Cashiers:
                 conn.execute("UPDATE cashiers SET failed_attempts=? WHERE id=?",
                              (failed, cashier_id))
                 left = self.max_attempts - failed
-                sentence = (_("Wrong PIN for {cashier_id}; {left} more wrong try lock it for "
-                              "{seconds} s.") if left == 1 else
-                            _("Wrong PIN for {cashier_id}; {left} more wrong tries lock it for "
-                              "{seconds} s."))
-                refusal = PinRejected(sentence.format(
-                    cashier_id=repr(cashier_id), left=left, seconds=self.lockout_ms // 1000),
+                sentence = ngettext(
+                    "Wrong PIN for {cashier_id}; {left} more wrong try locks it for {duration}.",
+                    "Wrong PIN for {cashier_id}; {left} more wrong tries lock it for {duration}.",
                     left)
+                refusal = PinRejected(sentence.format(
+                    cashier_id=repr(cashier_id), left=left,
+                    duration=duration_words(self.lockout_ms / 1000)), left)
         raise refusal
 
     def require_supervisor(self, pin: str, supervisor_id: str | None = None) -> Cashier:

@@ -51,7 +51,7 @@ ENGLISH = ReceiptLabels(
 )
 
 VIETNAMESE = ReceiptLabels(
-    sale_title="HÓA ĐƠN",
+    sale_title="PHIẾU THANH TOÁN",  # not HÓA ĐƠN: that is the legal e-invoice
     refund_title="PHIẾU HOÀN TIỀN",
     reprint="*** IN LẠI ***",
     tax_id="MST",

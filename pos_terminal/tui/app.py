@@ -47,7 +47,7 @@ from pos_terminal.counter import (
 from pos_terminal.counter.types import ServiceCheck, mask_code
 from pos_terminal.text_safety import clean
 from pos_terminal.tui.cashier import no_supervisor_notice
-from pos_terminal.tui.format import format_vnd
+from pos_terminal.tui.format import format_vnd, scanner_words, source_name
 from pos_terminal.tui.keys import KeyDelivered, KeyRouter, WedgeFlush
 from pos_terminal.tui.messages import CodeScanned, ReceiptUpdate, ScannerReady
 from pos_terminal.tui.payment import PaymentRun
@@ -76,16 +76,17 @@ SIGN_OUT_KEY = "f12"  # signs the cashier out (header title: "(F12 sign out)")
 def quit_question(run: PaymentRun, counter: Counter) -> str:
     order = run.view.app_trans_id if run.view is not None else _("(being recorded)")
     text = _(
-        "A payment of {amount} is in progress (order {order}). If you quit now it stays in the "
-        "journal and is resolved at the next start or by `pos-terminal reconcile`; do not "
-        "charge it again."
+        "A payment of {amount} is still waiting for the wallet (order {order}). If you close "
+        "the terminal now, the payment is kept and checked again when the terminal starts: do "
+        "not charge the customer again."
     ).format(amount=format_vnd(run.sale.amount), order=order)
     if counter.returns_late_charges:
-        text += " " + _("If the wallet charges it after you quit, the charge is returned to the "
+        text += " " + _("If the wallet charges it after you close, the money is returned to the "
                         "customer automatically.")
     else:
-        text += " " + _("If the wallet charges it after you quit, it is marked NEEDS REVIEW.")
-    return text + " " + _("Quit anyway?")
+        text += " " + _("If the wallet charges it after you close, it is marked NEEDS REVIEW "
+                        "for a supervisor.")
+    return text + " " + _("Close the terminal anyway?")
 
 
 class PosApp(App[None]):
@@ -333,15 +334,16 @@ class PosApp(App[None]):
         if self.source is None:
             return _("USB scanner ready (keyboard wedge)")
         status = self.source.status()
-        parts = [f"{self.source.spec}: {status.state}"]
+        state, detail = scanner_words(status.state, status.detail)
+        parts = [f"{source_name(self.source.spec)}: {state}"]
         if status.hint:  # what to tell the customer comes first
             parts.insert(0, status.hint)
         if status.fps is not None:
-            parts.append(f"{status.fps:.0f} fps")
+            parts.append(_("{fps} frames/s").format(fps=f"{status.fps:.0f}"))
         if status.decode_ms is not None:
-            parts.append(f"decode {status.decode_ms:.1f} ms")
-        if status.detail:
-            parts.append(status.detail)
+            parts.append(_("decoding {ms} ms").format(ms=f"{status.decode_ms:.1f}"))
+        if detail:
+            parts.append(detail)
         return " · ".join(parts)
 
     @work(thread=True, group="source", exit_on_error=False)
@@ -432,12 +434,16 @@ class PosApp(App[None]):
         else:
             scanner = self.settings.scanner
             # what was read is not ours to style: shown without markup, escapes removed
-            self.notify(_("Scanner read {code} ({length} characters) was ignored: it is not a "
-                          "payment code ({low}-{high} characters of {alphabet}). Ask for the "
-                          "wallet's payment code.").format(
-                            code=clean(mask_code(text)), length=len(text),
-                            low=scanner.code_min_length, high=scanner.code_max_length,
-                            alphabet=repr(scanner.code_alphabet)),
+            if scanner.code_alphabet == "0123456789":
+                wanted = _("a payment code has {low}–{high} digits").format(
+                    low=scanner.code_min_length, high=scanner.code_max_length)
+            else:
+                wanted = _("a payment code has {low}–{high} characters of {alphabet}").format(
+                    low=scanner.code_min_length, high=scanner.code_max_length,
+                    alphabet=repr(scanner.code_alphabet))
+            self.notify(_("Scanner read {code} ({length} characters) was ignored: {wanted}. "
+                          "Ask for the wallet's payment code.").format(
+                            code=clean(mask_code(text)), length=len(text), wanted=wanted),
                         severity="warning", markup=False)
 
     # ---- the payment in flight (tui/payments.py) ------------------------------------------
@@ -457,6 +463,11 @@ class PosApp(App[None]):
             asked[1].dismiss(False)
 
     # ---- quitting -----------------------------------------------------------------------
+    def action_help_quit(self) -> None:
+        """Ctrl+C (Textual's reflex-quit hint), in the cashier's language."""
+        self.notify(_("To close the terminal, press Ctrl+Q."), title=_("Close the terminal?"),
+                    markup=False)
+
     async def action_quit(self) -> None:
         run = self.payment
         if run is None or not self.payment_in_flight.is_set():

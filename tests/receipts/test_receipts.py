@@ -141,7 +141,7 @@ def test_vietnamese_labels(settings: Settings, emulator: Any) -> None:
                                   terminal_id="Q1", cashier=None, width=42, reprint=True,
                                   labels=VIETNAMESE)
     assert receipt.lines[:4] == ("Quán Ăn".center(42).rstrip(), "-" * 42,
-                                 "HÓA ĐƠN".center(42).rstrip(),
+                                 "PHIẾU THANH TOÁN".center(42).rstrip(),
                                  "*** IN LẠI ***".center(42).rstrip())
     assert "TỔNG CỘNG" + "40.000 ₫".rjust(42 - len("TỔNG CỘNG")) in receipt.lines
 

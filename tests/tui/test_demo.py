@@ -50,7 +50,7 @@ async def test_demo_wallet_is_shown_to_the_camera_and_paid(settings: Settings, c
         assert "Binh Tran (slow processing, then paid, key 2)" in text_of(pilot, "#demo-wallet")
         await type_keys(pilot, key_clock, *"64000", "enter")
         assert isinstance(pilot.app.screen, PayScreen)
-        await wait_until(pilot, lambda: "synthetic: running" in text_of(pilot, "#scanner-state"),
+        await wait_until(pilot, lambda: "demo camera: running" in text_of(pilot, "#scanner-state"),
                          what="the camera running")
         await type_keys(pilot, key_clock, "p")
         preview = pilot.app.screen.query_one(CameraPreview)

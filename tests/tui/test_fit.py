@@ -63,13 +63,17 @@ async def open_detail(pilot: Pilot, app_trans_id: str) -> PaymentDetailScreen:
     return screen
 
 
+@pytest.mark.parametrize("language,quit_hint", [("en", "^q Quit"), ("vi", "^q Thoát")])
 @pytest.mark.parametrize("scene", sorted(SCENES))
 async def test_every_footer_shows_quit_at_80x24(settings: Settings, tmp_path: Path,
-                                                scene: str) -> None:
+                                                scene: str, language: str,
+                                                quit_hint: str) -> None:
+    # wait_for_footer: every key hint of the screen is on the footer line, none cut off
+    settings = settings.replace_section("terminal", language=language)
     async with scene_pilot(settings, tmp_path) as pilot:
         await SCENES[scene](pilot)
         footer = await wait_for_footer(pilot)
-        assert "^q Quit" in footer, footer
+        assert quit_hint in footer, footer
 
 
 async def test_banks_fit_80_columns(settings: Settings, tmp_path: Path) -> None:

@@ -115,7 +115,7 @@ async def test_processing_shows_progress_then_paid(make_app, key_clock, emulator
         await charge(pilot, key_clock, emulator, "120000", "binh")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ProgressScreen)
                          and "Processing" in text_of(pilot, "#progress-state")
-                         and "status quer" in text_of(pilot, "#progress-elapsed"),
+                         and "checked" in text_of(pilot, "#progress-elapsed"),
                          what="processing on the progress screen, with its status queries")
         hold_processing.release()
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")

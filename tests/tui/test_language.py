@@ -21,8 +21,8 @@ pytestmark = pytest.mark.asyncio
 
 HINT_VI = "Số tiền (nhập chữ số; Backspace để sửa, Delete để xóa hết)"
 HINT_EN = "Amount (type digits; Backspace corrects, Delete clears)"
-FOOTER_VI = "⏎ Thu tiền f2 Lịch sử f3 Báo cáo f4 Ngân hàng f5 QR f6 Món f7 Xóa ^q Thoát f8 EN"
-FOOTER_EN = "⏎ Charge f2 History f3 Reports f4 Banks f5 QR f6 Items f7 Clear ^q Quit f8 VI"
+FOOTER_VI = "⏎ Thu tiền f2 Lịch sử f3 Báo cáo f5 QR f6 Mặt hàng f7 Xóa ^q Thoát f8 EN"
+FOOTER_EN = "⏎ Charge f2 History f3 Reports f5 QR f6 Items f7 Clear ^q Quit f8 VI"
 
 
 def hint(pilot) -> str:  # type: ignore[no-untyped-def]
@@ -75,7 +75,7 @@ async def test_a_paid_result_in_vietnamese_and_switched_to_english(
                              f"Mã đơn: {paid['app_trans_id']}"]
         assert lines[0].startswith("Thời gian: ") and lines[0].endswith(" (GMT+7)")
         assert text_of(pilot, "#result-hint") == (
-            "R: in hóa đơn · Enter: đơn tiếp theo · hoặc nhập số tiền tiếp theo")
+            "R: in phiếu · Enter: khách tiếp theo · hoặc nhập số tiền tiếp theo")
         await type_keys(pilot, key_clock, "f8")  # redrawn, not dismissed
         await wait_until(pilot, lambda: text_of(pilot, "#result-headline") == "PAID",
                          what="the English result")
@@ -95,7 +95,7 @@ async def test_a_declined_payment_tells_the_cashier_in_vietnamese(
         [row] = checkout.journal.list_payments()
         assert row.state is PaymentState.FAILED
         assert row.message.startswith("Số dư ví của khách không đủ. Nhờ khách nạp thêm tiền "
-                                      "vào ví hoặc trả bằng cách khác.")
+                                      "vào ví hoặc thanh toán bằng hình thức khác.")
         first = str(pilot.app.screen.query(".result-line").first().render())
         assert first == row.message
 

@@ -18,13 +18,21 @@ from pos_terminal.counter import Counter
 from pos_terminal.journal import Journal
 from pos_terminal.tui.app import PosApp
 from pos_terminal.tui.screens.history import HistoryScreen
-from tests.tui.helpers import screen_lines, screen_text, text_of, wait_for_tables, wait_until
+from tests.tui.helpers import (
+    screen_lines,
+    screen_text,
+    text_of,
+    wait_for_footer,
+    wait_for_tables,
+    wait_until,
+)
 from tests.tui.scenes import DAY, T0, fixed_journal, text
 from tests.tui.test_fit import SUCCEEDED_ID, open_detail, squash
 
 pytestmark = pytest.mark.asyncio
 
 LATE_ID = "261121_counter1_0955e"
+REFUNDED_ID = "261121_counter1_0915a"  # 50.000 ₫, 10.000 ₫ of it refunded
 
 
 def add_money_in_flight(journal: Journal) -> None:
@@ -42,10 +50,14 @@ def add_money_in_flight(journal: Journal) -> None:
                        zp_trans_id="261121000000109")
     journal.record_refund_intent(m_refund_id="261121_counter1_r2", app_trans_id=LATE_ID,
                                  amount=None, description="return", request_ms=T0, auto=True)
+    journal.record_refund_intent(m_refund_id="261121_counter1_r3", app_trans_id=REFUNDED_ID,
+                                 amount=10_000, description="refund", request_ms=T0)
+    journal.refund_transition("261121_counter1_r3", PaymentState.REFUNDED, message="refunded")
 
 
 @asynccontextmanager
 async def in_flight_app(settings: Settings, tmp_path: Path) -> AsyncIterator[Pilot]:
+    """The scenes' journal with add_money_in_flight(), on an 80x24 screen."""
     journal = fixed_journal(tmp_path / "journal.sqlite3")
     add_money_in_flight(journal)
     checkout = Checkout(settings, journal=journal)
@@ -96,3 +108,15 @@ async def test_a_late_charge_being_returned_is_not_an_ordinary_success(
         summary = text_of(pilot, "#detail-summary")
         assert "CHARGED LATE, BEING RETURNED AUTOMATICALLY" in summary
         assert "Paid." not in screen_text(pilot).splitlines()
+
+
+async def test_the_busiest_detail_footer_fits_80_columns_in_vietnamese(
+        settings: Settings, tmp_path: Path) -> None:
+    """Refund, print, print the refund slip, check again, Quit and the language key: all on
+    the footer line (none cut off the right edge)."""
+    vietnamese = settings.replace_section("terminal", language="vi")
+    async with in_flight_app(vietnamese, tmp_path) as pilot:
+        await open_detail(pilot, REFUNDED_ID)
+        footer = await wait_for_footer(pilot)
+        for hint in ("Hoàn tiền", "In phiếu", "Phiếu hoàn", "Kiểm tra lại", "^q Thoát", "f8 EN"):
+            assert hint in footer, footer

@@ -51,7 +51,7 @@ async def test_pay_screen_tells_the_cashier_the_frames_are_too_dark(
             await wait_until(pilot, lambda: isinstance(pilot.app.screen, PayScreen),
                              what="Pay screen")
             await wait_until(pilot, lambda: text_of(pilot, "#scanner-state").startswith(
-                "Too dark: turn up the phone's screen brightness · camera:0: running"),
+                "Too dark: turn up the phone's screen brightness · camera 0: running"),
                 what="the too-dark hint on the scanner line")
     finally:
         source.stop()

@@ -65,10 +65,11 @@ async def test_ctrl_q_during_a_payment_asks_and_explains(
             await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog),
                              what="the question")
             assert pilot.app.screen.question == (
-                f"A payment of 30.000 ₫ is in progress (order {tid}). If you quit now it stays "
-                "in the journal and is resolved at the next start or by `pos-terminal "
-                "reconcile`; do not charge it again. If the wallet charges it after you quit, "
-                "the charge is returned to the customer automatically. Quit anyway?")
+                f"A payment of 30.000 ₫ is still waiting for the wallet (order {tid}). If you "
+                "close the terminal now, the payment is kept and checked again when the "
+                "terminal starts: do not charge the customer again. If the wallet charges it "
+                "after you close, the money is returned to the customer automatically. Close the "
+                "terminal anyway?")
             await pilot.press("n")  # no: back to the payment, still followed
             await wait_until(pilot, lambda: isinstance(pilot.app.screen, ProgressScreen),
                              what="back on Progress")

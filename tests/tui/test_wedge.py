@@ -85,6 +85,5 @@ async def test_a_burst_that_is_no_payment_code_is_swallowed_and_explained(make_a
         await scan_burst(pilot, key_clock, "8934567890123")  # a product's EAN-13 barcode
         assert isinstance(pilot.app.screen, PayScreen) and pilot.app.screen.code is None
         [notice] = [n.message for n in pilot.app._notifications]
-        assert notice == ("Scanner read ••••0123 (13 characters) was ignored: it is not a "
-                          "payment code (16-24 characters of '0123456789'). Ask for the "
-                          "wallet's payment code.")
+        assert notice == ("Scanner read ••••0123 (13 characters) was ignored: a payment code "
+                          "has 16–24 digits. Ask for the wallet's payment code.")

@@ -15,12 +15,14 @@ from textual.widgets import Footer
 
 from pos_terminal.base.i18n import _, current_language
 from pos_terminal.tui.widgets.header import StatusHeader
+from pos_terminal.tui.widgets.line import Line
 
 if TYPE_CHECKING:
     from pos_terminal.tui.host import CounterHost
 
 
 COMPACT_FOOTER_BELOW = 100  # columns: narrower terminals (80x24) get the compact footer
+MIN_SIZE = (80, 24)  # every screen is laid out to fit this
 ResultT = TypeVar("ResultT")
 
 
@@ -37,11 +39,25 @@ class PosScreen(Screen[ResultT]):
         yield StatusHeader(settings.service.environment, settings.terminal.terminal_id)
         yield from self.body()
         yield Footer(compact=self.app.size.width < COMPACT_FOOTER_BELOW)
+        yield Line("", id="too-small", classes="hidden")
+        self.call_after_refresh(self._check_size, self.app.size.width, self.app.size.height)
 
     def on_resize(self, event: events.Resize) -> None:
         # Every key hint, Quit included, must fit on one line at 80 columns.
         for footer in self.query(Footer):
             footer.compact = event.size.width < COMPACT_FOOTER_BELOW
+        self._check_size(event.size.width, event.size.height)
+
+    def _check_size(self, width: int, height: int) -> None:
+        """Below 80x24 the screen's text would be cut: a notice over it says so instead. Keys
+        still work under it (nothing typed is lost)."""
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        for notice in self.query("#too-small").results(Line):
+            notice.update(_("The window is too small ({width}×{height}): make it at least "
+                            "{min_width}×{min_height} to see the whole screen.").format(
+                width=width, height=height, min_width=MIN_SIZE[0], min_height=MIN_SIZE[1])
+                if small else "")
+            notice.set_class(not small, "hidden")
 
     def body(self) -> Iterable[Widget]:
         return ()

@@ -31,7 +31,16 @@ from pos_terminal.counter.types import (
     late_charge_note,
 )
 from pos_terminal.text_safety import clean
-from pos_terminal.tui.format import day_bounds_ms, format_vnd, state_label, vn_day, vn_time
+from pos_terminal.tui.format import (
+    day_bounds_ms,
+    day_hint,
+    format_vnd,
+    parse_day,
+    show_day,
+    state_label,
+    vn_day,
+    vn_time,
+)
 from pos_terminal.tui.messages import ReceiptUpdate
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.dialogs import (
@@ -44,6 +53,14 @@ from pos_terminal.tui.screens.supervisor import authorise
 from pos_terminal.tui.widgets.line import Line, cell, plain
 from pos_terminal.tui.widgets.table import MeasuredTable
 
+#: The journal's own (English) words for the moves it records itself, as the cashier reads them
+#: (a person's override reason is shown as typed).
+JOURNAL_REASONS = {
+    "abandoned: the cashier stopped waiting": N_("the cashier stopped waiting"),
+    "late success: charged after the terminal had concluded failed":
+        N_("charged after the terminal had said it failed"),
+}
+JOURNAL_WHO = {"wallet service": N_("wallet service")}
 STATE_FILTERS: tuple[PaymentState | None, ...] = (None, *PaymentState)
 MIN_NOTE = 30  # cells of note below which the Order column shows only its unique tail
 
@@ -153,8 +170,8 @@ class HistoryScreen(PosScreen[None]):
     def body(self) -> Iterable[Widget]:
         with Vertical():
             yield Line("", id="history-filter")
-            yield Input(placeholder=_("YYYY-MM-DD, Enter"), id="day-input", max_length=10,
-                        restrict=r"[0-9-]*")
+            yield Input(placeholder=day_hint(), id="day-input", max_length=10,
+                        restrict=r"[0-9/.-]*")
             yield MeasuredTable(id="history-table", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
@@ -171,7 +188,7 @@ class HistoryScreen(PosScreen[None]):
         state = state_label(self.state_filter.value) if self.state_filter else _("all states")
         template = (_("Day {day} (Vietnam time) · {state} · {count} payment") if len(self.rows) == 1
                     else _("Day {day} (Vietnam time) · {state} · {count} payments"))
-        text = template.format(day=self.day, state=state, count=len(self.rows))
+        text = template.format(day=show_day(self.day), state=state, count=len(self.rows))
         self.query_one("#history-filter", Static).update(text + (f" · {extra}" if extra else ""))
 
     def action_reload(self) -> None:
@@ -243,18 +260,19 @@ class HistoryScreen(PosScreen[None]):
     def action_choose_day(self) -> None:
         field = self.query_one("#day-input", Input)
         field.add_class("shown")
-        field.value = self.day
+        field.value = show_day(self.day)
         field.focus()
 
     @on(Input.Submitted, "#day-input")
     def _day_chosen(self, event: Input.Submitted) -> None:
-        try:
-            day_bounds_ms(event.value)
-        except ValueError:
-            self.notify(_("{text} is not a date: type it as YYYY-MM-DD, e.g. 2026-11-21.").format(
-                text=repr(event.value)), severity="error")
+        day = parse_day(event.value)
+        if day is None:
+            example = show_day("2026-11-21")
+            self.notify(_("{text} is not a date: type it as {form}, e.g. {example}.").format(
+                text=repr(event.value), form=day_hint().split(",")[0], example=example),
+                severity="error", markup=False)
             return
-        self.day = event.value
+        self.day = day
         event.input.remove_class("shown")
         self.query_one("#history-table", DataTable).focus()
         self.action_reload()
@@ -411,7 +429,9 @@ class PaymentDetailScreen(PosScreen[None]):
         for event in events:
             detail = event.message or ""
             if event.reason:
-                detail = f"{event.who or '?'}: {event.reason}"
+                reason = _(JOURNAL_REASONS.get(event.reason, event.reason))
+                who = _(JOURNAL_WHO.get(event.who or "", event.who or ""))
+                detail = f"{who}: {reason}" if who else reason
             if event.return_code is not None:
                 detail = f"[{event.return_code}] {detail}"
             change = (f"{state_label(event.from_state) if event.from_state else '-'} → "

@@ -16,7 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from pos_terminal.base.i18n import N_, _
-from pos_terminal.tui.format import format_vnd
+from pos_terminal.tui.format import format_vnd, source_name
 from pos_terminal.tui.messages import (
     CodeScanned,
     PaymentConcluded,
@@ -113,7 +113,8 @@ class PayScreen(PosScreen[Outcome | None]):
             self.pos.demo.withdraw()
         self.query_one("#pay-prompt", Static).update(_("Submitting the payment…"))
         self.query_one("#scanner-state", Static).update(
-            _("Code {code} read by {source}").format(code=self.code, source=code.source))
+            _("Code {code} read by {source}").format(code=self.code,
+                                                     source=source_name(code.source)))
         self.pos.payments.start(self.sale, code, owner=self)
 
     def on_payment_takes_long(self, message: PaymentTakesLong) -> None:

@@ -17,9 +17,9 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from pos_terminal.base.codes import mask_last4
-from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.i18n import N_, _, ngettext
 from pos_terminal.counter.types import PaymentState, PaymentView
-from pos_terminal.tui.format import format_vnd
+from pos_terminal.tui.format import format_vnd, source_name
 from pos_terminal.tui.messages import (
     CodeScanned,
     PaymentConcluded,
@@ -35,8 +35,9 @@ from pos_terminal.tui.widgets.line import Line
 class ProgressScreen(PosScreen[Outcome]):
     holds_a_payment = True  # no sign-out while it is up (PosApp.action_sign_out)
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("w", "keep_waiting", N_("Keep waiting"), show=False),
-        Binding("b", "background", N_("Give up waiting"), show=False),
+        # in the footer (and working) only while the cashier has the choice
+        Binding("w", "keep_waiting", N_("Keep waiting")),
+        Binding("b", "background", N_("Give up waiting")),
     ]
     AUTO_FOCUS = None
 
@@ -57,7 +58,8 @@ class ProgressScreen(PosScreen[Outcome]):
             yield Line(format_vnd(self.run.sale.amount), id="progress-amount")
             yield Line(_("Submitting the payment…"), id="progress-state")
             yield Line(_("Code {code} read by {source}").format(
-                code=mask_last4(self.run.code_last4), source=self.run.source), id="progress-code")
+                code=mask_last4(self.run.code_last4), source=source_name(self.run.source)),
+                id="progress-code")
             yield Line("", id="progress-elapsed")
             yield Line("", id="progress-choice")
 
@@ -68,6 +70,11 @@ class ProgressScreen(PosScreen[Outcome]):
     def can_switch_language(self) -> bool:
         return False  # a payment is in flight
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("keep_waiting", "background"):
+            return self.awaiting_choice
+        return True
+
     def on_code_scanned(self, message: CodeScanned) -> None:
         message.stop()  # one payment at a time: further reads are the same phone held up longer
 
@@ -75,6 +82,7 @@ class ProgressScreen(PosScreen[Outcome]):
         message.stop()
         if message.run is self.run:
             self.show_run()
+            self.refresh_bindings()
 
     def on_payment_takes_long(self, message: PaymentTakesLong) -> None:
         message.stop()  # this is Progress already
@@ -97,17 +105,19 @@ class ProgressScreen(PosScreen[Outcome]):
         elif view is not None and view.state is PaymentState.UNKNOWN:
             state.update(_("No clear answer yet: asking the service for the status…"))
             choice.update("")
-        elapsed = run.elapsed_s
+        # The customer waits on while the cashier chooses: the time keeps counting.
+        elapsed = run.clock() - run.started if self.awaiting_choice else run.elapsed_s
         polls = view.polls if view is not None else 0
         self.query_one("#progress-elapsed", Static).update(
-            (_("{seconds} s elapsed · {polls} status query") if polls == 1 else
-             _("{seconds} s elapsed · {polls} status queries")).format(
+            ngettext("Waited {seconds} s · checked {polls} time",
+                     "Waited {seconds} s · checked {polls} times", polls).format(
                 seconds=f"{elapsed:.0f}", polls=polls))
 
     def action_keep_waiting(self) -> None:
         if self.awaiting_choice:
             self.pos.payments.follow(self.run)
             self.show_run()
+            self.refresh_bindings()
 
     def action_background(self) -> None:
         if not self.awaiting_choice or self.run.view is None:

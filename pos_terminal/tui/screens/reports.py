@@ -25,6 +25,7 @@ class ReportsScreen(PosScreen[None]):
         Binding("escape", "app.pop_screen", N_("Back")),
         Binding("x", "x_report", N_("X report")),
         Binding("z", "z_report", N_("Z report (close the day)")),
+        Binding("f4", "banks", N_("Banks")),
     ]
 
     def body(self) -> Iterable[Widget]:
@@ -35,6 +36,11 @@ class ReportsScreen(PosScreen[None]):
 
     def on_mount(self) -> None:
         self.action_x_report()
+
+    def action_banks(self) -> None:
+        from pos_terminal.tui.screens.banks import BanksScreen
+
+        self.app.push_screen(BanksScreen())
 
     def action_x_report(self) -> None:
         self.make_report(close=False)
@@ -88,13 +94,15 @@ def report_lines(report: Report) -> list[str]:
         period = _("no payments yet today · as of {time}").format(time=until)
     else:
         period = _("from {start} to {end}").format(start=vn_time(report.opened_ms), end=until)
+    w = max(9, *(len(_(label)) for label in (SALES, REFUNDS, NET, FAILED)))
     lines = [
         title,
         f"  {period}",
-        f"  {_(SALES):<9} {report.sales_count:5d}   {format_vnd(report.sales_amount):>16}",
-        f"  {_(REFUNDS):<9} {report.refunds_count:5d}   {format_vnd(-report.refunds_amount):>16}",
-        f"  {_(NET):<17} {format_vnd(report.net_amount):>16}",
-        f"  {_(FAILED):<9} {report.failed_count:5d}",
+        f"  {_(SALES):<{w}} {report.sales_count:5d}   {format_vnd(report.sales_amount):>16}",
+        f"  {_(REFUNDS):<{w}} {report.refunds_count:5d}   "
+        f"{format_vnd(-report.refunds_amount):>16}",
+        f"  {_(NET):<{w + 8}} {format_vnd(report.net_amount):>16}",
+        f"  {_(FAILED):<{w}} {report.failed_count:5d}",
     ]
     if report.late_count:
         lines.append(f"  {_(LATE_PAID):<9} {report.late_count:4d}   "

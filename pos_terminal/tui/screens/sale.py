@@ -28,7 +28,7 @@ class SaleScreen(PosScreen[None]):
         Binding("enter", "charge", N_("Charge")),
         Binding("f2", "history", N_("History")),
         Binding("f3", "reports", N_("Reports")),
-        Binding("f4", "banks", N_("Banks")),
+        Binding("f4", "banks", N_("Banks"), show=False),  # no room at 80 columns: see Reports
         Binding("f5", "show_qr", N_("QR")),
         Binding("f6", "items", N_("Items")),
         Binding("f7", "clear", N_("Clear")),
@@ -153,6 +153,14 @@ class SaleScreen(PosScreen[None]):
     @on(AmountField.Refused)
     def _refused_key(self, event: AmountField.Refused) -> None:
         self.say(event.text, error=True)
+
+    @on(AmountField.Changed)
+    @on(Input.Changed)
+    def _input_changed(self) -> None:
+        """What the cashier typed changed: an error about the old input no longer applies."""
+        message = self.query_one("#sale-message", Static)
+        if message.has_class("error"):
+            self.say("")
 
     @on(Input.Submitted, "#description")
     def _description_done(self) -> None:

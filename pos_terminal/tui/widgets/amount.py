@@ -8,7 +8,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from pos_terminal.base.i18n import _
-from pos_terminal.tui.format import format_vnd
+from pos_terminal.tui.format import format_vnd, parse_amount
 
 MAX_DIGITS = 12
 ASCII_DIGITS = "0123456789"
@@ -52,6 +52,20 @@ class AmountField(Widget, can_focus=True):
 
     def watch_digits(self) -> None:
         self.post_message(self.Changed(self, self.amount))
+
+    def on_paste(self, event: events.Paste) -> None:
+        """A pasted amount ("50.000 đ", "50000") replaces the one typed; anything else is
+        refused with the reason, and the amount stays as it was."""
+        event.stop()
+        if self.locked:
+            return
+        amount = parse_amount(event.text)
+        if amount is None or len(str(amount)) > MAX_DIGITS:
+            self.post_message(self.Refused(self, _(
+                "{text} is not an amount: paste or type digits only, e.g. 50000 or "
+                "50.000 đ.").format(text=repr(event.text[:40]))))
+            return
+        self.amount = amount
 
     def on_key(self, event: events.Key) -> None:
         if self.locked:
