@@ -302,6 +302,17 @@ class PrinterSettings(_Section):
         return Path(value) if isinstance(value, str) else value
 
 
+class SpeakerSettings(_Section):
+    """The spoken result (espeak-ng): "Đã nhận 50.000 đồng" on PAID, another sound on NOT
+    PAID. `language` "" speaks the terminal's; `output` a folder: WAV files written there
+    instead of played (no sound device)."""
+
+    enabled: bool = False
+    volume: int = Field(default=100, ge=0, le=200)  # espeak-ng's amplitude; 100 is normal
+    language: Literal["", "vi", "en"] = ""
+    output: str = ""
+
+
 class CashierSettings(_Section):
     """PIN lock-out: after `max_attempts` wrong PINs in a row, the id is locked `lockout_s`."""
 
@@ -321,6 +332,7 @@ class Settings(BaseModel):
     ledger: LedgerSettings = LedgerSettings()
     shop: ShopSettings = ShopSettings()
     printer: PrinterSettings = PrinterSettings()
+    speaker: SpeakerSettings = SpeakerSettings()
     cashiers: CashierSettings = CashierSettings()
     source: Path = Path("<memory>")
     warnings: tuple[str, ...] = ()

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 LISTENERS: tuple[str, ...] = (
     "pos_terminal.counter.listeners.receipt_printer",
+    "pos_terminal.counter.listeners.speaker",
 )
 
 
