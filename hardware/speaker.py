@@ -44,9 +44,14 @@ def command(voice: Voice, wav: Path | None = None, program: str = PROGRAM) -> li
 
 def render(text: str, voice: Voice, wav: Path, program: str = PROGRAM) -> Path:
     """`text` spoken into the WAV file `wav` (blocking)."""
-    subprocess.run(command(voice, wav, program), input=text.encode("utf-8"), check=True,
-                   capture_output=True, timeout=SPEAK_TIMEOUT_S)
+    _espeak(command(voice, wav, program), text)
     return wav
+
+
+def _espeak(argv: list[str], text: str) -> None:
+    # argv is our own (program, voice, numbers); the sentence goes on stdin, never in argv
+    subprocess.run(argv, input=text.encode("utf-8"), check=True,  # noqa: S603
+                   capture_output=True, timeout=SPEAK_TIMEOUT_S)
 
 
 class Speaker:
@@ -76,9 +81,9 @@ class Speaker:
             text, voice = item
             wav = None
             if self.output_dir is not None:
-                wav = self.output_dir / f"{time.strftime('%Y%m%d-%H%M%S')}-{next(self._numbers)}.wav"
+                stamp = time.strftime("%Y%m%d-%H%M%S")
+                wav = self.output_dir / f"{stamp}-{next(self._numbers)}.wav"
             try:
-                subprocess.run(command(voice, wav, self.program), input=text.encode("utf-8"),
-                               check=True, capture_output=True, timeout=SPEAK_TIMEOUT_S)
+                _espeak(command(voice, wav, self.program), text)
             except (OSError, subprocess.SubprocessError) as exc:
                 self.failures.append(str(exc))
