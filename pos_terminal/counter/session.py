@@ -371,15 +371,18 @@ class Counter:
     def get_refund(self, m_refund_id: str) -> RefundView:
         return self.checkout.journal.get_refund(m_refund_id)
 
-    def export_csv(self, rows: Sequence[PaymentView], out: TextIO) -> None:
-        from pos_terminal.journal.export import write_csv
+    def export_csv(self, rows: Sequence[PaymentView], out: TextIO,
+                   headers: Callable[[str], str] = str) -> None:
+        """CSV of `rows`; `headers` names each column (e.g. in the cashier's language)."""
+        from pos_terminal.journal.export import CSV_COLUMNS, write_csv
 
-        write_csv(rows, out)
+        write_csv(rows, out, [headers(c) for c in CSV_COLUMNS])
 
-    def export_refunds_csv(self, rows: Sequence[RefundView], out: TextIO) -> None:
-        from pos_terminal.journal.export import write_refunds_csv
+    def export_refunds_csv(self, rows: Sequence[RefundView], out: TextIO,
+                           headers: Callable[[str], str] = str) -> None:
+        from pos_terminal.journal.export import REFUND_CSV_COLUMNS, write_refunds_csv
 
-        write_refunds_csv(rows, out)
+        write_refunds_csv(rows, out, [headers(c) for c in REFUND_CSV_COLUMNS])
 
     def x_report(self) -> Report:
         return self.checkout.journal.x_report()

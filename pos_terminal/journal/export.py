@@ -36,9 +36,18 @@ def _items(items_json: str) -> str:
         for i in (items if isinstance(items, list) else []) if isinstance(i, dict))
 
 
-def write_csv(payments: Sequence[PaymentView], out: TextIO) -> None:
+def _header(headers: Sequence[str], columns: Sequence[str]) -> Sequence[str]:
+    if len(headers) != len(columns):
+        raise ValueError(f"{len(headers)} headers for {len(columns)} columns")
+    return headers
+
+
+def write_csv(payments: Sequence[PaymentView], out: TextIO,
+              headers: Sequence[str] = CSV_COLUMNS) -> None:
+    """`headers`: the first line's names, one per column of CSV_COLUMNS (a person's export
+    names them in their language; the column names are for programs)."""
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(_header(headers, CSV_COLUMNS))
     for p in payments:
         # every text cell cleaned of escape sequences and never a spreadsheet formula
         writer.writerow(csv_cell(cell) for cell in [
@@ -51,9 +60,10 @@ def write_csv(payments: Sequence[PaymentView], out: TextIO) -> None:
         ])
 
 
-def write_refunds_csv(refunds: Sequence[RefundView], out: TextIO) -> None:
+def write_refunds_csv(refunds: Sequence[RefundView], out: TextIO,
+                      headers: Sequence[str] = REFUND_CSV_COLUMNS) -> None:
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(REFUND_CSV_COLUMNS)
+    writer.writerow(_header(headers, REFUND_CSV_COLUMNS))
     for r in refunds:
         writer.writerow(csv_cell(cell) for cell in [
             r.m_refund_id, r.app_trans_id, vn_time(r.created_ms), r.state.value, r.amount,

@@ -20,6 +20,7 @@ class Outcome:
     amount: int
     lines: tuple[str, ...]
     receipt_id: str | None = None  # a settled payment: its receipt can be printed
+    retry: bool = False  # certainly not charged: the same sale may be charged again
     view: PaymentView | None = field(default=None, compare=False)  # to redraw in a language
 
     @classmethod
@@ -62,8 +63,10 @@ class Outcome:
         return cls(False, _("NOT PAID"), view.amount, (
             view.message or _("The payment was declined."),
             _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
-        ))
+        ), retry=view.state is PaymentState.FAILED and not view.needs_review)
 
     @classmethod
-    def from_error(cls, amount: int, message: str) -> Outcome:
-        return cls(False, _("NOT PAID"), amount, (message,))
+    def from_error(cls, amount: int, message: str, *, retry: bool = False) -> Outcome:
+        """`retry`: the error says for certain nothing was charged (never for an open
+        payment, which is still being checked)."""
+        return cls(False, _("NOT PAID"), amount, (message,), retry=retry)

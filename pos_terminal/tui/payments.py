@@ -113,7 +113,9 @@ class PaymentController:
             if run.unresolved:
                 message += " " + _("The payment is kept in the journal and checked again in "
                                    "the background: see History before charging again.")
-            self._conclude(run, Outcome.from_error(run.sale.amount, message))
+            open_payment = run.view is not None and not run.view.is_final
+            self._conclude(run, Outcome.from_error(run.sale.amount, message,
+                                                   retry=not open_payment))
         else:
             run.view = event.view
             run.finish()

@@ -4,6 +4,7 @@ the emulator's ledger."""
 
 from __future__ import annotations
 
+import codecs
 import csv
 import re
 
@@ -249,10 +250,21 @@ async def test_history_detail_refund_and_export(make_app, key_clock, emulator,
         await type_keys(pilot, key_clock, "e")
         export = settings.terminal.journal.parent / f"payments-{pilot.app.screen.day}.csv"
         await wait_until(pilot, export.exists, what="the CSV export")
-        with export.open(encoding="utf-8") as f:
+        assert export.read_bytes().startswith(codecs.BOM_UTF8)  # Excel on Windows: UTF-8
+        with export.open(encoding="utf-8-sig") as f:
             rows = list(csv.DictReader(f))
-        assert [(r["app_trans_id"], r["amount"], r["state"]) for r in rows] == [
+        assert [(r["Order"], r["Amount (VND)"], r["State"]) for r in rows] == [
             (row.app_trans_id, "50000", "succeeded")]
+        export.unlink()
+        await type_keys(pilot, key_clock, "f8", "e")  # in Vietnamese: its headers too
+        await wait_until(pilot, export.exists, what="the CSV export in Vietnamese")
+        await wait_until(pilot, lambda: "Mã đơn" in export.read_text(encoding="utf-8-sig"),
+                         what="the whole file")
+        with export.open(encoding="utf-8-sig") as f:
+            rows = list(csv.DictReader(f))
+        assert [(r["Mã đơn"], r["Số tiền (VND)"], r["Thu ngân"]) for r in rows] == [
+            (row.app_trans_id, "50000", "")]
+        await type_keys(pilot, key_clock, "f8")
 
         await type_keys(pilot, key_clock, "enter")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, PaymentDetailScreen)

@@ -31,10 +31,12 @@ from pos_terminal.counter.types import (
     late_charge_note,
 )
 from pos_terminal.text_safety import clean
+from pos_terminal.tui.csv_headers import header
 from pos_terminal.tui.format import (
     day_bounds_ms,
     day_hint,
     format_vnd,
+    parse_amount,
     parse_day,
     show_day,
     state_label,
@@ -121,6 +123,30 @@ def _note(view: PaymentView, refunds: Sequence[RefundView] = ()) -> str:
     return " · ".join(p for p in parts if p)
 
 
+def matches(view: PaymentView, search: str) -> bool:
+    """A row a cashier looks for: the code's last 4 digits, (part of) the wallet transaction
+    id or the order, or the amount ("50000", "50.000 đ")."""
+    if not search:
+        return True
+    if search == (view.code_last4 or ""):
+        return True
+    if len(search) >= 4 and (search in (view.zp_trans_id or "") or search in view.app_trans_id):
+        return True
+    return parse_amount(search) == view.amount
+
+
+def totals_line(rows: Sequence[PaymentView]) -> str:
+    """The table's totals: what was paid (less refunds), what was refunded, what failed."""
+    paid = [r for r in rows if r.state in (PaymentState.SUCCEEDED, PaymentState.REFUNDED)]
+    failed = sum(1 for r in rows if r.state is PaymentState.FAILED)
+    refunded = sum(r.refunded_amount for r in paid)
+    return _("Total: {paid} paid {amount} · refunded {refunded} · net {net} · {failed} "
+             "failed").format(paid=len(paid), amount=format_vnd(sum(r.amount for r in paid)),
+                              refunded=format_vnd(refunded),
+                              net=format_vnd(sum(r.amount for r in paid) - refunded),
+                              failed=failed)
+
+
 def short_order(app_trans_id: str) -> str:
     """The part of an app_trans_id after its date and terminal (unique on a day's list)."""
     return "…" + app_trans_id.rsplit("_", 1)[-1]
@@ -156,14 +182,17 @@ class HistoryScreen(PosScreen[None]):
         Binding("s", "next_state", N_("State filter")),
         Binding("d", "choose_day", N_("Date")),
         Binding("t", "today", N_("Today")),
+        Binding("slash", "search", N_("Search")),
         Binding("e", "export", N_("Export CSV")),
-        Binding("r", "reload", N_("Reload")),
+        Binding("r", "reload", N_("Reload"), show=False),  # no room at 80 columns
     ]
 
     def __init__(self, day: str | None = None) -> None:
         super().__init__()
         self.day = day or vn_day(int(time.time() * 1000))
         self.state_index = 0
+        self.search = ""  # what the rows are narrowed to (matches())
+        self.all_rows: list[PaymentView] = []  # the day's rows, before the search
         self.rows: list[PaymentView] = []
         self.refunds: dict[str, list[RefundView]] = {}
 
@@ -172,7 +201,10 @@ class HistoryScreen(PosScreen[None]):
             yield Line("", id="history-filter")
             yield Input(placeholder=day_hint(), id="day-input", max_length=10,
                         restrict=r"[0-9/.-]*")
+            yield Input(placeholder=_("Last 4 digits of the code, transaction id or amount, "
+                                      "Enter (empty: all)"), id="search-input", max_length=40)
             yield MeasuredTable(id="history-table", cursor_type="row", zebra_stripes=True)
+            yield Line("", id="history-totals")
 
     def on_mount(self) -> None:
         table = self.query_one("#history-table", DataTable)
@@ -189,7 +221,10 @@ class HistoryScreen(PosScreen[None]):
         template = (_("Day {day} (Vietnam time) · {state} · {count} payment") if len(self.rows) == 1
                     else _("Day {day} (Vietnam time) · {state} · {count} payments"))
         text = template.format(day=show_day(self.day), state=state, count=len(self.rows))
+        if self.search:
+            text += " · " + _("search {text}").format(text=repr(self.search))
         self.query_one("#history-filter", Static).update(text + (f" · {extra}" if extra else ""))
+        self.query_one("#history-totals", Static).update(totals_line(self.rows))
 
     def action_reload(self) -> None:
         self.load(self.day, self.state_filter)
@@ -207,7 +242,25 @@ class HistoryScreen(PosScreen[None]):
             self.app.call_from_thread(self.notify, _("Cannot read the journal: {error}").format(
                 error=exc), severity="error")
             return
-        self.app.call_from_thread(self._fill, rows, refunds)
+        self.app.call_from_thread(self._loaded, rows, refunds)
+
+    def _loaded(self, rows: list[PaymentView], refunds: dict[str, list[RefundView]]) -> None:
+        self.all_rows = rows
+        self._fill([r for r in rows if matches(r, self.search)], refunds)
+
+    def action_search(self) -> None:
+        field = self.query_one("#search-input", Input)
+        field.add_class("shown")
+        field.value = self.search
+        field.focus()
+
+    @on(Input.Submitted, "#search-input")
+    def _searched(self, event: Input.Submitted) -> None:
+        self.search = event.value.strip()
+        if not self.search:
+            event.input.remove_class("shown")
+        self.query_one("#history-table", DataTable).focus()
+        self._fill([r for r in self.all_rows if matches(r, self.search)])
 
     def _fill(self, rows: list[PaymentView],
               refunds: dict[str, list[RefundView]] | None = None) -> None:
@@ -294,10 +347,11 @@ class HistoryScreen(PosScreen[None]):
         refunds_target = folder / f"refunds-{day}{suffix}.csv"
         try:
             refunds = [r for p in rows for r in self.pos.counter.refunds(p.app_trans_id)]
-            with target.open("w", encoding="utf-8", newline="") as out:
-                self.pos.counter.export_csv(rows, out)
-            with refunds_target.open("w", encoding="utf-8", newline="") as out:
-                self.pos.counter.export_refunds_csv(refunds, out)
+            # UTF-8 with a byte-order mark: Excel on Windows then reads Vietnamese right
+            with target.open("w", encoding="utf-8-sig", newline="") as out:
+                self.pos.counter.export_csv(rows, out, header)
+            with refunds_target.open("w", encoding="utf-8-sig", newline="") as out:
+                self.pos.counter.export_refunds_csv(refunds, out, header)
         except OSError as exc:
             self.app.call_from_thread(
                 self.notify, _("Export failed: {error} ({file}). Check the folder is "

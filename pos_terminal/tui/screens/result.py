@@ -41,6 +41,9 @@ class ResultScreen(PosScreen[NextSale]):
                 yield Line("", id="result-receipt")
                 yield Line(_("R: print the receipt · Enter: next sale · or type the next amount"),
                            id="result-hint")
+            elif self.outcome.retry:
+                yield Line(_("T: try again (same sale) · Enter: next sale · or type the next "
+                             "amount"), id="result-hint")
             else:
                 yield Line(_("Enter: next sale · or type the next amount"), id="result-hint")
 
@@ -65,6 +68,8 @@ class ResultScreen(PosScreen[NextSale]):
             if receipt_id not in self.pos.receipts_printing:
                 self._show_receipt(_("Printing the receipt…"), error=False)
                 self.pos.print_receipt(receipt_id)
+        elif event.key in ("t", "T") and self.outcome.retry:
+            self.back_to_sale(NextSale(retry=True))  # Sale charges the same sale again
         elif event.key in DISMISS_KEYS:
             self.back_to_sale(NextSale())
         elif event.character is not None and event.character in DIGITS:

@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from textual import on
+from textual import on, work
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Label, Static
 
-from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.i18n import N_, _, ngettext
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.messages import CodeScanned
 from pos_terminal.tui.outcome import Outcome
@@ -56,12 +56,14 @@ class SaleScreen(PosScreen[None]):
             yield MeasuredTable(id="items", classes="hidden", cursor_type="row", zebra_stripes=True)
             yield Line("", id="sale-message")
             yield Line("", id="demo-wallet")
+            yield Line("", id="sale-today")
 
     def on_mount(self) -> None:
         table = self.query_one("#items", DataTable)
         table.add_columns(_("Item"), _("Price"), _("Qty"), _("Total"))
         self.query_one("#amount", AmountField).focus()
         self._show_demo_wallet()
+        self.show_takings()
 
     def keep_state(self) -> tuple[int, str, str]:
         message = self.query_one("#sale-message", Static)
@@ -132,6 +134,23 @@ class SaleScreen(PosScreen[None]):
         self.action_clear()
         if next_sale is not None and next_sale.digits:
             self.query_one("#amount", AmountField).amount = int(next_sale.digits)
+        self.show_takings()
+
+    @work(thread=True, group="takings", exclusive=True, exit_on_error=False)
+    def show_takings(self) -> None:
+        """The open day's takings (what the X report counts), under the sale."""
+        try:
+            report = self.pos.counter.x_report()
+        except Exception:  # a busy or unreadable journal: the line stays as it was
+            return
+        text = ngettext("Today: {count} payment · {amount}", "Today: {count} payments · {amount}",
+                        report.sales_count).format(count=report.sales_count,
+                                                   amount=format_vnd(report.net_amount))
+        self.app.call_from_thread(self._takings, text)
+
+    def _takings(self, text: str) -> None:
+        for line in self.query("#sale-today").results(Line):  # none while closing
+            line.update(text)
 
     def on_screen_resume(self) -> None:
         self._show_demo_wallet()
