@@ -4,6 +4,7 @@ exact cause and the setting to fix."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pos_terminal.base.errors import cashier_message
@@ -22,9 +23,39 @@ class PrintOutcome:
 def print_for_counter(journal: Journal, settings: Settings, subject_id: str, *,
                       cashier_id: str | None) -> PrintOutcome:
     """Print the receipt of a settled payment or refund on `[printer] target`."""
+    from pos_terminal.receipts import ENGLISH, LABELS
+    from pos_terminal.receipts.service import print_receipt
+
+    def printed() -> str:
+        receipt = print_receipt(journal, settings, subject_id, cashier_id=cashier_id,
+                                labels=LABELS.get(current_language(), ENGLISH))
+        return (_("Reprint of the receipt printed on {target}.") if receipt.reprint
+                else _("Receipt printed on {target}."))
+
+    return _print(settings, subject_id, printed)
+
+
+def print_slip(settings: Settings, slip_id: str, lines: Sequence[str]) -> PrintOutcome:
+    """A slip of totals (shift settlement, X or Z report) on `[printer] target`: the journal's
+    own numbers printed, so nothing is journaled."""
+    from hardware.printers import send
+    from pos_terminal.receipts import Receipt
+    from pos_terminal.receipts.service import receipt_bytes
+
+    def printed() -> str:
+        data = receipt_bytes(Receipt("slip", slip_id, tuple(lines), False), settings)
+        send(settings.printer.target, data, timeout_s=settings.printer.timeout_s)
+        return _("Printed on {target}.")
+
+    return _print(settings, slip_id, printed)
+
+
+def _print(settings: Settings, subject_id: str, printed: Callable[[], str]) -> PrintOutcome:
+    """Run `printed` (which returns the sentence to say, with {target}); every failure in the
+    cashier's words."""
     from hardware.printers import PrinterError, PrinterSpecError
-    from pos_terminal.receipts import ENGLISH, LABELS, NoReceipt, ReceiptFontMissing
-    from pos_terminal.receipts.service import UnknownReceipt, print_receipt
+    from pos_terminal.receipts import NoReceipt, ReceiptFontMissing
+    from pos_terminal.receipts.service import UnknownReceipt
 
     def refused(message: str) -> PrintOutcome:
         return PrintOutcome(subject_id, False, _("No receipt printed: {cause}").format(
@@ -36,8 +67,7 @@ def print_for_counter(journal: Journal, settings: Settings, subject_id: str, *,
                          "(e.g. target = \"tcp:192.168.1.50:9100\").").format(
                              config=settings.source))
     try:
-        receipt = print_receipt(journal, settings, subject_id, cashier_id=cashier_id,
-                                labels=LABELS.get(current_language(), ENGLISH))
+        text = printed()
     except PrinterSpecError as exc:
         return refused(_("[printer] target in {config} is not usable: {error}").format(
             config=settings.source, error=exc))
@@ -51,6 +81,4 @@ def print_for_counter(journal: Journal, settings: Settings, subject_id: str, *,
         return refused(_("{error}. Try again; if it happens again, print it with "
                          "`pos-terminal receipt {id} --print`.").format(
                              error=cashier_message(exc), id=subject_id))
-    text = (_("Reprint of the receipt printed on {target}.") if receipt.reprint
-            else _("Receipt printed on {target}."))
     return PrintOutcome(subject_id, True, text.format(target=target))

@@ -40,7 +40,7 @@ from pos_terminal.counter.events import (
     ServiceStatus,
     Via,
 )
-from pos_terminal.counter.receipts import PrintOutcome, print_for_counter
+from pos_terminal.counter.receipts import PrintOutcome, print_for_counter, print_slip
 from pos_terminal.journal import (
     FINAL_STATES,
     EventView,
@@ -50,7 +50,8 @@ from pos_terminal.journal import (
     RefundView,
     Report,
 )
-from pos_terminal.journal.cashiers import Cashier, Cashiers
+from pos_terminal.journal.cashiers import Cashier, Cashiers, Shift
+from pos_terminal.journal.reports import GroupTotals
 from pos_terminal.wallet.ids import new_app_trans_id
 from pos_terminal.wallet.messages import Item
 from pos_terminal.wallet.probe import ServiceCheck, check_service
@@ -165,6 +166,29 @@ class Counter:
                                     cashier_id=cashier_id or self.cashier_id)
         self.bus.publish(ReceiptPrinted(outcome, payment))
         return outcome
+
+    def print_slip(self, slip_id: str, lines: Sequence[str]) -> PrintOutcome:
+        """Blocking, never raises: a slip of totals (shift settlement, X or Z report)."""
+        return print_slip(self.settings, slip_id, lines)
+
+    def shift_totals(
+            self, cashier_id: str) -> tuple[Shift, GroupTotals, dict[str, tuple[int, int]]] | None:
+        """The open shift of `cashier_id`, its totals, and what was paid per method (kind ->
+        (count, amount)); None without an open shift."""
+        shift = self.cashiers().open_shift_of(cashier_id)
+        if shift is None:
+            return None
+        totals = next((t for t in self.journal.grouped_report("shift")
+                       if t.key == str(shift.id)), None)
+        if totals is None:
+            return None
+        methods: dict[str, tuple[int, int]] = {}
+        for view in self.journal.list_payments(since_ms=shift.opened_ms):
+            if view.cashier_id == cashier_id and view.state in (PaymentState.SUCCEEDED,
+                                                                PaymentState.REFUNDED):
+                count, amount = methods.get(view.kind, (0, 0))
+                methods[view.kind] = (count + 1, amount + view.amount)
+        return shift, totals, methods
 
     def _payment_of(self, subject_id: str) -> str:
         """The payment a receipt belongs to (a refund's payment); the id itself when the

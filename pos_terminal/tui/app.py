@@ -11,6 +11,7 @@ top. Keys pass through the wedge-key router (tui/keys.py)."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, work
@@ -19,6 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import ModalScreen
 
+from pos_terminal.base.clock import now_ms
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _, current_language, set_language
 from pos_terminal.config import Settings
@@ -211,7 +213,32 @@ class PosApp(App[None]):
             self.notify(_("A payment or refund is in progress: wait for its result before "
                           "signing out."), severity="warning", markup=False)
             return
-        self.sign_out(self.signed_in)
+        signed = self.signed_in
+
+        def answered(yes: bool | None) -> None:
+            if yes and self.signed_in is signed:
+                self.sign_out(signed)
+
+        question = _("Close {name}'s shift and sign out?").format(name=signed.cashier.name)
+        if not self._ask_with_shift(question, answered):
+            self.sign_out(signed)
+
+    def _ask_with_shift(self, question: str, answered: Callable[[bool | None], None]) -> bool:
+        """Ask `question` under the open shift's totals (screens/shift.py); False when nobody
+        signed in has a shift open (nothing to ask)."""
+        from pos_terminal.tui.screens.shift import ShiftDialog, ShiftTotals
+
+        signed = self.signed_in
+        if signed is None:
+            return False
+        try:
+            totals = ShiftTotals.read(self.counter, signed.cashier.id, signed.cashier.name)
+        except Exception:  # an unreadable journal: ask nothing rather than block the exit
+            return False
+        if totals is None:
+            return False
+        self.push_screen(ShiftDialog(question, totals, self.counter, now_ms()), answered)
+        return True
 
     @work(thread=True, group="signout", exclusive=True, exit_on_error=False)
     def sign_out(self, signed: SignedIn) -> None:
@@ -471,7 +498,14 @@ class PosApp(App[None]):
     async def action_quit(self) -> None:
         run = self.payment
         if run is None or not self.payment_in_flight.is_set():
-            self.exit()
+            if isinstance(self.screen, ModalScreen):
+                return  # a question is open: answer it first
+            signed = self.signed_in
+            question = _("Close the terminal? {name}'s shift stays open (F12 closes it).")
+            if signed is None or not self._ask_with_shift(
+                    question.format(name=signed.cashier.name),
+                    lambda yes: self.exit() if yes else None):
+                self.exit()
             return
         from pos_terminal.tui.screens.dialogs import ConfirmDialog
 

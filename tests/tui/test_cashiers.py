@@ -4,6 +4,8 @@ reaches the wallet. Real journal, real emulator, real keys."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from textual.widgets import Input
 
@@ -14,6 +16,7 @@ from pos_terminal.tui.screens.history import PaymentDetailScreen
 from pos_terminal.tui.screens.progress import ProgressScreen
 from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.screens.sale import SaleScreen
+from pos_terminal.tui.screens.shift import ShiftDialog
 from pos_terminal.tui.screens.signin import SignInScreen
 from pos_terminal.tui.screens.supervisor import SupervisorDialog
 from tests.conftest import ProcessingHold
@@ -72,7 +75,26 @@ async def test_sign_in_pays_as_the_cashier_and_sign_out_closes_the_shift(
         await type_keys(pilot, key_clock, "space")
         await on_sale(pilot)
 
-        await type_keys(pilot, key_clock, "f12")
+        await type_keys(pilot, key_clock, "f12")  # the shift's totals, and the question
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ShiftDialog),
+                         what="the shift's totals")
+        shown = text_of(pilot, "#shift-totals")
+        assert "Cashier: Lan Nguyen (lan)" in shown
+        assert re.search(r"Wallet \(code scanned\) +1 +50\.000 ₫", shown), shown
+        assert re.search(r"Net +50\.000 ₫", shown), shown
+        assert text_of(pilot, "#shift-question") == "Close Lan Nguyen's shift and sign out?"
+        await type_keys(pilot, key_clock, "n")  # not yet: still signed in, shift open
+        await on_sale(pilot)
+        assert book(checkout).open_shift_of("lan") is not None
+        await type_keys(pilot, key_clock, "ctrl+q")  # leaving with the shift open: asked too
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ShiftDialog),
+                         what="the question before quitting")
+        assert text_of(pilot, "#shift-question") == (
+            "Close the terminal? Lan Nguyen's shift stays open (F12 closes it).")
+        await type_keys(pilot, key_clock, "escape")
+        await on_sale(pilot)
+        assert pilot.app.is_running
+        await type_keys(pilot, key_clock, "f12", "y")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, SignInScreen)
                          and bool(pilot.app.screen.query("#signin-id"))
                          and "pos-terminal · counter1" in (screen_lines(pilot) or [""])[0],
@@ -243,3 +265,18 @@ async def test_override_is_journaled_with_the_supervisor(
                 if e.kind == "override"]
     assert [(e.who, e.reason, e.cashier_id) for e in override] == [
         ("minh", "portal says no", "minh")]
+
+
+async def test_the_settlement_slip_prints(settings: Settings, make_app, key_clock, emulator,
+                                          checkout: Checkout, tmp_path) -> None:
+    target = tmp_path / "printer.bin"
+    printing = settings.replace_section("printer", target=f"file:{target}")
+    book(checkout).add("lan", "Lan Nguyen", "2468")
+    async with make_app(settings=printing).run_test(size=(80, 24)) as pilot:
+        await sign_in(pilot, key_clock, "lan", "2468")
+        await on_sale(pilot)
+        await type_keys(pilot, key_clock, "f12", "p")
+        await wait_until(pilot, lambda: text_of(pilot, "#shift-print").startswith("Printed on"),
+                         what="the slip printed")
+        assert target.stat().st_size > 0
+        assert isinstance(pilot.app.screen, ShiftDialog)  # printing answers nothing

@@ -8,8 +8,10 @@ import pytest
 from textual.widgets import DataTable
 
 from pos_terminal.checkout import Checkout, PaymentState
+from pos_terminal.tui.screens.dialogs import ConfirmDialog
 from pos_terminal.tui.screens.history import HistoryScreen
 from pos_terminal.tui.screens.pay import PayScreen
+from pos_terminal.tui.screens.reports import ReportsScreen
 from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.screens.sale import SaleScreen
 from tests.tui.conftest import ledger, wallet_code
@@ -77,3 +79,34 @@ async def test_history_totals_and_search(make_app, key_clock, emulator,
             assert text_of(pilot, "#history-totals").startswith("Total: 1 paid 31.000 ₫")
             await type_keys(pilot, key_clock, "slash", *["backspace"] * 20, "enter")
             await wait_until(pilot, lambda: table.row_count == 3, what="all rows again")
+
+
+async def test_reports_print_and_an_empty_z_warns(settings, make_app, key_clock, emulator,
+                                                  tmp_path) -> None:
+    target = tmp_path / "printer.bin"
+    printing = settings.replace_section("printer", target=f"file:{target}")
+    async with make_app(settings=printing).run_test(size=(80, 24)) as pilot:
+        await charge(pilot, key_clock, emulator, "25000", "an")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
+        await type_keys(pilot, key_clock, "enter", "f3")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReportsScreen)
+                         and pilot.app.screen.shown is not None, what="the X report")
+        await type_keys(pilot, key_clock, "p")
+        await wait_until(pilot, lambda: text_of(pilot, "#reports-state").startswith(
+            "Printed on"), what="the X report printed")
+        assert target.stat().st_size > 0
+        await type_keys(pilot, key_clock, "z")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog),
+                         what="the Z question")
+        assert pilot.app.screen.question.startswith("Close the day with a Z report?")
+        await type_keys(pilot, key_clock, "y")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReportsScreen)
+                         and pilot.app.screen.shown is not None
+                         and pilot.app.screen.shown.kind == "z", what="the Z report")
+        await type_keys(pilot, key_clock, "z")  # again, with nothing since
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog),
+                         what="the second Z question")
+        assert pilot.app.screen.question == (
+            "Nothing was paid, refunded or declined since the last Z report: close an empty "
+            "day anyway?")
+        await type_keys(pilot, key_clock, "n")

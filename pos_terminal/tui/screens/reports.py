@@ -25,8 +25,11 @@ class ReportsScreen(PosScreen[None]):
         Binding("escape", "app.pop_screen", N_("Back")),
         Binding("x", "x_report", N_("X report")),
         Binding("z", "z_report", N_("Z report (close the day)")),
+        Binding("p", "print_report", N_("Print")),
         Binding("f4", "banks", N_("Banks")),
     ]
+
+    shown: Report | None = None  # the report on screen (P prints it)
 
     def body(self) -> Iterable[Widget]:
         yield Line(_("X: running totals · Z: close the day (numbered, cannot be undone)"),
@@ -46,9 +49,34 @@ class ReportsScreen(PosScreen[None]):
         self.make_report(close=False)
 
     def action_z_report(self) -> None:
-        self.app.push_screen(ConfirmDialog(
-            _("Close the day with a Z report? Settled payments are numbered and frozen; "
-              "unresolved ones are carried to the next day.")), self._confirmed)
+        question = _("Close the day with a Z report? Settled payments are numbered and "
+                     "frozen; unresolved ones are carried to the next day.")
+        try:
+            x = self.pos.counter.x_report()
+            empty = not (x.sales_count or x.refunds_count or x.failed_count
+                         or x.refunds_failed_count or x.unresolved_count)
+        except Exception:  # the Z report itself will say what is wrong
+            empty = False
+        if empty:
+            question = _("Nothing was paid, refunded or declined since the last Z report: "
+                         "close an empty day anyway?")
+        self.app.push_screen(ConfirmDialog(question), self._confirmed)
+
+    def action_print_report(self) -> None:
+        if self.shown is not None:
+            self.query_one("#reports-state", Static).update(_("Printing the report…"))
+            self.print_report(self.shown)
+
+    @work(thread=True, group="slip", exclusive=True, exit_on_error=False)
+    def print_report(self, report: Report) -> None:
+        slip_id = f"z-{report.number}" if report.kind == "z" else "x-report"
+        outcome = self.pos.counter.print_slip(slip_id, report_lines(report))
+        self.app.call_from_thread(self._printed, outcome.message, outcome.printed)
+
+    def _printed(self, text: str, printed: bool) -> None:
+        for line in self.query("#reports-state").results(Static):
+            line.update(text)
+            line.set_class(not printed, "error")
 
     def _confirmed(self, yes: bool | None) -> None:
         if yes:
@@ -67,6 +95,7 @@ class ReportsScreen(PosScreen[None]):
         self.app.call_from_thread(self._show, report)
 
     def _show(self, report: Report) -> None:
+        self.shown = report
         label = self.query_one("#report-text", Static)
         label.remove_class("error")
         label.update("\n".join(report_lines(report)))

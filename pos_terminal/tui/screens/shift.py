@@ -1,0 +1,121 @@
+"""The shift's totals when a cashier leaves the counter (F12 closes the shift, Ctrl+Q leaves it
+open): what was taken per payment method, refunds, net and failures, like a bank terminal's
+settlement; P prints it as a slip with a signature line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from pos_terminal.base.i18n import N_, _
+from pos_terminal.counter import Counter
+from pos_terminal.tui.format import format_vnd, vn_time
+from pos_terminal.tui.widgets.line import Line
+
+METHODS = {"quick_pay": N_("Wallet (code scanned)"), "gateway": N_("Wallet (QR shown)")}
+
+
+@dataclass(frozen=True)
+class ShiftTotals:
+    """What the slip and the dialog show of one open shift."""
+
+    shift_id: int
+    cashier: str
+    terminal: str
+    opened_ms: int
+    methods: dict[str, tuple[int, int]]  # kind -> (count, amount)
+    refunds_count: int
+    refunds_amount: int
+    net_amount: int
+    failed_count: int
+
+    @classmethod
+    def read(cls, counter: Counter, cashier_id: str, name: str) -> ShiftTotals | None:
+        found = counter.shift_totals(cashier_id)
+        if found is None:
+            return None
+        shift, totals, methods = found
+        return cls(shift.id, f"{name} ({cashier_id})", counter.settings.terminal.terminal_id,
+                   shift.opened_ms, methods, totals.refunds_count, totals.refunds_amount,
+                   totals.net_amount, totals.failed_count)
+
+    def lines(self, width: int, now_ms: int) -> list[str]:
+        """The settlement as text `width` characters wide (the screen's or the paper's)."""
+        def row(label: str, count: int | None, amount: int | None) -> str:
+            right = (f"{count:>4}" if count is not None else "    ") + (
+                f"  {format_vnd(amount):>14}" if amount is not None else "")
+            return label[:max(width - len(right) - 1, 8)].ljust(width - len(right)) + right
+
+        paid_count = sum(c for c, _a in self.methods.values())
+        paid_amount = sum(a for _c, a in self.methods.values())
+        out = [_("SHIFT SETTLEMENT").center(width).rstrip(),
+               _("Counter {terminal} · shift {id}").format(terminal=self.terminal,
+                                                          id=self.shift_id),
+               _("Cashier: {name}").format(name=self.cashier),
+               _("From {start} to {end}").format(start=vn_time(self.opened_ms),
+                                                end=vn_time(now_ms)),
+               "-" * width]
+        out += [row(_(METHODS.get(kind, kind)), count, amount)
+                for kind, (count, amount) in sorted(self.methods.items())]
+        out += [row(_("Paid"), paid_count, paid_amount),
+                row(_("Refunds"), self.refunds_count, -self.refunds_amount),
+                row(_("Net"), None, self.net_amount),
+                row(_("Failed"), self.failed_count, None),
+                "-" * width]
+        return out
+
+    def slip(self, width: int, now_ms: int) -> list[str]:
+        return [*self.lines(width, now_ms), "", _("Cashier's signature:"), "", "",
+                "_" * min(width, 30), ""]
+
+
+class ShiftDialog(ModalScreen[bool]):
+    """The shift's totals and a question (Y / N); P prints the settlement slip."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", N_("Yes")),
+        Binding("n,escape", "answer(False)", N_("No")),
+        Binding("p", "print_slip", N_("Print")),
+    ]
+
+    def __init__(self, question: str, totals: ShiftTotals, counter: Counter,
+                 now_ms: int) -> None:
+        super().__init__(classes="dialog")
+        self.question = question
+        self.totals = totals
+        self.counter = counter
+        self.now_ms = now_ms
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("\n".join(self.totals.lines(56, self.now_ms)), id="shift-totals",
+                         markup=False)
+            yield Line(self.question, id="shift-question")
+            yield Line(_("Y: yes · N: no · P: print the settlement slip"))
+            yield Line("", id="shift-print")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+    def action_print_slip(self) -> None:
+        self.query_one("#shift-print", Line).update(_("Printing the settlement slip…"))
+        self._print()
+
+    @work(thread=True, group="slip", exclusive=True, exit_on_error=False)
+    def _print(self) -> None:
+        width = self.counter.settings.printer.width
+        outcome = self.counter.print_slip(f"shift-{self.totals.shift_id}",
+                                          self.totals.slip(width, self.now_ms))
+        self.app.call_from_thread(self._printed, outcome.message, outcome.printed)
+
+    def _printed(self, text: str, printed: bool) -> None:
+        for line in self.query("#shift-print").results(Line):
+            line.update(text)
+            line.set_class(not printed, "error")
