@@ -234,6 +234,22 @@ class Cashiers:
             self._event(conn, cashier_id, t, "unlocked")
             return self._get_in(conn, cashier_id)
 
+    def set_pin(self, cashier_id: str, pin: str) -> Cashier:
+        """A new PIN (a supervisor's tool: the old one forgotten, or the cashier asks); the
+        failed tries and a lock go with the old PIN."""
+        stored = hash_pin(pin)
+        t = self.journal.now()
+        with self.journal._tx() as conn:
+            current = self._get_in(conn, cashier_id)
+            if not current.active:
+                raise UnknownCashier(f"There is no active cashier {cashier_id!r}.")
+            conn.execute("UPDATE cashiers SET pin_hash=?, failed_attempts=0, "
+                         "locked_until_ms=NULL WHERE id=?", (stored, cashier_id))
+            # the journal's event kinds are fixed (a CHECK): a new PIN is recorded as the unlock
+            # it also is, with what happened in its detail
+            self._event(conn, cashier_id, t, "unlocked", "new PIN set by a supervisor")
+            return self._get_in(conn, cashier_id)
+
     def events(self, cashier_id: str) -> list[tuple[int, str, str]]:
         """(time_ms, kind, detail) of one cashier, oldest first."""
         rows = self.journal._read("SELECT time_ms, kind, detail FROM cashier_events "

@@ -28,7 +28,7 @@ def refusal(exc: CashierError, cashier_id: str) -> str:
             id=cashier_id, left=exc.attempts_left)
     if isinstance(exc, CashierLocked):
         return _("{id} is locked until {time} after too many wrong PINs. A supervisor can "
-                 "unlock it now: pos-terminal cashier unlock {id}").format(
+                 "unlock it now: Ctrl+U.").format(
                      id=cashier_id, time=vn_time(exc.locked_until_ms))
     if isinstance(exc, UnknownCashier):
         return _("There is no active cashier {id}: check the id (a supervisor can list them: "

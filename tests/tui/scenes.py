@@ -282,7 +282,7 @@ async def signin(pilot: Pilot) -> None:
     await pilot.app.push_screen(screen)
     screen.query_one("#signin-id", Input).value = "lan"
     screen.say(_("{id} is locked until {time} after too many wrong PINs. A supervisor can "
-                 "unlock it now: pos-terminal cashier unlock {id}").format(
+                 "unlock it now: Ctrl+U.").format(
                      id="lan", time="21/11/2026 09:20:00 (GMT+7)"), True)
     await _shown(pilot)
 

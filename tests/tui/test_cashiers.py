@@ -17,7 +17,7 @@ from pos_terminal.tui.screens.progress import ProgressScreen
 from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.screens.sale import SaleScreen
 from pos_terminal.tui.screens.shift import ShiftDialog
-from pos_terminal.tui.screens.signin import SignInScreen
+from pos_terminal.tui.screens.signin import NewPinDialog, SignInScreen
 from pos_terminal.tui.screens.supervisor import SupervisorDialog
 from tests.conftest import ProcessingHold
 from tests.tui.conftest import KeyClock, ledger, wallet_code
@@ -143,7 +143,7 @@ async def test_wrong_pin_counts_down_then_locks(settings: Settings, make_app, ke
         assert locked is not None
         assert message(pilot).startswith("lan is locked until ")
         assert message(pilot).endswith("after too many wrong PINs. A supervisor can unlock it "
-                                       "now: pos-terminal cashier unlock lan")
+                                       "now: Ctrl+U.")
         # The right PIN does not open a locked id (the id field has the focus again).
         assert pilot.app.screen.query_one("#signin-id", Input).has_focus
         pilot.app.screen.query_one("#signin-message").update("")
@@ -280,3 +280,41 @@ async def test_the_settlement_slip_prints(settings: Settings, make_app, key_cloc
                          what="the slip printed")
         assert target.stat().st_size > 0
         assert isinstance(pilot.app.screen, ShiftDialog)  # printing answers nothing
+
+
+async def test_a_supervisor_unlocks_and_gives_a_new_pin_at_the_counter(
+        settings: Settings, make_app, key_clock, checkout: Checkout) -> None:
+    strict = settings.replace_section("cashiers", max_attempts=2)
+    book(checkout).add("lan", "Lan Nguyen", "2468")
+    book(checkout).add("minh", "Minh Tran", "9753", supervisor=True)
+    async with make_app(settings=strict).run_test(size=(80, 24)) as pilot:
+        await sign_in(pilot, key_clock, "lan", "1111")
+        await wait_until(pilot, lambda: message(pilot).startswith("Wrong"), what="refusal")
+        await type_keys(pilot, key_clock, *"2222", "enter")
+        await wait_until(pilot, lambda: "locked until" in message(pilot), what="locked")
+        await type_keys(pilot, key_clock, "ctrl+u")  # the supervisor's PIN first
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SupervisorDialog),
+                         what="the supervisor's PIN")
+        await type_keys(pilot, key_clock, *"9753", "enter")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SignInScreen)
+                         and message(pilot) == "lan is unlocked: type the PIN, Enter.",
+                         what="unlocked")
+        assert book(checkout).get("lan").locked_until_ms is None
+
+        await type_keys(pilot, key_clock, "ctrl+n")  # lan forgot it: a new one
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SupervisorDialog),
+                         what="the supervisor's PIN again")
+        await type_keys(pilot, key_clock, *"9753", "enter")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, NewPinDialog),
+                         what="the new PIN")
+        await type_keys(pilot, key_clock, *"1357", "enter", *"1358", "enter")
+        await wait_until(pilot, lambda: "differ" in text_of(pilot, "#new-pin-message"),
+                         what="the two PINs differ")
+        await type_keys(pilot, key_clock, *"1357", "enter", *"1357", "enter")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SignInScreen)
+                         and message(pilot) == "lan has a new PIN: sign in with it.",
+                         what="the new PIN set")
+        assert all("1357" not in line for line in screen_lines(pilot))
+        await sign_in(pilot, key_clock, "lan", "1357")
+        await on_sale(pilot)
+        assert pilot.app.cashier_id == "lan"

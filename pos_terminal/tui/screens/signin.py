@@ -1,25 +1,39 @@
 """Sign-in: cashier id, Enter, PIN (masked), Enter. Shown at start when the journal has
-cashiers, and after a sign-out. The PIN is checked in a worker (scrypt takes a moment)."""
+cashiers, and after a sign-out. The PIN is checked in a worker (scrypt takes a moment).
+
+A supervisor's tools for the id typed: Ctrl+U unlocks it, Ctrl+N gives it a new PIN (the
+supervisor's own PIN first, screens/supervisor.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import ClassVar
 
 from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from pos_terminal.base.errors import cashier_message
-from pos_terminal.base.i18n import _
-from pos_terminal.counter.admin import CashierError, PinRejected
+from pos_terminal.base.i18n import N_, _
+from pos_terminal.counter.admin import CashierError, PinRejected, check_pin_format
 from pos_terminal.tui.cashier import refusal
 from pos_terminal.tui.messages import CodeScanned
 from pos_terminal.tui.screens.base import PosScreen
+from pos_terminal.tui.screens.supervisor import authorise
 from pos_terminal.tui.widgets.line import Line
 
 
 class SignInScreen(PosScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # priority: the id field (an Input) has its own Ctrl+U (delete to the start)
+        Binding("ctrl+u", "unlock", N_("Unlock"), priority=True),
+        Binding("ctrl+n", "new_pin", N_("New PIN"), priority=True),
+    ]
+
     def body(self) -> Iterable[Widget]:
         with Vertical(id="signin"):
             yield Line(_("Sign in to take payments"), id="signin-title")
@@ -75,6 +89,57 @@ class SignInScreen(PosScreen[None]):
         if other_id:  # unknown or locked: another id is needed, not another PIN
             self.query_one("#signin-id", Input).focus()
 
+    # ---- supervisor tools -----------------------------------------------------------------
+    def _typed_id(self) -> str | None:
+        cashier_id = self.query_one("#signin-id", Input).value.strip()
+        if not cashier_id:
+            self.say(_("Type the cashier id first, then Ctrl+U (unlock) or Ctrl+N (new PIN)."),
+                     True)
+            self.query_one("#signin-id", Input).focus()
+            return None
+        return cashier_id
+
+    def action_unlock(self) -> None:
+        cashier_id = self._typed_id()
+        if cashier_id is not None:
+            authorise(self, _("unlock {id}").format(id=cashier_id),
+                      lambda _by: self.unlock(cashier_id))
+
+    def action_new_pin(self) -> None:
+        cashier_id = self._typed_id()
+        if cashier_id is None:
+            return
+
+        def chosen(pin: str | None) -> None:
+            if pin is not None:
+                self.set_pin(cashier_id, pin)
+
+        authorise(self, _("a new PIN for {id}").format(id=cashier_id),
+                  lambda _by: self.app.push_screen(NewPinDialog(cashier_id), chosen))
+
+    @work(thread=True, group="signin", exclusive=True, exit_on_error=False)
+    def unlock(self, cashier_id: str) -> None:
+        self._admin(lambda: self.pos.counter.cashiers().unlock(cashier_id),
+                    _("{id} is unlocked: type the PIN, Enter.").format(id=cashier_id))
+
+    @work(thread=True, group="signin", exclusive=True, exit_on_error=False)
+    def set_pin(self, cashier_id: str, pin: str) -> None:
+        self._admin(lambda: self.pos.counter.cashiers().set_pin(cashier_id, pin),
+                    _("{id} has a new PIN: sign in with it.").format(id=cashier_id))
+
+    def _admin(self, change: Callable[[], object], done: str) -> None:
+        """In a worker: the change, then the sentence (or why not)."""
+        try:
+            change()
+        except CashierError as exc:
+            self.app.call_from_thread(self.say, exc.message, True)
+            return
+        except Exception as exc:  # the journal: its sentence, never a traceback
+            self.app.call_from_thread(self.say, cashier_message(exc), True)
+            return
+        self.app.call_from_thread(self.say, done)
+        self.app.call_from_thread(self.query_one("#signin-pin", Input).focus)
+
     @work(thread=True, group="signin", exclusive=True, exit_on_error=False)
     def check(self, cashier_id: str, pin: str) -> None:
         try:
@@ -89,3 +154,54 @@ class SignInScreen(PosScreen[None]):
                                       True)
             return
         self.app.call_from_thread(self.pos.signed_in_as, signed)
+
+
+class NewPinDialog(ModalScreen[str | None]):
+    """The new PIN twice (masked); its answer is the PIN, or None (Esc)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
+
+    def __init__(self, cashier_id: str) -> None:
+        super().__init__(classes="dialog")
+        self.cashier_id = cashier_id
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Line(_("New PIN for {id} (4 to 8 digits)").format(id=self.cashier_id))
+            yield Input(placeholder=_("New PIN"), id="new-pin", password=True, max_length=8,
+                        restrict=r"[0-9]*")
+            yield Input(placeholder=_("The same PIN again"), id="new-pin-again", password=True,
+                        max_length=8, restrict=r"[0-9]*")
+            yield Line(_("Enter: next · Esc: cancel (the PIN stays as it was)"),
+                       id="new-pin-message")
+
+    def on_mount(self) -> None:
+        self.query_one("#new-pin", Input).focus()
+
+    @on(Input.Submitted, "#new-pin")
+    def _first(self) -> None:
+        self.query_one("#new-pin-again", Input).focus()
+
+    @on(Input.Submitted, "#new-pin-again")
+    def _second(self) -> None:
+        first = self.query_one("#new-pin", Input)
+        second = self.query_one("#new-pin-again", Input)
+        message = self.query_one("#new-pin-message", Static)
+        pin, again = first.value, second.value
+        first.value = second.value = ""  # never left on screen, even masked
+        try:
+            check_pin_format(pin)
+        except CashierError as exc:
+            message.update(exc.message)
+            message.add_class("error")
+            first.focus()
+            return
+        if pin != again:
+            message.update(_("The two PINs differ: type the new PIN twice."))
+            message.add_class("error")
+            first.focus()
+            return
+        self.dismiss(pin)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

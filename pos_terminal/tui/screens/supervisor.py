@@ -96,7 +96,7 @@ class SupervisorDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-def authorise(screen: Screen[None], what: str, then: Callable[[str | None], None]) -> None:
+def authorise(screen: Screen[None], what: str, then: Callable[[str | None], object]) -> None:
     """Run `then(authoriser)` once `what` is authorised; never when the supervisor cancels.
 
     The authoriser is the supervisor whose PIN was checked; with no supervisor set up (anyone
