@@ -295,6 +295,7 @@ class PrinterSettings(_Section):
     width: Literal[32, 42, 48] = 42  # characters per line: 58 mm paper 32, 80 mm 42 or 48
     font: Path = DEFAULT_RECEIPT_FONT  # TrueType font with Vietnamese glyphs (raster printing)
     timeout_s: float = Field(default=10.0, gt=0, le=120)
+    copies: int = Field(default=1, ge=1, le=2)  # 2: "Liên 1" for the customer, "Liên 2" kept
 
     @field_validator("font", mode="before")
     @classmethod

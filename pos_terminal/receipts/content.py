@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pos_terminal.base.errors import PosError
 from pos_terminal.journal import PaymentState, PaymentView, RefundView, vn_time
@@ -144,4 +144,11 @@ def refund_receipt(refund: RefundView, payment: PaymentView, *, shop: Shop, term
     lines.pair(labels.wallet_transaction, payment.zp_trans_id or "-")
     lines.pair(labels.total, format_vnd(payment.amount))
     lines.rule()
+    for signature in (labels.customer_signature, labels.cashier_signature):
+        lines.out += ["", signature, "", "", "_" * min(lines.width, 30)]
     return Receipt("refund", refund.m_refund_id, tuple(lines.out), reprint)
+
+
+def copy_of(receipt: Receipt, label: str, width: int) -> Receipt:
+    """`receipt` marked as one of its copies ("Liên 1: giao khách hàng") on its first line."""
+    return replace(receipt, lines=(label.center(width).rstrip(), *receipt.lines))

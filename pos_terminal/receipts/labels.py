@@ -26,6 +26,9 @@ class ReceiptLabels:
     wallet_refund: str
     no_cashier: str
     thanks: str
+    copies: tuple[str, str]  # `[printer] copies = 2`: the customer's, then the shop's
+    customer_signature: str
+    cashier_signature: str
 
 
 ENGLISH = ReceiptLabels(
@@ -48,6 +51,9 @@ ENGLISH = ReceiptLabels(
     wallet_refund="Wallet refund",
     no_cashier="-",
     thanks="Thank you!",
+    copies=("Copy 1: customer", "Copy 2: merchant"),
+    customer_signature="Customer's signature",
+    cashier_signature="Cashier's signature",
 )
 
 VIETNAMESE = ReceiptLabels(
@@ -70,6 +76,9 @@ VIETNAMESE = ReceiptLabels(
     wallet_refund="Mã hoàn ví",
     no_cashier="-",
     thanks="Cảm ơn quý khách!",
+    copies=("Liên 1: giao khách hàng", "Liên 2: lưu tại cửa hàng"),
+    customer_signature="Chữ ký khách hàng",
+    cashier_signature="Chữ ký thu ngân",
 )
 
 LABELS: dict[str, ReceiptLabels] = {"en": ENGLISH, "vi": VIETNAMESE}

@@ -10,7 +10,13 @@ from pos_terminal.base.errors import PosError
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal, UnknownPayment, UnknownRefund
 from pos_terminal.journal.cashiers import Cashiers, UnknownCashier
-from pos_terminal.receipts.content import Receipt, Shop, payment_receipt, refund_receipt
+from pos_terminal.receipts.content import (
+    Receipt,
+    Shop,
+    copy_of,
+    payment_receipt,
+    refund_receipt,
+)
 from pos_terminal.receipts.labels import ENGLISH, ReceiptLabels
 from pos_terminal.receipts.printing import to_escpos
 
@@ -82,7 +88,11 @@ def print_receipt(journal: Journal, settings: Settings, subject_id: str, *,
 
     spec = target or settings.printer.target
     receipt = build_receipt(journal, settings, subject_id, labels=labels)
-    data = receipt_bytes(receipt, settings)
+    if settings.printer.copies == 2:  # each copy its own cut: torn off apart
+        data = b"".join(receipt_bytes(copy_of(receipt, label, settings.printer.width), settings)
+                        for label in labels.copies)
+    else:
+        data = receipt_bytes(receipt, settings)
     sent = send(spec, data, timeout_s=settings.printer.timeout_s)
     journal.record_receipt_print(receipt.kind, subject_id, target=sent.spec,
                                  cashier_id=cashier_id)

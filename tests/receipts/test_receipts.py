@@ -27,7 +27,8 @@ from pos_terminal.receipts import (
     payment_receipt,
     to_escpos,
 )
-from pos_terminal.receipts.service import build_receipt
+from pos_terminal.receipts.content import copy_of
+from pos_terminal.receipts.service import build_receipt, print_receipt
 from pos_terminal.wallet.messages import Item
 from tests.checkout.conftest import wallet_code, write_config
 
@@ -304,3 +305,26 @@ def test_escpos_is_never_written_to_a_terminal(settings: Settings, emulator: Any
     piped = subprocess.run(argv, capture_output=True, env=cli_env(), timeout=60, check=False)
     assert piped.returncode == 0, piped.stderr
     assert piped.stdout.startswith(INIT) and piped.stdout.endswith(CUT)
+
+
+def test_two_copies_and_a_signed_refund_slip(settings: Settings, emulator: Any,
+                                             tmp_path: Path) -> None:
+    """[printer] copies = 2: the customer's copy and the shop's, each marked and cut; a refund
+    slip carries the customer's and the cashier's signature lines (issue 21, item 15)."""
+    app_trans_id = _paid(settings, emulator)
+    with Checkout(settings, reconciles_in_background=False) as co:
+        refund = co.refund(app_trans_id, 10_000, "Bánh mì returned")
+    target = tmp_path / "printer.bin"
+    two = settings.replace_section("printer", copies=2, target=f"file:{target}")
+    with Checkout(two, reconciles_in_background=False) as co:
+        journal = co.journal
+        print_receipt(journal, two, app_trans_id, labels=VIETNAMESE)
+        assert target.read_bytes().count(CUT) == 2
+        first, second, _rest = target.read_bytes().split(CUT)
+        assert first != second  # drawn with their own copy line
+        receipt = build_receipt(journal, two, app_trans_id, labels=VIETNAMESE)
+        marked = [copy_of(receipt, label, 42).lines[0].strip() for label in VIETNAMESE.copies]
+        assert marked == ["Liên 1: giao khách hàng", "Liên 2: lưu tại cửa hàng"]
+        slip = build_receipt(journal, two, refund.m_refund_id, labels=VIETNAMESE)
+    assert "Chữ ký khách hàng" in slip.lines and "Chữ ký thu ngân" in slip.lines
+    assert slip.lines[-1] == "_" * 30
