@@ -65,11 +65,11 @@ TEXTS = {
     "vi": {
         "sending": "Đang gửi giao dịch.",
         "paid": "Đã thanh toán.",
-        "declined": "Số dư ví của khách không đủ: chưa trừ tiền. Đề nghị khách trả bằng cách "
-                    "khác.",
+        "declined": "Số dư ví của khách không đủ: chưa trừ tiền. Đề nghị khách thanh toán bằng "
+                    "hình thức khác.",
         "confirming": "Khách đang xác nhận trên điện thoại.",
         "declined_long": "Số dư ví của khách không đủ: chưa trừ tiền. Nhờ khách nạp thêm tiền "
-                         "vào ví hoặc trả bằng cách khác.",
+                         "vào ví hoặc thanh toán bằng hình thức khác.",
         "qr": "Khách: quét bằng ứng dụng ví và thanh toán. Esc để ngừng theo dõi.",
     },
 }
