@@ -363,10 +363,12 @@ class HistoryScreen(PosScreen[None]):
                                       severity="error")
             return
         self.app.call_from_thread(
-            self.notify, _("Exported {payments} payments to {target} and {refunds} refunds to "
-                           "{refunds_target}").format(payments=len(rows), target=target,
-                                                      refunds=len(refunds),
-                                                      refunds_target=refunds_target))
+            self.notify, _("Exported {payments} to {target} and {refunds} to "
+                           "{refunds_target}").format(
+                payments=ngettext("{count} payment", "{count} payments", len(rows)).format(
+                    count=len(rows)), target=target, refunds_target=refunds_target,
+                refunds=ngettext("{count} refund", "{count} refunds", len(refunds)).format(
+                    count=len(refunds))))
         self.app.call_from_thread(self._show_filter, _("exported to {file}").format(
             file=target.name))
 

@@ -39,6 +39,7 @@ class SaleScreen(PosScreen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.items: list[SaleItem] = []
+        self._input_error = False  # the message is an error about what is typed
 
     def body(self) -> Iterable[Widget]:
         with Vertical(id="sale"):
@@ -85,10 +86,13 @@ class SaleScreen(PosScreen[None]):
         return Sale(self.query_one("#amount", AmountField).amount,
                     self.query_one("#description", Input).value.strip(), tuple(self.items))
 
-    def say(self, text: str, error: bool = False) -> None:
+    def say(self, text: str, error: bool = False, *, about_input: bool = False) -> None:
+        """`about_input`: an error about what is typed (a limit, an item field), which goes as
+        soon as the cashier changes it; others (a refused key, a code read too early) stay."""
         message = self.query_one("#sale-message", Static)
         message.update(text)
         message.set_class(error, "error")
+        self._input_error = error and about_input
 
     def limit_problem(self, amount: int) -> str | None:
         low, high = self.pos.settings.checkout.min_amount, self.pos.settings.checkout.max_amount
@@ -107,7 +111,7 @@ class SaleScreen(PosScreen[None]):
         sale = self.current_sale()
         problem = self.limit_problem(sale.amount)
         if problem:
-            self.say(problem, error=True)
+            self.say(problem, error=True, about_input=True)
             self.query_one("#amount", AmountField).focus()
             return
         self.say("")
@@ -177,8 +181,7 @@ class SaleScreen(PosScreen[None]):
     @on(Input.Changed)
     def _input_changed(self) -> None:
         """What the cashier typed changed: an error about the old input no longer applies."""
-        message = self.query_one("#sale-message", Static)
-        if message.has_class("error"):
+        if self._input_error:
             self.say("")
 
     @on(Input.Submitted, "#description")
@@ -200,15 +203,16 @@ class SaleScreen(PosScreen[None]):
         price_text = self.query_one("#item-price", Input).value
         qty_text = self.query_one("#item-qty", Input).value or "1"
         if not name:
-            self.say(_("Give the item a name, then Enter."), error=True)
+            self.say(_("Give the item a name, then Enter."), error=True, about_input=True)
             self.query_one("#item-name", Input).focus()
             return
         if not price_text or int(price_text) <= 0:
-            self.say(_("Type the item's price in đồng (digits), then Enter."), error=True)
+            self.say(_("Type the item's price in đồng (digits), then Enter."), error=True,
+                     about_input=True)
             self.query_one("#item-price", Input).focus()
             return
         if int(qty_text) <= 0:
-            self.say(_("The quantity must be at least 1."), error=True)
+            self.say(_("The quantity must be at least 1."), error=True, about_input=True)
             self.query_one("#item-qty", Input).focus()
             return
         self.items.append(SaleItem(name, int(price_text), int(qty_text)))
