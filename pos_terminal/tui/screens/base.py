@@ -86,6 +86,8 @@ class PosScreen(Screen[ResultT]):
 
     async def retranslate(self) -> None:
         """Draw the screen again in the current language, keeping what was typed."""
+        if not self.is_current:
+            return  # closed meanwhile (e.g. it gave its answer), or covered: drawn on resume
         state = self.keep_state()
         await self.recompose()
         mount = getattr(self, "on_mount", None)

@@ -45,7 +45,8 @@ class PayScreen(PosScreen[Outcome | None]):
     def __init__(self, sale: Sale) -> None:
         super().__init__()
         self.sale = sale
-        self.code: str | None = None
+        self.code: str | None = None  # the code read (masked): the payment is on its way
+        self.code_source = ""
 
     def body(self) -> Iterable[Widget]:
         with Vertical(id="pay"):
@@ -72,8 +73,12 @@ class PayScreen(PosScreen[Outcome | None]):
         else:
             hint.display = False
 
-    def can_switch_language(self) -> bool:
-        return self.code is None
+    def keep_state(self) -> tuple[str, str] | None:
+        return (self.code, self.code_source) if self.code is not None else None
+
+    def restore_state(self, state: tuple[str, str] | None) -> None:
+        if state is not None:  # a code read: being charged, said in the new language
+            self._show_code(*state)
 
     def on_screen_resume(self) -> None:
         if self.pos.source is not None and self.code is None:
@@ -111,11 +116,14 @@ class PayScreen(PosScreen[Outcome | None]):
             self.pos.source.pause()
         if self.pos.demo is not None:
             self.pos.demo.withdraw()
+        self.code_source = code.source
+        self._show_code(self.code, code.source)
+        self.pos.payments.start(self.sale, code, owner=self)
+
+    def _show_code(self, masked: str, source: str) -> None:
         self.query_one("#pay-prompt", Static).update(_("Submitting the payment…"))
         self.query_one("#scanner-state", Static).update(
-            _("Code {code} read by {source}").format(code=self.code,
-                                                     source=source_name(code.source)))
-        self.pos.payments.start(self.sale, code, owner=self)
+            _("Code {code} read by {source}").format(code=masked, source=source_name(source)))
 
     def on_payment_takes_long(self, message: PaymentTakesLong) -> None:
         message.stop()

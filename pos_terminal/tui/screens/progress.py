@@ -44,6 +44,7 @@ class ProgressScreen(PosScreen[Outcome]):
     def __init__(self, run: PaymentRun) -> None:
         super().__init__()
         self.run = run
+        self._ticking = False
 
     @property
     def view(self) -> PaymentView | None:
@@ -64,11 +65,13 @@ class ProgressScreen(PosScreen[Outcome]):
             yield Line("", id="progress-choice")
 
     def on_mount(self) -> None:
-        self.set_interval(0.5, self.show_run)
+        if not self._ticking:  # on_mount runs again after F8 redraws the screen
+            self._ticking = True
+            self.set_interval(0.5, self.show_run)
         self.show_run()
 
     def can_switch_language(self) -> bool:
-        return False  # a payment is in flight
+        return True  # everything shown comes from the run: F8 redraws it whole
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("keep_waiting", "background"):
