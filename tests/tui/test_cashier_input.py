@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import pytest
 from textual import events
+from textual.widgets import Input
 
+from pos_terminal.tui.screens.show_qr import ShowQrScreen
 from pos_terminal.tui.widgets.amount import AmountField
-from tests.tui.helpers import text_of, type_keys, wait_until
+from tests.tui.helpers import screen_text, text_of, type_keys, wait_until
 
 pytestmark = pytest.mark.asyncio
 
@@ -57,3 +59,19 @@ async def test_below_80x24_the_screen_says_it_is_too_small(make_app, size) -> No
     async with make_app().run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert not pilot.app.screen.query_one("#too-small").display
+
+
+async def test_show_qr_starts_from_the_sale_and_f8_keeps_what_was_typed(make_app,
+                                                                         key_clock) -> None:
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await type_keys(pilot, key_clock, *"42000", "tab", *"table 4", "f5")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ShowQrScreen),
+                         what="Show QR")
+        screen = pilot.app.screen
+        assert screen.query_one("#qr-amount", AmountField).amount == 42_000
+        assert screen.query_one("#qr-description", Input).value == "table 4"
+        await type_keys(pilot, key_clock, "backspace", "f8")
+        await wait_until(pilot, lambda: "Số tiền" in screen_text(pilot), what="Vietnamese")
+        assert screen.query_one("#qr-amount", AmountField).amount == 4_200
+        assert screen.query_one("#qr-description", Input).value == "table 4"
+        await type_keys(pilot, key_clock, "f8")

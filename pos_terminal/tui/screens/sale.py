@@ -263,8 +263,8 @@ class SaleScreen(PosScreen[None]):
     def action_show_qr(self) -> None:
         from pos_terminal.tui.screens.show_qr import ShowQrScreen
 
-        self.app.push_screen(ShowQrScreen(self.query_one("#amount", AmountField).amount),
-                             self._paid_or_not)
+        sale = self.current_sale()  # the order starts from this sale's amount and description
+        self.app.push_screen(ShowQrScreen(sale.amount, sale.description), self._paid_or_not)
 
     def action_demo_wallet(self) -> None:
         demo = self.pos.demo

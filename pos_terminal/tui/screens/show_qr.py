@@ -36,9 +36,10 @@ class ShowQrScreen(PosScreen[Outcome | None]):
         Binding("enter", "create", N_("Create order")),
     ]
 
-    def __init__(self, amount: int = 0) -> None:
+    def __init__(self, amount: int = 0, description: str = "") -> None:
         super().__init__()
         self.initial_amount = amount
+        self.initial_description = description
         self.view: PaymentView | None = None
         self.cancel = threading.Event()
         self.started = 0.0
@@ -61,8 +62,17 @@ class ShowQrScreen(PosScreen[Outcome | None]):
     def on_mount(self) -> None:
         field = self.query_one("#qr-amount", AmountField)
         field.amount = self.initial_amount
+        self.query_one("#qr-description", Input).value = self.initial_description
         field.focus()
         self.set_interval(1.0, self._tick)
+
+    def keep_state(self) -> tuple[int, str]:
+        return (self.query_one("#qr-amount", AmountField).amount,
+                self.query_one("#qr-description", Input).value)
+
+    def restore_state(self, state: tuple[int, str]) -> None:
+        self.query_one("#qr-amount", AmountField).amount = state[0]
+        self.query_one("#qr-description", Input).value = state[1]
 
     def can_switch_language(self) -> bool:
         return self.view is None  # an order on screen stays as it is
