@@ -24,6 +24,24 @@ def test_language_from_environment() -> None:
     assert i18n.language_from_environment({}) == "en"
 
 
+def test_the_demo_is_vietnamese_unless_the_locale_names_a_language() -> None:
+    """`pos-terminal demo` starts in Vietnamese when the locale names none (issue 21, 8)."""
+    assert i18n.locale_language({}) is None
+    assert i18n.locale_language({"LANG": "C.UTF-8"}) is None
+    assert i18n.locale_language({"LC_ALL": "POSIX"}) is None
+    assert i18n.locale_language({"LANG": "en_US.UTF-8"}) == "en"
+    assert i18n.locale_language({"LANG": "vi_VN.UTF-8"}) == "vi"
+
+
+def test_plurals_in_english_and_vietnamese() -> None:
+    i18n.set_language("en")
+    assert i18n.ngettext("{count} refund", "{count} refunds", 1).format(count=1) == "1 refund"
+    assert i18n.ngettext("{count} refund", "{count} refunds", 2).format(count=2) == "2 refunds"
+    i18n.set_language("vi")
+    assert i18n.ngettext("{count} refund", "{count} refunds", 2).format(count=2) == (
+        "2 lần hoàn tiền")
+
+
 def test_normalise_refuses_languages_we_do_not_ship() -> None:
     assert i18n.normalise("vi_VN.UTF-8") == "vi"
     assert i18n.normalise("EN") == "en"

@@ -120,3 +120,21 @@ async def test_the_busiest_detail_footer_fits_80_columns_in_vietnamese(
         footer = await wait_for_footer(pilot)
         for hint in ("Hoàn tiền", "In phiếu", "Phiếu hoàn", "Kiểm tra lại", "^q Thoát", "f8 EN"):
             assert hint in footer, footer
+
+
+async def test_history_dates_are_dd_mm_yyyy_in_vietnamese(settings: Settings,
+                                                          tmp_path: Path) -> None:
+    vietnamese = settings.replace_section("terminal", language="vi")
+    async with in_flight_app(vietnamese, tmp_path) as pilot:
+        await pilot.app.push_screen(HistoryScreen(day="2026-11-20"))
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, HistoryScreen)
+                         and "20/11/2026" in text_of(pilot, "#history-filter"), what="history")
+        await pilot.press("d")
+        field = pilot.app.screen.query_one("#day-input", Input)
+        assert field.value == "20/11/2026"
+        field.value = "21/11/2026"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: pilot.app.screen.query_one(DataTable).row_count == 5,
+                         what="the 21st's payments")
+        assert pilot.app.screen.day == "2026-11-21"
+        assert "Ngày 21/11/2026" in text_of(pilot, "#history-filter")
