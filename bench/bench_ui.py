@@ -39,6 +39,7 @@ from pos_terminal.tui.app import PosApp  # noqa: E402
 from pos_terminal.tui.demo import DemoController  # noqa: E402
 from pos_terminal.tui.screens.pay import PayScreen  # noqa: E402
 from pos_terminal.tui.screens.result import ResultScreen  # noqa: E402
+from pos_terminal.tui.screens.sale import SaleScreen  # noqa: E402
 from pos_terminal.tui.widgets.preview import CameraPreview  # noqa: E402
 
 START_BAR_S = 1.5
@@ -117,7 +118,9 @@ async def ui_payments(settings: Settings, emulator: object, count: int) -> list[
         app = PosApp(settings, Counter(settings, checkout), background=False)
         async with app.run_test(size=(80, 24)) as pilot:
             for _ in range(count):
-                await app.push_screen(PayScreen(_sale()))
+                sale_screen = app.screen
+                assert isinstance(sale_screen, SaleScreen)
+                sale_screen.charge_sale(_sale())  # Pay answers Sale, which shows Result
                 await pilot.pause()
                 code = fresh_code(emulator)
                 started = time.perf_counter()

@@ -68,7 +68,7 @@ async def sale_amount(pilot, amount: int) -> int:
     return field.amount
 
 
-@pytest.mark.parametrize("gap", [0.010, 0.020, 0.035])
+@pytest.mark.parametrize("gap", [0.004, 0.010, 0.020, 0.035])
 async def test_no_digit_is_lost_typing_fast_after_paid(make_app, key_clock, emulator,
                                                       gap: float) -> None:
     async with make_app().run_test(size=(80, 24)) as pilot:

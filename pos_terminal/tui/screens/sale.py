@@ -115,9 +115,10 @@ class SaleScreen(PosScreen[None]):
             self.query_one("#amount", AmountField).focus()
             return
         self.say("")
-        self._charge(sale)
+        self.charge_sale(sale)
 
-    def _charge(self, sale: Sale) -> None:
+    def charge_sale(self, sale: Sale) -> None:
+        """Pay for `sale`: Pay, then (its answer) Result."""
         from pos_terminal.tui.screens.pay import PayScreen
 
         self.app.push_screen(PayScreen(sale), self._paid_or_not)
@@ -133,7 +134,7 @@ class SaleScreen(PosScreen[None]):
         """The Result's answer. Runs before any key typed after the one that closed it
         (tui/keys.py), so those keys land in the next sale's amount."""
         if next_sale is not None and next_sale.retry:
-            self._charge(self.current_sale())
+            self.charge_sale(self.current_sale())
             return
         self.action_clear()
         if next_sale is not None and next_sale.digits:
