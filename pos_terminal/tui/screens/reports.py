@@ -12,7 +12,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from pos_terminal.base.errors import cashier_message
-from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.i18n import N_, _, ngettext
 from pos_terminal.counter.types import Report
 from pos_terminal.tui.format import format_vnd, vn_time
 from pos_terminal.tui.screens.base import PosScreen
@@ -149,11 +149,12 @@ def report_lines(report: Report) -> list[str]:
         lines.append("  " + _("refunds failed {count}").format(
             count=report.refunds_failed_count))
     if report.unresolved_count or report.refunds_pending_count:
+        pending = report.refunds_pending_count
         lines.append(f"  {_(STILL_OPEN):<10} {report.unresolved_count:4d}   "
                      f"{format_vnd(report.unresolved_amount):>16} "
-                     + _("(+{count} refunds in progress): they are checked in the background "
-                         "and carried to the next day").format(
-                             count=report.refunds_pending_count))
+                     + (ngettext("(+{count} refund in progress)", "(+{count} refunds in progress)",
+                                 pending).format(count=pending) + " " if pending else "")
+                     + _("checked in the background and carried to the next day"))
     if report.needs_review_count:
         lines.append(f"  {_(NEED_REVIEW):<11} {report.needs_review_count:3d}   "
                      + _("too old for a status query: check the merchant portal, then "
