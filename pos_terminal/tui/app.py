@@ -498,8 +498,8 @@ class PosApp(App[None]):
     async def action_quit(self) -> None:
         run = self.payment
         if run is None or not self.payment_in_flight.is_set():
-            if isinstance(self.screen, ModalScreen):
-                return  # a question is open: answer it first
+            if getattr(self.screen, "asks_about_the_shift", False):
+                return  # the shift's question is already up: Y closes the terminal
             signed = self.signed_in
             question = _("Close the terminal? {name}'s shift stays open (F12 closes it).")
             if signed is None or not self._ask_with_shift(

@@ -79,6 +79,8 @@ class ShiftTotals:
 class ShiftDialog(ModalScreen[bool]):
     """The shift's totals and a question (Y / N); P prints the settlement slip."""
 
+    asks_about_the_shift = True  # Ctrl+Q on it does not ask again (PosApp.action_quit)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", N_("Yes")),
         Binding("n,escape", "answer(False)", N_("No")),
