@@ -20,7 +20,8 @@ from pos_terminal.cli.common import EXIT_USAGE
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
 from tests.checkout.conftest import tiny_tmpfs  # noqa: F401 (a fixture, used by name)
-from tests.e2e.conftest import cli_command, cli_env, write_config
+from tests.e2e.conftest import write_config
+from tests.processes import child_env, cli_command
 
 pytestmark = pytest.mark.e2e
 
@@ -164,7 +165,7 @@ def test_a_journal_problem_is_a_sentence_and_an_exit_code(
                           tmp_path / "pos.toml")
     argv = [*command.split(), *JOURNAL_COMMANDS[command]]
     done = subprocess.run(cli_command("--config", str(config), *argv), capture_output=True,
-                          text=True, env=cli_env(), timeout=90, stdin=subprocess.DEVNULL,
+                          text=True, env=child_env(), timeout=90, stdin=subprocess.DEVNULL,
                           check=False)
     output = done.stdout + done.stderr
     assert "Traceback" not in output, output
@@ -188,7 +189,7 @@ def test_with_json_a_journal_problem_is_also_one_json_object(
     config = write_config(settings.replace_section("terminal", journal=journal),
                           tmp_path / "pos.toml")
     done = subprocess.run(cli_command("--config", str(config), *argv), capture_output=True,
-                          text=True, env=cli_env(), timeout=90, check=False)
+                          text=True, env=child_env(), timeout=90, check=False)
     assert done.returncode == EXIT_USAGE, done.stderr
     assert "Traceback" not in done.stderr
     data = json.loads(done.stdout)

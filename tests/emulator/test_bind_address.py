@@ -14,6 +14,7 @@ from pos_terminal.config import Settings
 from pos_terminal.emulator import start_emulator
 from pos_terminal.emulator.addresses import network_address, reachable_host
 from tests.emulator.test_cli import _base_url, _start
+from tests.processes import child_env
 
 
 def test_a_wildcard_bind_shows_this_machines_network_address(base_settings: Settings) -> None:
@@ -69,7 +70,8 @@ def test_demo_reports_a_host_it_cannot_bind(tmp_path: Any) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "pos_terminal", "demo", "--config", str(DEFAULT_CONFIG),
          "--host", "192.0.2.77", "--port", "0"],
-        capture_output=True, text=True, timeout=60, check=False, cwd=tmp_path)
+        capture_output=True, text=True, timeout=60, check=False, cwd=tmp_path,
+        env=child_env())
     assert done.returncode != 0
     assert "the emulator could not start on 192.0.2.77:0" in done.stderr
     assert "Traceback" not in done.stderr
