@@ -40,7 +40,7 @@ from pos_terminal.tui.demo import DemoController  # noqa: E402
 from pos_terminal.tui.screens.pay import PayScreen  # noqa: E402
 from pos_terminal.tui.screens.result import ResultScreen  # noqa: E402
 from pos_terminal.tui.widgets.preview import CameraPreview  # noqa: E402
-from tests.processes import child_env  # noqa: E402
+from tests.processes import child_env, with_child_env  # noqa: E402
 
 START_BAR_S = 1.5
 MINIMAL_APP = """
@@ -73,8 +73,7 @@ def tmux(*args: str, check: bool = False) -> subprocess.CompletedProcess[str]:
 
 def time_to_screen(command: list[str], marker: str, timeout: float = 20.0) -> float:
     name = f"bench-ui-{uuid.uuid4().hex[:8]}"
-    pane_env = child_env(TERM="tmux-256color")
-    shell = shlex.join(["env", "-i", *(f"{k}={v}" for k, v in pane_env.items()), *command])
+    shell = shlex.join(with_child_env(command, TERM="tmux-256color"))
     started = time.perf_counter()
     tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", str(REPO), shell,
          check=True)

@@ -41,6 +41,12 @@ def child_env(**extra: str) -> dict[str, str]:
     return env
 
 
+def with_child_env(argv: list[str], **extra: str) -> list[str]:
+    """`argv` run with exactly child_env(**extra), whatever environment starts it (a tmux pane's
+    command inherits the tmux server's): `env -i NAME=VALUE... ARGV`."""
+    return ["env", "-i", *(f"{k}={v}" for k, v in child_env(**extra).items()), *argv]
+
+
 def cli_command(*args: str) -> list[str]:
     """`pos-terminal ARGS...` from this checkout, run by the test run's Python."""
     return [sys.executable, "-m", "pos_terminal.cli", *args]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.processes import REPO, child_env, cli_command
+from tests.processes import REPO, child_env, cli_command, with_child_env
 
 pytestmark = [pytest.mark.e2e,
               pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")]
@@ -26,8 +26,7 @@ class Tmux:
 
     def __init__(self, command: list[str], width: int = 80, height: int = 24) -> None:
         self.socket = f"pos-e2e-{uuid.uuid4().hex[:8]}"
-        pane_env = child_env(TERM="tmux-256color")
-        pane = ["env", "-i", *(f"{k}={v}" for k, v in pane_env.items()), *command]
+        pane = with_child_env(command, TERM="tmux-256color")
         started = self._tmux("new-session", "-d", "-x", str(width), "-y", str(height),
                              "-c", str(REPO), shlex.join(pane))
         if started.returncode != 0:
