@@ -63,8 +63,10 @@ async def test_r_on_result_prints_the_receipt(settings: Settings, make_app, key_
     async with make_app(settings=with_printer(settings, target)).run_test(
             size=(80, 24)) as pilot:
         app_trans_id = await paid_on_result(pilot, key_clock, emulator)
-        assert "R: print the receipt · Enter: next sale · or type the next amount" in "\n".join(
-            screen_lines(pilot))
+        hint = "R: print the receipt · Enter: next sale · or type the next amount"
+        # The Result screen is current before it is drawn: wait for its text, not for a time.
+        await wait_until(pilot, lambda: hint in "\n".join(screen_lines(pilot)),
+                         what="the Result screen's key hint")
         assert receipt_line(pilot) == ""  # nothing printed, nothing claimed
         await type_keys(pilot, key_clock, "r")
         await wait_until(pilot, lambda: receipt_line(pilot).startswith("Receipt printed"),
