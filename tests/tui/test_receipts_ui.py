@@ -192,8 +192,10 @@ async def test_auto_print_records_the_signed_in_cashier(settings: Settings, make
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, SupervisorDialog),
                          what="the supervisor dialog")
         await type_keys(pilot, key_clock, *"9753", "enter")
-        await wait_until(pilot, lambda: text_of(pilot, "#detail-receipt") ==
-                         f"Receipt printed on {target}.", what="the refund receipt, said")
+        # Until the dialog has closed the detail's receipt line is not the current screen's.
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, PaymentDetailScreen)
+                         and text_of(pilot, "#detail-receipt") == f"Receipt printed on {target}.",
+                         what="the refund receipt, said")
         assert pilot.app.counter.bus.drain(10.0)
     [refund] = checkout.journal.refunds(app_trans_id)
     assert refund.cashier_id == "minh"  # the refund: the authorising supervisor
