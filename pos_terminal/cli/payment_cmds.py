@@ -266,7 +266,7 @@ def _read_scan(settings: Settings, spec: str, timeout_s: float) -> str:
         spec=spec, seconds=f"{timeout_s:g}"), err=True)
     scanner.start()
     try:
-        code = scanner.wait_for_code(timeout_s)
+        code = scanner.wait_for_code(timeout_s, keep_earlier=True)
     finally:
         scanner.stop()
     if code is None:
