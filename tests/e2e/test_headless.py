@@ -144,7 +144,8 @@ def test_bad_lines_get_an_error_and_the_loop_goes_on(counter: Counter, scanner: 
     assert counter.ask("HELLO there") == {
         "ok": False, "command": None, "line": "HELLO there",
         "error": "unknown command 'HELLO'; commands: PAY <amount> [description] | STATUS "
-                 "<app_trans_id> | REFUND <app_trans_id> [amount] | RECONCILE | LEDGER | QUIT"}
+                 "<app_trans_id> | REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] | "
+                 "RECONCILE | LEDGER | QUIT"}
     assert counter.ask("PAY 50.000đ")["error"] == (
         "the amount must be a whole number of VND (digits only), got '50.000đ'")
     assert counter.ask("PAY")["error"] == "PAY needs an amount: PAY <amount> [description]"

@@ -192,7 +192,8 @@ async def test_refund_needs_the_supervisor_pin(make_app, key_clock, emulator,
         await wait_until(pilot, lambda: checkout.journal.get(app_trans_id).refunded_amount
                          == 40_000, what="the refund in the journal")
     [refund] = checkout.journal.refunds(app_trans_id)
-    assert refund.cashier_id == "minh"  # the authorising supervisor
+    # asked by the cashier at the counter, authorised by the supervisor: both journaled
+    assert (refund.cashier_id, refund.authorised_by) == ("lan", "minh")
     assert [r["amount"] for r in ledger(emulator)["refunds"]] == [40_000]
 
 
