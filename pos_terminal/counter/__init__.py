@@ -32,7 +32,8 @@ from pos_terminal.counter.scanning import Scanner, SourceFactory, missing_device
 from pos_terminal.counter.session import UNRESOLVED, Counter, SaleLine, ScannedCode
 
 __all__ = [
-    "UNRESOLVED", "AuthorityNeeded", "CodeIgnored", "CodeRead", "Counter", "CounterEvent", "EventBus",
+    "UNRESOLVED", "AuthorityNeeded", "CodeIgnored", "CodeRead", "Counter", "CounterEvent",
+    "EventBus",
     "ListenerFailed", "PaymentError", "PaymentProgress", "PaymentSettled", "PaymentStarted",
     "PaymentUnresolved", "PendingCount", "PrintOutcome", "ReceiptPrinted", "ReceiptPrinting",
     "ReconcileFailed", "RefundSettled", "SaleLine", "ScannedCode", "Scanner", "ScannerStatus",

@@ -68,7 +68,7 @@ REFUND_AUTHORITY_MIGRATION = """
         cashier_id = (SELECT p.cashier_id FROM payments p
                       WHERE p.app_trans_id = refunds.app_trans_id)
         WHERE auto = 0 AND cashier_id IN (SELECT id FROM cashiers WHERE role = 'supervisor');
-""" + cashier_triggers_migration(("refund",), {"refund": ("authorised_by",)})
+""" + cashier_triggers_migration(("refund",), {"refund": ("authorised_by",)})  # noqa: S608
 
 MIGRATIONS: tuple[str, ...] = (
     # version 1

@@ -94,7 +94,8 @@ def counter(config_file: Path, scanner: SerialScanner) -> Iterator[Counter]:
 
 def fresh_code(emulator: object, wallet: str) -> str:
     base = emulator.base_url
-    requests.post(f"{base}/_emulator/wallets/{wallet}/rotate", timeout=5).raise_for_status()
+    requests.post(f"{base}/_emulator/wallets/{wallet}/rotate", json={},
+                  timeout=5).raise_for_status()
     wallets = requests.get(f"{base}/_emulator/wallets", timeout=5).json()["wallets"]
     return next(str(w["code"]) for w in wallets if w["id"] == wallet)
 
