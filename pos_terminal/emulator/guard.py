@@ -29,6 +29,7 @@ from functools import lru_cache
 from urllib.parse import urlsplit
 
 from aiohttp import hdrs, web
+from aiohttp.typedefs import Middleware
 
 CONTROL_PREFIX = "/_emulator/"
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
@@ -124,7 +125,7 @@ class Exposure:
                                  "there is nothing to say")
         return None
 
-    def middleware(self) -> Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]:
+    def middleware(self) -> Middleware:
         @web.middleware
         async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
             refused = self.refusal(request)

@@ -104,7 +104,7 @@ def test_a_bodiless_or_text_post_cannot_reset(emu: RunningEmulator) -> None:
 
 
 def test_beyond_loopback_the_control_api_needs_the_token(base_settings: Settings) -> None:
-    with start_emulator(base_settings, host="0.0.0.0", port=0) as server:  # noqa: S104
+    with start_emulator(base_settings, host="0.0.0.0", port=0) as server:
         token = server.control_token
         assert token is not None and len(token) >= 32
         url = server.base_url + "/_emulator/faults"
