@@ -62,13 +62,17 @@ CASHIERS_MIGRATION = """
     CREATE INDEX payments_cashier ON payments(cashier_id);
 """ + cashier_triggers_migration()
 
-REFUND_AUTHORITY_MIGRATION = """
-    ALTER TABLE refunds ADD COLUMN authorised_by TEXT;
+_MOVE_SUPERVISORS_REFUNDS = """
     UPDATE refunds SET authorised_by = cashier_id,
         cashier_id = (SELECT p.cashier_id FROM payments p
                       WHERE p.app_trans_id = refunds.app_trans_id)
         WHERE auto = 0 AND cashier_id IN (SELECT id FROM cashiers WHERE role = 'supervisor');
-""" + cashier_triggers_migration(("refund",), {"refund": ("authorised_by",)})  # noqa: S608
+"""
+# the outbox triggers first, so that the moved rows are shipped with both
+REFUND_AUTHORITY_MIGRATION = ("ALTER TABLE refunds ADD COLUMN authorised_by TEXT;\n"
+                              + cashier_triggers_migration(("refund",),
+                                                           {"refund": ("authorised_by",)})
+                              + _MOVE_SUPERVISORS_REFUNDS)
 
 MIGRATIONS: tuple[str, ...] = (
     # version 1

@@ -43,6 +43,13 @@ def test_old_refunds_move_to_the_cashier_and_keep_their_supervisor(tmp_path: Pat
     path = tmp_path / "journal.db"
     _journal_before_authority(path)
     with Journal.open(path) as journal:
+        raw = sqlite3.connect(path)
+        [(moved,)] = raw.execute("SELECT payload FROM outbox WHERE kind='refund' AND "
+                                 "key='r_boss' ORDER BY seq DESC LIMIT 1").fetchall()
+        raw.close()
+        # the moved row is shipped again, with both (the fleet ledger's `cashier` is who asked)
+        assert (json.loads(moved)["cashier"], json.loads(moved)["authorised_by"]) == (
+            "ann", "boss")
         by_id = {r.m_refund_id: r for r in journal.refunds()}
         assert (by_id["r_boss"].cashier_id, by_id["r_boss"].authorised_by) == ("ann", "boss")
         assert (by_id["r_auto"].cashier_id, by_id["r_auto"].authorised_by) == ("ann", None)
