@@ -54,6 +54,8 @@ def is_own_address(address: str) -> bool:
         ip = ipaddress.ip_address(address)
     except ValueError:
         return False
+    if ip.is_unspecified or ip.is_multicast:  # 0.0.0.0 binds, but names no machine
+        return False
     if ip.is_loopback:
         return True
     family = socket.AF_INET6 if ip.version == 6 else socket.AF_INET

@@ -49,6 +49,14 @@ def test_a_foreign_host_header_is_refused(emu: RunningEmulator, path: str) -> No
     assert "[emulator] allowed_hosts" in error
 
 
+@pytest.mark.parametrize("host", ["127.0.0.1.nip.io", "0.0.0.0", "192.0.2.10", "[::1]:x",
+                                  "localhost.attacker.example"])
+def test_names_and_addresses_that_are_not_its_own_are_refused(emu: RunningEmulator,
+                                                              host: str) -> None:
+    answer = requests.get(emu.base_url + "/_emulator/ledger", timeout=5, headers={"Host": host})
+    assert answer.status_code == 421
+
+
 def test_a_rebound_page_cannot_reset_the_emulator(emu: RunningEmulator) -> None:
     post(emu.base_url, "/v2/create", create_form("v2"))
     refused = requests.post(emu.base_url + "/_emulator/reset", json={}, timeout=5,
