@@ -36,7 +36,7 @@ def authorise(book: Cashiers, supervisor_id: str | None, pin: str | None) -> str
     book's CashierError (unknown id, not a supervisor, locked, wrong PIN) otherwise."""
     if not book.any_supervisor():
         return None
-    if not supervisor_id or pin is None:
+    if not supervisor_id or not pin:
         raise AuthorityNeeded(_("A supervisor must authorise this: give a supervisor's id and "
                                 "PIN."))
     return book.require_supervisor(pin, supervisor_id).id

@@ -84,8 +84,9 @@ def test_refund_on_the_line_needs_a_supervisor_once_one_exists(
         assert wrong["error"].startswith("Wrong PIN for 'boss'; 4 more wrong tries lock it")
         cashier = counter.ask(f"REFUND {tid} 20000 SUPERVISOR=ann PIN={ANN_PIN}")
         assert "is a cashier, not a supervisor" in cashier["error"]
-        no_pin = counter.ask(f"REFUND {tid} 20000 SUPERVISOR=boss")
-        assert no_pin["error"].startswith("a supervisor must authorise a refund")
+        for partial in ("SUPERVISOR=boss", "SUPERVISOR=boss PIN=", f"PIN={BOSS_PIN}"):
+            missing = counter.ask(f"REFUND {tid} 20000 {partial}")
+            assert missing["error"].startswith("a supervisor must authorise a refund")
         assert counter.ask(f"REFUND {tid} 20000 pin=1 PIN=2")["error"] == "PIN= is given twice"
         assert _refunds(emulator) == []  # nothing was sent
 
@@ -123,3 +124,27 @@ def test_refund_on_the_line_needs_a_supervisor_once_one_exists(
     for pin in (BOSS_PIN, WRONG_PIN, ANN_PIN):
         assert pin not in written
         assert pin.encode() not in Path(settings.terminal.journal).read_bytes()
+
+
+def test_old_lines_keep_working_while_no_supervisor_exists(
+        settings: Settings, config_file: Path, scanner: SerialScanner, emulator: Any) -> None:
+    journal = Journal.open(settings.terminal.journal)
+    try:
+        Cashiers(journal).add("ann", "Ann Tran", ANN_PIN)  # cashiers, but no supervisor yet
+    finally:
+        journal.close()
+    counter = Recorded(config_file, scanner)
+    try:
+        assert counter.read()["command"] == "READY"
+        scanner.hold_up(fresh_code(emulator, "an"))
+        paid = counter.ask("PAY 30000")
+        scanner.take_away()
+        done = counter.ask(f"REFUND {paid['app_trans_id']} 5000")
+        assert (done["ok"], done["state"], done["authorised_by"]) == (True, "refunded", None)
+        asked = counter.ask(f"REFUND {paid['app_trans_id']} 5000 CASHIER=ann")
+        assert (asked["ok"], asked["cashier_id"], asked["authorised_by"]) == (True, "ann", None)
+        assert counter.ask("QUIT")["ok"] is True
+    finally:
+        if counter.proc.poll() is None:
+            counter.proc.kill()
+        counter.proc.wait(timeout=10)
