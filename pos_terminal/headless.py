@@ -48,6 +48,13 @@ USAGE = ("commands: PAY <amount> [description] | STATUS <app_trans_id> | "
 REFUND_USAGE = "REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] [CASHIER=<id>]"
 #: Commands whose line may hold a PIN: their refusals never repeat the line.
 SECRET_LINES = frozenset({"REFUND"})
+_PIN_VALUE = re.compile(r"(PIN=)\S*", re.IGNORECASE)
+
+
+def _shown(text: str) -> str:
+    """A line (or part of one) as it may be repeated in an answer: any PIN= value masked (a
+    mistyped verb must not echo the PIN that followed it)."""
+    return _PIN_VALUE.sub(r"\1•••", text)
 LedgerStatus = Callable[[], dict[str, Any]]
 
 
@@ -180,7 +187,7 @@ class CounterLoop:
         try:
             if command not in COMMANDS:
                 raise LineError(_("unknown command {command}; {usage}").format(
-                    command=repr(verb), usage=USAGE))
+                    command=repr(_shown(verb)), usage=USAGE))
             if command == "QUIT":
                 self.emit({"ok": True, "command": "QUIT"})
                 return False
@@ -189,7 +196,7 @@ class CounterLoop:
             answer = {"ok": False, "command": command if command in COMMANDS else None,
                       "error": str(exc)}
             if command not in SECRET_LINES:
-                answer["line"] = line[:200]
+                answer["line"] = _shown(line)[:200]
             self.emit(answer)
         except Exception as exc:  # every refusal of the engine is a sentence; keep serving
             self.emit(self._error_answer(command, rest.strip(), exc))

@@ -88,6 +88,9 @@ def test_refund_on_the_line_needs_a_supervisor_once_one_exists(
             missing = counter.ask(f"REFUND {tid} 20000 {partial}")
             assert missing["error"].startswith("a supervisor must authorise a refund")
         assert counter.ask(f"REFUND {tid} 20000 pin=1 PIN=2")["error"] == "PIN= is given twice"
+        typo = counter.ask(f"REFUNDS {tid} 20000 SUPERVISOR=boss PIN={BOSS_PIN}")  # a bad verb
+        assert typo["line"] == f"REFUNDS {tid} 20000 SUPERVISOR=boss PIN=•••"
+        assert counter.ask(f"PIN={BOSS_PIN}")["error"].startswith("unknown command 'PIN=•••'")
         assert _refunds(emulator) == []  # nothing was sent
 
         done = counter.ask(f"refund {tid} 20000 cashier=ann supervisor=boss pin={BOSS_PIN}")
