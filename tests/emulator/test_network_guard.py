@@ -131,6 +131,21 @@ def test_beyond_loopback_the_control_api_needs_the_token(base_settings: Settings
         assert page.status_code == 200
 
 
+def test_the_demo_sends_the_token_beyond_loopback(base_settings: Settings) -> None:
+    """`pos-terminal demo --host 0.0.0.0` holds codes up from the control API: with the token."""
+    from pos_terminal.tui.demo import DemoController
+
+    shown: list[str | None] = []
+    with start_emulator(base_settings, host="0.0.0.0", port=0) as server:
+        without = DemoController(server.base_url, shown.append)
+        with pytest.raises(requests.HTTPError, match="401"):
+            without.current_code()
+        demo = DemoController(server.base_url, shown.append,
+                              control_token=server.control_token)
+        code = demo.current_code()
+        assert code.isdigit() and len(code) >= 16
+
+
 def test_on_loopback_no_token_is_needed(emu: RunningEmulator) -> None:
     assert emu.control_token is None
     assert requests.get(emu.base_url + "/_emulator/wallets", timeout=5).ok
