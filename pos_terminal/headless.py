@@ -34,8 +34,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
-from pos_terminal.counter import AuthorityNeeded, Counter, ScannedCode, Scanner
+from pos_terminal.counter import Counter, ScannedCode, Scanner
 from pos_terminal.counter import outcome as verdict
+from pos_terminal.counter.cashiers import AuthorityRequired
 
 if TYPE_CHECKING:
     from hardware import ScanSource
@@ -278,7 +279,7 @@ class CounterLoop:
                         if "CASHIER" in options else None)
             authorised_by = self.counter.authorise(options.get("SUPERVISOR"),
                                                    options.get("PIN"))
-        except AuthorityNeeded:
+        except AuthorityRequired:
             raise LineError(_("a supervisor must authorise a refund: send {usage} with a "
                               "supervisor's id and PIN. Nothing was sent.").format(
                                   usage=REFUND_USAGE)) from None

@@ -6,7 +6,7 @@ Front ends (tui, cli, headless) import from here, never from wallet, checkout or
 
 from pos_terminal.counter import events, outcome
 from pos_terminal.counter.bus import EventBus, Subscription
-from pos_terminal.counter.cashiers import AuthorityNeeded, SignedIn
+from pos_terminal.counter.cashiers import SignedIn
 from pos_terminal.counter.events import (
     CodeIgnored,
     CodeRead,
@@ -32,8 +32,7 @@ from pos_terminal.counter.scanning import Scanner, SourceFactory, missing_device
 from pos_terminal.counter.session import UNRESOLVED, Counter, SaleLine, ScannedCode
 
 __all__ = [
-    "UNRESOLVED", "AuthorityNeeded", "CodeIgnored", "CodeRead", "Counter", "CounterEvent",
-    "EventBus",
+    "UNRESOLVED", "CodeIgnored", "CodeRead", "Counter", "CounterEvent", "EventBus",
     "ListenerFailed", "PaymentError", "PaymentProgress", "PaymentSettled", "PaymentStarted",
     "PaymentUnresolved", "PendingCount", "PrintOutcome", "ReceiptPrinted", "ReceiptPrinting",
     "ReconcileFailed", "RefundSettled", "SaleLine", "ScannedCode", "Scanner", "ScannerStatus",

@@ -23,7 +23,12 @@ from pos_terminal.checkout import Checkout, GatewayOrderView, ReconcileReport
 from pos_terminal.checkout.late_charges import returns_automatically
 from pos_terminal.config import Settings
 from pos_terminal.counter.bus import EventBus
-from pos_terminal.counter.cashiers import SignedIn, asking_cashier, authorise, cashier_book
+from pos_terminal.counter.cashiers import (
+    SignedIn,
+    asking_cashier,
+    cashier_book,
+    supervisor_authority,
+)
 from pos_terminal.counter.events import (
     CodeIgnored,
     CodeRead,
@@ -137,8 +142,8 @@ class Counter:
 
     def authorise(self, supervisor_id: str | None, pin: str | None) -> str | None:
         """Blocking (scrypt): the supervisor who authorises a refund, or None when no
-        supervisor is set up (counter/cashiers.authorise; raises CashierError)."""
-        return authorise(self.cashiers(), supervisor_id, pin)
+        supervisor is set up (counter/cashiers.supervisor_authority; raises CashierError)."""
+        return supervisor_authority(self.cashiers(), supervisor_id, pin)
 
     def asking_cashier(self, cashier_id: str) -> str:
         """A cashier named by a front end without sign-in as the one asking (must be active)."""
