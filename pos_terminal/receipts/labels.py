@@ -26,6 +26,8 @@ class ReceiptLabels:
     wallet_refund: str
     no_cashier: str
     thanks: str
+    original_amount: str
+    authorised_by: str
     copies: tuple[str, str]  # `[printer] copies = 2`: the customer's, then the shop's
     customer_signature: str
     cashier_signature: str
@@ -40,7 +42,7 @@ ENGLISH = ReceiptLabels(
     cashier="Cashier",
     time="Time",
     total="TOTAL",
-    refund_amount="REFUNDED",
+    refund_amount="TOTAL REFUNDED",
     method="Method",
     method_quick_pay="Wallet quick pay",
     method_gateway="Payment gateway",
@@ -51,6 +53,8 @@ ENGLISH = ReceiptLabels(
     wallet_refund="Wallet refund",
     no_cashier="-",
     thanks="Thank you!",
+    original_amount="Original sale",
+    authorised_by="Authorised by",
     copies=("Copy 1: customer", "Copy 2: merchant"),
     customer_signature="Customer's signature",
     cashier_signature="Cashier's signature",
@@ -65,7 +69,7 @@ VIETNAMESE = ReceiptLabels(
     cashier="Thu ngân",
     time="Thời gian",
     total="TỔNG CỘNG",
-    refund_amount="ĐÃ HOÀN",
+    refund_amount="TỔNG TIỀN HOÀN",
     method="Hình thức",
     method_quick_pay="Ví điện tử (quét mã)",
     method_gateway="Cổng thanh toán",
@@ -76,6 +80,8 @@ VIETNAMESE = ReceiptLabels(
     wallet_refund="Mã hoàn ví",
     no_cashier="-",
     thanks="Cảm ơn quý khách!",
+    original_amount="Số tiền GD gốc",
+    authorised_by="Người duyệt",
     copies=("Liên 1: giao khách hàng", "Liên 2: lưu tại cửa hàng"),
     customer_signature="Chữ ký khách hàng",
     cashier_signature="Chữ ký thu ngân",
