@@ -66,6 +66,7 @@ def test_partial_refund_slip_totals_the_refund_and_names_both(cli: Any, emulator
     english = cli("receipt", refund["m_refund_id"]).stdout.splitlines()
     assert "Cashier" + "Ann Trần (ann)".rjust(35) in english
     assert "Authorised by" + "Minh Lê (boss)".rjust(29) in english
+    english = english[:english.index("Customer's signature") - 1]
     assert english[-2] == "TOTAL REFUNDED" + "20.000 ₫".rjust(28)
 
 
