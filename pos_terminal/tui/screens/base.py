@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from textual import events
@@ -31,7 +31,8 @@ class PosScreen(Screen[ResultT]):
     callback given to `push_screen`), never a flag on the App."""
 
     language = ""  # the language the screen was last drawn in
-    _answer: tuple[ResultT] | None = None  # to give as soon as the screen is on top again
+    passing = False  # only passing its Result's answer on (Pay, Show QR): never redrawn
+    _when_on_top: Callable[[], object] | None = None  # to run as soon as it is on top again
 
     def compose(self) -> ComposeResult:
         self.language = current_language()
@@ -86,8 +87,8 @@ class PosScreen(Screen[ResultT]):
 
     async def retranslate(self) -> None:
         """Draw the screen again in the current language, keeping what was typed."""
-        if not self.is_current:
-            return  # closed meanwhile (e.g. it gave its answer), or covered: drawn on resume
+        if not self.is_current or self.passing:
+            return  # closed or closing (it gave its answer), or covered: drawn on resume
         state = self.keep_state()
         await self.recompose()
         mount = getattr(self, "on_mount", None)
@@ -99,19 +100,24 @@ class PosScreen(Screen[ResultT]):
     def on_screen_resume(self) -> None:
         # Textual also runs the subclass's own handler: a screen left under another one while
         # the language changed is redrawn when it comes back.
-        if self._answer is not None:
-            (result,), self._answer = self._answer, None
-            self.dismiss(result)
-        elif self.language and self.language != current_language():
+        if self._when_on_top is not None:
+            act, self._when_on_top = self._when_on_top, None
+            act()
+        elif self.language and self.language != current_language() and not self.passing:
             self.call_later(self.retranslate)
 
-    def answer(self, result: ResultT) -> None:
-        """Dismiss with `result`: now if this screen is on top, else as soon as it is again
-        (dismissing would close whatever is on top of it, e.g. the quit question)."""
+    def when_on_top(self, act: Callable[[], object]) -> None:
+        """Run `act` (which changes screens) now if this screen is on top, else as soon as it is
+        again: dismissing or pushing from under another screen (the quit question) would close
+        or cover the wrong one."""
         if self.is_current:
-            self.dismiss(result)
+            act()
         else:
-            self._answer = (result,)
+            self._when_on_top = act
+
+    def answer(self, result: ResultT) -> None:
+        """Dismiss with `result` once this screen is on top (when_on_top)."""
+        self.when_on_top(lambda: self.dismiss(result))
 
     def shows_receipt(self, subject_id: str, app_trans_id: str) -> bool:
         """Whether this screen shows how the printing of this receipt goes (ReceiptUpdate)."""

@@ -3,7 +3,8 @@ optional camera preview; Escape cancels until a code is read.
 
 Pay owns the payment from the moment its code is read (the payment controller tells it the
 news); when the answer takes a moment it hands the payment to Progress, pushed on top of it.
-Its answer to Sale is the payment's Outcome, or None when the cashier cancelled."""
+The outcome (its own, or Progress's answer) is shown by a Result pushed on top of Pay; Pay's
+answer to Sale is the Result's (NextSale), or None when the cashier cancelled."""
 
 from __future__ import annotations
 
@@ -24,15 +25,15 @@ from pos_terminal.tui.messages import (
     ScannerReady,
 )
 from pos_terminal.tui.outcome import Outcome
-from pos_terminal.tui.sales import Sale
+from pos_terminal.tui.sales import NextSale, Sale
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.progress import ProgressScreen
+from pos_terminal.tui.screens.result import show_result
 from pos_terminal.tui.widgets.line import Line
 from pos_terminal.tui.widgets.preview import CameraPreview
 
 
-class PayScreen(PosScreen[Outcome | None]):
-    holds_a_payment = True  # no sign-out while it is up (PosApp.action_sign_out)
+class PayScreen(PosScreen[NextSale | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", N_("Cancel")),
         Binding("p", "toggle_preview", N_("Camera preview")),
@@ -47,6 +48,12 @@ class PayScreen(PosScreen[Outcome | None]):
         self.sale = sale
         self.code: str | None = None  # the code read (masked): the payment is on its way
         self.code_source = ""
+        self.concluded = False  # the outcome is known (its Result is on top)
+
+    @property
+    def holds_a_payment(self) -> bool:
+        """No sign-out while its payment is on its way (PosApp.action_sign_out)."""
+        return self.code is not None and not self.concluded
 
     def body(self) -> Iterable[Widget]:
         with Vertical(id="pay"):
@@ -130,11 +137,17 @@ class PayScreen(PosScreen[Outcome | None]):
         if self.code is not None and self.is_current:
             progress = ProgressScreen(message.run)
             self.pos.payments.hand_over(message.run, progress)
-            self.app.push_screen(progress, self.answer)
+            self.app.push_screen(progress, self._progress_over)
 
     def on_payment_concluded(self, message: PaymentConcluded) -> None:
         message.stop()
-        self.answer(message.outcome)
+        self.concluded = self.passing = True
+        show_result(self, message.outcome)
+
+    def _progress_over(self, outcome: Outcome | None) -> None:
+        if outcome is not None:
+            self.concluded = self.passing = True
+            show_result(self, outcome)
 
     def action_cancel(self) -> None:
         if self.code is None:

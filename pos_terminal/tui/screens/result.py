@@ -105,3 +105,14 @@ class ResultScreen(PosScreen[NextSale]):
     def back_to_sale(self, next_sale: NextSale) -> None:
         if self.is_current:
             self.dismiss(next_sale)
+
+
+def show_result(screen: PosScreen[NextSale | None], outcome: Outcome) -> None:
+    """The payment's Result, pushed on top of `screen` (Pay, Show QR) once it is on top;
+    `screen` then answers the one that opened it with the Result's answer (NextSale). No
+    screen below comes up in between, so no key can reach the sale under it meanwhile."""
+
+    def answered(next_sale: NextSale | None) -> None:
+        screen.dismiss(next_sale)
+
+    screen.when_on_top(lambda: screen.app.push_screen(ResultScreen(outcome), answered))

@@ -15,7 +15,6 @@ from textual.widgets import DataTable, Input, Label, Static
 from pos_terminal.base.i18n import N_, _, ngettext
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.messages import CodeScanned
-from pos_terminal.tui.outcome import Outcome
 from pos_terminal.tui.sales import NextSale, Sale, SaleItem
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.amount import AmountField
@@ -121,23 +120,19 @@ class SaleScreen(PosScreen[None]):
         """Pay for `sale`: Pay, then (its answer) Result."""
         from pos_terminal.tui.screens.pay import PayScreen
 
-        self.app.push_screen(PayScreen(sale), self._paid_or_not)
-
-    def _paid_or_not(self, outcome: Outcome | None) -> None:
-        """Pay's answer: None when the cashier cancelled before a code was read."""
-        if outcome is not None:
-            from pos_terminal.tui.screens.result import ResultScreen
-
-            self.app.push_screen(ResultScreen(outcome), self._next_sale)
+        self.app.push_screen(PayScreen(sale), self._next_sale)
 
     def _next_sale(self, next_sale: NextSale | None) -> None:
-        """The Result's answer. Runs before any key typed after the one that closed it
-        (tui/keys.py), so those keys land in the next sale's amount."""
-        if next_sale is not None and next_sale.retry:
+        """Pay's (or Show QR's) answer, the Result's: None when the cashier cancelled before a
+        code was read (the sale stays as typed). Runs before any key typed after the one that
+        closed the Result (tui/keys.py), so those keys land in the next sale's amount."""
+        if next_sale is None:
+            return
+        if next_sale.retry:
             self.charge_sale(self.current_sale())
             return
         self.action_clear()
-        if next_sale is not None and next_sale.digits:
+        if next_sale.digits:
             self.query_one("#amount", AmountField).amount = int(next_sale.digits)
         self.show_takings()
 
@@ -265,7 +260,7 @@ class SaleScreen(PosScreen[None]):
         from pos_terminal.tui.screens.show_qr import ShowQrScreen
 
         sale = self.current_sale()  # the order starts from this sale's amount and description
-        self.app.push_screen(ShowQrScreen(sale.amount, sale.description), self._paid_or_not)
+        self.app.push_screen(ShowQrScreen(sale.amount, sale.description), self._next_sale)
 
     def action_demo_wallet(self) -> None:
         demo = self.pos.demo

@@ -19,7 +19,9 @@ from pos_terminal.base.i18n import N_, _
 from pos_terminal.counter.types import PaymentState, PaymentView
 from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.outcome import Outcome
+from pos_terminal.tui.sales import NextSale
 from pos_terminal.tui.screens.base import PosScreen
+from pos_terminal.tui.screens.result import show_result
 from pos_terminal.tui.widgets.amount import AmountField
 from pos_terminal.tui.widgets.line import Line
 from pos_terminal.tui.widgets.qr import QrCode
@@ -27,10 +29,10 @@ from pos_terminal.tui.widgets.qr import QrCode
 FOLLOW_FOR_S = 16 * 60  # an unpaid order expires after 15 minutes by default
 
 
-class ShowQrScreen(PosScreen[Outcome | None]):
-    """Its answer (to Sale) is the order's Outcome once paid or declined; None on Esc."""
+class ShowQrScreen(PosScreen[NextSale | None]):
+    """Paid or declined: the order's Result on top; its answer (NextSale) goes on to Sale.
+    Esc: None."""
 
-    holds_a_payment = True  # no sign-out while it is up (PosApp.action_sign_out)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", N_("Back")),
         Binding("enter", "create", N_("Create order")),
@@ -40,9 +42,15 @@ class ShowQrScreen(PosScreen[Outcome | None]):
         super().__init__()
         self.initial_amount = amount
         self.initial_description = description
+        self.concluded = False  # paid or declined: its Result is on top
         self.view: PaymentView | None = None
         self.cancel = threading.Event()
         self.started = 0.0
+
+    @property
+    def holds_a_payment(self) -> bool:
+        """No sign-out while the order may still be paid (PosApp.action_sign_out)."""
+        return not self.concluded
 
     def body(self) -> Iterable[Widget]:
         with Vertical(id="show-qr"):
@@ -153,7 +161,8 @@ class ShowQrScreen(PosScreen[Outcome | None]):
     def _finished(self, view: PaymentView) -> None:
         self.view = view
         if view.state in (PaymentState.SUCCEEDED, PaymentState.FAILED):
-            self.answer(Outcome.from_view(view))
+            self.concluded = self.passing = True
+            show_result(self, Outcome.from_view(view))
         else:
             self.say(_("Not paid yet after 16 minutes: the order has expired or will be checked "
                        "in the background. Esc goes back."), True)
