@@ -37,6 +37,7 @@ from pos_terminal.counter import Counter  # noqa: E402
 from pos_terminal.emulator import start_emulator  # noqa: E402
 from pos_terminal.tui.app import PosApp  # noqa: E402
 from pos_terminal.tui.demo import DemoController  # noqa: E402
+from pos_terminal.tui.sales import NextSale  # noqa: E402
 from pos_terminal.tui.screens.pay import PayScreen  # noqa: E402
 from pos_terminal.tui.screens.result import ResultScreen  # noqa: E402
 from pos_terminal.tui.screens.sale import SaleScreen  # noqa: E402
@@ -148,7 +149,9 @@ async def ui_payments(settings: Settings, emulator: object, count: int) -> list[
                                            f"{[n.message for n in app._notifications]}")
                     await asyncio.sleep(0.002)
                 times.append(time.perf_counter() - started)
-                app.pop_screen()
+                app.screen.back_to_sale(NextSale())  # Enter: Result answers Pay, Pay Sale
+                while not isinstance(app.screen, SaleScreen):
+                    await asyncio.sleep(0.002)
                 await pilot.pause()
     return times
 
