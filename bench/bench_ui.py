@@ -114,7 +114,8 @@ def fresh_code(emulator: object, wallet: str = "an") -> str:
     import requests
 
     base = emulator.base_url  # type: ignore[attr-defined]
-    requests.post(f"{base}/_emulator/wallets/{wallet}/rotate", timeout=5).raise_for_status()
+    requests.post(f"{base}/_emulator/wallets/{wallet}/rotate", json={},
+                  timeout=5).raise_for_status()
     wallets = requests.get(f"{base}/_emulator/wallets", timeout=5).json()["wallets"]
     return next(str(w["code"]) for w in wallets if w["id"] == wallet)
 

@@ -110,7 +110,7 @@ def test_ui_with_a_usb_scanner_typing_into_the_terminal(config_file: Path,
         session.keys("Enter")
         session.wait_for("USB scanner ready")
         base = emulator.base_url  # type: ignore[attr-defined]
-        requests.post(f"{base}/_emulator/wallets/an/rotate", timeout=5).raise_for_status()
+        requests.post(f"{base}/_emulator/wallets/an/rotate", json={}, timeout=5).raise_for_status()
         wallets = requests.get(f"{base}/_emulator/wallets", timeout=5).json()["wallets"]
         code = next(str(w["code"]) for w in wallets if w["id"] == "an")
         session.keys(code, "Enter")  # one write: the keys arrive as a burst

@@ -94,7 +94,8 @@ def counter(config_file: Path, scanner: SerialScanner) -> Iterator[Counter]:
 
 def fresh_code(emulator: object, wallet: str) -> str:
     base = emulator.base_url
-    requests.post(f"{base}/_emulator/wallets/{wallet}/rotate", timeout=5).raise_for_status()
+    requests.post(f"{base}/_emulator/wallets/{wallet}/rotate", json={},
+                  timeout=5).raise_for_status()
     wallets = requests.get(f"{base}/_emulator/wallets", timeout=5).json()["wallets"]
     return next(str(w["code"]) for w in wallets if w["id"] == wallet)
 
@@ -144,7 +145,8 @@ def test_bad_lines_get_an_error_and_the_loop_goes_on(counter: Counter, scanner: 
     assert counter.ask("HELLO there") == {
         "ok": False, "command": None, "line": "HELLO there",
         "error": "unknown command 'HELLO'; commands: PAY <amount> [description] | STATUS "
-                 "<app_trans_id> | REFUND <app_trans_id> [amount] | RECONCILE | LEDGER | QUIT"}
+                 "<app_trans_id> | REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] | "
+                 "RECONCILE | LEDGER | QUIT"}
     assert counter.ask("PAY 50.000đ")["error"] == (
         "the amount must be a whole number of VND (digits only), got '50.000đ'")
     assert counter.ask("PAY")["error"] == "PAY needs an amount: PAY <amount> [description]"

@@ -27,7 +27,11 @@ def test_a_wildcard_bind_shows_this_machines_network_address(base_settings: Sett
         # both reach the same emulator: the page a phone opens and the terminal's loopback
         page = requests.get(public + "/wallets", timeout=5)
         assert page.status_code == 200 and "Emulated wallets" in page.text
-        assert requests.get(server.base_url + "/_emulator/wallets", timeout=5).ok
+        # beyond loopback, the control API needs the token (tests/emulator/test_network_guard)
+        control = server.base_url + "/_emulator/wallets"
+        assert requests.get(control, timeout=5).status_code == 401
+        assert requests.get(control, timeout=5, headers={
+            "Authorization": f"Bearer {server.control_token}"}).ok
 
 
 def test_a_specific_bind_is_shown_as_is(base_settings: Settings) -> None:
@@ -44,10 +48,16 @@ def test_emulator_command_with_host_0000_prints_a_url_a_phone_can_open() -> None
         assert "0.0.0.0" not in base_url
         assert base_url.startswith(f"http://{network_address()}:")
         assert process.stdout is not None
-        lines = [process.stdout.readline() for _ in range(3)]
+        lines = [process.stdout.readline() for _ in range(4)]
         assert f"  wallet codes page:  {base_url}/wallets\n" in lines
         assert any("bound to every interface" in line for line in lines)
         assert requests.get(base_url + "/wallets", timeout=5).status_code == 200
+        # the control API's token is printed at start, and needed
+        [token_line] = [line for line in lines if line.startswith("  control API token:  ")]
+        token = token_line.split(":", 1)[1].strip()
+        control = base_url + "/_emulator/wallets"
+        assert requests.get(control, timeout=5).status_code == 401
+        assert requests.get(control, timeout=5, headers={"Authorization": f"Bearer {token}"}).ok
     finally:
         process.kill()
         process.wait(10)

@@ -274,10 +274,11 @@ def test_refund_receipt(settings: Settings, emulator: Any, tmp_path: Path) -> No
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert "REFUND RECEIPT".center(48).rstrip() in lines
-    assert "REFUNDED" + "10.000 ₫".rjust(40) in lines
     assert "Refund" + refund.m_refund_id.rjust(42) in lines
     assert "Payment" + app_trans_id.rjust(41) in lines
-    assert "TOTAL" + "40.000 ₫".rjust(43) in lines
+    # the slip's total is what was refunded; the sale's amount is labelled as the original
+    assert "Original sale" + "40.000 ₫".rjust(35) in lines
+    assert lines[-2] == "TOTAL REFUNDED" + "10.000 ₫".rjust(34)
 
 
 def test_escpos_is_never_written_to_a_terminal(settings: Settings, emulator: Any,

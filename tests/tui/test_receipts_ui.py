@@ -198,7 +198,8 @@ async def test_auto_print_records_the_signed_in_cashier(settings: Settings, make
                          what="the refund receipt, said")
         assert pilot.app.counter.bus.drain(10.0)
     [refund] = checkout.journal.refunds(app_trans_id)
-    assert refund.cashier_id == "minh"  # the refund: the authorising supervisor
+    # the refund: asked by the cashier at the counter, authorised by the supervisor
+    assert (refund.cashier_id, refund.authorised_by) == ("lan", "minh")
     journal_path = settings.terminal.journal
     assert printed_by(journal_path, app_trans_id) == ["lan"]
     assert printed_by(journal_path, refund.m_refund_id) == ["lan"]  # the print: who is here
