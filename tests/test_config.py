@@ -166,10 +166,35 @@ def _warning(path: Path) -> str:
     return f"{path} holds secret keys and other users can read it; run: chmod 600 {path}"
 
 
-def test_world_readable_secrets_draw_a_warning(tmp_path: Path) -> None:
+@pytest.mark.parametrize("mode", [0o644, 0o640, 0o604])
+def test_readable_secrets_outside_the_emulator_are_refused(tmp_path: Path, mode: int) -> None:
+    path = write(tmp_path, CONTRACT, mode=mode)
+    err = error_of(path)
+    assert err.key is None
+    assert "other users can read it; run: chmod 600 " + str(path) in err.message
+    assert "k1" not in str(err) and "k2" not in str(err)
+    path.chmod(0o600)
+    assert load_settings(path, env={}).warnings == ()
+
+
+@pytest.mark.parametrize("mode", [0o620, 0o602, 0o666])
+def test_a_file_others_can_change_is_refused_even_for_the_emulator(tmp_path: Path,
+                                                                   mode: int) -> None:
+    shipped = (REPO / "config" / "default.toml").read_text()
+    path = write(tmp_path, shipped, mode=mode)
+    err = error_of(path)
+    assert "other users can change this file" in err.message
+    assert f"run: chmod 600 {path}" in err.message
+
+
+def test_the_refusals_reach_the_cli_as_one_sentence(tmp_path: Path) -> None:
     path = write(tmp_path, CONTRACT, mode=0o644)
-    settings = load_settings(path, env={})
-    assert settings.warnings == (_warning(path),)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pos_terminal", "--config", str(path), "banks"],
+        capture_output=True, text=True, timeout=60, env={**os.environ, "POS_KEY1": ""})
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert f"chmod 600 {path}" in proc.stderr
 
 
 def test_real_keys_draw_the_warning_whatever_the_environment(tmp_path: Path) -> None:

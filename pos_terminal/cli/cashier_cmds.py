@@ -19,8 +19,16 @@ import click
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.cli.common import EXIT_USAGE, load_settings_or_exit, print_json
 from pos_terminal.config import Settings
-from pos_terminal.counter.admin import Cashier, CashierError, Cashiers, Journal, check_pin_format
+from pos_terminal.counter.admin import (
+    Cashier,
+    CashierError,
+    Cashiers,
+    Journal,
+    check_cashier_name,
+    check_pin_format,
+)
 from pos_terminal.counter.types import JournalError, vn_time
+from pos_terminal.text_safety import clean
 
 ROLES = (N_("cashier"), N_("supervisor"))  # journaled in English, shown translated
 EXIT_PRINTER = 4  # the printer could not be reached (as `sync` uses 4 for an unreachable ledger)
@@ -136,6 +144,10 @@ def cashier_add(ctx: click.Context, cashier_id: str, name: str, is_supervisor: b
                 supervisor_id: str | None, pin_stdin: bool) -> None:
     """Add a cashier with a PIN of 4 to 8 digits (asked twice, or on stdin)."""
     settings = load_settings_or_exit(ctx)
+    try:
+        check_cashier_name(name)  # before any PIN is asked for
+    except CashierError as exc:
+        _fail(exc.message)
     pins = PinReader(pin_stdin)
     _guard(settings, N_("add a cashier"), supervisor_id, pins)
     pin = pins.read(_("PIN for {cashier_id}: ").format(cashier_id=cashier_id), confirm=True)
@@ -170,7 +182,8 @@ def cashier_list(ctx: click.Context, as_json: bool) -> None:
         state = (_("removed {time}").format(time=vn_time(c.removed_ms)) if c.removed_ms else
                  _("locked until {time}").format(time=vn_time(c.locked_until_ms))
                  if c.locked_until_ms else _("active"))
-        click.echo(f"{c.id:<16} {_(c.role):<10} {state:<30} {c.name}")
+        # A name an older version let in with control characters is shown without them.
+        click.echo(f"{clean(c.id):<16} {_(c.role):<10} {state:<30} {clean(c.name)}")
 
 
 @cashier_group.command("remove")

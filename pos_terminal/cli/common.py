@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,6 +12,7 @@ import click
 
 from pos_terminal.base.i18n import LANGUAGES, _, set_language
 from pos_terminal.config import ConfigError, Settings, load_settings
+from pos_terminal.text_safety import json_line
 
 CONFIG_META = "pos_terminal.config_path"
 LANGUAGE_META = "pos_terminal.language"
@@ -93,7 +93,7 @@ def load_settings_or_exit(ctx: click.Context) -> Settings:
 
 
 def print_json(obj: Any) -> None:
-    click.echo(json.dumps(obj, ensure_ascii=False, default=str))
+    click.echo(json_line(obj, default=str))
 
 
 @contextmanager

@@ -60,9 +60,22 @@ def _no_constant(name: str) -> object:
     raise _Ambiguous(f"{name} is not a JSON number")
 
 
+#: The longest integer literal read from an answer (2**63 has 19 digits): a longer one is not
+#: a number the service sends, and Python refuses int() of more than 4300 digits anyway.
+_MAX_INT_DIGITS = 40
+
+
+def _bounded_int(literal: str) -> int:
+    if len(literal.lstrip("-")) > _MAX_INT_DIGITS:
+        raise _Ambiguous(f"it holds an absurd number of {len(literal.lstrip('-')):,} digits")
+    return int(literal)
+
+
 def loads_strict(text: str | bytes) -> object:
-    """json.loads refusing a repeated key and NaN/Infinity (ValueError, as json.loads)."""
-    return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+    """json.loads refusing a repeated key, NaN/Infinity and absurdly long integers (ValueError,
+    as json.loads)."""
+    return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant,
+                      parse_int=_bounded_int)
 
 
 def parse_json_body(body: bytes, http_status: int | None = None) -> dict[str, object]:

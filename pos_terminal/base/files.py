@@ -1,0 +1,54 @@
+"""Files that hold payments or secrets: written for their owner only, refused when others may
+change them.
+
+- ``open_private(path)``: a text or binary file opened for writing with mode 0600 (also when it
+  already existed with a looser mode), so an export, a saved receipt or a report holding
+  payments is never readable by other local users.
+- ``loose_permissions(path)``: what group or others may do with an existing file ("write",
+  "read" or None); callers word the refusal (a configuration file, a journal).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import IO, Any, Literal
+
+PRIVATE_MODE = 0o600
+
+
+def open_private(path: Path, mode: Literal["w", "wb"] = "w", **kwargs: Any) -> IO[Any]:
+    """``open(path, mode)`` creating or truncating the file with mode 0600 (OSError as open)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_MODE)
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):  # a device (printer, /dev/stdout) keeps its mode
+            os.fchmod(fd, PRIVATE_MODE)
+        return os.fdopen(fd, mode, **kwargs)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def create_private(path: Path) -> None:
+    """Create an empty file with mode 0600 if nothing is at `path` (a program that opens it
+    later with its own ``open`` then writes a private file)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_MODE)
+    except FileExistsError:
+        return
+    os.close(fd)
+
+
+def loose_permissions(path: Path) -> Literal["write", "read"] | None:
+    """"write" when group or others may change the file, "read" when they may read it, None
+    when only its owner may (or when it does not exist)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    if mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return "write"
+    if mode & (stat.S_IRGRP | stat.S_IROTH):
+        return "read"
+    return None
