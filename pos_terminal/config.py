@@ -360,6 +360,12 @@ class Settings(BaseModel):
     # app_user): a counter that ships to a fleet ledger must name it (set when loading).
     terminal_id_set: bool = True
 
+    @property
+    def private_files(self) -> bool:
+        """Whether files holding secrets or payments must be unreadable by other users: always,
+        except in the emulator profile (its keys are public test keys)."""
+        return self.service.environment != "emulator"
+
     def replace_service(self, **changes: Any) -> Settings:
         """A copy with some [service] values changed (validated like the file)."""
         service = ServiceSettings.model_validate({**self.service.model_dump(), **changes})

@@ -16,6 +16,7 @@ from typing import NoReturn
 
 import click
 
+from pos_terminal.base.files import open_private
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.cli.common import EXIT_USAGE, load_settings_or_exit, print_json
 from pos_terminal.config import Settings
@@ -44,7 +45,7 @@ def _fail(message: str, *, as_json: bool = False, code: int = EXIT_USAGE) -> NoR
 @contextmanager
 def open_cashiers(settings: Settings, as_json: bool = False) -> Iterator[Cashiers]:
     try:
-        journal = Journal.open(settings.terminal.journal)
+        journal = Journal.open(settings.terminal.journal, private=settings.private_files)
     except JournalError as exc:
         _fail(exc.message, as_json=as_json)
     try:
@@ -62,7 +63,11 @@ class PinReader:
 
     def read(self, prompt: str, *, confirm: bool = False) -> str:
         if self.from_stdin:
-            line = sys.stdin.readline()
+            try:
+                line = sys.stdin.readline()
+            except UnicodeDecodeError:  # never repeat what was read: it may be most of a PIN
+                _fail(_("--pin-stdin: the line for {what} is not UTF-8 text; a PIN is 4 to 8 "
+                        "digits").format(what=prompt.rstrip(": ").lower()))
             if not line:
                 _fail(_("--pin-stdin: no line on stdin for {what}").format(
                     what=prompt.rstrip(": ").lower()))
@@ -324,7 +329,7 @@ def receipt_cmd(ctx: click.Context, subject_id: str, fmt: str, output: Path | No
         _fail(_("the ESC/POS format is binary: give --output FILE, or redirect stdout to a file "
                 "or a printer device"))
     try:
-        journal = Journal.open(settings.terminal.journal)
+        journal = Journal.open(settings.terminal.journal, private=settings.private_files)
     except JournalError as exc:
         _fail(exc.message)
     try:
@@ -353,7 +358,12 @@ def receipt_cmd(ctx: click.Context, subject_id: str, fmt: str, output: Path | No
     finally:
         journal.close()
     if output is not None:
-        output.write_bytes(data)
+        try:
+            with open_private(output, "wb") as out:
+                out.write(data)
+        except OSError as exc:
+            _fail(_("cannot write the receipt to {file}: {error}").format(
+                file=output, error=exc.strerror or exc))
         click.echo(_("wrote the receipt of {subject_id} to {file}").format(
             subject_id=subject_id, file=output), err=True)
     elif fmt == "escpos":
