@@ -9,6 +9,9 @@
   with an apostrophe, as OWASP recommends.
 - ``control_character(text)``: the first control or format character of a text a person typed
   (a cashier's name, a shop's address), as U+XXXX, so it can be refused with a sentence.
+- ``bounded_int(literal)`` (``json.loads(..., parse_int=bounded_int)``): an integer of outside
+  data read only when it has at most 40 digits; a longer one raises ``AbsurdNumber`` (a
+  ValueError) at once, instead of Python's int() refusing 4300+ digits somewhere later.
 - ``json_line(obj)``: JSON whose strings carry no raw control, format or separator character
   (escaped as \\uXXXX: the same JSON for a program, nothing a terminal would act on).
 
@@ -76,6 +79,23 @@ def control_character(text: str) -> str | None:
         if unicodedata.category(ch) in _HIDDEN:
             return f"U+{ord(ch):04X}"
     return None
+
+
+#: No number this project reads (amounts, codes, ids) has more digits; 2**63 has 19.
+MAX_INT_DIGITS = 40
+
+
+class AbsurdNumber(ValueError):
+    def __init__(self, digits: int) -> None:
+        super().__init__(f"a number of {digits:,} digits")
+        self.digits = digits
+
+
+def bounded_int(literal: str) -> int:
+    digits = len(literal.lstrip("+-"))
+    if digits > MAX_INT_DIGITS:
+        raise AbsurdNumber(digits)
+    return int(literal)
 
 
 def json_line(obj: object, **dumps: Any) -> str:

@@ -13,9 +13,15 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any, BinaryIO, Literal, TextIO, overload
 
 PRIVATE_MODE = 0o600
+
+
+@overload
+def open_private(path: Path, mode: Literal["w"] = "w", **kwargs: Any) -> TextIO: ...
+@overload
+def open_private(path: Path, mode: Literal["wb"], **kwargs: Any) -> BinaryIO: ...
 
 
 def open_private(path: Path, mode: Literal["w", "wb"] = "w", **kwargs: Any) -> IO[Any]:

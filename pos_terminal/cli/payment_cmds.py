@@ -74,7 +74,7 @@ from pos_terminal.counter.types import (
     parse_amount,
     vn_time,
 )
-from pos_terminal.text_safety import clean
+from pos_terminal.text_safety import AbsurdNumber, bounded_int, clean
 
 S = PaymentState
 #: States a payment row can be in (NEW is before the intent; REFUNDING is a refund row's state).
@@ -234,26 +234,31 @@ def _parse_items(raw: tuple[str, ...], as_json: bool, amount: int) -> list[Item]
         _pay_error(message, as_json=as_json, amount=amount, field="item")
 
     for text in raw:
+        shown = repr(clean(text) if len(text) <= 200 else clean(text[:200]) + "...")
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
+            data = json.loads(text, parse_int=bounded_int)
+        except AbsurdNumber as exc:
+            bad(_("--item {text} holds a number of {digits} digits: no price or quantity is "
+                  "that large").format(text=shown[:80] + "...", digits=f"{exc.digits:,}"))
+        except (ValueError, RecursionError) as exc:
+            error = exc.msg if isinstance(exc, json.JSONDecodeError) else _("unreadable")
             bad(_("--item {text} is not JSON ({error}); give an object like {example}").format(
-                text=repr(text), error=exc.msg,
+                text=shown, error=error,
                 example='{"itemid":"a1","itemname":"Tea","itemprice":20000,"itemquantity":1}'))
         for obj in data if isinstance(data, list) else [data]:
             if not isinstance(obj, dict):
                 bad(_("--item {text} must be a JSON object (or a list of objects)").format(
-                    text=repr(text)))
+                    text=shown))
             try:
                 item = Item(itemid=str(obj["itemid"]), itemname=str(obj["itemname"]),
                             itemprice=obj["itemprice"], itemquantity=obj.get("itemquantity", 1))
             except KeyError as exc:
-                bad(_("--item {text} has no {key}").format(text=repr(text), key=exc.args[0]))
+                bad(_("--item {text} has no {key}").format(text=shown, key=exc.args[0]))
             if (not isinstance(item.itemprice, int) or isinstance(item.itemprice, bool)
                     or not isinstance(item.itemquantity, int)
                     or isinstance(item.itemquantity, bool)):
                 bad(_("--item {text}: itemprice and itemquantity must be whole numbers").format(
-                    text=repr(text)))
+                    text=shown))
             items.append(item)
     return items
 
