@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import re
+import stat
 
 import pytest
 import requests
@@ -253,6 +254,10 @@ async def test_history_detail_refund_and_export(make_app, key_clock, emulator,
             rows = list(csv.DictReader(f))
         assert [(r["app_trans_id"], r["amount"], r["state"]) for r in rows] == [
             (row.app_trans_id, "50000", "succeeded")]
+        refunds = export.with_name(f"refunds-{pilot.app.screen.day}.csv")
+        await wait_until(pilot, refunds.exists, what="the refunds CSV")
+        # payments on disk: for the terminal's own user only, whatever the umask
+        assert [stat.S_IMODE(p.stat().st_mode) for p in (export, refunds)] == [0o600, 0o600]
 
         await type_keys(pilot, key_clock, "enter")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, PaymentDetailScreen)
