@@ -350,8 +350,7 @@ def test_an_absurd_return_code_is_unknown_with_json_never_a_traceback(
     add_fault(emulator, endpoint="quick_pay", mode="answer_huge_code")
     add_fault(emulator, endpoint="query", mode="answer_huge_code", count=0)
     path = edited(config, "poll_deadline_s = 10.0", "poll_deadline_s = 1.5")
-    done = run(path, "pay", "--amount", "15000", "--code-stdin", "--json",
-               stdin=wallet_code(emulator, "an") + "\n")
+    done = run(path, "pay", "--amount", "15000", "--code", wallet_code(emulator, "an"), "--json")
     assert "Traceback" not in done.stderr and "4300" not in done.stderr
     answer = json.loads(done.stdout)
     assert done.returncode == 3
@@ -363,8 +362,7 @@ def test_headless_never_says_ok_for_an_absurd_answer(config: Path, emulator: Any
     add_fault(emulator, endpoint="quick_pay", mode="drop_after_commit")
     add_fault(emulator, endpoint="query", mode="answer_huge_code", count=0)
     path = edited(config, "poll_deadline_s = 10.0", "poll_deadline_s = 1.5")
-    pay = run(path, "pay", "--amount", "15000", "--code-stdin", "--json",
-              stdin=wallet_code(emulator, "an") + "\n")
+    pay = run(path, "pay", "--amount", "15000", "--code", wallet_code(emulator, "an"), "--json")
     tid = json.loads(pay.stdout)["app_trans_id"]
     frames = path.parent / "no-frames"
     frames.mkdir()
@@ -386,8 +384,8 @@ def test_headless_never_says_ok_for_an_absurd_answer(config: Path, emulator: Any
 ])
 def test_a_huge_item_is_one_sentence(config: Path, emulator: Any, item: str) -> None:
     before = quick_pay_requests(emulator)
-    done = run(config, "pay", "--amount", "15000", "--code-stdin", "--item", item, "--json",
-               stdin=wallet_code(emulator, "an") + "\n")
+    done = run(config, "pay", "--amount", "15000", "--code", wallet_code(emulator, "an"),
+               "--item", item, "--json")
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1 and len(done.stderr) < 400
