@@ -69,8 +69,9 @@ def _check_url(value: str) -> str:
     try:
         parts.port  # noqa: B018 (urlsplit checks the port only when it is read)
     except ValueError:
-        raise ValueError(f"{shown!r} names an impossible port: a port is a number from 1 to "
-                         "65535 (or leave it out for the usual one)") from None
+        raise ValueError(_("{url} names an impossible port: a port is a number from 1 to "
+                           "65535 (or leave it out for the usual one)").format(
+                               url=repr(shown))) from None
     return value.rstrip("/")
 
 
@@ -97,11 +98,11 @@ class ServiceSettings(_Section):
         if self.environment != "emulator":
             for key in ("base_url", "gateway_url"):
                 if urlsplit(getattr(self, key)).scheme == "http":
-                    raise _inconsistent(
-                        self, key,
-                        f"plain http:// is allowed only for the emulator (environment = "
-                        f"\"emulator\"); with environment = \"{self.environment}\" use the "
-                        "service's https:// address. Nothing was sent")
+                    raise _inconsistent(self, key, _(
+                        "plain http:// is allowed only for the emulator (environment = "
+                        "\"emulator\"); with environment = \"{environment}\" use the "
+                        "service's https:// address. Nothing was sent").format(
+                            environment=self.environment))
         return self
 
     @field_validator("redirect_url")
@@ -310,8 +311,8 @@ class ShopSettings(_Section):
         # the cash drawer).
         bad = control_character(value)
         if bad is not None:
-            raise ValueError(f"holds a control character ({bad}: an escape, a newline, a tab "
-                             "or similar); write plain text on one line")
+            raise ValueError(_("holds a control character ({bad}: an escape, a newline, a tab "
+                               "or similar); write plain text on one line").format(bad=bad))
         return value
 
 
@@ -416,7 +417,7 @@ def _describe(err: Mapping[str, Any]) -> tuple[str, str]:
     if tuple(loc[:2]) in _SECRET_LOCATIONS:
         # A secret written wrong (key1 = 12345) is still a secret: say what it should be,
         # never what it is. The messages of string checks do not repeat the value.
-        return key, message + (" (the value is not shown: it is a secret)"
+        return key, message + (" " + _("(the value is not shown: it is a secret)")
                                if kind.endswith("_type") else "")
     return key, (f"{message} (got {_shown(err.get('input'))})" if kind.endswith("_type")
                  else message)
@@ -464,15 +465,16 @@ def _check_permissions(path: Path, secrets: tuple[str, ...], environment: str) -
     In the emulator profile a readable file with keys of its own is only warned about."""
     loose = loose_permissions(path)
     if loose == "write":
-        raise ConfigError(path, None, f"other users can change this file (group or others may "
-                          f"write it), so they could send the payments elsewhere; run: "
-                          f"chmod 600 {path}")
+        raise ConfigError(path, None, _(
+            "other users can change this file (group or others may write it), so they could "
+            "send the payments elsewhere; run: chmod 600 {file}").format(file=path))
     if loose != "read" or not secrets:
         return None
     if environment != "emulator":
-        raise ConfigError(path, None, f"the file holds secrets (key1, key2 or the ledger's "
-                          f"password) and other users can read it; run: chmod 600 {path} (or "
-                          f"give the secrets as POS_KEY1, POS_KEY2, POS_LEDGER_DSN)")
+        raise ConfigError(path, None, _(
+            "the file holds secrets (key1, key2 or the ledger's password) and other users can "
+            "read it; run: chmod 600 {file} (or give the secrets as POS_KEY1, POS_KEY2, "
+            "POS_LEDGER_DSN)").format(file=path))
     if not set(secrets) <= _public_test_secrets():
         return (f"{path} holds secret keys and other users can read it; "
                 f"run: chmod 600 {path}")
