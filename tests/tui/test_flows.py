@@ -382,7 +382,10 @@ async def test_show_qr_gateway_order_paid_on_the_phone(make_app, key_clock, emul
                                                ("production", "PRODUCTION")])
 async def test_header_badge_names_the_environment(settings: Settings, make_app, environment: str,
                                                   label: str) -> None:
-    app = make_app(settings=settings.replace_service(environment=environment))
+    # Past validation (model_copy): a sandbox or production file would have to be https://,
+    # and the test's emulator speaks plain HTTP on loopback.
+    service = settings.service.model_copy(update={"environment": environment})
+    app = make_app(settings=settings.model_copy(update={"service": service}))
     async with app.run_test(size=(80, 24)) as pilot:
         badge = pilot.app.screen.query_one(".badge")
         assert str(badge.render()).strip() == label
