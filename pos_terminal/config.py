@@ -67,7 +67,8 @@ def _check_url(value: str) -> str:
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError(f"not an http(s) URL: {shown!r}")
     try:
-        parts.port  # noqa: B018 (urlsplit checks the port only when it is read)
+        if parts.port == 0:  # urlsplit checks the range only when the port is read
+            raise ValueError("port 0")
     except ValueError:
         raise ValueError(_("{url} names an impossible port: a port is a number from 1 to "
                            "65535 (or leave it out for the usual one)").format(

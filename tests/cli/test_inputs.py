@@ -86,7 +86,7 @@ def test_plain_http_to_the_emulator_still_pays(config: Path, emulator: Any) -> N
     assert json.loads(done.stdout)["state"] == "succeeded"
 
 
-@pytest.mark.parametrize("port", ["65536", "99999", "0x50", "-1"])
+@pytest.mark.parametrize("port", ["65536", "99999", "0x50", "-1", "0"])
 def test_an_impossible_port_is_a_configuration_error(config: Path, emulator: Any,
                                                      port: str) -> None:
     url = str(emulator.base_url)
