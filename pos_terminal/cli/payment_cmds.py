@@ -74,7 +74,7 @@ from pos_terminal.counter.types import (
     parse_amount,
     vn_time,
 )
-from pos_terminal.text_safety import AbsurdNumber, bounded_int, clean
+from pos_terminal.text_safety import AbsurdNumber, bounded_int, clean, json_line
 
 S = PaymentState
 #: States a payment row can be in (NEW is before the intent; REFUNDING is a refund row's state).
@@ -772,8 +772,7 @@ def journal_export(ctx: click.Context, fmt: str, what: str, output: Path | None,
                 if fmt == "csv":
                     write_refunds_csv(rows, out)
                 else:
-                    json.dump({"refunds": [r.to_json() for r in rows]}, out,
-                              ensure_ascii=False, indent=2)
+                    out.write(json_line({"refunds": [r.to_json() for r in rows]}, indent=2))
                     out.write("\n")
             elif fmt == "csv":
                 write_csv(rows, out)
