@@ -11,7 +11,6 @@ only an HMAC-SHA256 fingerprint keyed by a random per-journal secret, and its la
 
 from __future__ import annotations
 
-import os
 import secrets
 import sqlite3
 import time
@@ -20,7 +19,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from pos_terminal.base.codes import code_last4
-from pos_terminal.base.files import loose_permissions
+from pos_terminal.base.files import create_private, loose_permissions
 from pos_terminal.base.i18n import _
 from pos_terminal.journal.connection import now_ms, vnd
 from pos_terminal.journal.day_reports import DayReports
@@ -141,11 +140,7 @@ def _create_private(path: Path) -> None:
     if not folder.is_dir():
         with suppress(FileExistsError):  # another process may make it meanwhile
             folder.mkdir(parents=True, mode=0o700)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return
-    os.close(fd)
+    create_private(path)
 
 
 def _check_permissions(path: Path, *, private: bool) -> None:

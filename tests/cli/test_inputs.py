@@ -201,7 +201,12 @@ def test_every_file_holding_payments_is_private(config: Path, emulator: Any,
     assert run(config, "receipt", paid["app_trans_id"], "--output", str(receipt)).returncode == 0
     assert run(config, "receipt", paid["app_trans_id"], "--format", "escpos", "--output",
                str(escpos)).returncode == 0
-    for path in [*exports, receipt, escpos, journal,
+    printer = tmp_path / "printer.out"  # a `file:` printer target that did not exist
+    config.write_text(config.read_text("utf-8")
+                      + f'\n[printer]\ntarget = "file:{printer}"\ncodepage = "CP1258"\n')
+    printed = run(config, "receipt", paid["app_trans_id"], "--print")
+    assert printed.returncode == 0, printed.stderr
+    for path in [*exports, receipt, escpos, printer, journal,
                  *(p for p in (Path(f"{journal}-wal"), Path(f"{journal}-shm")) if p.exists())]:
         assert mode_of(path) == 0o600, path
     assert paid["app_trans_id"] in exports[0].read_text()
