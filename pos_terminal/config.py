@@ -431,7 +431,7 @@ _SECRET_LOCATIONS = frozenset({("service", "key1"), ("service", "key2"), ("ledge
 def _shown(value: object) -> str:
     """A value as an error repeats it: short, on one line, without escape sequences."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**40:
-        return f"a number of {len(str(abs(value)))} digits"
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
     text = repr(value)
     return clean(text if len(text) <= 80 else text[:77] + "...")
 
@@ -495,10 +495,13 @@ def load_settings(path: Path | str | None = None,
         raise ConfigError(file, None, f"cannot read the file: {exc.strerror}") from None
     try:
         data: dict[str, Any] = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except tomllib.TOMLDecodeError as exc:
         # "Illegal character '\x01'" would repeat a character of a secret: the place is enough.
-        reason = re.sub(r"^Illegal character '.*?' ", "Illegal character ", str(exc))
+        reason = re.sub(r"character '.*?' ", "character ", str(exc))
         raise ConfigError(file, None, f"not valid TOML: {clean(reason)}") from None
+    except UnicodeDecodeError as exc:  # its text would repeat a byte of what was written
+        raise ConfigError(file, None, f"not valid TOML: the file is not UTF-8 text (at byte "
+                          f"{exc.start}); save it as UTF-8") from None
     except ValueError:  # an integer of more than 4300 digits (Python's int() limit)
         raise ConfigError(file, None, "not valid TOML: a number is thousands of digits long; "
                           "no setting takes such a number") from None

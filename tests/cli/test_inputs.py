@@ -116,15 +116,17 @@ def test_a_malformed_secret_is_never_printed_back(settings: Settings, config: Pa
         assert part not in done.stderr + done.stdout
 
 
-def test_an_illegal_character_in_a_secret_is_not_repeated(config: Path,
-                                                           settings: Settings) -> None:
+@pytest.mark.parametrize("bad", [b"\x01\x1b", b"\xff\xfe"])
+def test_an_illegal_character_in_a_secret_is_not_repeated(config: Path, settings: Settings,
+                                                           bad: bytes) -> None:
     key = settings.service.key1
     path = config.with_name("bad.toml")
-    path.write_bytes(config.read_bytes().replace(key.encode(), b"sec\x01\x1bret"))
+    path.write_bytes(config.read_bytes().replace(key.encode(), b"sec" + bad + b"ret"))
     path.chmod(0o600)
     done = run(path, "journal", "list")
     assert done.returncode == 2 and "not valid TOML" in done.stderr
-    assert "\x01" not in done.stderr and "\\x01" not in done.stderr and "\x1b" not in done.stderr
+    for shown in (bad.decode("latin-1")[0], f"\\x{bad[0]:02x}", f"0x{bad[0]:02x}"):
+        assert shown not in done.stderr
 
 
 def test_the_emulator_profile_may_be_readable_but_not_writable_by_others(
