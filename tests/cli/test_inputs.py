@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal, PaymentState
@@ -409,3 +410,10 @@ def test_a_huge_configuration_number_is_one_sentence(config: Path, line: str) ->
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1 and len(done.stderr) < 400
+
+
+def test_the_emulator_answers_a_huge_count_with_a_sentence(emulator: Any) -> None:
+    answer = requests.post(f"{emulator.base_url}/_emulator/wallets/an/rotate",
+                           params={"count": "9" * 5000}, json={}, timeout=10)
+    assert 400 <= answer.status_code < 500  # not a 500 with a traceback in the emulator's log
+    assert "error" in answer.json()
