@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pos_terminal.config import ConfigError, load_settings
+from tests.conftest import in_a_shared_group
 
 REPO = Path(__file__).resolve().parent.parent
 PUBLIC_KEY = (
@@ -39,6 +40,8 @@ def write(tmp_path: Path, text: str, mode: int = 0o600) -> Path:
     path = tmp_path / "pos.toml"
     path.write_text(text)
     path.chmod(mode)
+    if mode & 0o070:  # group bits meant to matter: a group other users are in
+        in_a_shared_group(path)
     return path
 
 
@@ -185,6 +188,23 @@ def test_a_file_others_can_change_is_refused_even_for_the_emulator(tmp_path: Pat
     err = error_of(path)
     assert "other users can change this file" in err.message
     assert f"run: chmod 600 {path}" in err.message
+
+
+def test_the_owners_private_group_is_the_owner(tmp_path: Path) -> None:
+    """umask 002 on a user-private-group system: group bits of the owner's own group (named
+    like the owner, no other member) give nobody else anything."""
+    import grp
+    import pwd
+
+    me = pwd.getpwuid(os.getuid())
+    group = grp.getgrgid(me.pw_gid)
+    if group.gr_name != me.pw_name or set(group.gr_mem) - {me.pw_name}:
+        pytest.skip(f"{me.pw_name}'s group {group.gr_name} is not a private group")
+    path = tmp_path / "pos.toml"
+    path.write_text(CONTRACT)
+    os.chown(path, -1, me.pw_gid)
+    path.chmod(0o660)
+    assert load_settings(path, env={}).service.key1 == "k1"
 
 
 def test_the_refusals_reach_the_cli_as_one_sentence(tmp_path: Path) -> None:

@@ -10,7 +10,9 @@ change them.
 
 from __future__ import annotations
 
+import grp
 import os
+import pwd
 import stat
 from pathlib import Path
 from typing import IO, Any, BinaryIO, Literal, TextIO, overload
@@ -48,13 +50,29 @@ def create_private(path: Path) -> None:
 
 def loose_permissions(path: Path) -> Literal["write", "read"] | None:
     """"write" when group or others may change the file, "read" when they may read it, None
-    when only its owner may (or when it does not exist)."""
+    when only its owner may (or when it does not exist).
+
+    The group's bits count unless the group is the owner's private group (named like the
+    owner, no other member: what a umask of 002 on a user-private-group system gives every
+    file), as OpenSSH judges an authorized_keys file."""
     try:
-        mode = path.stat().st_mode
+        info = path.stat()
     except OSError:
         return None
-    if mode & (stat.S_IWGRP | stat.S_IWOTH):
+    write, read = stat.S_IWOTH, stat.S_IROTH
+    if not _private_group(info.st_uid, info.st_gid):
+        write, read = write | stat.S_IWGRP, read | stat.S_IRGRP
+    if info.st_mode & write:
         return "write"
-    if mode & (stat.S_IRGRP | stat.S_IROTH):
+    if info.st_mode & read:
         return "read"
     return None
+
+
+def _private_group(uid: int, gid: int) -> bool:
+    try:
+        owner, group = pwd.getpwuid(uid), grp.getgrgid(gid)
+    except KeyError:
+        return False
+    return (group.gr_name == owner.pw_name and owner.pw_gid == gid
+            and set(group.gr_mem) <= {owner.pw_name})

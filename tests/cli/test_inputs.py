@@ -29,6 +29,7 @@ from tests.checkout.conftest import (
     write_config,
 )
 from tests.checkout.processes import REPO, child_env, cli
+from tests.conftest import in_a_shared_group
 
 pytestmark = pytest.mark.e2e
 
@@ -135,6 +136,7 @@ def test_the_emulator_profile_may_be_readable_but_not_writable_by_others(
     config.chmod(0o644)
     assert run(config, "journal", "list").returncode == 0
     config.chmod(0o664)
+    in_a_shared_group(config)
     done = run(config, "journal", "list")
     assert done.returncode == 2
     assert "other users can change this file" in done.stderr
@@ -149,6 +151,7 @@ def test_readable_secrets_outside_the_emulator_are_refused(config: Path, tmp_pat
     path = tmp_path / "sandbox.toml"
     path.write_text(https, "utf-8")
     path.chmod(0o640)
+    in_a_shared_group(path)
     done = run(path, "journal", "list")
     assert done.returncode == 2
     assert f"other users can read it; run: chmod 600 {path}" in done.stderr
