@@ -267,8 +267,13 @@ def _code_from_stdin(as_json: bool, amount: int) -> str:
     """The payment code from the first line of stdin (never on the command line, where every
     local user sees it in `ps`)."""
     try:
-        line = sys.stdin.readline()
-    except UnicodeDecodeError:
+        if sys.stdin.isatty():  # typed or a keyboard-mode scanner: not echoed, not in scrollback
+            import getpass
+
+            line = getpass.getpass(_("Payment code: "))
+        else:
+            line = sys.stdin.readline()
+    except (UnicodeDecodeError, EOFError):
         line = None
     if line is None or not line.strip():
         _pay_error(_("no payment code on stdin: pipe it in as one line of text, e.g. from the "

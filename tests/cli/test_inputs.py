@@ -5,10 +5,13 @@ the payment code on stdin, absurd numbers."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import os
+import pty
+import select
 import sqlite3
 import stat
 import subprocess
@@ -344,6 +347,34 @@ def test_the_payment_code_is_read_from_stdin(config: Path, emulator: Any,
     answer = json.loads(out)
     assert answer["state"] == "succeeded"
     assert len(charged(emulator, answer["app_trans_id"])) == 1
+
+
+def test_a_code_typed_at_a_terminal_is_not_echoed(config: Path, emulator: Any) -> None:
+    """--code-stdin on a terminal (a person, or a scanner in keyboard mode): the code is read
+    with echo off, so it is neither on the screen nor in the terminal's scrollback."""
+    code = wallet_code(emulator, "an")
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(cli(config, "pay", "--amount", "15000", "--code-stdin", "--json"),
+                            stdin=slave, stdout=subprocess.PIPE, stderr=slave, env=child_env(),
+                            cwd=REPO, start_new_session=True)
+    os.close(slave)
+    seen = b""
+    while b"Payment code:" not in seen:  # echo is off once the prompt is shown
+        ready, _, _ = select.select([master], [], [], 60)
+        if not ready:
+            proc.kill()
+            raise AssertionError(f"no prompt for the code on the terminal; it showed {seen!r}")
+        seen += os.read(master, 1024)
+    os.write(master, code.encode() + b"\r")
+    assert proc.stdout is not None
+    out = proc.stdout.read()
+    assert proc.wait(timeout=60) == 0
+    with contextlib.suppress(OSError):  # what the terminal showed after the prompt
+        while chunk := os.read(master, 4096):
+            seen += chunk
+    os.close(master)
+    assert json.loads(out)["state"] == "succeeded"
+    assert code.encode() not in seen
 
 
 def test_no_code_on_stdin_is_a_sentence_and_nothing_is_sent(config: Path, emulator: Any) -> None:
