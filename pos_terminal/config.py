@@ -76,6 +76,15 @@ def _check_url(value: str) -> str:
     return value.rstrip("/")
 
 
+def _plain_text(value: str) -> str:
+    """Text a person reads (a receipt, a screen, the service's records): no control character."""
+    bad = control_character(value)
+    if bad is not None:
+        raise ValueError(_("holds a control character ({bad}: an escape, a newline, a tab "
+                           "or similar); write plain text on one line").format(bad=bad))
+    return value
+
+
 class ServiceSettings(_Section):
     generation: Literal["v2", "v001"]
     base_url: str
@@ -134,6 +143,8 @@ class TerminalSettings(_Section):
     user_ip: str = ""
     # What the cashier reads (screens, CLI, receipts); not in the file: from LANG / LC_ALL.
     language: Literal["vi", "en"] = "en"
+
+    _plain = field_validator("app_user")(_plain_text)
 
     @field_validator("user_ip")
     @classmethod
@@ -305,16 +316,9 @@ class ShopSettings(_Section):
     address: str = Field(default="", max_length=300)
     tax_id: str = Field(default="", max_length=30)
 
-    @field_validator("name", "address", "tax_id")
-    @classmethod
-    def _plain_text(cls, value: str) -> str:
-        # Printed on every receipt: an ESC or GS byte would be a printer command (ESC p opens
-        # the cash drawer).
-        bad = control_character(value)
-        if bad is not None:
-            raise ValueError(_("holds a control character ({bad}: an escape, a newline, a tab "
-                               "or similar); write plain text on one line").format(bad=bad))
-        return value
+    # Printed on every receipt: an ESC or GS byte would be a printer command (ESC p opens the
+    # cash drawer).
+    _plain = field_validator("name", "address", "tax_id")(_plain_text)
 
 
 class PrinterSettings(_Section):

@@ -350,3 +350,15 @@ def test_store_examples_are_vietnamese() -> None:
     for name in ("production.example.toml", "sandbox.example.toml"):
         text = (REPO / "config" / name).read_text("utf-8")
         assert '\nlanguage = "vi"' in text, name
+
+
+@pytest.mark.parametrize(("section", "key"), [("terminal", "app_user"), ("shop", "name"),
+                                              ("shop", "address"), ("shop", "tax_id")])
+def test_texts_a_person_reads_hold_no_control_character(tmp_path: Path, section: str,
+                                                        key: str) -> None:
+    value = '"Quầy\\u001bp\\u0000\\u0019"'
+    text = (CONTRACT.replace('app_user = "counter-1"', f"app_user = {value}")
+            if key == "app_user" else CONTRACT + f"\n[{section}]\n{key} = {value}\n")
+    err = error_of(write(tmp_path, text))
+    assert err.key == f"[{section}] {key}"
+    assert err.message.startswith("holds a control character (U+001B")
