@@ -83,6 +83,8 @@ def refuse_undecodable_arguments(args: list[str]) -> None:
             before = args[number - 1] if number and args[number - 1].startswith("-") else None
             if arg.startswith("--") and "=" in arg:  # --name=VALUE
                 before = arg.partition("=")[0]
+            if before is not None and not before.isascii():  # the option's name itself
+                before = None
             where = (_("the value of {option}").format(option=before) if before is not None
                      else _("argument {number}").format(number=number + 1))
             message = _("{where} is not valid UTF-8 text (the terminal or the script that "
