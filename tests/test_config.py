@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -211,7 +212,7 @@ def test_the_refusals_reach_the_cli_as_one_sentence(tmp_path: Path) -> None:
     path = write(tmp_path, CONTRACT, mode=0o644)
     proc = subprocess.run(
         [sys.executable, "-m", "pos_terminal", "--config", str(path), "banks"],
-        capture_output=True, text=True, timeout=60, env={**os.environ, "POS_KEY1": ""})
+        capture_output=True, text=True, timeout=60, env=child_env(POS_KEY1=""))
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     assert f"chmod 600 {path}" in proc.stderr

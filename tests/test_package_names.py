@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import child_env
+
 REPO = Path(__file__).resolve().parent.parent
 OPTION = "-oDpkg::Pre-Invoke::=touch /tmp/pwned"
 BAD_NAMES = [OPTION, "--allow-unauthenticated", "Libzbar0", "a;reboot", "x"]
@@ -32,7 +34,7 @@ def recording_tools(folder: Path) -> tuple[Path, Path]:
 
 
 def env_with(bin_dir: Path) -> dict[str, str]:
-    return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    return child_env(PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
 
 
 @pytest.mark.parametrize("bad", BAD_NAMES)
@@ -65,8 +67,10 @@ def test_ensure_debs_still_installs_real_names(tmp_path: Path) -> None:
 def test_pos_refuses_a_makefile_list_with_an_option(tmp_path: Path, bad: str) -> None:
     bin_dir, log = recording_tools(tmp_path)
     checkout = tmp_path / "checkout"
-    checkout.mkdir()
-    shutil.copy2(REPO / "pos", checkout / "pos")
+    (checkout / "scripts").mkdir(parents=True)
+    for name in ("pos", "scripts/ensure-debs", "scripts/logged"):
+        if (REPO / name).exists():
+            shutil.copy2(REPO / name, checkout / name)
     (checkout / "Makefile").write_text(f"RUNTIME_DEBS := libzbar0 {bad}\n")
     done = subprocess.run(["sh", str(checkout / "pos"), "setup"], capture_output=True, text=True,
                           env=env_with(bin_dir), timeout=60, check=False)

@@ -31,8 +31,9 @@ from tests.checkout.conftest import (
     wallet_code,
     write_config,
 )
-from tests.checkout.processes import REPO, child_env, cli
+from tests.checkout.processes import cli
 from tests.conftest import in_a_shared_group
+from tests.processes import REPO, child_env
 
 pytestmark = pytest.mark.e2e
 
