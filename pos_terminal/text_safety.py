@@ -38,8 +38,10 @@ _ESCAPE_SEQUENCE = re.compile(
 #: paragraph separator characters: never shown.
 _HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-#: Characters escaped in JSON output: C0/C1 controls, DEL, format characters and separators.
-_JSON_HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e"
+#: Characters json.dumps leaves raw that json_line escapes: DEL, C1 controls, format characters and
+#: separators (C0 controls in strings are escaped by json.dumps itself; the newlines of `indent`
+#: are structure, not text).
+_JSON_HIDDEN = re.compile("[\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e"
                           "\u2060-\u206f\ufeff\ufff9-\ufffb]")
 
 

@@ -51,3 +51,9 @@ def test_bounded_int_refuses_thousands_of_digits_before_int_does() -> None:
     with pytest.raises(AbsurdNumber) as info:
         json.loads('{"a": ' + "9" * 5000 + "}", parse_int=bounded_int)
     assert info.value.digits == 5000 and isinstance(info.value, ValueError)
+
+
+def test_json_line_with_indent_is_still_json() -> None:
+    data = {"payments": [{"description": HOSTILE, "amount": 1}]}
+    text = json_line(data, indent=2)
+    assert json.loads(text) == data and "\n  " in text
