@@ -5,7 +5,8 @@
   for text that is meant to be several lines). What is left is printable and cannot move the
   cursor, clear the screen, change colours or set the window title.
 - ``csv_cell(value)``: ``clean`` for text, and a cell that a spreadsheet would run as a formula
-  (starting with = + - @) is prefixed with an apostrophe, as OWASP recommends.
+  (starting with = + - @ tab CR, or spaces and then one of them) is prefixed with an
+  apostrophe, as OWASP recommends.
 
 Rich markup (``[bold]``, ``[/]``) is not touched here: it is only meaningful to Rich, so the UI
 renders such text as ``rich.text.Text`` (or with ``markup=False``) instead of escaping it.
@@ -27,7 +28,7 @@ _ESCAPE_SEQUENCE = re.compile(
 #: Control (Cc), format (Cf: bidi overrides, zero-width), surrogate, private-use and line/
 #: paragraph separator characters: never shown.
 _HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
-_FORMULA_START = ("=", "+", "-", "@")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def clean(text: str, *, newlines: bool = False) -> str:
@@ -51,6 +52,7 @@ def csv_cell(value: object) -> object:
     if not isinstance(value, str):
         return value
     text = clean(value)
-    if text.startswith(_FORMULA_START):
+    # A tab or CR before the formula (OWASP), or spaces, which some spreadsheets skip.
+    if value.startswith(_FORMULA_START) or text.lstrip().startswith(_FORMULA_START):
         return "'" + text
     return text

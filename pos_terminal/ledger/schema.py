@@ -1,7 +1,8 @@
 """The fleet ledger's schema in PostgreSQL, one migration per version (table schema_migrations).
 
 Each migration runs in one transaction with its row in schema_migrations, under an advisory lock,
-so two terminals syncing for the first time at once migrate once.
+so two migrators at once migrate once. Only `pos-terminal fleet migrate`, with the ledger owner's
+DSN, migrates; a counter refuses a ledger whose version is not its own (check_version).
 """
 
 from __future__ import annotations
@@ -166,6 +167,124 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TRIGGER receipts_no_delete BEFORE DELETE ON receipts
         FOR EACH ROW EXECUTE FUNCTION ledger_no_delete();
     """,
+    # version 2: every counter its own login, writing only its own terminal's rows (row-level
+    # security keyed on the login, docs/fleet.md "Least privilege"); rows only move forward.
+    """
+    CREATE TABLE counters (
+        terminal_id text PRIMARY KEY,
+        role_name   text NOT NULL UNIQUE,
+        created_at  timestamptz NOT NULL DEFAULT now(),
+        disabled_at timestamptz
+    );
+
+    -- The terminal the logged-in counter writes for; NULL for any other login. session_user,
+    -- not current_user: inside this function current_user is its owner.
+    CREATE FUNCTION ledger_my_terminal() RETURNS text LANGUAGE sql STABLE SECURITY DEFINER AS $$
+        SELECT terminal_id FROM counters WHERE role_name = session_user AND disabled_at IS NULL
+    $$;
+
+    -- Which of these keys another terminal already has: a copied journal's rows become a
+    -- disagreement, without the counter reading another counter's rows.
+    CREATE FUNCTION ledger_claimed_elsewhere(what text, keys text[])
+        RETURNS TABLE (key text, terminal_id text) LANGUAGE sql STABLE SECURITY DEFINER AS $$
+        SELECT p.app_trans_id, p.terminal_id FROM payments p
+            WHERE what = 'payments' AND p.app_trans_id = ANY(keys)
+            AND p.terminal_id IS DISTINCT FROM ledger_my_terminal()
+        UNION ALL
+        SELECT r.m_refund_id, r.terminal_id FROM refunds r
+            WHERE what = 'refunds' AND r.m_refund_id = ANY(keys)
+            AND r.terminal_id IS DISTINCT FROM ledger_my_terminal()
+    $$;
+    REVOKE ALL ON FUNCTION ledger_claimed_elsewhere(text, text[]) FROM PUBLIC;
+
+    -- merge.py's forward-only rule, for every writer: what a counter sends that breaks it is a
+    -- disagreement there; a hand-written UPDATE that breaks it is refused here.
+    CREATE FUNCTION ledger_payment_forward() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF (NEW.terminal_id, NEW.cashier, NEW.amount, NEW.kind, NEW.created_ms)
+                IS DISTINCT FROM (OLD.terminal_id, OLD.cashier, OLD.amount, OLD.kind,
+                                  OLD.created_ms) THEN
+            RAISE EXCEPTION 'payment %: who took it, its amount and its time never change',
+                OLD.app_trans_id USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        IF NEW.updated_ms < OLD.updated_ms THEN
+            RAISE EXCEPTION 'payment %: an older snapshot never replaces a newer one',
+                OLD.app_trans_id USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        IF OLD.state IN ('succeeded', 'failed', 'refunded') AND (
+                NOT (NEW.state = OLD.state OR (OLD.state = 'succeeded' AND NEW.state = 'refunded'))
+                OR (OLD.zp_trans_id IS NOT NULL AND NEW.zp_trans_id IS DISTINCT FROM
+                    OLD.zp_trans_id)
+                OR NEW.refunded_amount < OLD.refunded_amount
+                OR (OLD.z_number IS NOT NULL AND NEW.z_number IS DISTINCT FROM OLD.z_number)) THEN
+            RAISE EXCEPTION 'payment %: a final payment only moves forward', OLD.app_trans_id
+                USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        RETURN NEW;
+    END $$;
+    CREATE TRIGGER payments_forward BEFORE UPDATE ON payments
+        FOR EACH ROW EXECUTE FUNCTION ledger_payment_forward();
+
+    CREATE FUNCTION ledger_refund_forward() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF (NEW.terminal_id, NEW.cashier, NEW.amount, NEW.app_trans_id)
+                IS DISTINCT FROM (OLD.terminal_id, OLD.cashier, OLD.amount, OLD.app_trans_id) THEN
+            RAISE EXCEPTION 'refund %: who made it, its amount and its payment never change',
+                OLD.m_refund_id USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        IF NEW.updated_ms < OLD.updated_ms THEN
+            RAISE EXCEPTION 'refund %: an older snapshot never replaces a newer one',
+                OLD.m_refund_id USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        IF OLD.state IN ('refunded', 'failed') AND (NEW.state <> OLD.state
+                OR (OLD.refund_id IS NOT NULL AND NEW.refund_id IS DISTINCT FROM OLD.refund_id)
+                OR (OLD.z_number IS NOT NULL AND NEW.z_number IS DISTINCT FROM OLD.z_number)) THEN
+            RAISE EXCEPTION 'refund %: a final refund only moves forward', OLD.m_refund_id
+                USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        RETURN NEW;
+    END $$;
+    CREATE TRIGGER refunds_forward BEFORE UPDATE ON refunds
+        FOR EACH ROW EXECUTE FUNCTION ledger_refund_forward();
+
+    DO $$
+    DECLARE
+        grp text := left(current_database(), 50) || '_counters';
+        own text := 'terminal_id = (SELECT ledger_my_terminal())';
+        t text;
+    BEGIN
+        -- Functions that run as the owner search only the ledger's schema, and pg_temp last
+        -- (a temporary "counters" table must never stand in for the real one).
+        EXECUTE format('ALTER FUNCTION ledger_my_terminal() SET search_path = %I, pg_temp',
+                       current_schema());
+        EXECUTE format('ALTER FUNCTION ledger_claimed_elsewhere(text, text[]) '
+                       'SET search_path = %I, pg_temp', current_schema());
+        IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = grp) THEN
+            EXECUTE format('CREATE ROLE %I NOLOGIN', grp);
+        END IF;
+        EXECUTE format('CREATE FUNCTION ledger_counter_group() RETURNS text LANGUAGE sql '
+                       'IMMUTABLE AS %L', format('SELECT %L::text', grp));
+        FOREACH t IN ARRAY ARRAY['terminals', 'journals', 'receipts', 'payments', 'refunds',
+                                 'events', 'z_reports', 'disagreements'] LOOP
+            EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
+            EXECUTE format('CREATE POLICY own_rows ON %I USING (%s) WITH CHECK (%s)', t, own,
+                           own);
+            EXECUTE format('GRANT SELECT, INSERT ON %I TO %I', t, grp);
+        END LOOP;
+        ALTER TABLE counters ENABLE ROW LEVEL SECURITY;  -- and no grant: owner only
+        EXECUTE format('GRANT UPDATE (last_seen, app_user) ON terminals TO %I', grp);
+        EXECUTE format('GRANT UPDATE (shipped_seq, last_sync_at) ON journals TO %I', grp);
+        EXECUTE format('GRANT UPDATE ON payments, refunds TO %I', grp);
+        EXECUTE format('GRANT USAGE ON SEQUENCE disagreements_id_seq TO %I', grp);
+        EXECUTE format('GRANT SELECT ON schema_migrations TO %I', grp);
+        EXECUTE format('GRANT EXECUTE ON FUNCTION ledger_claimed_elsewhere(text, text[]) TO %I',
+                       grp);
+        EXECUTE format('GRANT USAGE ON SCHEMA %I TO %I', current_schema(), grp);
+        -- No login but the owner creates anything here: no tables, no temporary tables.
+        EXECUTE format('REVOKE CREATE ON SCHEMA %I FROM PUBLIC', current_schema());
+        EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC', current_database());
+    END $$;
+    """,
 )
 
 LEDGER_SCHEMA_VERSION = len(MIGRATIONS)
@@ -189,6 +308,26 @@ def current_version(conn: psycopg.Connection[tuple[object, ...]]) -> int:
         cur.execute("SELECT coalesce(max(version), 0) FROM schema_migrations")
         found = cur.fetchone()
         return int(found[0]) if found else 0  # type: ignore[call-overload]
+
+
+class LedgerSchemaNotCurrent(Exception):
+    def __init__(self, version: int) -> None:
+        super().__init__(
+            f"the ledger has schema version {version}, older than this pos-terminal "
+            f"({LEDGER_SCHEMA_VERSION}); head office runs `pos-terminal fleet migrate` with "
+            "the ledger owner's DSN (counters never change the schema)" if version else
+            "the ledger has no schema yet; head office runs `pos-terminal fleet migrate` with "
+            "the ledger owner's DSN (counters never change the schema)")
+        self.version = version
+
+
+def check_version(conn: psycopg.Connection[tuple[object, ...]]) -> None:
+    """Refuse a ledger whose schema is not exactly the one this program writes."""
+    version = current_version(conn)
+    if version > LEDGER_SCHEMA_VERSION:
+        raise LedgerSchemaTooNew(version)
+    if version < LEDGER_SCHEMA_VERSION:
+        raise LedgerSchemaNotCurrent(version)
 
 
 def migrate(conn: psycopg.Connection[tuple[object, ...]]) -> list[int]:
