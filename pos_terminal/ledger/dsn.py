@@ -38,7 +38,11 @@ def parse_dsn(dsn: str) -> dict[str, str]:
     """The DSN's parameters; a malformed one is one sentence that quotes none of it (a driver's
     message would quote the part it could not read, the password maybe)."""
     try:
-        return {k: str(v) for k, v in conninfo_to_dict(dsn).items() if v is not None}
+        params = {k: str(v) for k, v in conninfo_to_dict(dsn).items() if v is not None}
+        ports = params.get("port", "5432").split(",")
+        if not all(p.isdigit() and 0 < int(p) < 65536 for p in ports):
+            raise ValueError
+        return params
     except Exception:
         raise LedgerConfigError(_(
             "the ledger's connection string ([ledger] dsn or POS_LEDGER_DSN) cannot be read: "
