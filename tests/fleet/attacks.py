@@ -24,7 +24,7 @@ SNAPSHOTS = {
 def rows_of(admin_dsn: str, terminal_id: str) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of one terminal in every table, read with the owner's login."""
     with psycopg.connect(admin_dsn) as conn:
-        return {table: conn.execute(f"SELECT {cols} FROM {table} WHERE "  # noqa: S608
+        return {table: conn.execute(f"SELECT {cols} FROM {table} WHERE "
                                     f"terminal_id=%s ORDER BY {order}",
                                     (terminal_id,)).fetchall()
                 for table, (order, cols) in SNAPSHOTS.items()}

@@ -33,11 +33,14 @@ def _pem_key(key: ec.EllipticCurvePrivateKey) -> bytes:
 def make_server_certs(folder: Path, *, ca_name: str = "pos-terminal test ledger CA"
                       ) -> ServerCerts:
     now = dt.datetime.now(dt.UTC)
-    valid = {"not_valid_before": now - dt.timedelta(hours=1),
-             "not_valid_after": now + dt.timedelta(days=2)}
+    def builder() -> x509.CertificateBuilder:
+        return (x509.CertificateBuilder().not_valid_before(now - dt.timedelta(hours=1))
+                .not_valid_after(now + dt.timedelta(days=2))
+                .serial_number(x509.random_serial_number()))
+
     ca_key = ec.generate_private_key(ec.SECP256R1())
-    ca = (x509.CertificateBuilder(**valid).subject_name(_name(ca_name)).issuer_name(_name(ca_name))
-          .public_key(ca_key.public_key()).serial_number(x509.random_serial_number())
+    ca = (builder().subject_name(_name(ca_name)).issuer_name(_name(ca_name))
+          .public_key(ca_key.public_key())
           .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
           .add_extension(x509.KeyUsage(digital_signature=False, content_commitment=False,
                                        key_encipherment=False, data_encipherment=False,
@@ -47,9 +50,8 @@ def make_server_certs(folder: Path, *, ca_name: str = "pos-terminal test ledger 
     key = ec.generate_private_key(ec.SECP256R1())
     names = [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
              x509.IPAddress(ipaddress.ip_address("::1"))]
-    cert = (x509.CertificateBuilder(**valid).subject_name(_name("localhost"))
+    cert = (builder().subject_name(_name("localhost"))
             .issuer_name(ca.subject).public_key(key.public_key())
-            .serial_number(x509.random_serial_number())
             .add_extension(x509.SubjectAlternativeName(names), critical=False)
             .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]),
                            critical=False)

@@ -15,10 +15,8 @@ import psycopg
 import pytest
 
 from pos_terminal.config import Settings
-from pos_terminal.ledger import Ledger
-from pos_terminal.ledger.counters import add_counter
-from pos_terminal.ledger.dsn import counter_dsn, parse_dsn
 from tests.conftest import _pointed_at
+from tests.fleet.logins import counter_login, migrate
 from tests.fleet.pgserver import PgServer
 
 
@@ -45,25 +43,8 @@ def empty_ledger_dsn(pg: PgServer) -> str:
 def ledger_dsn(empty_ledger_dsn: str) -> str:
     """That database migrated by its owner (`fleet migrate`); the owner's DSN: head office's
     login."""
-    dsn = empty_ledger_dsn
-    owner = Ledger(dsn)
-    try:
-        owner.migrate()
-    finally:
-        owner.close()
-    return dsn
-
-
-def counter_login(admin_dsn: str, terminal_id: str, ca_file: Path | None = None) -> str:
-    """`fleet add-counter TERMINAL_ID` through its functions: the counter's own DSN (with the
-    CA in it when `ca_file` is given, for a bare psycopg.connect)."""
-    owner = Ledger(admin_dsn)
-    try:
-        new = owner.run(lambda conn: add_counter(conn, terminal_id))
-    finally:
-        owner.close()
-    dsn = counter_dsn(parse_dsn(admin_dsn), new.role, new.password)
-    return dsn if ca_file is None else f"{dsn}&sslrootcert={ca_file}"
+    migrate(empty_ledger_dsn)
+    return empty_ledger_dsn
 
 
 def terminal(base_settings: Settings, emulator: Any, tmp_path: Path, terminal_id: str,

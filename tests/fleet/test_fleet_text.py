@@ -66,4 +66,4 @@ def test_fleet_commands_print_a_counters_text_clean_and_csv_without_formulas(
     assert report.returncode == 0, report.stderr
     assert f"Cashier {FORMULA}" in report.stdout
     rows = list(csv.reader((tmp_path / "report.csv").open(encoding="utf-8")))
-    assert ["'" + FORMULA] == [r[2] for r in rows if r[1] == "cashier" and "HYPERLINK" in r[2]]
+    assert [r[2] for r in rows if r[1] == "cashier" and "HYPERLINK" in r[2]] == ["'" + FORMULA]
