@@ -390,7 +390,10 @@ def _describe(err: Mapping[str, Any]) -> tuple[str, str]:
         return key, "unknown key (check the spelling; see config/default.toml)"
     ctx_error = err.get("ctx", {}).get("error")
     message = str(ctx_error) if ctx_error is not None else str(err.get("msg", "invalid value"))
-    return key, f"{message} (got {err.get('input')!r})" if kind.endswith("_type") else message
+    secret = loc[-1:] in (["key1"], ["key2"], ["dsn"])  # a secret's value is never echoed
+    if kind.endswith("_type") and not secret:
+        return key, f"{message} (got {err.get('input')!r})"
+    return key, message
 
 
 _SECRET_KEYS = ("key1", "key2")

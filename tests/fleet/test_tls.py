@@ -125,3 +125,12 @@ def test_a_malformed_dsn_is_never_echoed(dsn: str, make_terminal: Any, tmp_path:
         assert "connection string ([ledger] dsn or POS_LEDGER_DSN) cannot be read" in done.stderr
         if "--json" in args:
             assert json.loads(done.stdout)["ok"] is False
+
+
+def test_a_dsn_of_the_wrong_type_is_not_echoed_either(make_terminal: Any, tmp_path: Path) -> None:
+    config = write_config(make_terminal("P2"), tmp_path / "p2.toml", dsn=None)
+    config.write_text(config.read_text("utf-8") + "dsn = 987654321\n", "utf-8")
+    done = run_cli("sync", config)
+    assert done.returncode == 2
+    assert "[ledger] dsn: Input should be a valid string" in done.stderr
+    assert "987654321" not in done.stdout + done.stderr
