@@ -11,6 +11,7 @@ from typing import Any
 
 import psycopg
 
+from pos_terminal.ledger.schema import LEDGER_SCHEMA_VERSION
 from tests.fleet.attacks import outcome, payment_insert, rows_of
 from tests.fleet.crashes_helpers import run_cli, write_config
 from tests.fleet.helpers import assert_ledger_is_union, pay
@@ -71,7 +72,8 @@ def test_a_counter_cannot_bend_another_counters_rows_nor_the_ledger(
 
     assert rows_of(ledger_dsn, "B1") == before
     with psycopg.connect(ledger_dsn) as conn:
-        assert conn.execute("SELECT max(version) FROM schema_migrations").fetchone() == (2,)
+        assert conn.execute("SELECT max(version) FROM schema_migrations").fetchone() == (
+            LEDGER_SCHEMA_VERSION,)
         assert conn.execute("SELECT count(*) FROM payments WHERE amount=%s",
                             (FORGED,)).fetchone() == (0,)
         assert conn.execute("SELECT to_regclass('mine')").fetchone() == (None,)
