@@ -167,15 +167,13 @@ OPEN_COLUMNS = ("type", "terminal_id", "cashier", "id", "app_trans_id", "state",
 
 
 def open_items(conn: Conn) -> list[dict[str, Any]]:
-    """Every payment not final or flagged for review, and every refund in flight or flagged."""
+    """Every payment not final or flagged for review, and every refund in flight or flagged
+    (the `open_rows` table the ledger's triggers keep: its cost is the open rows', not the
+    history's)."""
     with conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(
-            "SELECT 'payment' AS type, terminal_id, cashier, app_trans_id AS id, app_trans_id, "  # noqa: S608
-            "state, amount, needs_review, created_ms, updated_ms, message FROM payments "
-            f"WHERE (state IN {_in(PENDING)} OR needs_review) AND {LEGIT} "
-            "UNION ALL SELECT 'refund', terminal_id, cashier, m_refund_id, app_trans_id, state, "
-            "amount, needs_review, created_ms, updated_ms, message FROM refunds "
-            f"WHERE (state = 'refunding' OR needs_review) AND {LEGIT} ORDER BY created_ms, id")
+        cur.execute("SELECT type, terminal_id, cashier, id, app_trans_id, state, amount, "  # noqa: S608
+                    "needs_review, created_ms, updated_ms, message FROM open_rows "
+                    f"WHERE {LEGIT} ORDER BY created_ms, id")
         rows = cur.fetchall()
     for row in rows:
         row["created_vn"] = vn_time(row.pop("created_ms"))

@@ -227,8 +227,9 @@ MIGRATIONS: tuple[str, ...] = (
 
     CREATE FUNCTION ledger_refund_forward() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-        IF (NEW.terminal_id, NEW.cashier, NEW.amount, NEW.app_trans_id)
-                IS DISTINCT FROM (OLD.terminal_id, OLD.cashier, OLD.amount, OLD.app_trans_id) THEN
+        IF (NEW.terminal_id, NEW.cashier, NEW.amount, NEW.app_trans_id, NEW.created_ms)
+                IS DISTINCT FROM (OLD.terminal_id, OLD.cashier, OLD.amount, OLD.app_trans_id,
+                                  OLD.created_ms) THEN
             RAISE EXCEPTION 'refund %: who made it, its amount and its payment never change',
                 OLD.m_refund_id USING ERRCODE = 'integrity_constraint_violation';
         END IF;
@@ -285,7 +286,162 @@ MIGRATIONS: tuple[str, ...] = (
         EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC', current_database());
     END $$;
     """,
+    # version 3: the big tables partitioned by month of Vietnam time (docs/fleet.md, "Scale
+    # and retention"): a day's report reads one partition; old months can be detached whole.
+    """
+    -- The Unix ms at which the month of Vietnam time (UTC+7, no daylight saving) holding `ms`
+    -- starts, `months` months later.
+    CREATE FUNCTION ledger_month_start(ms bigint, months integer DEFAULT 0) RETURNS bigint
+        LANGUAGE sql IMMUTABLE AS $$
+        SELECT (extract(epoch FROM date_trunc('month', to_timestamp(ms / 1000.0)
+            AT TIME ZONE 'UTC' + interval '7 hours') + make_interval(months => months)
+            - interval '7 hours') * 1000)::bigint
+    $$;
+
+    -- Monthly partitions from the oldest row's month (or since_ms) to `ahead` months after the
+    -- current one; `fleet migrate` runs it every time. A month whose rows already sit in the
+    -- default partition (the ledger went that long without `fleet migrate`) is left there.
+    CREATE FUNCTION ledger_ensure_partitions(ahead integer, since_ms bigint DEFAULT NULL)
+        RETURNS integer LANGUAGE plpgsql AS $$
+    DECLARE
+        t text; col text; oldest bigint; lo bigint; hi bigint; last bigint; made integer := 0;
+        now_ms bigint := (extract(epoch FROM now()) * 1000)::bigint; waiting boolean;
+    BEGIN
+        FOREACH t IN ARRAY ARRAY['payments', 'refunds', 'events', 'receipts'] LOOP
+            col := CASE t WHEN 'events' THEN 'time_ms' ELSE 'created_ms' END;
+            EXECUTE format('SELECT min(%I) FROM %I', col, t) INTO oldest;
+            lo := ledger_month_start(least(oldest, since_ms, now_ms));
+            last := ledger_month_start(now_ms, ahead);
+            WHILE lo <= last LOOP
+                hi := ledger_month_start(lo, 1);
+                IF to_regclass(t || '_' || to_char(to_timestamp(lo / 1000.0) AT TIME ZONE 'UTC'
+                        + interval '7 hours', 'YYYY_MM')) IS NULL THEN
+                    EXECUTE format('SELECT EXISTS (SELECT 1 FROM %I WHERE %I >= %s AND %I < %s)',
+                                   t || '_default', col, lo, col, hi) INTO waiting;
+                    IF NOT waiting THEN
+                        EXECUTE format('CREATE TABLE %I PARTITION OF %I '
+                                       'FOR VALUES FROM (%s) TO (%s)',
+                            t || '_' || to_char(to_timestamp(lo / 1000.0) AT TIME ZONE 'UTC'
+                                + interval '7 hours', 'YYYY_MM'), t, lo, hi);
+                        made := made + 1;
+                    END IF;
+                END IF;
+                lo := hi;
+            END LOOP;
+        END LOOP;
+        RETURN made;
+    END $$;
+
+    DO $$
+    DECLARE
+        grp text := ledger_counter_group();
+        own text := 'terminal_id = (SELECT ledger_my_terminal())';
+        spec record;
+    BEGIN
+        FOR spec IN SELECT * FROM (VALUES ('payments', 'created_ms'), ('refunds', 'created_ms'),
+                ('events', 'time_ms'), ('receipts', 'created_ms')) AS s(t, col) LOOP
+            EXECUTE format('ALTER TABLE %I RENAME TO %I', spec.t, spec.t || '_unpartitioned');
+            EXECUTE format('CREATE TABLE %I (LIKE %I INCLUDING DEFAULTS INCLUDING CONSTRAINTS) '
+                           'PARTITION BY RANGE (%I)', spec.t, spec.t || '_unpartitioned',
+                           spec.col);
+            EXECUTE format('CREATE TABLE %I PARTITION OF %I DEFAULT', spec.t || '_default',
+                           spec.t);
+        END LOOP;
+        FOR spec IN SELECT * FROM (VALUES ('payments'), ('refunds'), ('events'), ('receipts'))
+                AS s(t) LOOP
+            EXECUTE format('SELECT ledger_ensure_partitions(24, (SELECT min(%I) FROM %I))',
+                           CASE spec.t WHEN 'events' THEN 'time_ms' ELSE 'created_ms' END,
+                           spec.t || '_unpartitioned');
+        END LOOP;
+        FOR spec IN SELECT * FROM (VALUES
+                ('payments', 'app_trans_id, created_ms'), ('refunds', 'm_refund_id, created_ms'),
+                ('events', 'terminal_id, journal_id, seq, time_ms'),
+                ('receipts', 'terminal_id, journal_id, seq, created_ms')) AS s(t, pk) LOOP
+            EXECUTE format('INSERT INTO %I SELECT * FROM %I', spec.t, spec.t || '_unpartitioned');
+            EXECUTE format('DROP TABLE %I', spec.t || '_unpartitioned');
+            EXECUTE format('ALTER TABLE %I ADD PRIMARY KEY (%s)', spec.t, spec.pk);
+            EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', spec.t);
+            EXECUTE format('CREATE POLICY own_rows ON %I USING (%s) WITH CHECK (%s)', spec.t,
+                           own, own);
+            EXECUTE format('GRANT SELECT, INSERT ON %I TO %I', spec.t, grp);
+            EXECUTE format('CREATE TRIGGER %I BEFORE DELETE ON %I FOR EACH ROW '
+                           'EXECUTE FUNCTION ledger_no_delete()', spec.t || '_no_delete', spec.t);
+        END LOOP;
+        EXECUTE format('GRANT UPDATE ON payments, refunds TO %I', grp);
+    END $$;
+
+    ALTER TABLE payments ADD FOREIGN KEY (terminal_id) REFERENCES terminals(terminal_id);
+    ALTER TABLE refunds ADD FOREIGN KEY (terminal_id) REFERENCES terminals(terminal_id);
+    ALTER TABLE receipts ADD FOREIGN KEY (terminal_id, journal_id)
+        REFERENCES journals(terminal_id, journal_id);
+    CREATE INDEX payments_terminal_created ON payments(terminal_id, created_ms);
+    CREATE INDEX payments_created ON payments(created_ms);
+    CREATE INDEX payments_open ON payments(state) WHERE state IN ('submitting', 'processing',
+        'unknown') OR needs_review;
+    CREATE INDEX refunds_payment ON refunds(app_trans_id);
+    CREATE INDEX refunds_created ON refunds(created_ms);
+    CREATE INDEX refunds_open ON refunds(state) WHERE state = 'refunding' OR needs_review;
+    CREATE INDEX events_payment ON events(app_trans_id);
+    CREATE TRIGGER payments_forward BEFORE UPDATE ON payments
+        FOR EACH ROW EXECUTE FUNCTION ledger_payment_forward();
+    CREATE TRIGGER refunds_forward BEFORE UPDATE ON refunds
+        FOR EACH ROW EXECUTE FUNCTION ledger_refund_forward();
+
+    -- Every payment or refund not final or flagged for review, kept by triggers: `fleet open`
+    -- reads this small table, never every month of history.
+    CREATE TABLE open_rows (
+        type          text NOT NULL CHECK (type IN ('payment', 'refund')),
+        id            text NOT NULL,
+        created_ms    bigint NOT NULL,
+        terminal_id   text NOT NULL,
+        cashier       text NOT NULL,
+        app_trans_id  text NOT NULL,
+        state         text NOT NULL,
+        amount        bigint NOT NULL,
+        needs_review  boolean NOT NULL,
+        updated_ms    bigint NOT NULL,
+        message       text NOT NULL,
+        PRIMARY KEY (type, id, created_ms)
+    );
+    CREATE FUNCTION ledger_track_open() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$
+    DECLARE  -- TG_TABLE_NAME is the month's partition: the kind comes as an argument
+        kind text := TG_ARGV[0];
+        key text := to_jsonb(NEW) ->> CASE kind WHEN 'payment' THEN 'app_trans_id'
+                                                ELSE 'm_refund_id' END;
+    BEGIN
+        IF NEW.needs_review OR NEW.state IN ('submitting', 'processing', 'unknown', 'refunding')
+        THEN
+            INSERT INTO open_rows VALUES (kind, key, NEW.created_ms, NEW.terminal_id,
+                NEW.cashier, NEW.app_trans_id, NEW.state, NEW.amount, NEW.needs_review,
+                NEW.updated_ms, NEW.message)
+            ON CONFLICT (type, id, created_ms) DO UPDATE SET state = EXCLUDED.state,
+                needs_review = EXCLUDED.needs_review, updated_ms = EXCLUDED.updated_ms,
+                message = EXCLUDED.message;
+        ELSIF TG_OP = 'UPDATE' THEN
+            DELETE FROM open_rows WHERE type = kind AND id = key
+                AND created_ms = NEW.created_ms;
+        END IF;
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER payments_open AFTER INSERT OR UPDATE ON payments
+        FOR EACH ROW EXECUTE FUNCTION ledger_track_open('payment');
+    CREATE TRIGGER refunds_open AFTER INSERT OR UPDATE ON refunds
+        FOR EACH ROW EXECUTE FUNCTION ledger_track_open('refund');
+    INSERT INTO open_rows SELECT 'payment', app_trans_id, created_ms, terminal_id, cashier,
+        app_trans_id, state, amount, needs_review, updated_ms, message FROM payments
+        WHERE state IN ('submitting', 'processing', 'unknown') OR needs_review;
+    INSERT INTO open_rows SELECT 'refund', m_refund_id, created_ms, terminal_id, cashier,
+        app_trans_id, state, amount, needs_review, updated_ms, message FROM refunds
+        WHERE state = 'refunding' OR needs_review;
+    DO $$ BEGIN
+        EXECUTE format('ALTER FUNCTION ledger_track_open() SET search_path = %I, pg_temp',
+                       current_schema());
+    END $$;
+    """,
 )
+
+#: How many months ahead `fleet migrate` keeps partitions ready (run it at least that often).
+MONTHS_AHEAD = 24
 
 LEDGER_SCHEMA_VERSION = len(MIGRATIONS)
 _LOCK_KEY = 0x706F_736C_6564  # "posled": serialises migrators
@@ -344,4 +500,6 @@ def migrate(conn: psycopg.Connection[tuple[object, ...]]) -> list[int]:
             cur.execute(MIGRATIONS[number].encode("utf-8"))
             cur.execute("INSERT INTO schema_migrations(version) VALUES (%s)", (number + 1,))
             applied.append(number + 1)
+        if LEDGER_SCHEMA_VERSION >= 3:
+            cur.execute("SELECT ledger_ensure_partitions(%s)", (MONTHS_AHEAD,))
     return applied

@@ -324,8 +324,11 @@ class Ledger:
             return
         columns = (*fields, "terminal_id", "cashier", "journal_id", "seq")
         with cur.connection.cursor(row_factory=dict_row) as dcur:
+            # created_ms never changes: it names the month partition to look in
             dcur.execute(f"SELECT * FROM {table} WHERE {key} = ANY(%s) "  # noqa: S608
-                         f"ORDER BY {key} FOR UPDATE", (list(snapshots),))
+                         f"AND created_ms = ANY(%s) ORDER BY {key} FOR UPDATE",
+                         (list(snapshots), sorted({d["created_ms"] for _, d in
+                                                   snapshots.values()})))
             existing = {row[key]: row for row in dcur.fetchall()}
             # Rows of another terminal are not visible to this counter's login: only that
             # they exist, and whose they are, so that they become a disagreement.
@@ -358,7 +361,8 @@ class Ledger:
                      "EXCLUDED.state = 'refunded'))")
             cur.executemany(
                 f"INSERT INTO {table}({', '.join(columns)}) VALUES "  # noqa: S608
-                f"({', '.join('%s' for _ in columns)}) ON CONFLICT ({key}) DO UPDATE SET "
+                f"({', '.join('%s' for _ in columns)}) ON CONFLICT ({key}, created_ms) DO UPDATE "
+                f"SET "
                 f"{updates}, received_at=clock_timestamp() WHERE {guard}", upserts)
         if problems:
             cur.executemany(_PROBLEM_SQL, problems)

@@ -49,9 +49,10 @@ def free_port() -> int:
 
 
 class PgServer:
-    def __init__(self, *, fsync: bool = False) -> None:
+    def __init__(self, *, fsync: bool = False, max_connections: int = 200) -> None:
         self.bin = find_bin()
         self.fsync = fsync
+        self.max_connections = max_connections
         self.root = Path(tempfile.mkdtemp(prefix="pos-ledger-pg-"))
         self.data = self.root / "data"
         self.log = self.root / "server.log"
@@ -116,7 +117,8 @@ class PgServer:
 
     def pg_ctl(self, action: str) -> None:
         opts = (f"-p {self.port} -c listen_addresses=127.0.0.1 "
-                f"-c unix_socket_directories={self.root} -c max_connections=200 "
+                f"-c unix_socket_directories={self.root} "
+                f"-c max_connections={self.max_connections} "
                 f"-c fsync={'on' if self.fsync else 'off'} -c ssl=on "
                 f"-c ssl_cert_file={self.certs.cert} -c ssl_key_file={self.certs.key}")
         args = [str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-w",
