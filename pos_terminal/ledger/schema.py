@@ -500,6 +500,5 @@ def migrate(conn: psycopg.Connection[tuple[object, ...]]) -> list[int]:
             cur.execute(MIGRATIONS[number].encode("utf-8"))
             cur.execute("INSERT INTO schema_migrations(version) VALUES (%s)", (number + 1,))
             applied.append(number + 1)
-        if LEDGER_SCHEMA_VERSION >= 3:
-            cur.execute("SELECT ledger_ensure_partitions(%s)", (MONTHS_AHEAD,))
+        cur.execute("SELECT ledger_ensure_partitions(%s)", (MONTHS_AHEAD,))  # on every run
     return applied

@@ -57,6 +57,8 @@ def test_a_counter_cannot_bend_another_counters_rows_nor_the_ledger(
                               "disabled_at timestamptz)", ()),
         "drop the triggers": ("ALTER TABLE payments DISABLE TRIGGER payments_forward", ()),
         "read B's rows": ("SELECT * FROM payments WHERE terminal_id='B1'", ()),
+        "a month's partition": ("UPDATE payments_default SET amount = 1", ()),
+        "the open list": ("DELETE FROM open_rows", ()),
     }
     as_a = a.ledger.dsn + f"&sslrootcert={pg.ca_file}"
     with psycopg.connect(as_a, autocommit=True) as conn:
