@@ -21,6 +21,7 @@ import tempfile
 from pathlib import Path
 
 from tests.fleet.certs import make_server_certs
+from tests.processes import child_env
 
 SERVER_USER = "postgres"
 
@@ -81,7 +82,8 @@ class PgServer:
         cmd = list(args)
         if self._as_root:
             cmd = ["runuser", "-u", SERVER_USER, "--", *cmd]
-        return subprocess.run(cmd, check=check, capture_output=True, text=True, timeout=120)
+        return subprocess.run(cmd, check=check, capture_output=True, text=True, timeout=120,
+                              env=child_env())
 
     def _ensure_user(self) -> None:
         try:
