@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Input, Static
 
 from pos_terminal.base.codes import mask_last4
 from pos_terminal.base.errors import cashier_message
+from pos_terminal.base.files import open_private
 from pos_terminal.base.i18n import N_, _, ngettext
 from pos_terminal.counter import PrintOutcome
 from pos_terminal.counter.types import (
@@ -348,9 +349,9 @@ class HistoryScreen(PosScreen[None]):
         try:
             refunds = [r for p in rows for r in self.pos.counter.refunds(p.app_trans_id)]
             # UTF-8 with a byte-order mark: Excel on Windows then reads Vietnamese right
-            with target.open("w", encoding="utf-8-sig", newline="") as out:
+            with open_private(target, encoding="utf-8-sig", newline="") as out:
                 self.pos.counter.export_csv(rows, out, header)
-            with refunds_target.open("w", encoding="utf-8-sig", newline="") as out:
+            with open_private(refunds_target, encoding="utf-8-sig", newline="") as out:
                 self.pos.counter.export_refunds_csv(refunds, out, header)
         except OSError as exc:
             self.app.call_from_thread(
