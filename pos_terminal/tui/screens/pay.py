@@ -110,7 +110,8 @@ class PayScreen(PosScreen[NextSale | None]):
     def _update_scanner(self) -> None:
         if self.code is not None:
             return
-        self.query_one("#scanner-state", Static).update(self.pos.scanner_label)
+        for line in self.query("#scanner-state").results(Static):  # none while F8 redraws
+            line.update(self.pos.scanner_label)
 
     # ---- reading the code ---------------------------------------------------------------
     def on_code_scanned(self, message: CodeScanned) -> None:

@@ -96,6 +96,8 @@ class ProgressScreen(PosScreen[Outcome]):
             self.answer(message.outcome)
 
     def show_run(self) -> None:
+        if not self.query("#progress-elapsed"):
+            return  # being redrawn (F8): the new lines are filled by on_mount
         run, view = self.run, self.run.view
         state = self.query_one("#progress-state", Static)
         choice = self.query_one("#progress-choice", Static)

@@ -153,6 +153,8 @@ class ShowQrScreen(PosScreen[NextSale | None]):
     def _tick(self) -> None:
         if self.view is None or not self.started or self.view.is_final:
             return
+        if not self.query("#qr-state"):
+            return  # being redrawn
         waited = int(time.monotonic() - self.started)
         self.say(_("Customer: scan with the wallet app and pay. Waiting {waited} · Esc stops "
                    "watching (the order stays valid)").format(
