@@ -58,7 +58,8 @@ class Tmux:
 
 @pytest.fixture
 def demo() -> Iterator[Tmux]:
-    session = Tmux(cli_command("demo"))
+    # English: without --language the demo follows the locale, Vietnamese when it names none
+    session = Tmux(cli_command("demo", "--language", "en"))
     try:
         yield session
     finally:
