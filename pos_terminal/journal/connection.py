@@ -1,6 +1,11 @@
-"""The journal's connection: one SQLite connection behind a lock, the write transaction, reads,
-appended events and the row types. Every part of the store (payments.py, refunds.py,
-leasing.py, day_reports.py, receipt_prints.py) builds on `JournalBase`.
+"""The journal's connections: one for writes and one for reads, each behind its own lock; the
+write transaction, reads, streamed reads, appended events and the row types. Every part of the
+store (payments.py, refunds.py, leasing.py, day_reports.py, receipt_prints.py) builds on
+`JournalBase`.
+
+Reads never take the writer's lock: a report or a reconcile pass reading on its own connection
+(a WAL reader, a snapshot of the last commit) never makes a payment wait, in this process or in
+another one.
 """
 
 from __future__ import annotations
@@ -79,8 +84,17 @@ def _event(row: Sequence[Any]) -> EventView:
     return EventView(*row)
 
 
+def read_connection(path: Path, busy_timeout_s: float = 5.0) -> sqlite3.Connection:
+    """A connection that only reads (query_only): a WAL reader of the journal at `path`."""
+    conn = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=busy_timeout_s,
+                           isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA query_only=1")
+    return conn
+
+
 class JournalBase:
-    """Thread-safe (one connection behind a lock); several processes may share the file."""
+    """Thread-safe (a write connection and a read connection, each behind its own lock);
+    several processes may share the file."""
 
     def __init__(
         self,
@@ -94,10 +108,14 @@ class JournalBase:
         self._secret = secret
         self._clock = clock
         self._lock = threading.RLock()
+        self._rconn = read_connection(path)
+        self._rlock = threading.RLock()
+        self._bulk = False
 
     def close(self) -> None:
-        with self._lock:
+        with self._lock, self._rlock:
             self._conn.close()
+            self._rconn.close()
 
     def __enter__(self) -> Self:
         return self
@@ -115,31 +133,62 @@ class JournalBase:
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
-        """One durable write transaction; any storage failure becomes JournalUnavailable."""
+        """One durable write transaction; any storage failure becomes JournalUnavailable.
+        Inside `bulk()`, a savepoint of the bulk's transaction."""
+        begin, commit, rollback = (
+            ("SAVEPOINT tx", "RELEASE tx", "ROLLBACK TO tx; RELEASE tx") if self._bulk
+            else ("BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"))
         with self._lock:
             conn = self._conn
             try:
-                conn.execute("BEGIN IMMEDIATE")
+                conn.execute(begin)
             except sqlite3.Error as exc:
                 raise unavailable_from(exc, self.path) from exc
             try:
                 yield conn
-                conn.execute("COMMIT")
+                conn.execute(commit)
             except BaseException as exc:
                 with suppress(sqlite3.Error):
-                    conn.execute("ROLLBACK")
+                    for statement in rollback.split("; "):
+                        conn.execute(statement)
                 if isinstance(exc, sqlite3.IntegrityError):
                     raise JournalError(f"The journal refused the change: {exc}") from exc
                 if isinstance(exc, sqlite3.Error):
                     raise unavailable_from(exc, self.path) from exc
                 raise
 
-    def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
-        with self._lock:
+    @contextmanager
+    def bulk(self) -> Iterator[None]:
+        """Many changes in one durable transaction (an import, or growing a journal for a
+        benchmark): each change keeps its own all-or-nothing savepoint; nothing is visible to
+        other connections, nor durable, before the end. Payments of other processes wait."""
+        with self._tx():
+            self._bulk = True
             try:
-                return self._conn.execute(sql, tuple(args)).fetchall()
-            except sqlite3.Error as exc:
-                raise unavailable_from(exc, self.path) from exc
+                yield
+            finally:
+                self._bulk = False
+
+    def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        return self._reading(lambda conn: conn.execute(sql, tuple(args)).fetchall())
+
+    def _stream(self, sql: str, args: Sequence[Any] = (), batch: int = 500) -> Iterator[Any]:
+        """The rows of one query, a batch at a time, from one snapshot, on a connection of
+        their own (never all rows in memory; no lock held while the caller works)."""
+        try:
+            conn = read_connection(self.path)
+        except sqlite3.Error as exc:
+            raise unavailable_from(exc, self.path) from exc
+        try:
+            conn.execute("BEGIN")
+            cursor = conn.execute(sql, tuple(args))
+            while rows := cursor.fetchmany(batch):
+                yield from rows
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise unavailable_from(exc, self.path) from exc
+        finally:
+            conn.close()
 
     @staticmethod
     def _append_event(
@@ -167,11 +216,16 @@ class JournalBase:
         )
 
     def _reading(self, read: Callable[[sqlite3.Connection], T]) -> T:
-        """`read` on the connection outside a write transaction; storage failures become
-        JournalUnavailable."""
-        with self._lock:
+        """`read` on the read connection, in one read transaction (one snapshot of the last
+        commit, never the writer's lock); storage failures become JournalUnavailable."""
+        with self._rlock:
+            conn = self._rconn
             try:
-                return read(self._conn)
+                conn.execute("BEGIN")
+                try:
+                    return read(conn)
+                finally:
+                    conn.execute("COMMIT")
             except sqlite3.Error as exc:
                 raise unavailable_from(exc, self.path) from exc
 
