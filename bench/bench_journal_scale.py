@@ -1,0 +1,294 @@
+"""Journal scale benchmark (run by `make bench`, never by the test suite).
+
+A counter that runs for years: every everyday command costs the same at 1,000,000 payments as at
+10,000. Journals are grown by the journal's own write path (grown_journal.py, cached under
+bench/.corpus/) and copied for each run. Every command runs in this process (the CLI through
+click, the UI's start and History through the counter), so the time is the command's own, not a
+Python start-up: the best of several runs at each size (the machine is shared: the best run is
+the command's own cost, the median is printed beside it), sizes interleaved, warm (the file in
+the page cache) and cold (the file evicted with posix_fadvise(DONTNEED) before each run).
+
+Then the payment's latency on the 1M journal, cold: `pay` alone, and `pay` while reconcile and
+the X report run in a loop (in another process through the CLI, and in this process on the
+payment's own Journal, as the UI's background pass does). And the file's size per payment a year
+into a counter's life (292,000 payments).
+
+Bars: every ratio 1M / 10k <= 1.2 (warm and cold); pay's p99 under that load <= 1.5x its p99
+alone (a payment that waited for a report would take the report's time, hundreds of ms); at most
+1.2 KB per payment a year later.
+
+Usage: python bench/bench_journal_scale.py [--small 10000] [--large 1000000] [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bars import Bar, report_bars
+from click.testing import CliRunner
+from grown_journal import DAY_MS, grown
+
+from pos_terminal.base.clock import day_bounds_ms, iso_day
+from pos_terminal.checkout import Checkout, PaymentState
+from pos_terminal.cli import main as cli_main
+from pos_terminal.cli.ui_cmds import open_counter_or_exit
+from pos_terminal.config import Settings, default_config_path, load_settings
+from pos_terminal.emulator import start_emulator
+from pos_terminal.journal import Journal
+
+RATIO_BAR = 1.2
+PAY_P99_BAR = 1.5
+YEAR = 292_000
+SIZE_BAR = 1200
+
+
+def evict(path: Path) -> None:
+    """Drop the journal's files from the page cache (no root needed)."""
+    for suffix in ("", "-wal", "-shm"):
+        name = Path(f"{path}{suffix}")
+        if not name.exists():
+            continue
+        fd = os.open(name, os.O_RDONLY)
+        try:
+            os.fdatasync(fd)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(fd)
+
+
+def toml_config(settings: Settings, journal: Path, out: Path) -> Path:
+    sv = settings.service
+    out.write_text(
+        "[service]\n"
+        f'generation = "{sv.generation}"\nbase_url = "{sv.base_url}"\n'
+        f'gateway_url = "{sv.gateway_url}"\napp_id = {sv.app_id}\nkey1 = "{sv.key1}"\n'
+        f'key2 = "{sv.key2}"\nrsa_public_key = "{sv.rsa_public_key}"\ntimeout_s = 10\n\n'
+        f'[terminal]\njournal = "{journal}"\napp_user = "bench"\n', encoding="utf-8")
+    return out
+
+
+class Size:
+    """One grown journal copied for this run, with its config and the day it ends on."""
+
+    def __init__(self, payments: int, settings: Settings, folder: Path) -> None:
+        self.payments = payments
+        self.path = folder / f"journal-{payments}.sqlite3"
+        shutil.copyfile(grown(payments), self.path)
+        self.settings = settings.replace_section("terminal", journal=self.path)
+        self.config = toml_config(self.settings, self.path, folder / f"pos-{payments}.toml")
+        with Journal.open(self.path) as journal:
+            last = journal.list_payments(limit=1, newest_first=True)[0]
+            day = journal.list_payments(since_ms=last.created_ms - DAY_MS // 2,
+                                        until_ms=last.created_ms + 1, limit=400)
+        self.day = iso_day(last.created_ms)
+        self.tid = next(p.app_trans_id for p in day if p.state is PaymentState.SUCCEEDED)
+
+
+def cli(size: Size, *args: str, stdin: str | None = None, ok: tuple[int, ...] = (0,)) -> None:
+    result = CliRunner().invoke(cli_main, ["--config", str(size.config), *args], input=stdin)
+    if result.exit_code not in ok:
+        raise RuntimeError(f"{' '.join(args)}: exit {result.exit_code}\n{result.stderr}"
+                           f"\n{result.exception!r}")
+
+
+def ui_start(size: Size) -> None:
+    counter = open_counter_or_exit(size.settings)
+    counter.close()
+
+
+def sign_in(size: Size) -> None:
+    cli(size, "shift", "open", "c1", "--pin-stdin", stdin="482916\n")
+    cli(size, "shift", "close", "c1")
+
+
+def history(size: Size) -> None:
+    """The History screen's read of a day: its payments and their refunds."""
+    counter = open_counter_or_exit(size.settings)
+    try:
+        since, until = day_bounds_ms(size.day)
+        rows = counter.list_payments(since_ms=since, until_ms=until, newest_first=True)
+        for p in rows:
+            counter.refunds(p.app_trans_id)
+    finally:
+        counter.close()
+
+
+def commands(emulator: Any, folder: Path) -> dict[str, Callable[[Size], None]]:
+    out = str(folder / "export.out")
+    return {
+        "report x": lambda s: cli(s, "report", "x"),
+        "report x --by cashier": lambda s: cli(s, "report", "x", "--by", "cashier"),
+        "report x --by shift": lambda s: cli(s, "report", "x", "--by", "shift"),
+        "reconcile (the UI's pass)": lambda s: cli(s, "reconcile", ok=(0, 3)),
+        "status": lambda s: cli(s, "status", s.tid, ok=(0, 1)),
+        "journal list (a day)": lambda s: cli(s, "journal", "list", "--from", s.day, "--to",
+                                              s.day),
+        "journal list --limit 50": lambda s: cli(s, "journal", "list", "--limit", "50"),
+        "export csv (a day)": lambda s: cli(s, "journal", "export", "--from", s.day, "--to",
+                                            s.day, "-o", out),
+        "export json (a day)": lambda s: cli(s, "journal", "export", "--format", "json",
+                                             "--from", s.day, "--to", s.day, "-o", out),
+        "export refunds (a day)": lambda s: cli(s, "journal", "export", "--what", "refunds",
+                                                "--from", s.day, "--to", s.day, "-o", out),
+        "sign-in (shift open+close)": sign_in,
+        "pay": lambda s: cli(s, "pay", "--amount", "1000", "--code",
+                             emulator.control.code("an")),
+        "UI start": ui_start,
+        "History (a day)": history,
+    }
+
+
+def timed(run: Callable[[], None]) -> float:
+    start = time.perf_counter()
+    run()
+    return time.perf_counter() - start
+
+
+def measure(sizes: list[Size], run: Callable[[Size], None], runs: int,
+            cold: bool) -> list[list[float]]:
+    """The times of `run` at each size, sizes interleaved."""
+    samples: list[list[float]] = [[] for _ in sizes]
+    if not cold:
+        for size in sizes:  # a first run each: imports, the emulator's first answer
+            run(size)
+    for _ in range(runs):
+        for i, size in enumerate(sizes):
+            if cold:
+                evict(size.path)
+            samples[i].append(timed(lambda s=size: run(s)))  # type: ignore[misc]
+    return samples
+
+
+def load_loop(config: str, journal: str) -> None:
+    """Run in a child process: reconcile and the X report, cold, until killed."""
+    path = Path(journal)
+    while True:
+        for args in (["reconcile"], ["report", "x"]):
+            evict(path)
+            CliRunner().invoke(cli_main, ["--config", config, *args])
+
+
+def pay_latency(size: Size, emulator: Any, n: int) -> tuple[list[float], list[float]]:
+    """`pay` alone, then `pay` while reconcile and the X report loop (another process, and a
+    thread on the payment's own journal): latencies in seconds."""
+    settings = size.settings.replace_section("checkout", poll_intervals_s=(0.05,),
+                                             poll_deadline_s=30.0, not_found_grace_s=0.0)
+    with Checkout(settings) as co:
+        def pays() -> list[float]:
+            out = []
+            for _ in range(n):
+                code = emulator.control.code("an")
+                evict(size.path)
+                start = time.perf_counter()
+                view = co.pay(1_000, code)
+                out.append(time.perf_counter() - start)
+                assert view.state is PaymentState.SUCCEEDED, view
+            return out
+
+        alone = pays()
+        stop = threading.Event()
+
+        def background() -> None:
+            while not stop.is_set():
+                evict(size.path)
+                co.reconcile()
+                co.journal.x_report()
+
+        child = subprocess.Popen([sys.executable, __file__, "--load", str(size.config),
+                                  str(size.path)], cwd=Path(__file__).parent)
+        thread = threading.Thread(target=background, daemon=True)
+        thread.start()
+        try:
+            time.sleep(1.0)
+            loaded = pays()
+        finally:
+            stop.set()
+            child.terminate()
+            child.wait()
+            thread.join()
+    return alone, loaded
+
+
+def p99(values: list[float]) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * 0.99))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--small", type=int, default=10_000)
+    parser.add_argument("--large", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--pays", type=int, default=100)
+    parser.add_argument("--year", type=int, default=YEAR, help="payments in a year's journal")
+    parser.add_argument("--load", nargs=2, metavar=("CONFIG", "JOURNAL"))
+    args = parser.parse_args()
+    if args.load:
+        load_loop(*args.load)
+        return 0
+    print(f"machine: {os.cpu_count()} cores, {os.uname().sysname} {os.uname().release}; "
+          f"loadavg {os.getloadavg()[0]:.1f}", flush=True)
+    for payments in (args.small, args.large, args.year):
+        grown(payments)
+    base = load_settings(default_config_path(), env={})
+    emulator = start_emulator(base, host="127.0.0.1", port=0)
+    bars: list[Bar] = []
+    try:
+        settings = base.replace_service(base_url=emulator.base_url,
+                                        gateway_url=emulator.base_url, timeout_s=10.0)
+        with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
+            folder = Path(tmp)
+            sizes = [Size(args.small, settings, folder), Size(args.large, settings, folder)]
+            print(f"\n{'command':<30} {'':<5} {args.small:>10,} {args.large:>12,}  ratio",
+                  flush=True)
+            for name, run in commands(emulator, folder).items():
+                for cold in (False, True):
+                    times = measure(sizes, run, args.runs, cold)
+                    small, large = (min(t) for t in times)
+                    ratio = large / small
+                    label = "cold" if cold else "warm"
+                    medians = "  ".join(f"{statistics.median(t) * 1000:.1f}" for t in times)
+                    print(f"{name:<30} {label:<5} {small * 1000:8.1f} ms {large * 1000:10.1f} ms"
+                          f"  {ratio:5.2f}x   (medians {medians} ms)", flush=True)
+                    bars.append((f"{name}, {label}: 1M / 10k <= {RATIO_BAR}",
+                                 ratio <= RATIO_BAR, f"{ratio:.2f}x"))
+            for size in sizes:  # the Z report closes the open day: once per size, last
+                evict(size.path)
+                took = timed(lambda s=size: cli(s, "report", "z"))  # type: ignore[misc]
+                print(f"{'report z (closes the day)':<30} cold  {size.payments:>10,}: "
+                      f"{took * 1000:.1f} ms (one run)", flush=True)
+            alone, loaded = pay_latency(sizes[1], emulator, args.pays)
+            ratio = p99(loaded) / p99(alone)
+            print(f"\npay on the {args.large:,} journal, cold, {args.pays} payments each: "
+                  f"alone median {statistics.median(alone) * 1000:.1f} ms, p99 "
+                  f"{p99(alone) * 1000:.1f} ms; with reconcile + report x looping: median "
+                  f"{statistics.median(loaded) * 1000:.1f} ms, p99 {p99(loaded) * 1000:.1f} ms",
+                  flush=True)
+            bars.append((f"pay p99 under reconcile + report x <= {PAY_P99_BAR}x alone",
+                         ratio <= PAY_P99_BAR, f"{ratio:.2f}x"))
+        with Journal.open(grown(args.year)) as journal:
+            info = journal.info()
+        per = info.size_bytes / info.rows["payments"]
+        print(f"\na year of payments ({args.year:,}): {info.size_bytes / 1e6:.1f} MB on disk, "
+              f"{per:.0f} bytes per payment (outbox rows kept: {info.rows['outbox']:,}; free "
+              f"inside: {info.free_bytes / 1e6:.1f} MB)")
+        bars.append((f"size a year later <= {SIZE_BAR} bytes per payment", per <= SIZE_BAR,
+                     f"{per:.0f} B"))
+    finally:
+        emulator.stop()
+    return report_bars("journal scale bars", bars)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
