@@ -104,11 +104,15 @@ class Upkeep(JournalBase):
         with self._lock:
             conn = self._conn
             try:
+                # never rewrite a damaged file (it would lose what can still be read)
+                check = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+                if check != "ok":
+                    raise sqlite3.DatabaseError(f"database disk image is malformed: {check}")
                 if int(conn.execute("PRAGMA auto_vacuum").fetchone()[0]) != 2:
                     conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
                     conn.execute("VACUUM")
-                else:
-                    conn.execute("PRAGMA incremental_vacuum").fetchall()
+                else:  # run to the end (one step of the statement frees one page)
+                    conn.executescript("PRAGMA incremental_vacuum;")
                 conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
             except sqlite3.Error as exc:
                 raise unavailable_from(exc, self.path) from exc
