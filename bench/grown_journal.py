@@ -113,8 +113,8 @@ def _payment(journal: Journal, rng: random.Random, key: str, cashier: str, clock
     journal.record_intent(
         app_trans_id=tid, amount=amount, generation="v2", description=f"Order {key}",
         items=items, payment_code=code, payload_hash=f"{rng.getrandbits(256):064x}",
-        message="Sending the payment to the wallet service. Do not charge again.", lease_ttl_ms=LEASE_MS,
-        code_window_ms=CODE_WINDOW_MS, cashier_id=cashier)
+        message="Sending the payment to the wallet service. Do not charge again.",
+        lease_ttl_ms=LEASE_MS, code_window_ms=CODE_WINDOW_MS, cashier_id=cashier)
     journal.claim_send(tid, LEASE_MS)
     clock.t += 1200
     r = rng.random()
@@ -142,9 +142,9 @@ def _payment(journal: Journal, rng: random.Random, key: str, cashier: str, clock
 
 
 def _succeed(journal: Journal, tid: str, *, poll: bool = False, release: bool = False) -> None:
-    journal.transition(tid, S.SUCCEEDED, message="Paid: the wallet service confirmed the payment.", return_code=1, sub_return_code=1,
-                       service_message="Giao dịch thành công", zp_trans_id=tid[-12:],
-                       count_poll=poll, release=release)
+    journal.transition(tid, S.SUCCEEDED, message="Paid: the wallet service confirmed the payment.",
+                       return_code=1, sub_return_code=1, service_message="Giao dịch thành công",
+                       zp_trans_id=tid[-12:], count_poll=poll, release=release)
 
 
 def _refund(journal: Journal, tid: str, amount: int | None, *, auto: bool) -> None:

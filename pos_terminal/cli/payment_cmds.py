@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -685,7 +685,8 @@ def journal_list(ctx: click.Context, since: str | None, until: str | None,
                                        "next_cursor": last[0] if last and n == limit else None})
             return
         count = 0
-        for count, r in enumerate(seen(rows), 1):
+        for r in seen(rows):
+            count += 1
             flag = " " + _("REVIEW") if r.needs_review else ""
             refunded = (" (" + _("refunded {amount}").format(
                 amount=_money(r.refunded_amount)) + ")" if r.refunded_amount else "")

@@ -28,10 +28,27 @@ from pos_terminal.wallet.errors import NoAnswer, ServiceRefused, UnreadableAnswe
 from pos_terminal.wallet.verification import verify_callback, verify_redirect
 
 __all__ = [
-    "Cashier", "CashierError", "CashierLocked", "Cashiers", "Journal", "NoAnswer",
-    "NotSupervisor", "PinRejected", "ServiceRefused", "Shift", "UnknownCashier",
-    "UnreadableAnswer", "WalletClient", "check_pin_format", "verify_callback", "verify_redirect",
-    "has_ledger", "write_csv", "write_json", "write_json_list", "write_refunds_csv",
+    "Cashier",
+    "CashierError",
+    "CashierLocked",
+    "Cashiers",
+    "Journal",
+    "NoAnswer",
+    "NotSupervisor",
+    "PinRejected",
+    "ServiceRefused",
+    "Shift",
+    "UnknownCashier",
+    "UnreadableAnswer",
+    "WalletClient",
+    "check_pin_format",
+    "has_ledger",
+    "verify_callback",
+    "verify_redirect",
+    "write_csv",
+    "write_json",
+    "write_json_list",
+    "write_refunds_csv",
     "write_refunds_json",
 ]
 

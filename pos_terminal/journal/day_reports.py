@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import sqlite3
 
-from pos_terminal.journal.upkeep import Upkeep
 from pos_terminal.journal.reports import (
     GroupTotals,
     Report,
@@ -14,6 +13,7 @@ from pos_terminal.journal.reports import (
     grouped_report,
     stored_z_report,
 )
+from pos_terminal.journal.upkeep import Upkeep
 
 
 class DayReports(Upkeep):

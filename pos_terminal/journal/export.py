@@ -42,7 +42,8 @@ def write_csv(payments: Iterable[PaymentView], out: TextIO) -> int:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     count = 0
-    for count, p in enumerate(payments, 1):
+    for p in payments:
+        count += 1
         # every text cell cleaned of escape sequences and never a spreadsheet formula
         writer.writerow(csv_cell(cell) for cell in [
             p.app_trans_id, vn_time(p.created_ms), p.state.value, p.amount, p.refunded_amount,
@@ -59,7 +60,8 @@ def write_refunds_csv(refunds: Iterable[RefundView], out: TextIO) -> int:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(REFUND_CSV_COLUMNS)
     count = 0
-    for count, r in enumerate(refunds, 1):
+    for r in refunds:
+        count += 1
         writer.writerow(csv_cell(cell) for cell in [
             r.m_refund_id, r.app_trans_id, vn_time(r.created_ms), r.state.value, r.amount,
             int(r.auto), r.description, "" if r.return_code is None else r.return_code,

@@ -28,7 +28,6 @@ from pos_terminal.journal.states import (
 )
 from pos_terminal.journal.views import EventView, PaymentView
 
-
 #: The open payments, by their partial index (schema.py), spelled as it is: statistics saying
 #: "a state is a third of the rows" would otherwise lead SQLite to read every payment.
 OPEN_PAYMENTS = ("INDEXED BY payments_open "
