@@ -95,7 +95,11 @@ class Journal(PaymentRows, RefundRows, DayReports, ReceiptPrints, Upkeep):
         except JournalError:
             conn.close()
             raise
-        return cls(conn, p, secret, clock)
+        try:
+            return cls(conn, p, secret, clock)
+        except sqlite3.Error as exc:  # its read connection
+            conn.close()
+            raise unavailable_from(exc, p) from exc
 
     @staticmethod
     def _migrate(conn: sqlite3.Connection, path: Path) -> bytes:
