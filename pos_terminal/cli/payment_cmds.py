@@ -7,6 +7,7 @@ With --json every command prints exactly one JSON object on stdout.
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 import time
@@ -14,7 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn, TextIO, TypeVar
 
 import click
 
@@ -602,6 +603,9 @@ def override_cmd(ctx: click.Context, app_trans_id: str, mark: str, reason: str,
 
 
 # ------------------------------------------------------------------ journal
+T = TypeVar("T")
+
+
 def _day_start_ms(text: str, option: str, as_json: bool) -> int:
     try:
         day = datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=VN_TZ)
@@ -648,6 +652,13 @@ def journal_group() -> None:
     """Read the payment journal: list, show, export."""
 
 
+def _read_first(rows: Iterator[T]) -> Iterator[T]:
+    """`rows` with its first batch read before any output: a journal that cannot be read is
+    then one sentence (one JSON object with --json), not half a listing."""
+    first = next(rows, None)
+    return itertools.chain(() if first is None else (first,), rows)
+
+
 @journal_group.command("list")
 @_with_filters
 @click.option("--limit", type=click.IntRange(min=1), default=None,
@@ -672,6 +683,7 @@ def journal_list(ctx: click.Context, since: str | None, until: str | None,
             _error(_("--cursor {cursor} is not a payment in this journal: give the cursor the "
                      "previous page ended with.").format(cursor=repr(cursor)),
                    as_json=as_json, field="cursor")
+        rows = _read_first(rows)
         last: list[str] = []
 
         def seen(views: Iterator[PaymentView]) -> Iterator[PaymentView]:
@@ -755,8 +767,9 @@ def journal_export(ctx: click.Context, fmt: str, what: str, output: Path | None,
     if output is not None:
         _check_export_target(output, settings.terminal.journal)
     with _journal(settings, False) as journal:
-        rows: Iterator[Any] = (journal.iter_payments(**filters) if what == "payments"
-                               else journal.iter_refunds(**filters))
+        rows: Iterator[Any] = _read_first(
+            journal.iter_payments(**filters) if what == "payments"
+            else journal.iter_refunds(**filters))
 
         def write(out: TextIO) -> int:
             if what == "refunds":
