@@ -59,7 +59,46 @@ YEAR = 292_000
 SIZE_BAR = 1200
 
 
+class Evictor:
+    """Eviction in a process of its own: closing a descriptor of the journal in a process that
+    has it open through SQLite would drop that process's POSIX locks on it (SQLite's own
+    warning), and a reader could then see pages a checkpoint is rewriting."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, __file__, "--evictor"], text=True,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def __call__(self, path: Path) -> None:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(f"{path}\n")
+        self.proc.stdin.flush()
+        if self.proc.stdout.readline().strip() != "ok":
+            raise RuntimeError("the evictor stopped")
+
+    def close(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+
+
+def evictor_loop() -> None:
+    """Run in a child process: evict each path read from stdin, answer "ok"."""
+    for line in sys.stdin:
+        evict_here(Path(line.strip()))
+        print("ok", flush=True)
+
+
+_EVICTOR: Evictor | None = None
+
+
 def evict(path: Path) -> None:
+    """Drop the journal and its write-ahead log from the page cache, through the evictor."""
+    global _EVICTOR
+    if _EVICTOR is None:
+        _EVICTOR = Evictor()
+    _EVICTOR(path)
+
+
+def evict_here(path: Path) -> None:
     """Drop the journal and its write-ahead log from the page cache (no root needed). Not the
     -shm file: SQLite maps it into memory (and a counter always has it in memory)."""
     for suffix in ("", "-wal"):
@@ -265,7 +304,11 @@ def main() -> int:
     parser.add_argument("--pays", type=int, default=100)
     parser.add_argument("--year", type=int, default=YEAR, help="payments in a year's journal")
     parser.add_argument("--load", nargs=2, metavar=("CONFIG", "JOURNAL"))
+    parser.add_argument("--evictor", action="store_true")
     args = parser.parse_args()
+    if args.evictor:
+        evictor_loop()
+        return 0
     if args.load:
         load_loop(*args.load)
         return 0
@@ -322,6 +365,8 @@ def main() -> int:
                      f"{per:.0f} B"))
     finally:
         emulator.stop()
+        if _EVICTOR is not None:
+            _EVICTOR.close()
     return report_bars("journal scale bars", bars)
 
 
