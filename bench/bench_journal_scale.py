@@ -67,13 +67,15 @@ class Evictor:
     def __init__(self) -> None:
         self.proc = subprocess.Popen([sys.executable, __file__, "--evictor"], text=True,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.lock = threading.Lock()
 
     def __call__(self, path: Path) -> None:
         assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(f"{path}\n")
-        self.proc.stdin.flush()
-        if self.proc.stdout.readline().strip() != "ok":
-            raise RuntimeError("the evictor stopped")
+        with self.lock:  # one request at a time (the pays and the background thread)
+            self.proc.stdin.write(f"{path}\n")
+            self.proc.stdin.flush()
+            if self.proc.stdout.readline().strip() != "ok":
+                raise RuntimeError("the evictor stopped")
 
     def close(self) -> None:
         self.proc.kill()
