@@ -226,20 +226,22 @@ def measure(sizes: list[Size], run: Callable[[Size], None], runs: int,
     return samples
 
 
-def load_loop(config: str, journal: str) -> None:
+def load_loop(config: str, journal: str, *also_evicted: str) -> None:
     """Run in a child process: reconcile and the X report, cold, until killed."""
-    path = Path(journal)
+    paths = [Path(journal), *(Path(p) for p in also_evicted)]
     parent = os.getppid()
     while os.getppid() == parent:  # never outlives the benchmark
         for args in (["reconcile"], ["report", "x"]):
-            evict(path)
+            for path in paths:
+                evict(path)
             CliRunner().invoke(cli_main, ["--config", config, *args])
 
 
 def pay_latency(size: Size, emulator: Any, n: int,
                 folder: Path) -> dict[str, list[float]]:
     """`pay` latencies (seconds): alone; while reconcile and the X report loop on another copy
-    of the journal (the same CPU and disk load, no journal shared); and while they loop on the
+    of the journal (the same CPU and disk load, the payment's own file evicted as often, no
+    journal shared); and while they loop on the
     payment's own journal (in another process through the CLI, and in this process on the
     payment's own Journal object, as the UI's background pass does). Only a payment that waits
     for a report or a reconcile makes the last slower than the second."""
@@ -271,13 +273,14 @@ def pay_latency(size: Size, emulator: Any, n: int,
                            stop: threading.Event = stop) -> None:
                 while not stop.is_set():
                     evict(path)
+                    evict(size.path)  # both phases keep the payment's own file cold
                     journal.pending()
                     journal.failed_since(journal.now() - 20 * 60_000)
                     journal.late_charges_to_return(journal.now() - 24 * 3_600_000)
                     journal.x_report()
 
             child = subprocess.Popen([sys.executable, __file__, "--load", str(config),
-                                      str(path)], cwd=Path(__file__).parent)
+                                      str(path), str(size.path)], cwd=Path(__file__).parent)
             thread = threading.Thread(target=background, daemon=True)
             thread.start()
             try:
@@ -305,7 +308,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--pays", type=int, default=100)
     parser.add_argument("--year", type=int, default=YEAR, help="payments in a year's journal")
-    parser.add_argument("--load", nargs=2, metavar=("CONFIG", "JOURNAL"))
+    parser.add_argument("--load", nargs="+", metavar="CONFIG JOURNAL [EVICTED...]")
     parser.add_argument("--evictor", action="store_true")
     args = parser.parse_args()
     if args.evictor:
