@@ -1,11 +1,11 @@
-"""The journal's connections: one for writes and one for reads, each behind its own lock; the
+"""The journal's connections: one for writes behind a lock, and one for reads per thread; the
 write transaction, reads, streamed reads, appended events and the row types. Every part of the
 store (payments.py, refunds.py, leasing.py, day_reports.py, receipt_prints.py) builds on
 `JournalBase`.
 
-Reads never take the writer's lock: a report or a reconcile pass reading on its own connection
-(a WAL reader, a snapshot of the last commit) never makes a payment wait, in this process or in
-another one.
+Reads never take a lock: a report or a reconcile pass reading on its thread's connection (a WAL
+reader, a snapshot of the last commit) never makes a payment wait, in this process or in another
+one.
 """
 
 from __future__ import annotations
@@ -93,8 +93,8 @@ def read_connection(path: Path, busy_timeout_s: float = 5.0) -> sqlite3.Connecti
 
 
 class JournalBase:
-    """Thread-safe (a write connection and a read connection, each behind its own lock);
-    several processes may share the file."""
+    """Thread-safe (a write connection behind a lock, a read connection per thread); several
+    processes may share the file."""
 
     def __init__(
         self,
@@ -108,14 +108,35 @@ class JournalBase:
         self._secret = secret
         self._clock = clock
         self._lock = threading.RLock()
-        self._rconn = read_connection(path)
-        self._rlock = threading.RLock()
         self._bulk = False
+        # one read connection per thread: a report read by the UI's background pass never
+        # makes the payment's thread wait for it, not even for a read
+        self._readers = threading.local()
+        self._reader_conns: list[tuple[threading.Thread, sqlite3.Connection]] = []
+        self._readers_lock = threading.Lock()
+        self._reader()  # the first one now: a file that cannot be read fails the open
+
+    def _reader(self) -> sqlite3.Connection:
+        """This thread's read connection (made on its first read; those of threads that have
+        ended are closed meanwhile: the UI runs each background pass in a new thread)."""
+        conn: sqlite3.Connection | None = getattr(self._readers, "conn", None)
+        if conn is None:
+            conn = read_connection(self.path)
+            self._readers.conn = conn
+            with self._readers_lock:
+                for thread, old in self._reader_conns:
+                    if not thread.is_alive():
+                        old.close()
+                self._reader_conns = [(t, c) for t, c in self._reader_conns if t.is_alive()]
+                self._reader_conns.append((threading.current_thread(), conn))
+        return conn
 
     def close(self) -> None:
-        with self._lock, self._rlock:
+        with self._lock, self._readers_lock:
             self._conn.close()
-            self._rconn.close()
+            for _thread, conn in self._reader_conns:
+                conn.close()
+            self._reader_conns.clear()
 
     def __enter__(self) -> Self:
         return self
@@ -216,18 +237,21 @@ class JournalBase:
         )
 
     def _reading(self, read: Callable[[sqlite3.Connection], T]) -> T:
-        """`read` on the read connection, in one read transaction (one snapshot of the last
-        commit, never the writer's lock); storage failures become JournalUnavailable."""
-        with self._rlock:
-            conn = self._rconn
+        """`read` on this thread's read connection, in one read transaction (one snapshot of
+        the last commit, no lock shared with any other thread); storage failures become
+        JournalUnavailable."""
+        try:
+            conn = self._reader()
+        except sqlite3.Error as exc:
+            raise unavailable_from(exc, self.path) from exc
+        try:
+            conn.execute("BEGIN")
             try:
-                conn.execute("BEGIN")
-                try:
-                    return read(conn)
-                finally:
-                    conn.execute("COMMIT")
-            except sqlite3.Error as exc:
-                raise unavailable_from(exc, self.path) from exc
+                return read(conn)
+            finally:
+                conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise unavailable_from(exc, self.path) from exc
 
     def _get_in(self, conn: sqlite3.Connection, app_trans_id: str) -> PaymentView:
         row = conn.execute(
