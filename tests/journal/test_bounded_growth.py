@@ -208,3 +208,15 @@ def test_a_payment_goes_through_while_a_long_read_is_in_progress(tmp_path: Path)
             reader.join()
             payer.join()
         assert journal.get("during").state is S.SUCCEEDED
+
+
+def test_read_connections_of_ended_threads_are_closed(tmp_path: Path) -> None:
+    """The UI runs each background pass in a new thread: their read connections do not pile
+    up (a file descriptor each) over a day."""
+    with Journal.open(tmp_path / "j.sqlite3") as journal:
+        for _ in range(20):
+            reader = threading.Thread(target=journal.pending_count)
+            reader.start()
+            reader.join()
+        journal.pending_count()
+        assert len(journal._reader_conns) <= 2
