@@ -104,7 +104,7 @@ class RefundStore(Protocol):
     def record_refund_intent(
         self, *, m_refund_id: str, app_trans_id: str, amount: int | None, description: str,
         request_ms: int, message: str = ..., lease_ttl_ms: int | None = ...,
-        cashier_id: str | None = ..., auto: bool = ...,
+        cashier_id: str | None = ..., auto: bool = ..., authorised_by: str | None = ...,
     ) -> RefundView: ...
     def refund_transition(
         self, m_refund_id: str, to_state: PaymentState, *, message: str,
