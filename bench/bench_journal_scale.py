@@ -84,9 +84,12 @@ class Evictor:
 
 def evictor_loop() -> None:
     """Run in a child process: evict each path read from stdin, answer "ok"."""
-    for line in sys.stdin:
-        evict_here(Path(line.strip()))
-        print("ok", flush=True)
+    try:
+        for line in sys.stdin:
+            evict_here(Path(line.strip()))
+            print("ok", flush=True)
+    except BrokenPipeError:  # the process it served was killed (the load loop is)
+        pass
 
 
 _EVICTOR: Evictor | None = None
