@@ -14,6 +14,7 @@ from pos_terminal.journal.cashiers import (
     PinRejected,
     Shift,
     UnknownCashier,
+    check_cashier_name,
     check_pin_format,
 )
 from pos_terminal.journal.export import (
@@ -41,6 +42,7 @@ __all__ = [
     "UnknownCashier",
     "UnreadableAnswer",
     "WalletClient",
+    "check_cashier_name",
     "check_pin_format",
     "has_ledger",
     "verify_callback",

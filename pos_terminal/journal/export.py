@@ -12,7 +12,7 @@ from typing import TextIO
 
 from pos_terminal.journal.store import Journal
 from pos_terminal.journal.views import PaymentView, RefundView, vn_time
-from pos_terminal.text_safety import csv_cell
+from pos_terminal.text_safety import csv_cell, json_line
 
 CSV_COLUMNS = (
     "app_trans_id", "created_vn", "state", "amount", "refunded_amount", "kind", "description",
@@ -94,10 +94,10 @@ def write_json_list(key: str, rows: Iterable[dict[str, object]], out: TextIO,
     out.write("{\n  " + json.dumps(key) + ": [")
     count = 0
     for count, row in enumerate(rows, 1):
-        text = json.dumps(row, ensure_ascii=False, indent=2).replace("\n", "\n    ")
+        text = json_line(row, indent=2).replace("\n", "\n    ")
         out.write(("," if count > 1 else "") + "\n    " + text)
     out.write("\n  ]" if count else "]")
     for name, value in (tail(count) if tail else {}).items():
-        out.write(",\n  " + json.dumps(name) + ": " + json.dumps(value, ensure_ascii=False))
+        out.write(",\n  " + json.dumps(name) + ": " + json_line(value))
     out.write("\n}\n")
     return count
