@@ -4,6 +4,13 @@ callback or a redirect). Re-exported here so that the front ends import nothing 
 `checkout` or `journal`."""
 
 from pos_terminal.journal import Journal
+from pos_terminal.journal.api_tokens import (
+    DEFAULT_SCOPES,
+    SCOPES,
+    ApiToken,
+    ApiTokens,
+    TokenError,
+)
 from pos_terminal.journal.cashiers import (
     Cashier,
     CashierError,
@@ -21,8 +28,9 @@ from pos_terminal.wallet.errors import NoAnswer, ServiceRefused, UnreadableAnswe
 from pos_terminal.wallet.verification import verify_callback, verify_redirect
 
 __all__ = [
-    "Cashier", "CashierError", "CashierLocked", "Cashiers", "Journal", "NoAnswer",
-    "NotSupervisor", "PinRejected", "ServiceRefused", "Shift", "UnknownCashier",
-    "UnreadableAnswer", "WalletClient", "check_pin_format", "verify_callback", "verify_redirect",
-    "write_csv", "write_json", "write_refunds_csv",
+    "DEFAULT_SCOPES", "SCOPES", "ApiToken", "ApiTokens", "Cashier", "CashierError",
+    "CashierLocked", "Cashiers", "Journal", "NoAnswer", "NotSupervisor", "PinRejected",
+    "ServiceRefused", "Shift", "TokenError", "UnknownCashier", "UnreadableAnswer", "WalletClient",
+    "check_pin_format", "verify_callback", "verify_redirect", "write_csv", "write_json",
+    "write_refunds_csv",
 ]

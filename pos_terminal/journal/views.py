@@ -40,6 +40,7 @@ class PaymentView:
     late: bool = False  # succeeded after the terminal had concluded failed
     cashier_id: str | None = None
     abandoned: bool = False  # the cashier stopped waiting while its outcome was unknown
+    sale_ref: str | None = None  # the sale system's own reference (Terminal API, PAY REF=)
 
     @property
     def charged_late(self) -> bool:
@@ -88,6 +89,7 @@ class PaymentView:
             "qr_code": self.qr_code,
             "z_number": self.z_number,
             "cashier_id": self.cashier_id,
+            "sale_ref": self.sale_ref,
         }
 
 
@@ -110,6 +112,7 @@ class RefundView:
     z_number: int | None = None
     cashier_id: str | None = None
     auto: bool = False  # the automatic return of a late charge
+    refund_ref: str | None = None  # the sale system's own reference (Terminal API)
 
     @property
     def is_final(self) -> bool:
@@ -135,6 +138,7 @@ class RefundView:
             "updated_vn": vn_time(self.updated_ms),
             "z_number": self.z_number,
             "cashier_id": self.cashier_id,
+            "refund_ref": self.refund_ref,
         }
 
 
