@@ -52,7 +52,6 @@ ERRORS: dict[str, tuple[int, str]] = {
     "aborted": (409, "aborted before anything was recorded"),
     "no_receipt": (409, "this payment or refund did not move money: no receipt"),
     "body_too_large": (413, "the body is over 64 kB"),
-    "unsupported_media_type": (415, "the body is not sent as application/json"),
     "invalid_request": (422, "wrong type, unknown or missing field, bad reference"),
     "invalid_amount": (422, "an amount that is not a whole number of VND within the limits"),
     "refund_not_allowed": (422, "the payment cannot be refunded (state, or more than is left)"),

@@ -220,10 +220,10 @@ class SaleDesk:
     def _same(had_amount: int, amount: int, had_code: str | None, code: str | None,
               sale_ref: str) -> None:
         if had_amount != amount:
-            raise SaleConflict(_("Sale {sale_ref} is already being paid with another amount "
-                                 "({had} VND, not {amount} VND): nothing more was charged. Use "
-                                 "a new sale_ref for a new sale.").format(
-                                     sale_ref=sale_ref, had=had_amount, amount=amount))
+            raise SaleConflict(_("Sale {sale_ref} already has a payment of {had} VND, not "
+                                 "{amount} VND: nothing more was charged. Use a new sale_ref "
+                                 "for a new sale.").format(sale_ref=sale_ref, had=had_amount,
+                                                           amount=amount))
         if code is not None and had_code is not None and code != had_code:
             raise SaleConflict(_("Sale {sale_ref} is already being paid with another payment "
                                  "code: nothing more was charged.").format(sale_ref=sale_ref))
