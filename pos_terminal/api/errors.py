@@ -150,6 +150,8 @@ def install(app: FastAPI) -> None:
     async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         if exc.status_code == 404:
             return error_response("not_found", _("No such path: see /openapi.json."))
+        if exc.status_code == 400:  # a body the framework could not even parse
+            return error_response("invalid_json", _(MSG_NOT_JSON))
         if exc.status_code == 405:
             return error_response("method_not_allowed", _("This path does not take this "
                                                           "method: see /openapi.json."))

@@ -8,6 +8,8 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 REF = r"^[A-Za-z0-9_.:/-]{1,64}$"
+#: far above any maximum: bigger numbers are refused before the counter's own limits
+AMOUNT_DIGITS = 10**16
 
 
 class _Body(BaseModel):
@@ -21,7 +23,8 @@ class ItemIn(_Body):
 
 
 class PaymentIn(_Body):
-    amount: int = Field(description="VND, a JSON integer within the terminal's limits")
+    amount: int = Field(ge=-AMOUNT_DIGITS, le=AMOUNT_DIGITS,
+                        description="VND, a JSON integer within the terminal's limits")
     sale_ref: str = Field(pattern=REF, description="The sale system's own reference: the "
                           "same sale_ref is charged at most once")
     payment_code: str | None = Field(default=None, max_length=256, repr=False,
@@ -37,7 +40,8 @@ class AbortIn(_Body):
 
 class RefundIn(_Body):
     app_trans_id: str = Field(min_length=1, max_length=64)
-    amount: int = Field(description="VND to refund, a JSON integer")
+    amount: int = Field(ge=-AMOUNT_DIGITS, le=AMOUNT_DIGITS,
+                        description="VND to refund, a JSON integer")
     refund_ref: str = Field(pattern=REF, description="The sale system's reference of this "
                             "refund: the same refund_ref is refunded at most once")
     description: str = Field(default="", max_length=256)

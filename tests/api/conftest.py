@@ -15,8 +15,9 @@ from pos_terminal.config import Settings
 from pos_terminal.counter import Counter, Scanner, open_counter
 from pos_terminal.counter.admin import ApiTokens
 from tests.checkout.conftest import wait_until
+from tests.e2e.conftest import config_file
 
-__all__ = ["Api", "start_api", "wait_until"]
+__all__ = ["Api", "config_file", "start_api", "wait_until"]
 
 
 @dataclass
