@@ -12,7 +12,7 @@ import requests
 
 from pos_terminal.api.server import ApiServer, Binding, open_terminal
 from pos_terminal.config import Settings
-from pos_terminal.counter import Counter, Scanner, open_counter
+from pos_terminal.counter import Counter, Scanner, open_counter, source_factory
 from pos_terminal.counter.admin import ApiTokens
 from tests.checkout.conftest import wait_until
 from tests.e2e.conftest import config_file
@@ -59,14 +59,23 @@ class Api:
 
 
 def start_api(settings: Settings, emulator: object,
-              scanner: Scanner | None = None) -> tuple[Api, Callable[[], None]]:
+              scanner_spec: str | None = None) -> tuple[Api, Callable[[], None]]:
+    """A server over a fresh counter (with the scanner of `scanner_spec`, if any)."""
     counter = open_counter(settings)
     token, _row = ApiTokens(counter.journal).add("pos")
+    scanner = None
+    if scanner_spec is not None:
+        source = source_factory(settings, scanner_spec)()
+        assert source is not None
+        scanner = Scanner(source, counter)
+        scanner.start(paused=True)
     server = ApiServer(open_terminal(counter, scanner, scan_timeout_s=20),
                        Binding("127.0.0.1", 0)).start()
 
     def stop() -> None:
         server.stop()
+        if scanner is not None:
+            scanner.stop()
         counter.close()
 
     return Api(server.url, token, counter, emulator, server), stop
