@@ -156,5 +156,11 @@ class EventFeed:
             with self._lock:
                 self._listeners.discard(listener)
 
+    @property
+    def listening(self) -> int:
+        """How many streams are open."""
+        with self._lock:
+            return len(self._listeners)
+
     def close(self) -> None:
         self._bus.unsubscribe(self._sub)

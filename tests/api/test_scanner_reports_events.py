@@ -99,7 +99,7 @@ def test_events_carry_the_payments_progress_with_ids_and_sale_ref(api: Api) -> N
     seen: list[dict[str, Any]] = []
     reader = threading.Thread(target=_events, args=(api, {}, "payment_settled", seen))
     reader.start()
-    wait_until("the stream open", lambda: api.server.terminal.feed._listeners)
+    wait_until("the stream open", lambda: api.server.terminal.feed.listening)
     code = api.wallet_code("an")
     paid = api.post("/v1/payments", {"amount": 25000, "sale_ref": "ev-1",
                                      "payment_code": code}).json()
