@@ -16,6 +16,7 @@ from pos_terminal.counter import Counter, Scanner, open_counter, source_factory
 from pos_terminal.counter.admin import ApiTokens
 from tests.checkout.conftest import wait_until
 from tests.e2e.conftest import config_file
+from tests.e2e.test_headless import fresh_code
 
 __all__ = ["Api", "config_file", "start_api", "wait_until"]
 
@@ -52,10 +53,8 @@ class Api:
             return len(books.orders)
 
     def wallet_code(self, wallet: str = "an") -> str:
-        base = self.emulator.base_url
-        requests.post(f"{base}/_emulator/wallets/{wallet}/rotate", timeout=5).raise_for_status()
-        wallets = requests.get(f"{base}/_emulator/wallets", timeout=5).json()["wallets"]
-        return next(str(w["code"]) for w in wallets if w["id"] == wallet)
+        """A fresh payment code of an emulator wallet (what the customer's app shows)."""
+        return fresh_code(self.emulator, wallet)
 
 
 def start_api(settings: Settings, emulator: object,
