@@ -23,7 +23,6 @@ from pos_terminal.base.errors import ExitCode, PosError
 from pos_terminal.base.i18n import _
 from pos_terminal.checkout.errors import Stopped
 from pos_terminal.checkout.validation import check_code, check_description
-from pos_terminal.counter.events import AwaitingCode
 from pos_terminal.counter.scanning import Scanner
 from pos_terminal.counter.session import UNRESOLVED, Counter, SaleLine, ScannedCode
 from pos_terminal.journal import PaymentView, SaleRefTaken
@@ -165,7 +164,7 @@ class SaleDesk:
         sale = self.counter.start_sale()
         if run.code is None:
             assert self.scanner is not None
-            self.counter.bus.publish(AwaitingCode(sale, run.amount, run.sale_ref))
+            self.counter.awaiting_code(run.amount, sale=sale, sale_ref=run.sale_ref)
             scanned = self.scanner.wait_for_code(self.scan_timeout_s, run.stop)
             with self._lock:
                 self._scanning = None

@@ -25,6 +25,7 @@ from pos_terminal.config import Settings
 from pos_terminal.counter.bus import EventBus
 from pos_terminal.counter.cashiers import SignedIn, cashier_book
 from pos_terminal.counter.events import (
+    AwaitingCode,
     CodeIgnored,
     CodeRead,
     GatewayShown,
@@ -192,6 +193,12 @@ class Counter:
     def start_sale(self) -> int:
         """A new sale number; the events of its payment carry it."""
         return next(self._sales)
+
+    def awaiting_code(self, amount: int, *, sale: int | None = None,
+                      sale_ref: str | None = None) -> None:
+        """A sale waits for the customer's code (the pay screen is up, the API waits for a
+        scan): published as AwaitingCode, so a customer display asks for it."""
+        self.bus.publish(AwaitingCode(sale, amount, sale_ref))
 
     def validate_amount(self, amount: object) -> int:
         return self.checkout.validate_amount(amount)
