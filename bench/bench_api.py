@@ -22,14 +22,14 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_checkout import ms, settings_for  # noqa: E402
+from bench_checkout import ms, settings_for
 
-from pos_terminal.api.server import ApiServer, Binding, open_terminal  # noqa: E402
-from pos_terminal.checkout import Checkout, PaymentState  # noqa: E402
-from pos_terminal.config import default_config_path, load_settings  # noqa: E402
-from pos_terminal.counter import open_counter  # noqa: E402
-from pos_terminal.counter.admin import ApiTokens  # noqa: E402
-from pos_terminal.emulator import start_emulator  # noqa: E402
+from pos_terminal.api.server import ApiServer, Binding, open_terminal
+from pos_terminal.checkout import Checkout, PaymentState
+from pos_terminal.config import default_config_path, load_settings
+from pos_terminal.counter import open_counter
+from pos_terminal.counter.admin import ApiTokens
+from pos_terminal.emulator import start_emulator
 
 
 def main() -> None:
