@@ -1,5 +1,5 @@
-"""Serving the Terminal API with uvicorn: in the foreground (`pos-terminal serve`) or in a thread
-beside the UI (`[api] with_ui`) and in tests.
+"""Serving the Terminal API with uvicorn in a thread: for `pos-terminal serve`, beside the UI
+(`[api] with_ui`) and in tests.
 
 Bound to loopback by default. Beyond loopback only with TLS (a certificate file and its key):
 tokens, PINs and payment codes never cross a network in clear text."""
@@ -78,7 +78,8 @@ def open_terminal(counter: Counter, scanner: Scanner | None = None, *,
 
 
 class ApiServer:
-    """uvicorn over one Terminal; `run()` in the foreground, `start()` in a thread."""
+    """uvicorn over one Terminal, in a thread (`pos-terminal serve` waits for a signal beside
+    it; the UI runs beside it), with the background reconciliation of open payments."""
 
     def __init__(self, terminal: Terminal, binding: Binding) -> None:
         self.terminal = terminal
@@ -88,7 +89,7 @@ class ApiServer:
             access_log=False,  # ours (api/limits.py) writes paths only
             ssl_certfile=str(binding.cert_file) if binding.cert_file else None,
             ssl_keyfile=str(binding.key_file) if binding.key_file else None,
-            timeout_graceful_shutdown=5, lifespan="off")
+            timeout_graceful_shutdown=_grace_s(terminal), lifespan="off")
         self.server = uvicorn.Server(config)
         self._thread: threading.Thread | None = None
         self._done = threading.Event()
@@ -106,22 +107,11 @@ class ApiServer:
         host = self.binding.host
         return f"{scheme}://{'[' + host + ']' if ':' in host else host}:{self.port}"
 
-    def _reconcile(self) -> None:
-        start_reconciler(self.terminal.counter, self._done, "api-reconcile")
-
-    def run(self) -> None:
-        """Serve until SIGINT / SIGTERM (uvicorn's own handling: requests under way finish)."""
-        self._reconcile()
-        try:
-            self.server.run()
-        finally:
-            self.close()
-
     def start(self, timeout_s: float = 15.0) -> ApiServer:
         self._thread = threading.Thread(target=self.server.run, name="terminal-api",
                                         daemon=True)
         self._thread.start()
-        self._reconcile()
+        start_reconciler(self.terminal.counter, self._done, "api-reconcile")
         _wait(lambda: self.server.started or not self._thread_alive(), timeout_s)
         if not self.server.started:
             self.stop()
@@ -134,6 +124,9 @@ class ApiServer:
         return self._thread is not None and self._thread.is_alive()
 
     def stop(self) -> None:
+        """Requests under way get their answers: sales are aborted first (not sent, or
+        abandoned so that a late charge is returned), then the server closes."""
+        self.terminal.desk.abort_all()
         self.server.should_exit = True
         if self._thread is not None:
             self._thread.join(timeout=10)
@@ -148,6 +141,12 @@ class ApiServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _grace_s(terminal: Terminal) -> int:
+    """Long enough for a send under way to end (connect + read timeout) and be answered."""
+    service = terminal.settings.service
+    return int(service.connect_timeout_s + service.timeout_s + 5)
 
 
 def _wait(ready: Callable[[], bool], timeout_s: float) -> bool:

@@ -244,6 +244,14 @@ class SaleDesk:
             run = self._running.get(sale_ref)
             return None if run is None else (run.amount, run.app_trans_id)
 
+    def abort_all(self) -> None:
+        """Stop every sale under way (the server is stopping): a payment not yet sent is not
+        sent, one sent is abandoned (a late charge is returned automatically)."""
+        with self._lock:
+            running = list(self._running.values())
+        for run in running:
+            run.stop.set()
+
     def abort(self, *, sale_ref: str | None = None, app_trans_id: str | None = None,
               wait_s: float = 30.0) -> PaymentView | None:
         """Stop waiting for this sale's scan, or give up following its payment (abandoned: a
