@@ -94,7 +94,10 @@ def abort_sale(body: AbortIn, request: Request,
     return _aborted(terminal_of(request), sale_ref=body.sale_ref)
 
 
-@router.post("/{app_trans_id}/abort", summary="Abort a payment: stop waiting or following")
-def abort_payment(app_trans_id: str, request: Request,
-                  _token: PayToken) -> dict[str, Any]:
-    return _aborted(terminal_of(request), app_trans_id=app_trans_id)
+@router.post("/{payment_id}/abort", summary="Abort a payment (app_trans_id or sale_ref): stop "
+             "waiting for its scan, or stop following it")
+def abort_payment(payment_id: str, request: Request, _token: PayToken) -> dict[str, Any]:
+    terminal = terminal_of(request)
+    if terminal.counter.find(payment_id) is not None:
+        return _aborted(terminal, app_trans_id=payment_id)
+    return _aborted(terminal, sale_ref=payment_id)  # waiting for a scan: no app_trans_id yet

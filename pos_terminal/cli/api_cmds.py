@@ -5,7 +5,9 @@ A token is printed once, when it is added; the journal keeps only its SHA-256 ha
 
 from __future__ import annotations
 
+import logging
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -52,6 +54,7 @@ def serve_cmd(ctx: click.Context, host: str | None, port: int | None, cert_file:
     from pos_terminal.api.server import ApiServer, Binding, ServeError, open_terminal
     from pos_terminal.counter import Scanner
 
+    _log_to_stderr()
     cfg = settings.api
     binding = Binding(host or cfg.host, cfg.port if port is None else port,
                       cert_file or cfg.cert_file, key_file or cfg.key_file)
@@ -83,6 +86,16 @@ def serve_cmd(ctx: click.Context, host: str | None, port: int | None, cert_file:
         if scanner is not None:
             scanner.stop()
         counter.close()
+
+
+def _log_to_stderr() -> None:
+    """The access log (method, path, status: never bodies or query strings) and the counter's
+    warnings, one line each on stderr."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger("pos_terminal")
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
 
 
 @contextmanager

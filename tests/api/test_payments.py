@@ -104,3 +104,17 @@ def test_abort_while_following_abandons_and_the_late_charge_is_returned(
 
     wait_until("the late charge returned automatically", returned)
     assert api.get("/v1/payments", params={"sale_ref": "ab-1"}).json()["state"] == "refunded"
+
+
+def test_items_must_add_up_to_the_amount(api: Api) -> None:
+    code = api.wallet_code("an")
+    wrong = api.post("/v1/payments", {"amount": 30000, "sale_ref": "it-1", "payment_code": code,
+                                      "items": [{"name": "Cà phê sữa", "price": 25000}]})
+    assert wrong.status_code == 422 and wrong.json()["error"]["code"] == "invalid_request"
+    assert api.charges() == 0
+    paid = api.post("/v1/payments", {"amount": 30000, "sale_ref": "it-1", "payment_code": code,
+                                     "items": [{"name": "Cà phê sữa", "price": 15000,
+                                                "quantity": 2}]}).json()
+    assert paid["state"] == "succeeded"
+    assert [(i["itemname"], i["itemprice"], i["itemquantity"]) for i in paid["items"]] == [
+        ("Cà phê sữa", 15000, 2)]

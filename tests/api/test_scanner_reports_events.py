@@ -44,7 +44,7 @@ def test_without_a_code_the_counters_scanner_is_waited_for_and_abort_stops_it(
         "/v1/payments", params={"sale_ref": "scan-1"}).json().get("state") == "waiting_for_code")
     busy = api.post("/v1/payments", {"amount": 1000, "sale_ref": "scan-2"})
     assert busy.status_code == 409 and busy.json()["error"]["code"] == "scanner_busy"
-    aborted = api.post("/v1/payments/abort", {"sale_ref": "scan-1"}).json()
+    aborted = api.post("/v1/payments/scan-1/abort", None).json()  # no app_trans_id yet
     poster.join(30)
     assert aborted["state"] == "aborted" and aborted["app_trans_id"] is None
     assert answers[0].status_code == 409 and answers[0].json()["error"]["code"] == "aborted"
@@ -125,7 +125,7 @@ def test_openapi_document_is_served_and_describes_the_calls(api: Api) -> None:
     paths = doc["paths"]
     for path, method in (("/v1/payments", "post"), ("/v1/payments", "get"),
                          ("/v1/payments/{app_trans_id}", "get"),
-                         ("/v1/payments/{app_trans_id}/abort", "post"),
+                         ("/v1/payments/{payment_id}/abort", "post"),
                          ("/v1/refunds", "post"), ("/v1/reports/x", "get"),
                          ("/v1/reports/z", "post"), ("/v1/receipts/{subject_id}", "get"),
                          ("/v1/events", "get"), ("/display", "get")):

@@ -43,6 +43,7 @@ def test_serve_answers_every_call_with_a_token_and_stops_on_sigterm(
         assert proc.wait(timeout=30) == 0
         assert proc.stderr is not None
         logged = proc.stderr.read()
+        assert "POST /v1/payments 200" in logged  # the access log: method, path, status
         assert code not in logged and token not in logged
     finally:
         if proc.poll() is None:
