@@ -100,13 +100,19 @@ def for_display(data: dict[str, Any]) -> dict[str, Any] | None:
     return {k: data[k] for k in _DISPLAY_FIELDS if k in data}
 
 
+Item = tuple[int, dict[str, Any]]
+
+
 @dataclass(eq=False)
 class _Listener:
     loop: asyncio.AbstractEventLoop
-    queue: asyncio.Queue[tuple[int, dict[str, Any]]] = field(
-        default_factory=lambda: asyncio.Queue(QUEUE))
+    queue: asyncio.Queue[Item | None] = field(default_factory=lambda: asyncio.Queue(QUEUE))
 
-    def offer(self, item: tuple[int, dict[str, Any]]) -> None:
+    def offer(self, item: Item | None) -> None:
+        """An event, or None: the feed is closing (the stream ends)."""
+        if item is None:
+            while not self.queue.empty():  # make room: the end must get through
+                self.queue.get_nowait()
         with contextlib.suppress(asyncio.QueueFull):  # a client that reads nothing loses events
             self.queue.put_nowait(item)
 
@@ -118,7 +124,8 @@ class EventFeed:
         self._bus = bus
         self._lock = threading.Lock()
         self._next = 1
-        self._kept: deque[tuple[int, dict[str, Any]]] = deque(maxlen=keep)
+        self._kept: deque[Item] = deque(maxlen=keep)
+        self._closed = False
         self._listeners: set[_Listener] = set()
         self._sale_refs: dict[int, str] = {}
         self._sub = bus.subscribe(CounterEvent, self._on_event, name="terminal api events")
@@ -136,19 +143,20 @@ class EventFeed:
             with contextlib.suppress(RuntimeError):  # its loop has closed
                 listener.loop.call_soon_threadsafe(listener.offer, item)
 
-    async def stream(self, last_id: int | None = None,
-                     ) -> AsyncIterator[tuple[int, dict[str, Any]]]:
-        """The events after `last_id` that are still kept, then every new one."""
+    async def stream(self, last_id: int | None = None) -> AsyncIterator[Item]:
+        """The events after `last_id` that are still kept, then every new one until the feed
+        closes (the server stops)."""
         listener = _Listener(asyncio.get_running_loop())
         with self._lock:
+            if self._closed:
+                return
             backlog = [i for i in self._kept if last_id is not None and i[0] > last_id]
             self._listeners.add(listener)
         try:
-            for item in backlog:
-                yield item
+            for kept in backlog:
+                yield kept
             seen = backlog[-1][0] if backlog else (last_id or 0)
-            while True:
-                item = await listener.queue.get()
+            while (item := await listener.queue.get()) is not None:
                 if item[0] > seen:
                     seen = item[0]
                     yield item
@@ -163,4 +171,13 @@ class EventFeed:
             return len(self._listeners)
 
     def close(self) -> None:
+        """No more events: every open stream ends (so the server can stop at once)."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            listeners = list(self._listeners)
+        for listener in listeners:
+            with contextlib.suppress(RuntimeError):
+                listener.loop.call_soon_threadsafe(listener.offer, None)
         self._bus.unsubscribe(self._sub)

@@ -127,6 +127,7 @@ class ApiServer:
         """Requests under way get their answers: sales are aborted first (not sent, or
         abandoned so that a late charge is returned), then the server closes."""
         self.terminal.desk.abort_all()
+        self.terminal.feed.close()  # event streams end, or the server would wait for them
         self.server.should_exit = True
         if self._thread is not None:
             self._thread.join(timeout=10)

@@ -137,3 +137,28 @@ def test_openapi_document_is_served_and_describes_the_calls(api: Api) -> None:
     assert {"amount", "sale_ref", "payment_code", "description", "items"} <= set(
         payment["properties"])
     assert "HTTPBearer" in doc["components"]["securitySchemes"]
+
+
+def test_stopping_the_server_ends_open_event_streams(settings: Settings,
+                                                     emulator: object) -> None:
+    """The stream is closed cleanly by the server (not cut off after a grace period)."""
+    running, stop = start_api(settings, emulator)
+    ended = threading.Event()
+    errors: list[BaseException] = []
+
+    def listen() -> None:
+        try:
+            with requests.get(running.url + "/v1/events", headers=running.auth, stream=True,
+                              timeout=60) as answer:
+                for _line in answer.iter_lines():
+                    pass
+        except requests.RequestException as exc:
+            errors.append(exc)
+        ended.set()
+
+    reader = threading.Thread(target=listen, daemon=True)
+    reader.start()
+    wait_until("the stream open", lambda: running.server.terminal.feed.listening > 0)
+    stop()
+    assert ended.wait(30), "the event stream did not end when the server stopped"
+    assert errors == []
