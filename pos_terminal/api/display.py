@@ -8,6 +8,7 @@ The access log never writes query strings."""
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -84,5 +85,7 @@ def qr(app_trans_id: str, request: Request, token: str | None = None) -> Respons
     if view is None or not view.order_url:
         raise ApiError("not_found", _("No gateway order {app_trans_id} to show.").format(
             app_trans_id=app_trans_id))
-    svg = segno.make(view.order_url, error="m").svg_inline(scale=8, border=2)
-    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+    out = io.BytesIO()
+    segno.make(view.order_url, error="m").save(out, kind="svg", scale=8, border=2)
+    return Response(out.getvalue(), media_type="image/svg+xml",
+                    headers={"Cache-Control": "no-store"})

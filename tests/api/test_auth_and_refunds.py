@@ -125,3 +125,26 @@ def test_api_token_add_prints_it_once_and_the_journal_keeps_only_its_hash(
     assert run("api-token", "add", "kassa").returncode == 2  # the name is taken
     assert run("api-token", "remove", "kassa").returncode == 0
     assert json.loads(run("api-token", "list", "--json").stdout)["tokens"] == []
+
+
+def test_a_trusted_refund_token_needs_a_supervisors_pin_to_be_made(
+        config_file: Path, settings: object) -> None:
+    from pos_terminal.counter.admin import Journal
+
+    with Journal.open(settings.terminal.journal) as journal:  # type: ignore[attr-defined]
+        Cashiers(journal).add("lan", "Lan", "4321", supervisor=True)
+
+    def add(*extra: str, pin: str = "") -> subprocess.CompletedProcess[str]:
+        return subprocess.run(cli_command("--config", str(config_file), "api-token", "add",
+                                          "backoffice", "--scope", "refund", "--scope",
+                                          "trusted-refund", "--json", *extra),
+                              text=True, capture_output=True, env=cli_env(), cwd=REPO,
+                              timeout=60, input=pin)
+
+    refused = add()
+    assert refused.returncode == 2 and "supervisor must authorise" in refused.stderr
+    wrong = add("--supervisor", "lan", "--pin-stdin", pin="0000\n")
+    assert wrong.returncode == 2 and "0000" not in wrong.stderr + wrong.stdout
+    made = add("--supervisor", "lan", "--pin-stdin", pin="4321\n")
+    assert made.returncode == 0, made.stderr
+    assert json.loads(made.stdout)["authorised_by"] == "lan"

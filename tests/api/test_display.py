@@ -57,6 +57,18 @@ def test_the_display_shows_the_amount_then_paid(api: Api, page: Any,
     assert "125.000" in page.inner_text("#amount")
 
 
+def test_the_display_shows_the_gateway_qr_the_cashier_shows(api: Api, page: Any) -> None:
+    page.goto(api.url + "/display")
+    wait_until("the display listening", lambda: api.server.terminal.feed.listening > 0)
+    order = api.counter.create_gateway_order(88000, "table 4")  # the UI's Show QR
+    page.wait_for_function("document.getElementById('screen').dataset.state === 'qr'")
+    page.wait_for_function("document.getElementById('qr').naturalWidth > 0")  # drawn
+    assert page.inner_text("#headline-en") == TEXT["qr"]
+    assert "88.000" in page.inner_text("#amount")
+    svg = requests.get(f"{api.url}/display/qr/{order.app_trans_id}.svg", timeout=10)
+    assert svg.headers["content-type"].startswith("image/svg+xml")
+
+
 def test_a_declined_payment_shows_not_paid(api: Api, page: Any) -> None:
     page.goto(api.url + "/display")
     wait_until("the display listening", lambda: api.server.terminal.feed.listening)
