@@ -47,3 +47,14 @@ class RefundIn(_Body):
     description: str = Field(default="", max_length=256)
     supervisor: str | None = Field(default=None, max_length=32)
     pin: str | None = Field(default=None, max_length=16, repr=False)
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="one of the table in docs/terminal-api.md")
+    message: str = Field(description="one sentence, in the terminal's language")
+
+
+class ErrorOut(BaseModel):
+    """Every refusal: nothing was charged by the refused request."""
+
+    error: ErrorDetail

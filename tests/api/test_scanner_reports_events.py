@@ -137,6 +137,9 @@ def test_openapi_document_is_served_and_describes_the_calls(api: Api) -> None:
     assert {"amount", "sale_ref", "payment_code", "description", "items"} <= set(
         payment["properties"])
     assert "HTTPBearer" in doc["components"]["securitySchemes"]
+    refusals = paths["/v1/payments"]["post"]["responses"]
+    assert "ref_conflict" in refusals["409"]["description"]
+    assert refusals["413"]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorOut")
 
 
 def test_stopping_the_server_ends_open_event_streams(settings: Settings,
