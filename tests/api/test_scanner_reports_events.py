@@ -118,6 +118,16 @@ def test_events_carry_the_payments_progress_with_ids_and_sale_ref(api: Api) -> N
     _events(api, {"Last-Event-ID": str(ids[0])}, "payment_settled", again)
     assert [e["id"] for e in again] == ids[1:]
 
+    refunds: list[dict[str, Any]] = []  # from the last id seen: nothing in between is lost
+    reader = threading.Thread(target=_events, args=(api, {"Last-Event-ID": str(ids[-1])},
+                                                    "refund_settled", refunds))
+    reader.start()
+    api.post("/v1/refunds", {"app_trans_id": paid["app_trans_id"], "amount": 5000,
+                             "refund_ref": "ev-1-r"})
+    reader.join(30)
+    assert (refunds[-1]["refund_ref"], refunds[-1]["refunded"], refunds[-1]["amount"]) == (
+        "ev-1-r", True, 5000)
+
 
 def test_openapi_document_is_served_and_describes_the_calls(api: Api) -> None:
     doc = requests.get(api.url + "/openapi.json", timeout=10).json()
