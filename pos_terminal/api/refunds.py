@@ -16,7 +16,6 @@ from pos_terminal.api.terminal import Terminal, terminal_of
 from pos_terminal.base.i18n import _
 from pos_terminal.counter import outcome as verdict
 from pos_terminal.counter.admin import ApiToken
-from pos_terminal.counter.cashiers import supervisor_authority
 from pos_terminal.counter.types import RefundRefTaken, RefundView
 
 router = APIRouter(prefix="/v1/refunds", tags=["refunds"])
@@ -25,7 +24,7 @@ router = APIRouter(prefix="/v1/refunds", tags=["refunds"])
 def _authorised_by(terminal: Terminal, token: ApiToken, body: RefundIn) -> str | None:
     if token.allows("trusted-refund"):
         return token.authorised_by
-    return supervisor_authority(terminal.counter.cashiers(), body.supervisor, body.pin)
+    return terminal.counter.authorise(body.supervisor, body.pin)
 
 
 def _same(refund: RefundView, body: RefundIn) -> RefundView:
@@ -48,8 +47,9 @@ def refund(body: RefundIn, request: Request,
     if existing is not None:
         return verdict.refund_answer(_same(existing, body))
     try:
+        # who asked: the payment's cashier (the POS names no cashier); who authorised: above
         view = counter.refund(body.app_trans_id, body.amount, body.description,
-                              cashier_id=authorised_by, refund_ref=body.refund_ref)
+                              authorised_by=authorised_by, refund_ref=body.refund_ref)
     except RefundRefTaken as exc:  # the same refund_ref recorded meanwhile (a parallel retry)
         view = _same(counter.get_refund(exc.m_refund_id), body)
     return verdict.refund_answer(view)

@@ -106,7 +106,8 @@ class RefundStore(Protocol):
     def record_refund_intent(
         self, *, m_refund_id: str, app_trans_id: str, amount: int | None, description: str,
         request_ms: int, message: str = ..., lease_ttl_ms: int | None = ...,
-        cashier_id: str | None = ..., auto: bool = ..., refund_ref: str | None = ...,
+        cashier_id: str | None = ..., auto: bool = ..., authorised_by: str | None = ...,
+        refund_ref: str | None = ...,
     ) -> RefundView: ...
     def find_refund_by_ref(self, refund_ref: str) -> RefundView | None: ...
     def refund_transition(

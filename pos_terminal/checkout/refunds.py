@@ -49,6 +49,7 @@ def refund(
     cancel: threading.Event | None = None,
     cashier_id: str | None = None,
     auto: bool = False,
+    authorised_by: str | None = None,
     refund_ref: str | None = None,
 ) -> RefundView:
     """Refund `amount` VND (None: all that is left) and follow it until final or the deadline.
@@ -90,7 +91,7 @@ def refund(
         m_refund_id=m_refund_id, app_trans_id=app_trans_id, amount=amount, description=text,
         request_ms=now, message=_("Sending the refund to the wallet service."),
         lease_ttl_ms=ttl_ms,
-        cashier_id=cashier_id, auto=auto, refund_ref=refund_ref,
+        cashier_id=cashier_id, auto=auto, authorised_by=authorised_by, refund_ref=refund_ref,
     )
     co.last_refund = m_refund_id
     request = RefundRequest(m_refund_id=m_refund_id, zp_trans_id=payment.zp_trans_id,

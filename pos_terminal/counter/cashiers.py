@@ -39,3 +39,12 @@ def supervisor_authority(book: Cashiers, supervisor_id: str | None,
         raise AuthorityRequired(_("A supervisor must authorise this refund: send the "
                                   "supervisor's id and PIN. Nothing was sent."))
     return book.require_supervisor(pin, supervisor_id).id
+
+
+def asking_cashier(book: Cashiers, cashier_id: str) -> str:
+    """A cashier named as the one asking for a refund (an active one of this journal)."""
+    cashier = book.get(cashier_id)
+    if not cashier.active:
+        raise CashierError(_("Cashier {cashier_id} ({name}) was removed.").format(
+            cashier_id=repr(cashier_id), name=cashier.name))
+    return cashier.id

@@ -45,7 +45,7 @@ _PAYMENT_COLUMNS = (
 _REFUND_COLUMNS = (
     "m_refund_id, app_trans_id, amount, description, state, return_code, sub_return_code, message, "
     "service_message, refund_id, request_ms, created_ms, updated_ms, needs_review, z_number, "
-    "cashier_id, auto, refund_ref"
+    "cashier_id, auto, authorised_by, refund_ref"
 )
 _EVENT_COLUMNS = (
     "id, app_trans_id, m_refund_id, time_ms, kind, from_state, to_state, return_code, "
@@ -71,7 +71,7 @@ def _refund(row: Sequence[Any]) -> RefundView:
         state=PaymentState(row[4]), return_code=row[5], sub_return_code=row[6], message=row[7],
         service_message=row[8], refund_id=row[9], request_ms=row[10], created_ms=row[11],
         updated_ms=row[12], needs_review=bool(row[13]), z_number=row[14], cashier_id=row[15],
-        auto=bool(row[16]), refund_ref=row[17],
+        auto=bool(row[16]), authorised_by=row[17], refund_ref=row[18],
     )
 
 

@@ -34,9 +34,12 @@ class RefundRows(LeaseRows):
         lease_ttl_ms: int | None = None,
         cashier_id: str | None = None,
         auto: bool = False,
+        authorised_by: str | None = None,
         refund_ref: str | None = None,
     ) -> RefundView:
         """Commit a refund before it is sent; `amount` None means everything that is left.
+        `cashier_id`: who asked (None: the cashier who took the payment); `authorised_by`: the
+        supervisor whose PIN allowed it.
         `auto`: the return of a late charge, at most one per payment (AlreadyReturned).
         `refund_ref`: the sale system's reference, unique (RefundRefTaken, nothing written).
 
@@ -86,12 +89,14 @@ class RefundRows(LeaseRows):
                     f"({vnd(payment.amount)} paid, {vnd(payment.refunded_amount)} refunded, "
                     f"{vnd(int(in_flight))} in progress)."
                 )
+            if cashier_id is None:
+                cashier_id = payment.cashier_id
             conn.execute(
                 "INSERT INTO refunds(m_refund_id, app_trans_id, amount, description, state, "
-                "request_ms, message, created_ms, updated_ms, cashier_id, auto, refund_ref) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                "request_ms, message, created_ms, updated_ms, cashier_id, auto, authorised_by, "
+                "refund_ref) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (m_refund_id, app_trans_id, wanted, description, PaymentState.REFUNDING.value,
-                 request_ms, message, t, t, cashier_id, int(auto), refund_ref),
+                 request_ms, message, t, t, cashier_id, int(auto), authorised_by, refund_ref),
             )
             if lease_ttl_ms is not None:
                 self._take_lease_in(conn, "refunds", m_refund_id, lease_ttl_ms)

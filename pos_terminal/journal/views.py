@@ -110,8 +110,9 @@ class RefundView:
     updated_ms: int
     needs_review: bool
     z_number: int | None = None
-    cashier_id: str | None = None
+    cashier_id: str | None = None  # the cashier who asked for it (reports count it for them)
     auto: bool = False  # the automatic return of a late charge
+    authorised_by: str | None = None  # the supervisor whose PIN allowed it (None: no supervisor)
     refund_ref: str | None = None  # the sale system's own reference (Terminal API)
 
     @property
@@ -138,6 +139,7 @@ class RefundView:
             "updated_vn": vn_time(self.updated_ms),
             "z_number": self.z_number,
             "cashier_id": self.cashier_id,
+            "authorised_by": self.authorised_by,
             "refund_ref": self.refund_ref,
         }
 

@@ -90,7 +90,7 @@ def test_once_a_supervisor_exists_a_refund_needs_their_pin(api: Api) -> None:
     assert book.get("lan").failed_attempts == 1  # the same attempt counter as the UI and CLI
     assert api.counter.refunds(app_trans_id) == []
     done = api.post("/v1/refunds", {**body, "supervisor": "lan", "pin": "4321"}).json()
-    assert done["state"] == "refunded" and done["cashier_id"] == "lan"
+    assert done["state"] == "refunded" and done["authorised_by"] == "lan"
 
 
 def test_a_trusted_refund_token_refunds_without_a_pin_on_its_supervisors_authority(
@@ -102,7 +102,7 @@ def test_a_trusted_refund_token_refunds_without_a_pin_on_its_supervisors_authori
                            headers={"Authorization": f"Bearer {trusted}"},
                            json={"app_trans_id": app_trans_id, "amount": 50000,
                                  "refund_ref": "ret-3"}).json()
-    assert answer["state"] == "refunded" and answer["cashier_id"] == "lan"
+    assert answer["state"] == "refunded" and answer["authorised_by"] == "lan"
 
 
 def test_api_token_add_prints_it_once_and_the_journal_keeps_only_its_hash(
