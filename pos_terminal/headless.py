@@ -29,7 +29,6 @@ REFUND line is not repeated in its answer), logged or journaled."""
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import signal
@@ -46,6 +45,7 @@ from pos_terminal.counter.background import RECONCILE_EVERY_S, start_reconciler
 from pos_terminal.counter.cashiers import AuthorityRequired
 from pos_terminal.counter.sales import SaleDesk, SaleRefused, check_ref
 from pos_terminal.counter.types import PaymentView
+from pos_terminal.text_safety import json_line
 
 if TYPE_CHECKING:
     from hardware import ScanSource
@@ -164,7 +164,7 @@ class CounterLoop:
 
     def emit(self, obj: dict[str, Any]) -> None:
         with self._write_lock:
-            self.out.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")
+            self.out.write(json_line(obj, default=str) + "\n")
             self.out.flush()
 
     def run(self, lines: Iterable[str | bytes]) -> None:
@@ -264,8 +264,9 @@ class CounterLoop:
                                   "STATUS REF=<sale_ref>"))
             if args.upper().startswith(REF):
                 return self.sale_status(_sale_ref(args))
-            view = self.counter.status(args)
-            return {"ok": True, **verdict.payment_answer(view)}
+            answer = verdict.payment_answer(self.counter.status(args))
+            # As for PAY: ok only when paid, never for a payment still unknown or under review.
+            return {"ok": answer["outcome"] == verdict.Verdict.PAID.value, **answer}
         if command == "REFUND":
             return self.refund(args)
         if args:
@@ -298,7 +299,8 @@ class CounterLoop:
             raise LineError(_("no payment for sale {sale_ref}: it was never charged here "
                               "(PAY <amount> REF={sale_ref} charges it)").format(
                                   sale_ref=sale_ref))
-        return {"ok": True, **verdict.payment_answer(self.counter.status(view.app_trans_id))}
+        answer = verdict.payment_answer(self.counter.status(view.app_trans_id))
+        return {"ok": answer["outcome"] == verdict.Verdict.PAID.value, **answer}
 
     def _answer(self, view: PaymentView, code: ScannedCode | None = None) -> dict[str, Any]:
         if verdict.of_payment(view) is verdict.Verdict.UNKNOWN:  # given up: returned if late

@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 
 import click
 
+from pos_terminal.base.files import open_private
 from pos_terminal.base.money import format_vnd
 from pos_terminal.cli.common import EXIT_OK, EXIT_USAGE, load_settings_or_exit, print_json
 from pos_terminal.config import Settings
@@ -119,7 +120,7 @@ def _ledger(settings: Settings, as_json: bool) -> Iterator[Any]:
 
 def _open(path: Path) -> Any:
     try:
-        return path.open("w", encoding="utf-8", newline="")
+        return open_private(path, encoding="utf-8", newline="")
     except OSError as exc:
         _stop(f"cannot write {path}: {exc.strerror}", EXIT_USAGE)
 

@@ -20,6 +20,7 @@ from pos_terminal.journal.cashiers import (
     PinRejected,
     Shift,
     UnknownCashier,
+    check_cashier_name,
     check_pin_format,
 )
 from pos_terminal.journal.export import write_csv, write_json, write_refunds_csv
@@ -31,6 +32,6 @@ __all__ = [
     "DEFAULT_SCOPES", "SCOPES", "ApiToken", "ApiTokens", "Cashier", "CashierError",
     "CashierLocked", "Cashiers", "Journal", "NoAnswer", "NotSupervisor", "PinRejected",
     "ServiceRefused", "Shift", "TokenError", "UnknownCashier", "UnreadableAnswer", "WalletClient",
-    "check_pin_format", "verify_callback", "verify_redirect", "write_csv", "write_json",
-    "write_refunds_csv",
+    "check_cashier_name", "check_pin_format", "verify_callback", "verify_redirect", "write_csv",
+    "write_json", "write_refunds_csv",
 ]
