@@ -320,6 +320,21 @@ class LedgerSettings(_Section):
     max_backoff_s: float = Field(default=60.0, gt=0)
     connect_timeout_s: float = Field(default=3.0, gt=0, le=60)
     statement_timeout_s: float = Field(default=15.0, gt=0)
+    # The CA that signed the ledger server's certificate, when it is a private one (PEM); else
+    # the machine's public CAs. Relative to this file.
+    ca_file: Path | None = None
+    # Only with an explicit sslmode=disable|allow|prefer|require in the DSN: allows a connection
+    # without verified TLS (docs/fleet.md). Never needed for a Unix socket.
+    insecure: bool = False
+
+    @field_validator("ca_file", mode="before")
+    @classmethod
+    def _path(cls, value: object) -> object:
+        if isinstance(value, str):
+            if not value.strip():
+                raise ValueError("must name a file (leave it out for the machine's public CAs)")
+            return Path(value)
+        return value
 
 
 DEFAULT_RECEIPT_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")
@@ -586,11 +601,15 @@ def _resolve(settings: Settings, file: Path, secrets: tuple[str, ...]) -> Settin
     font = settings.printer.font.expanduser()
     if not font.is_absolute():
         font = base / font
+    ca_file = settings.ledger.ca_file and settings.ledger.ca_file.expanduser()
+    if ca_file is not None and not ca_file.is_absolute():
+        ca_file = base / ca_file
     return settings.model_copy(update={
         "terminal": settings.terminal.model_copy(
             update={"journal": journal, "terminal_id": terminal_id}),
         "emulator": settings.emulator.model_copy(update={"private_key": key_path}),
         "printer": settings.printer.model_copy(update={"font": font}),
+        "ledger": settings.ledger.model_copy(update={"ca_file": ca_file}),
         "warnings": (warning,) if warning else (),
         "terminal_id_set": bool(settings.terminal.terminal_id),
     })
