@@ -440,7 +440,9 @@ class Counter:
 
     def close_day(self) -> Report:
         """The Z report: closes the day."""
-        return self.checkout.journal.close_day()
+        from pos_terminal.counter.admin import has_ledger
+
+        return self.checkout.journal.close_day(ledger=has_ledger(self.settings))
 
     # ---------------------------------------------------------------- end
     def close(self) -> None:

@@ -6,7 +6,7 @@ import hashlib
 import hmac
 import json
 import sqlite3
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import Any
 
 from pos_terminal.base.codes import code_last4
@@ -33,6 +33,21 @@ from pos_terminal.journal.states import (
 )
 from pos_terminal.journal.views import EventView, PaymentView
 
+#: The open payments, by their partial index (schema.py), spelled as it is: statistics saying
+#: "a state is a third of the rows" would otherwise lead SQLite to read every payment.
+OPEN_PAYMENTS = ("INDEXED BY payments_open "
+                 "WHERE state IN ('submitting', 'processing', 'unknown')")
+assert {s.value for s in PENDING_STATES} == {"submitting", "processing", "unknown"}
+
+#: The payments of one code fingerprint, through the index of its first 16 digits (schema.py).
+#: The unary + keeps SQLite from putting the value into the indexed expression (which would no
+#: longer match the index, and scan every payment).
+_BY_CODE = "substr(code_fingerprint, 1, 16) = ? AND +code_fingerprint = ?"
+
+
+def _code_args(fp: str) -> tuple[str, str]:
+    return fp[:16], fp
+
 
 class PaymentRows(LeaseRows):
     """The `payments` table and its events."""
@@ -43,9 +58,9 @@ class PaymentRows(LeaseRows):
 
     def payments_with_code(self, code: str) -> list[PaymentView]:
         rows = self._read(
-            f"SELECT {_PAYMENT_COLUMNS} FROM payments WHERE code_fingerprint=? "  # noqa: S608
+            f"SELECT {_PAYMENT_COLUMNS} FROM payments WHERE {_BY_CODE} "  # noqa: S608
             "ORDER BY created_ms DESC",
-            (self.fingerprint(code),),
+            _code_args(self.fingerprint(code)),
         )
         return [_payment(r) for r in rows]
 
@@ -124,9 +139,9 @@ class PaymentRows(LeaseRows):
     @staticmethod
     def _claim_code_in(conn: sqlite3.Connection, fp: str, now: int, window_ms: float) -> None:
         rows = conn.execute(
-            "SELECT app_trans_id, state, created_ms FROM payments WHERE code_fingerprint=? "
+            f"SELECT app_trans_id, state, created_ms FROM payments WHERE {_BY_CODE} "  # noqa: S608
             "ORDER BY created_ms DESC",
-            (fp,),
+            _code_args(fp),
         ).fetchall()
         for app_trans_id, state, created_ms in rows:
             st = PaymentState(state)
@@ -418,23 +433,18 @@ class PaymentRows(LeaseRows):
 
     def pending(self, limit: int | None = None) -> list[PaymentView]:
         """Unresolved payments, oldest first."""
-        marks = ",".join("?" for _ in PENDING_STATES)
         sql = (
-            f"SELECT {_PAYMENT_COLUMNS} FROM payments WHERE state IN ({marks}) "  # noqa: S608
+            f"SELECT {_PAYMENT_COLUMNS} FROM payments {OPEN_PAYMENTS} "  # noqa: S608
             "ORDER BY created_ms, app_trans_id"
         )
-        args: list[Any] = [s.value for s in PENDING_STATES]
+        args: list[Any] = []
         if limit is not None:
             sql += " LIMIT ?"
             args.append(limit)
         return [_payment(r) for r in self._read(sql, args)]
 
     def pending_count(self) -> int:
-        marks = ",".join("?" for _ in PENDING_STATES)
-        rows = self._read(
-            f"SELECT count(*) FROM payments WHERE state IN ({marks})",  # noqa: S608
-            [s.value for s in PENDING_STATES],
-        )
+        rows = self._read(f"SELECT count(*) FROM payments {OPEN_PAYMENTS}")  # noqa: S608
         return int(rows[0][0])
 
     def list_payments(
@@ -446,24 +456,56 @@ class PaymentRows(LeaseRows):
         limit: int | None = None,
         newest_first: bool = False,
     ) -> list[PaymentView]:
-        where: list[str] = []
-        args: list[Any] = []
-        if since_ms is not None:
-            where.append("created_ms >= ?")
-            args.append(since_ms)
-        if until_ms is not None:
-            where.append("created_ms < ?")
-            args.append(until_ms)
-        if states:
-            where.append(f"state IN ({','.join('?' for _ in states)})")
-            args.extend(s.value for s in states)
-        sql = f"SELECT {_PAYMENT_COLUMNS} FROM payments"  # noqa: S608
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY created_ms DESC, app_trans_id DESC" if newest_first else (
-            " ORDER BY created_ms, app_trans_id"
-        )
-        if limit is not None:
-            sql += " LIMIT ?"
-            args.append(limit)
+        """The payments created in [since_ms, until_ms) (a screenful: give a day or a limit)."""
+        sql, args = _payments_query(since_ms, until_ms, states, limit, newest_first, None)
         return [_payment(r) for r in self._read(sql, args)]
+
+    def iter_payments(
+        self,
+        *,
+        since_ms: int | None = None,
+        until_ms: int | None = None,
+        states: Collection[PaymentState] | None = None,
+        limit: int | None = None,
+        newest_first: bool = False,
+        after: str | None = None,
+    ) -> Iterator[PaymentView]:
+        """Like list_payments, streamed (a batch in memory at a time), continuing `after` the
+        payment of that app_trans_id in the same order (a page's cursor; UnknownPayment if
+        there is none)."""
+        cursor = None if after is None else (self.get(after).created_ms, after)
+        sql, args = _payments_query(since_ms, until_ms, states, limit, newest_first, cursor)
+        return (_payment(r) for r in self._stream(sql, args))
+
+
+def _payments_query(
+    since_ms: int | None, until_ms: int | None, states: Collection[PaymentState] | None,
+    limit: int | None, newest_first: bool, cursor: tuple[int, str] | None,
+) -> tuple[str, list[Any]]:
+    """Payments by their creation time (index payments_created), in (created_ms, app_trans_id)
+    order, from the row after `cursor` on."""
+    where: list[str] = []
+    args: list[Any] = []
+    if since_ms is not None:
+        where.append("created_ms >= ?")
+        args.append(since_ms)
+    if until_ms is not None:
+        where.append("created_ms < ?")
+        args.append(until_ms)
+    if states:
+        # unary +: the day, not the state, picks the index (states span every day)
+        where.append(f"+state IN ({','.join('?' for _ in states)})")
+        args.extend(s.value for s in states)
+    if cursor is not None:
+        op = "<" if newest_first else ">"
+        where.append(f"created_ms {op}= ? AND (created_ms {op} ? OR app_trans_id {op} ?)")
+        args.extend((cursor[0], cursor[0], cursor[1]))
+    sql = f"SELECT {_PAYMENT_COLUMNS} FROM payments"  # noqa: S608
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    sql += (" ORDER BY created_ms DESC, app_trans_id DESC" if newest_first
+            else " ORDER BY created_ms, app_trans_id")
+    if limit is not None:
+        sql += " LIMIT ?"
+        args.append(limit)
+    return sql, args

@@ -4,6 +4,7 @@ that completes the payment's amount moves the payment to REFUNDED in the same tr
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from pos_terminal.base.i18n import _
@@ -250,10 +251,32 @@ class RefundRows(LeaseRows):
             )
         return [_refund(r) for r in rows]
 
+    def iter_refunds(self, *, since_ms: int | None = None, until_ms: int | None = None,
+                     states: Collection[PaymentState] | None = None) -> Iterator[RefundView]:
+        """Refunds created in [since_ms, until_ms), oldest first, streamed (index
+        refunds_created; a batch in memory at a time)."""
+        where: list[str] = []
+        args: list[Any] = []
+        if since_ms is not None:
+            where.append("created_ms >= ?")
+            args.append(since_ms)
+        if until_ms is not None:
+            where.append("created_ms < ?")
+            args.append(until_ms)
+        if states:
+            where.append(f"+state IN ({','.join('?' for _ in states)})")
+            args.extend(s.value for s in states)
+        sql = f"SELECT {_REFUND_COLUMNS} FROM refunds"  # noqa: S608
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY created_ms, m_refund_id"
+        return (_refund(r) for r in self._stream(sql, args))
+
     def pending_refunds(self) -> list[RefundView]:
         rows = self._read(
-            f"SELECT {_REFUND_COLUMNS} FROM refunds WHERE state=? "  # noqa: S608
+            # the partial index of the open refunds (schema.py), spelled as it is
+            f"SELECT {_REFUND_COLUMNS} FROM refunds INDEXED BY refunds_open "  # noqa: S608
+            "WHERE state = 'refunding' "
             "ORDER BY created_ms",
-            (PaymentState.REFUNDING.value,),
         )
         return [_refund(r) for r in rows]

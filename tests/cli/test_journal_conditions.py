@@ -41,6 +41,8 @@ JOURNAL_COMMANDS: dict[str, tuple[str, ...]] = {
     "journal list": (),
     "journal show": (TID,),
     "journal export": (),
+    "journal info": (),
+    "journal compact": (),
     "report x": (),
     "report z": (),
     "headless": ("--scanner", "wedge"),
