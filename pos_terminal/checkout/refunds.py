@@ -18,7 +18,13 @@ from pos_terminal.checkout.errors import InvalidPayment
 from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
 from pos_terminal.checkout.ports import CheckoutContext
-from pos_terminal.journal import IllegalTransition, PaymentState, RefundNotAllowed, RefundView
+from pos_terminal.journal import (
+    IllegalTransition,
+    PaymentState,
+    RefundNotAllowed,
+    RefundRefTaken,
+    RefundView,
+)
 from pos_terminal.wallet.errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
 from pos_terminal.wallet.ids import new_refund_id
 from pos_terminal.wallet.messages import RefundRequest
@@ -44,9 +50,11 @@ def refund(
     cashier_id: str | None = None,
     auto: bool = False,
     authorised_by: str | None = None,
+    refund_ref: str | None = None,
 ) -> RefundView:
     """Refund `amount` VND (None: all that is left) and follow it until final or the deadline.
-    `auto`: the automatic return of a late charge (checkout/late_charges.py)."""
+    `auto`: the automatic return of a late charge (checkout/late_charges.py). `refund_ref`: the
+    sale system's reference, unique in the journal (RefundRefTaken before anything is sent)."""
     co.last_refund = None
     if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
         raise InvalidPayment("amount", _("A refund amount must be a whole number of VND, not "
@@ -55,6 +63,10 @@ def refund(
         raise InvalidPayment("amount", _("A refund amount must be positive, not {amount}.").format(
             amount=amount))
     journal = co.journal
+    if refund_ref is not None:
+        taken = journal.find_refund_by_ref(refund_ref)
+        if taken is not None:
+            raise RefundRefTaken(refund_ref, taken.m_refund_id)
     payment = journal.get(app_trans_id)
     if payment.state is not S.SUCCEEDED:
         raise RefundNotAllowed(
@@ -81,7 +93,7 @@ def refund(
         m_refund_id=m_refund_id, app_trans_id=app_trans_id, amount=amount, description=text,
         request_ms=now, message=_("Sending the refund to the wallet service."),
         lease_ttl_ms=ttl_ms,
-        cashier_id=cashier_id, auto=auto, authorised_by=authorised_by,
+        cashier_id=cashier_id, auto=auto, authorised_by=authorised_by, refund_ref=refund_ref,
     )
     co.last_refund = m_refund_id
     request = RefundRequest(m_refund_id=m_refund_id, zp_trans_id=payment.zp_trans_id,

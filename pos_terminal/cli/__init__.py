@@ -10,6 +10,7 @@ import click  # noqa: E402
 
 from pos_terminal import __version__  # noqa: E402
 from pos_terminal.cli import (  # noqa: E402
+    api_cmds,
     cashier_cmds,
     emulator_cmd,
     fleet_cmds,
@@ -60,6 +61,6 @@ def main(ctx: click.Context) -> None:
 
 
 for _module in (wallet_cmds, emulator_cmd, payment_cmds, journal_upkeep_cmds, scan_cmds, ui_cmds,
-                fleet_cmds, cashier_cmds):
+                fleet_cmds, cashier_cmds, api_cmds):
     _module.register(main)
 add_config_option(main)

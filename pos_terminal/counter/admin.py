@@ -5,6 +5,13 @@ callback or a redirect). Re-exported here so that the front ends import nothing 
 
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
+from pos_terminal.journal.api_tokens import (
+    DEFAULT_SCOPES,
+    SCOPES,
+    ApiToken,
+    ApiTokens,
+    TokenError,
+)
 from pos_terminal.journal.cashiers import (
     Cashier,
     CashierError,
@@ -29,6 +36,10 @@ from pos_terminal.wallet.errors import NoAnswer, ServiceRefused, UnreadableAnswe
 from pos_terminal.wallet.verification import verify_callback, verify_redirect
 
 __all__ = [
+    "DEFAULT_SCOPES",
+    "SCOPES",
+    "ApiToken",
+    "ApiTokens",
     "Cashier",
     "CashierError",
     "CashierLocked",
@@ -39,6 +50,7 @@ __all__ = [
     "PinRejected",
     "ServiceRefused",
     "Shift",
+    "TokenError",
     "UnknownCashier",
     "UnreadableAnswer",
     "WalletClient",

@@ -17,7 +17,12 @@ from pos_terminal.journal.connection import (
     _event,
     _payment,
 )
-from pos_terminal.journal.errors import CodeClaimed, IllegalTransition, UnknownPayment
+from pos_terminal.journal.errors import (
+    CodeClaimed,
+    IllegalTransition,
+    SaleRefTaken,
+    UnknownPayment,
+)
 from pos_terminal.journal.leasing import LeaseRows
 from pos_terminal.journal.states import (
     FINAL_STATES,
@@ -75,6 +80,7 @@ class PaymentRows(LeaseRows):
         lease_ttl_ms: int | None = None,
         code_window_ms: float | None = None,
         cashier_id: str | None = None,
+        sale_ref: str | None = None,
     ) -> PaymentView:
         """Commit the intent (NEW -> SUBMITTING) before anything is sent.
 
@@ -82,21 +88,30 @@ class PaymentRows(LeaseRows):
         `code_window_ms`, the payment code is claimed in the same write transaction: a code
         already charged, or belonging to an unresolved payment, raises CodeClaimed and nothing is
         written, so two processes can never both record (and send) the same code.
-        `cashier_id` is who took the payment (None: no cashier signed in).
+        `cashier_id` is who took the payment (None: no cashier signed in). `sale_ref`, the sale
+        system's reference, is checked in the same transaction (and by a unique index): a sale
+        that has a payment already raises SaleRefTaken and nothing is written.
         """
         t = self._clock() if now is None else now
         fp = self.fingerprint(payment_code) if payment_code is not None else None
         last4 = code_last4(payment_code) if payment_code is not None else None
         items_json = json.dumps(list(items), ensure_ascii=False, separators=(",", ":"))
         with self._tx() as conn:
+            if sale_ref is not None:
+                taken = conn.execute("SELECT app_trans_id FROM payments WHERE sale_ref=?",
+                                     (sale_ref,)).fetchone()
+                if taken is not None:
+                    raise SaleRefTaken(sale_ref, taken[0])
             if fp is not None and code_window_ms is not None:
                 self._claim_code_in(conn, fp, t, code_window_ms)
             conn.execute(
                 "INSERT INTO payments(app_trans_id, kind, generation, state, amount, description, "
                 "items_json, code_fingerprint, code_last4, payload_hash, message, created_ms, "
-                "submitted_ms, updated_ms, cashier_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "submitted_ms, updated_ms, cashier_id, sale_ref) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (app_trans_id, kind, generation, PaymentState.SUBMITTING.value, amount,
-                 description, items_json, fp, last4, payload_hash, message, t, t, t, cashier_id),
+                 description, items_json, fp, last4, payload_hash, message, t, t, t, cashier_id,
+                 sale_ref),
             )
             if lease_ttl_ms is not None:
                 self._take_lease_in(conn, "payments", app_trans_id, lease_ttl_ms)
@@ -106,6 +121,20 @@ class PaymentRows(LeaseRows):
                 message=message, cashier_id=cashier_id,
             )
             return self._get_in(conn, app_trans_id)
+
+    def find_by_sale_ref(self, sale_ref: str) -> PaymentView | None:
+        """The payment recorded under the sale system's reference, if any."""
+        rows = self._read(
+            f"SELECT {_PAYMENT_COLUMNS} FROM payments WHERE sale_ref=?",  # noqa: S608
+            (sale_ref,),
+        )
+        return _payment(rows[0]) if rows else None
+
+    def code_matches(self, view: PaymentView, code: str) -> bool:
+        """Whether `code` is the payment code `view` was charged with (by its fingerprint)."""
+        rows = self._read("SELECT code_fingerprint FROM payments WHERE app_trans_id=?",
+                          (view.app_trans_id,))
+        return bool(rows) and hmac.compare_digest(str(rows[0][0] or ""), self.fingerprint(code))
 
     @staticmethod
     def _claim_code_in(conn: sqlite3.Connection, fp: str, now: int, window_ms: float) -> None:

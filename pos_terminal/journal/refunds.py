@@ -9,7 +9,12 @@ from typing import Any
 
 from pos_terminal.base.i18n import _
 from pos_terminal.journal.connection import _REFUND_COLUMNS, _UNSET, _refund, vnd
-from pos_terminal.journal.errors import AlreadyReturned, IllegalTransition, RefundNotAllowed
+from pos_terminal.journal.errors import (
+    AlreadyReturned,
+    IllegalTransition,
+    RefundNotAllowed,
+    RefundRefTaken,
+)
 from pos_terminal.journal.leasing import LeaseRows
 from pos_terminal.journal.states import PaymentState, can_move
 from pos_terminal.journal.views import RefundView
@@ -31,17 +36,24 @@ class RefundRows(LeaseRows):
         cashier_id: str | None = None,
         auto: bool = False,
         authorised_by: str | None = None,
+        refund_ref: str | None = None,
     ) -> RefundView:
         """Commit a refund before it is sent; `amount` None means everything that is left.
         `cashier_id`: who asked (None: the cashier who took the payment); `authorised_by`: the
         supervisor whose PIN allowed it.
         `auto`: the return of a late charge, at most one per payment (AlreadyReturned).
+        `refund_ref`: the sale system's reference, unique (RefundRefTaken, nothing written).
 
         The check of what is left counts refunds still in flight, inside the same write
         transaction, so two refunds racing cannot together exceed the payment.
         """
         t = self._clock()
         with self._tx() as conn:
+            if refund_ref is not None:
+                taken = conn.execute("SELECT m_refund_id FROM refunds WHERE refund_ref=?",
+                                     (refund_ref,)).fetchone()
+                if taken is not None:
+                    raise RefundRefTaken(refund_ref, taken[0])
             payment = self._get_in(conn, app_trans_id)
             if payment.state is not PaymentState.SUCCEEDED:
                 raise RefundNotAllowed(
@@ -82,10 +94,10 @@ class RefundRows(LeaseRows):
                 cashier_id = payment.cashier_id
             conn.execute(
                 "INSERT INTO refunds(m_refund_id, app_trans_id, amount, description, state, "
-                "request_ms, message, created_ms, updated_ms, cashier_id, auto, authorised_by) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                "request_ms, message, created_ms, updated_ms, cashier_id, auto, authorised_by, "
+                "refund_ref) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (m_refund_id, app_trans_id, wanted, description, PaymentState.REFUNDING.value,
-                 request_ms, message, t, t, cashier_id, int(auto), authorised_by),
+                 request_ms, message, t, t, cashier_id, int(auto), authorised_by, refund_ref),
             )
             if lease_ttl_ms is not None:
                 self._take_lease_in(conn, "refunds", m_refund_id, lease_ttl_ms)
@@ -215,6 +227,12 @@ class RefundRows(LeaseRows):
         """The automatic return of a late charge, if it has one."""
         rows = self._read(f"SELECT {_REFUND_COLUMNS} FROM refunds "  # noqa: S608
                           "WHERE app_trans_id=? AND auto=1", (app_trans_id,))
+        return _refund(rows[0]) if rows else None
+
+    def find_refund_by_ref(self, refund_ref: str) -> RefundView | None:
+        """The refund recorded under the sale system's reference, if any."""
+        rows = self._read(f"SELECT {_REFUND_COLUMNS} FROM refunds "  # noqa: S608
+                          "WHERE refund_ref=?", (refund_ref,))
         return _refund(rows[0]) if rows else None
 
     def get_refund(self, m_refund_id: str) -> RefundView:

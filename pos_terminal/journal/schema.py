@@ -317,6 +317,38 @@ MIGRATIONS: tuple[str, ...] = (
     REFUND_AUTHORITY_MIGRATION,
     # version 9: a journal that runs for years (see SCALE_MIGRATION).
     SCALE_MIGRATION,
+    # Terminal API (issue 23): the sale system's own references, unique, set with the intent in
+    # its write transaction (so two processes can never both charge one sale) and never changed;
+    # the API's bearer tokens, only as SHA-256 hashes (api_tokens.py), removed by marking.
+    """
+    ALTER TABLE payments ADD COLUMN sale_ref TEXT;
+    CREATE UNIQUE INDEX payments_sale_ref ON payments(sale_ref) WHERE sale_ref IS NOT NULL;
+    ALTER TABLE refunds ADD COLUMN refund_ref TEXT;
+    CREATE UNIQUE INDEX refunds_refund_ref ON refunds(refund_ref) WHERE refund_ref IS NOT NULL;
+    CREATE TRIGGER payments_sale_ref_fixed BEFORE UPDATE OF sale_ref ON payments
+        WHEN NEW.sale_ref IS NOT OLD.sale_ref
+    BEGIN SELECT RAISE(ABORT, 'the sale reference of a payment never changes'); END;
+    CREATE TRIGGER refunds_refund_ref_fixed BEFORE UPDATE OF refund_ref ON refunds
+        WHEN NEW.refund_ref IS NOT OLD.refund_ref
+    BEGIN SELECT RAISE(ABORT, 'the reference of a refund never changes'); END;
+
+    CREATE TABLE api_tokens (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        name         TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 64),
+        token_hash   TEXT NOT NULL UNIQUE,
+        scopes       TEXT NOT NULL,
+        authorised_by TEXT,
+        created_ms   INTEGER NOT NULL,
+        removed_ms   INTEGER
+    ) STRICT;
+    CREATE UNIQUE INDEX api_tokens_active_name ON api_tokens(name) WHERE removed_ms IS NULL;
+    CREATE TRIGGER api_tokens_no_delete BEFORE DELETE ON api_tokens
+    BEGIN SELECT RAISE(ABORT, 'a token is removed by marking it, never deleted'); END;
+    CREATE TRIGGER api_tokens_fixed BEFORE UPDATE ON api_tokens
+        WHEN NEW.token_hash IS NOT OLD.token_hash OR NEW.scopes IS NOT OLD.scopes
+            OR NEW.name IS NOT OLD.name OR OLD.removed_ms IS NOT NULL
+    BEGIN SELECT RAISE(ABORT, 'a token only changes by being removed, once'); END;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
