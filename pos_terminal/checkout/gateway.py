@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout import outcomes
 from pos_terminal.checkout.ports import CheckoutContext
 from pos_terminal.journal import PaymentState, PaymentView
@@ -19,7 +19,7 @@ from pos_terminal.wallet.ids import new_app_trans_id
 from pos_terminal.wallet.messages import EmbedData, GatewayOrder
 
 S = PaymentState
-MSG_WAITING = N_("Waiting for the customer to pay with the QR code or the order page.")
+WAITING = Reason.of("gateway.waiting")
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ def create_gateway_order(
     order.validate(co.client.generation)
     view = journal.record_intent(
         app_trans_id=app_trans_id, amount=amount, generation=co.client.generation,
-        kind="gateway", description=description, message=_("Creating the order."), now=now,
+        kind="gateway", description=description, message=Reason.of("gateway.creating"), now=now,
     )
     token: str | None = None
     try:
@@ -81,19 +81,19 @@ def create_gateway_order(
         result = co.client.create_order(order)
     except NotSent as exc:
         view = journal.transition(app_trans_id, S.FAILED,
-                                  message=outcomes.not_sent_message(exc.cause))
+                                  message=outcomes.not_sent(exc.cause))
     except (NoAnswer, UnreadableAnswer) as exc:
         view = journal.transition(app_trans_id, S.UNKNOWN,
-                                  message=outcomes.no_answer_message(exc.message))
+                                  message=outcomes.no_answer(exc.why))
     except ServiceRefused as exc:
         view = journal.transition(
-            app_trans_id, S.FAILED, message=exc.message, return_code=exc.return_code,
+            app_trans_id, S.FAILED, message=exc.why, return_code=exc.return_code,
             sub_return_code=exc.sub_return_code, service_message=exc.service_message,
         )
     else:
         token = result.zp_trans_token
         view = journal.transition(
-            app_trans_id, S.PROCESSING, message=_(MSG_WAITING), return_code=result.return_code,
+            app_trans_id, S.PROCESSING, message=WAITING, return_code=result.return_code,
             service_message=result.message, order_url=result.order_url, qr_code=result.qr_code,
         )
     return GatewayOrderView(view, token)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from pos_terminal.base.i18n import _
+from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
 from pos_terminal.checkout.ports import CheckoutContext
 from pos_terminal.journal import PENDING_STATES, PaymentView, RefundView
@@ -20,11 +20,8 @@ from pos_terminal.wallet.returncodes import never_arrived
 LATE_CHECK_WINDOW_MS = 20 * 60 * 1000
 
 
-def review_message(window_h: float) -> str:
-    return _(
-        "Older than {hours} h: the wallet service no longer answers status queries for it. "
-        "Check it in the merchant portal, then mark it paid or failed with pos-terminal override."
-    ).format(hours=f"{window_h:g}")
+def too_old(window_h: float) -> Reason:
+    return Reason.of("review.too_old", hours=f"{window_h:g}")
 
 
 @dataclass(frozen=True)
@@ -95,7 +92,7 @@ def reconcile(
                     continue
                 if now - p.created_ms > window_ms:
                     journal.flag_for_review(
-                        p.app_trans_id, review_message(cfg.status_query_window_h)
+                        p.app_trans_id, too_old(cfg.status_query_window_h)
                     )
                     flagged += 1
                 else:
@@ -107,7 +104,7 @@ def reconcile(
                     continue
                 if now - r.created_ms > window_ms:
                     journal.flag_refund_for_review(
-                        r.m_refund_id, review_message(cfg.status_query_window_h)
+                        r.m_refund_id, too_old(cfg.status_query_window_h)
                     )
                     continue
                 view = query_refund_once(co, r)

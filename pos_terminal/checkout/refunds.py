@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from pos_terminal.base.i18n import _
+from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout import outcomes
 from pos_terminal.checkout.errors import InvalidPayment
 from pos_terminal.checkout.hooks import pause_point
@@ -26,11 +26,8 @@ from pos_terminal.wallet.messages import RefundRequest
 S = PaymentState
 
 
-def _no_answer(detail: str) -> str:
-    return _(
-        "No clear answer to the refund ({detail}). It may or may not have been made: the "
-        "terminal checks its status. Do not refund again."
-    ).format(detail=detail)
+def _no_answer(detail: Reason | str) -> Reason:
+    return Reason.of("refund.no_answer", detail=detail)
 
 
 def refund(
@@ -48,22 +45,19 @@ def refund(
     `auto`: the automatic return of a late charge (checkout/late_charges.py)."""
     co.last_refund = None
     if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
-        raise InvalidPayment("amount", _("A refund amount must be a whole number of VND, not "
-                                         "{amount}.").format(amount=repr(amount)))
+        raise InvalidPayment("amount", Reason.of("refund.amount.not_whole", value=repr(amount)))
     if amount is not None and amount <= 0:
-        raise InvalidPayment("amount", _("A refund amount must be positive, not {amount}.").format(
-            amount=amount))
+        raise InvalidPayment("amount", Reason.of("refund.amount.not_positive", value=amount))
     journal = co.journal
     payment = journal.get(app_trans_id)
     if payment.state is not S.SUCCEEDED:
         raise RefundNotAllowed(
-            _("Payment {app_trans_id} is {state}; only a succeeded payment can be "
-              "refunded.").format(app_trans_id=app_trans_id, state=payment.state.value)
+            Reason.of("refund.not_allowed.state", app_trans_id=app_trans_id,
+                      state=payment.state.value)
         )
     if payment.zp_trans_id is None:
         raise RefundNotAllowed(
-            _("Payment {app_trans_id} has no wallet transaction number (it was marked paid by "
-              "hand); refund it from the merchant portal.").format(app_trans_id=app_trans_id)
+            Reason.of("refund.not_allowed.no_transaction_number", app_trans_id=app_trans_id)
         )
     now = journal.now()
     m_refund_id = new_refund_id(co.settings.service.app_id, now,
@@ -76,7 +70,7 @@ def refund(
     ttl_ms = co.lease_ttl_ms()
     view = journal.record_refund_intent(
         m_refund_id=m_refund_id, app_trans_id=app_trans_id, amount=amount, description=text,
-        request_ms=now, message=_("Sending the refund to the wallet service."),
+        request_ms=now, message=Reason.of("refund.sending"),
         lease_ttl_ms=ttl_ms,
         cashier_id=cashier_id, auto=auto,
     )
@@ -92,13 +86,11 @@ def refund(
         co.count_request()
         result = co.client.refund(request)
     except NotSent as exc:
-        view = _settle_own(co, m_refund_id, message=_(
-            "Cannot reach the wallet service ({cause}): no money moved. Check the network or "
-            "the service address, then refund again.").format(cause=exc.cause))
+        view = _settle_own(co, m_refund_id, message=Reason.of("refund.not_sent", cause=exc.cause))
     except (NoAnswer, UnreadableAnswer) as exc:
-        view = outcomes.refund_pending(journal, view, _no_answer(exc.message), release=True)
+        view = outcomes.refund_pending(journal, view, _no_answer(exc.why), release=True)
     except ServiceRefused as exc:
-        view = _settle_own(co, m_refund_id, message=exc.message, return_code=exc.return_code,
+        view = _settle_own(co, m_refund_id, message=exc.why, return_code=exc.return_code,
                            sub_return_code=exc.sub_return_code,
                            service_message=exc.service_message)
     except Exception as exc:
@@ -112,7 +104,8 @@ def refund(
     return follow_refund(co, view, deadline_s=deadline_s, cancel=cancel)
 
 
-def _settle_own(co: CheckoutContext, m_refund_id: str, *, message: str, **codes: Any) -> RefundView:
+def _settle_own(co: CheckoutContext, m_refund_id: str, *, message: Reason,
+               **codes: Any) -> RefundView:
     """This process's refund was refused or never left: FAILED, lease released in the same
     transaction; if another process settled it meanwhile, its verdict stands."""
     try:
@@ -140,7 +133,7 @@ def query_refund_once(co: CheckoutContext, view: RefundView) -> RefundView:
         co.count_request()
         result = co.client.query_refund(view.m_refund_id)
     except (NoAnswer, UnreadableAnswer, ServiceRefused) as exc:
-        return outcomes.refund_pending(co.journal, view, _no_answer(exc.message))
+        return outcomes.refund_pending(co.journal, view, _no_answer(exc.why))
     except Exception as exc:
         return outcomes.refund_pending(
             co.journal, view, _no_answer(f"unexpected error: {type(exc).__name__}"))

@@ -10,6 +10,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from pos_terminal.base.codes import code_last4
+from pos_terminal.base.reasons import Reason, stored
 from pos_terminal.journal.connection import (
     _EVENT_COLUMNS,
     _PAYMENT_COLUMNS,
@@ -55,7 +56,7 @@ class PaymentRows(LeaseRows):
         items: Sequence[Any] = (),
         payment_code: str | None = None,
         payload_hash: str | None = None,
-        message: str = "",
+        message: Reason | str = "",
         now: int | None = None,
         lease_ttl_ms: int | None = None,
         code_window_ms: float | None = None,
@@ -81,7 +82,8 @@ class PaymentRows(LeaseRows):
                 "items_json, code_fingerprint, code_last4, payload_hash, message, created_ms, "
                 "submitted_ms, updated_ms, cashier_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (app_trans_id, kind, generation, PaymentState.SUBMITTING.value, amount,
-                 description, items_json, fp, last4, payload_hash, message, t, t, t, cashier_id),
+                 description, items_json, fp, last4, payload_hash, stored(message), t, t, t,
+                 cashier_id),
             )
             if lease_ttl_ms is not None:
                 self._take_lease_in(conn, "payments", app_trans_id, lease_ttl_ms)
@@ -122,7 +124,7 @@ class PaymentRows(LeaseRows):
             self._release_in(conn, "payments", "app_trans_id", app_trans_id)
 
     def conclude_never_arrived(
-        self, app_trans_id: str, *, grace_s: float, message: str,
+        self, app_trans_id: str, *, grace_s: float, message: Reason | str,
         return_code: int | None = None, sub_return_code: int | None = None,
         service_message: str = "", count_poll: bool = False,
     ) -> tuple[PaymentView, str]:
@@ -147,7 +149,7 @@ class PaymentRows(LeaseRows):
             return view, "failed"
 
     def record_late_success(
-        self, app_trans_id: str, *, message: str, return_code: int | None,
+        self, app_trans_id: str, *, message: Reason | str, return_code: int | None,
         sub_return_code: int | None, service_message: str, zp_trans_id: str | None,
     ) -> PaymentView:
         """A success for a payment already concluded FAILED: SUCCEEDED with the `late` flag and
@@ -161,7 +163,7 @@ class PaymentRows(LeaseRows):
                 "UPDATE payments SET state='succeeded', late=1, needs_review=0, message=?, "
                 "return_code=?, sub_return_code=?, service_message=?, zp_trans_id=?, "
                 "updated_ms=? WHERE app_trans_id=?",
-                (message, return_code, sub_return_code, service_message, zp_trans_id, t,
+                (stored(message), return_code, sub_return_code, service_message, zp_trans_id, t,
                  app_trans_id),
             )
             self._append_event(
@@ -174,7 +176,7 @@ class PaymentRows(LeaseRows):
             return self._get_in(conn, app_trans_id)
 
     def flag_answer(
-        self, app_trans_id: str, message: str, *, return_code: int | None = None,
+        self, app_trans_id: str, message: Reason | str, *, return_code: int | None = None,
         sub_return_code: int | None = None, service_message: str = "",
         zp_trans_id: str | None = None,
     ) -> PaymentView:
@@ -190,8 +192,8 @@ class PaymentRows(LeaseRows):
                 "UPDATE payments SET state=?, needs_review=1, message=?, return_code=?, "
                 "sub_return_code=?, service_message=?, "
                 "zp_trans_id=coalesce(zp_trans_id, ?), updated_ms=? WHERE app_trans_id=?",
-                (to.value, message, return_code, sub_return_code, service_message, zp_trans_id,
-                 t, app_trans_id),
+                (to.value, stored(message), return_code, sub_return_code, service_message,
+                 zp_trans_id, t, app_trans_id),
             )
             self._release_in(conn, "payments", "app_trans_id", app_trans_id)
             self._append_event(
@@ -212,7 +214,7 @@ class PaymentRows(LeaseRows):
         )
         return [_payment(r) for r in rows]
 
-    def mark_abandoned(self, app_trans_id: str, message: str, *,
+    def mark_abandoned(self, app_trans_id: str, message: Reason | str, *,
                        cashier_id: str | None = None) -> PaymentView:
         """The cashier gave up waiting for an open payment: it stays open (status queries go
         on) and a success from now on is a late charge. A row already settled is returned as
@@ -223,7 +225,7 @@ class PaymentRows(LeaseRows):
             if current.abandoned or current.state not in PENDING_STATES:
                 return current
             conn.execute("UPDATE payments SET abandoned=1, message=?, updated_ms=? "
-                         "WHERE app_trans_id=?", (message, t, app_trans_id))
+                         "WHERE app_trans_id=?", (stored(message), t, app_trans_id))
             self._append_event(
                 conn, app_trans_id=app_trans_id, time_ms=t, kind="transition",
                 from_state=current.state.value, to_state=current.state.value, message=message,
@@ -247,7 +249,7 @@ class PaymentRows(LeaseRows):
         app_trans_id: str,
         to_state: PaymentState,
         *,
-        message: str,
+        message: Reason | str,
         return_code: int | None = _UNSET,
         sub_return_code: int | None = _UNSET,
         service_message: str = _UNSET,
@@ -273,7 +275,7 @@ class PaymentRows(LeaseRows):
 
     def _transition_in(
         self, conn: sqlite3.Connection, app_trans_id: str, to_state: PaymentState, *,
-        message: str, return_code: Any, sub_return_code: Any, service_message: Any,
+        message: Reason | str, return_code: Any, sub_return_code: Any, service_message: Any,
         zp_trans_id: Any, order_url: Any, qr_code: Any, count_poll: bool,
         allowed_from: Collection[PaymentState] | None, release: bool,
     ) -> PaymentView:
@@ -290,7 +292,8 @@ class PaymentRows(LeaseRows):
                 f"Payment {app_trans_id} cannot go from {current.state.value} to "
                 f"{to_state.value}."
             )
-        sets: dict[str, Any] = {"state": to_state.value, "message": message, "updated_ms": t}
+        sets: dict[str, Any] = {"state": to_state.value, "message": stored(message),
+                                "updated_ms": t}
         for column, value in (
             ("return_code", return_code), ("sub_return_code", sub_return_code),
             ("service_message", service_message), ("zp_trans_id", zp_trans_id),
@@ -319,7 +322,8 @@ class PaymentRows(LeaseRows):
         return self._get_in(conn, app_trans_id)
 
     def override(
-        self, app_trans_id: str, to_state: PaymentState, *, reason: str, who: str, message: str,
+        self, app_trans_id: str, to_state: PaymentState, *, reason: str, who: str,
+        message: Reason | str,
         cashier_id: str | None = None,
     ) -> PaymentView:
         """A cashier's explicit decision (after checking the merchant portal), never silent."""
@@ -345,7 +349,7 @@ class PaymentRows(LeaseRows):
             conn.execute(
                 "UPDATE payments SET state=?, message=?, needs_review=0, updated_ms=? "
                 "WHERE app_trans_id=?",
-                (to_state.value, message, t, app_trans_id),
+                (to_state.value, stored(message), t, app_trans_id),
             )
             self._append_event(
                 conn, app_trans_id=app_trans_id, time_ms=t, kind="override",
@@ -354,7 +358,7 @@ class PaymentRows(LeaseRows):
             )
             return self._get_in(conn, app_trans_id)
 
-    def flag_for_review(self, app_trans_id: str, message: str) -> PaymentView:
+    def flag_for_review(self, app_trans_id: str, message: Reason | str) -> PaymentView:
         """Mark a row that can no longer be resolved by a status query; its state stays as is."""
         t = self._clock()
         with self._tx() as conn:
@@ -363,7 +367,7 @@ class PaymentRows(LeaseRows):
                 return current
             conn.execute(
                 "UPDATE payments SET needs_review=1, message=?, updated_ms=? WHERE app_trans_id=?",
-                (message, t, app_trans_id),
+                (stored(message), t, app_trans_id),
             )
             self._append_event(
                 conn, app_trans_id=app_trans_id, time_ms=t, kind="review",

@@ -7,6 +7,7 @@ may not have happened, so callers resolve it with a status query and never treat
 from __future__ import annotations
 
 from pos_terminal.base.errors import ExitCode, PosError
+from pos_terminal.base.reasons import Reason
 
 
 class WalletError(PosError):
@@ -19,7 +20,7 @@ class FieldError(WalletError):
 
     exit_code = ExitCode.NOTHING_SENT
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str, message: str | Reason) -> None:
         super().__init__(message)
         self.field = field
 
@@ -38,7 +39,7 @@ class NotSent(NoAnswer):
 
     exit_code = ExitCode.NOT_PAID
 
-    def __init__(self, message: str, cause: str) -> None:
+    def __init__(self, message: str | Reason, cause: str) -> None:
         super().__init__(message)
         self.cause = cause
 
@@ -46,7 +47,7 @@ class NotSent(NoAnswer):
 class UnreadableAnswer(WalletError):
     """An answer came back but cannot be trusted: HTTP error, HTML, garbage, missing fields."""
 
-    def __init__(self, message: str, http_status: int | None = None) -> None:
+    def __init__(self, message: str | Reason, http_status: int | None = None) -> None:
         super().__init__(message)
         self.http_status = http_status
 
@@ -56,7 +57,7 @@ class ServiceRefused(WalletError):
 
     def __init__(
         self,
-        message: str,
+        message: str | Reason,
         return_code: int,
         sub_return_code: int | None = None,
         service_message: str = "",

@@ -14,6 +14,7 @@ from typing import Any
 from pos_terminal.checkout import Checkout, PaymentState, verdict
 from pos_terminal.checkout.hooks import PAUSE_AT, PAUSE_FILE
 from pos_terminal.config import Settings
+from pos_terminal.sentences.reports import report_lines
 from tests.checkout.conftest import (
     add_fault,
     charged,
@@ -83,7 +84,7 @@ def test_an_abandoned_payment_charged_later_is_returned_once(
         x = co.journal.x_report()
         assert (x.auto_returned_count, x.auto_returned_amount) == (1, 15_000)
         assert any(line.startswith("  AUTO-RETURNED     1           15.000 ₫")
-                   for line in x.lines()), x.lines()
+                   for line in report_lines(x)), report_lines(x)
         [ann] = co.journal.grouped_report("cashier")
         assert (ann.cashier_id, ann.sales_amount, ann.refunds_amount, ann.net_amount,
                 ann.auto_returned_count, ann.auto_returned_amount) == (

@@ -17,6 +17,7 @@ from pos_terminal.checkout import Checkout, PaymentState, verdict
 from pos_terminal.checkout.outcomes import MSG_OWNER_LIVE
 from pos_terminal.config import Settings
 from pos_terminal.journal import CodeClaimed, Journal, lease
+from pos_terminal.sentences.reports import report_lines
 from tests.checkout.conftest import (
     add_fault,
     charged,
@@ -151,7 +152,7 @@ def test_a_late_success_is_recorded_and_counted(settings: Settings, emulator: An
         assert (review.kind, review.to_state) == ("review", "succeeded")
         x = co.journal.x_report()
         assert (x.late_count, x.late_amount, x.sales_count) == (1, 15_000, 1)
-        assert any("LATE PAID" in line for line in x.lines())
+        assert any("LATE PAID" in line for line in report_lines(x))
         assert verdict.payment_exit(view) == 3 and verdict.headline(view) == "NEEDS REVIEW"
         assert co.journal.refunds(tid) == []
     finally:
