@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from pos_terminal import sentences  # noqa: F401  (the renderer every front end installs)
 from pos_terminal.base import i18n
 from pos_terminal.config import Settings, load_settings
 

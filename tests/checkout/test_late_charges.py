@@ -14,6 +14,7 @@ from typing import Any
 from pos_terminal.checkout import Checkout, PaymentState, verdict
 from pos_terminal.checkout.hooks import PAUSE_AT, PAUSE_FILE
 from pos_terminal.config import Settings
+from pos_terminal.sentences.labels import headline
 from pos_terminal.sentences.reports import report_lines
 from tests.checkout.conftest import (
     add_fault,
@@ -78,7 +79,7 @@ def test_an_abandoned_payment_charged_later_is_returned_once(
         assert view.message == RETURNED
         assert (refund.state, refund.amount, refund.auto, refund.cashier_id) == (
             S.REFUNDED, 15_000, True, "ann")  # counted for the cashier of the sale
-        assert verdict.headline(view) == "CHARGED LATE, RETURNED"
+        assert headline(view) == "CHARGED LATE, RETURNED"
         co.reconcile()  # and again: nothing more is returned
         assert len(co.journal.refunds(tid)) == 1
         x = co.journal.x_report()
@@ -128,7 +129,7 @@ def test_review_leaves_a_late_charge_to_a_person(
         final = co.journal.get(view.app_trans_id)
         assert (final.state, final.needs_review, final.charged_late) == (S.SUCCEEDED, True, True)
         assert final.message.startswith("CHARGED LATE: the wallet charged 15.000 ₫")
-        assert verdict.headline(final) == "NEEDS REVIEW"
+        assert headline(final) == "NEEDS REVIEW"
         assert co.journal.refunds(view.app_trans_id) == []
         # a person decides: the customer paid only this way, the sale stands
         kept = co.override(view.app_trans_id, S.SUCCEEDED, "customer paid only by wallet", "lan")

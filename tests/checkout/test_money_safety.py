@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from pos_terminal.checkout import Checkout, PaymentState, verdict
-from pos_terminal.checkout.outcomes import MSG_OWNER_LIVE
+from pos_terminal.checkout.outcomes import SENDER_LIVE
 from pos_terminal.config import Settings
 from pos_terminal.journal import CodeClaimed, Journal, lease
+from pos_terminal.sentences.labels import headline
 from pos_terminal.sentences.reports import report_lines
 from tests.checkout.conftest import (
     add_fault,
@@ -153,7 +154,7 @@ def test_a_late_success_is_recorded_and_counted(settings: Settings, emulator: An
         x = co.journal.x_report()
         assert (x.late_count, x.late_amount, x.sales_count) == (1, 15_000, 1)
         assert any("LATE PAID" in line for line in report_lines(x))
-        assert verdict.payment_exit(view) == 3 and verdict.headline(view) == "NEEDS REVIEW"
+        assert verdict.payment_exit(view) == 3 and headline(view) == "NEEDS REVIEW"
         assert co.journal.refunds(tid) == []
     finally:
         co.close()
@@ -270,7 +271,7 @@ def test_owner_live_message_while_the_sender_runs(settings: Settings, emulator: 
         with Checkout(settings) as other:
             report = other.reconcile()
         [row] = report.payments
-        assert row.state is S.SUBMITTING and row.message == MSG_OWNER_LIVE
+        assert row.state is S.SUBMITTING and row.why == SENDER_LIVE
         assert report.still_open == 1
 
 
