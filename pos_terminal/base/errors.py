@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from pos_terminal.base.reasons import Reason, render
+from pos_terminal.base.reasons import TEXT, Reason, render
 
 
 class ExitCode(IntEnum):
@@ -33,6 +33,8 @@ class PosError(Exception):
     """
 
     exit_code: int = ExitCode.UNKNOWN
+    #: The code of an error raised with a plain sentence (a subclass names its own).
+    kind: str = "error"
 
     def __init__(self, message: str | Reason, *, exit_code: int | None = None,
                  text: str | None = None) -> None:
@@ -45,8 +47,9 @@ class PosError(Exception):
 
     @property
     def code(self) -> str:
-        """The stable code of what went wrong (``text`` for an error given as a sentence)."""
-        return self.why.code
+        """The stable code of what went wrong: its reason's, or its kind's when it was raised
+        with a plain sentence."""
+        return self.kind if self.why.code == TEXT else self.why.code
 
     @property
     def message(self) -> str:

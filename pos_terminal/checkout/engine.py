@@ -384,7 +384,7 @@ class Checkout:
                 return self.journal.get(view.app_trans_id)
             return outcomes.needs_review(self.journal, view,
                                          other_order(view.app_trans_id, exc.why))
-        except (NoAnswer, UnreadableAnswer, ServiceRefused) as exc:
+        except (NoAnswer, NotSent, UnreadableAnswer, ServiceRefused) as exc:
             if view.is_final:
                 return self.journal.get(view.app_trans_id)
             return outcomes.stay(self.journal, view, outcomes.no_answer(exc.why))

@@ -132,7 +132,7 @@ def query_refund_once(co: CheckoutContext, view: RefundView) -> RefundView:
     try:
         co.count_request()
         result = co.client.query_refund(view.m_refund_id)
-    except (NoAnswer, UnreadableAnswer, ServiceRefused) as exc:
+    except (NoAnswer, NotSent, UnreadableAnswer, ServiceRefused) as exc:
         return outcomes.refund_pending(co.journal, view, _no_answer(exc.why))
     except Exception as exc:
         return outcomes.refund_pending(

@@ -17,11 +17,11 @@ from pos_terminal.journal.cashiers import (
 )
 from pos_terminal.journal.export import write_csv, write_json, write_refunds_csv
 from pos_terminal.wallet.client import WalletClient
-from pos_terminal.wallet.errors import NoAnswer, ServiceRefused, UnreadableAnswer
+from pos_terminal.wallet.errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
 from pos_terminal.wallet.verification import verify_callback, verify_redirect
 
 __all__ = [
-    "Cashier", "CashierError", "CashierLocked", "Cashiers", "Journal", "NoAnswer",
+    "Cashier", "CashierError", "CashierLocked", "Cashiers", "Journal", "NoAnswer", "NotSent",
     "NotSupervisor", "PinRejected", "ServiceRefused", "Shift", "UnknownCashier",
     "UnreadableAnswer", "WalletClient", "check_pin_format", "verify_callback", "verify_redirect",
     "write_csv", "write_json", "write_refunds_csv",
