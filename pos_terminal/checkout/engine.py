@@ -40,6 +40,7 @@ from pos_terminal.journal import (
     Journal,
     JournalError,
     JournalUnavailable,
+    PaymentEvent,
     PaymentState,
     PaymentView,
     RefundView,
@@ -58,6 +59,7 @@ from pos_terminal.wallet.returncodes import never_arrived
 
 log = logging.getLogger(__name__)
 S = PaymentState
+E = PaymentEvent
 _PREPARING = "(preparing)"  # a claimed code whose payment has no app_trans_id yet
 
 
@@ -263,18 +265,18 @@ class Checkout:
     def _not_sent(self, app_trans_id: str, message: Reason) -> PaymentView:
         """The intent is recorded but this process did not send it (and never will)."""
         try:
-            return self.journal.transition(app_trans_id, S.FAILED, message=message,
-                                           allowed_from=(S.SUBMITTING, S.UNKNOWN), release=True)
+            return self.journal.apply(app_trans_id, E.NOT_SENT, message=message, release=True)
         except IllegalTransition:  # another process settled it meanwhile: keep its verdict
             self.journal.release(app_trans_id)
             return self.journal.get(app_trans_id)
 
-    def _settle_own(self, app_trans_id: str, to: PaymentState, message: Reason) -> PaymentView:
+    def _settle_own(self, app_trans_id: str, event: PaymentEvent, message: Reason
+                    ) -> PaymentView:
         """Record how this process's own send ended, releasing its lease in the same
         transaction; if another process has settled the payment meanwhile (a status query found
         it paid while this send waited), its verdict stands."""
         try:
-            return self.journal.transition(app_trans_id, to, message=message, release=True)
+            return self.journal.apply(app_trans_id, event, message=message, release=True)
         except IllegalTransition:
             self.journal.release(app_trans_id)
             return self.journal.get(app_trans_id)
@@ -290,7 +292,7 @@ class Checkout:
             pause_point("after_answer")
             never_sent = outcomes.not_sent(exc.cause)
             return self._record_answer(app_trans_id, lambda: self._settle_own(
-                app_trans_id, S.FAILED, never_sent))
+                app_trans_id, E.DECLINED, never_sent))
         except MismatchedAnswer as exc:
             pause_point("after_answer")
             text = other_order(app_trans_id, exc.why)
@@ -299,16 +301,16 @@ class Checkout:
             pause_point("after_answer")
             unknown = outcomes.no_answer(exc.why)
             return self._record_answer(app_trans_id, lambda: self._settle_own(
-                app_trans_id, S.UNKNOWN, unknown))
+                app_trans_id, E.NO_ANSWER, unknown))
         except Exception as exc:
             log.exception("unexpected error sending payment %s", app_trans_id)
             text = unexpected(exc)
             return self._record_answer(app_trans_id, lambda: self._settle_own(
-                app_trans_id, S.UNKNOWN, text))
+                app_trans_id, E.NO_ANSWER, text))
         except BaseException:
             # KeyboardInterrupt and the like: record what is known before going.
             try:
-                j.transition(app_trans_id, S.UNKNOWN, message=outcomes.no_answer(
+                j.apply(app_trans_id, E.NO_ANSWER, message=outcomes.no_answer(
                     "the terminal was interrupted while sending"), release=True)
             except Exception:
                 log.exception("could not record the interruption of %s", app_trans_id)
@@ -466,11 +468,15 @@ class Checkout:
         self, app_trans_id: str, to_state: PaymentState, reason: str, who: str,
         *, cashier_id: str | None = None,
     ) -> PaymentView:
-        said = Reason.of("override.paid" if to_state is S.SUCCEEDED else "override.failed",
+        paid = to_state is S.SUCCEEDED
+        said = Reason.of("override.paid" if paid else "override.failed",
                          who=who.strip(), reason=reason.strip())
-        return self.journal.override(
-            app_trans_id, to_state, reason=reason, who=who, cashier_id=cashier_id, message=said,
-        )
+        if to_state not in (S.SUCCEEDED, S.FAILED):
+            raise IllegalTransition(
+                f"An override can only mark a payment succeeded or failed, not {to_state.value}.")
+        return self.journal.apply(
+            app_trans_id, E.OVERRIDE_PAID if paid else E.OVERRIDE_FAILED, message=said,
+            reason=reason, who=who, cashier_id=cashier_id)
 
     # ---------------------------------------------------------------- gateway orders
     def create_gateway_order(

@@ -13,12 +13,13 @@ from typing import Any
 from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout import outcomes
 from pos_terminal.checkout.ports import CheckoutContext
-from pos_terminal.journal import PaymentState, PaymentView
+from pos_terminal.journal import Answer, PaymentEvent, PaymentState, PaymentView
 from pos_terminal.wallet.errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
 from pos_terminal.wallet.ids import new_app_trans_id
 from pos_terminal.wallet.messages import EmbedData, GatewayOrder
 
 S = PaymentState
+E = PaymentEvent
 WAITING = Reason.of("gateway.waiting")
 
 
@@ -80,20 +81,15 @@ def create_gateway_order(
         co.count_request()
         result = co.client.create_order(order)
     except NotSent as exc:
-        view = journal.transition(app_trans_id, S.FAILED,
-                                  message=outcomes.not_sent(exc.cause))
+        view = journal.apply(app_trans_id, E.DECLINED, message=outcomes.not_sent(exc.cause))
     except (NoAnswer, UnreadableAnswer) as exc:
-        view = journal.transition(app_trans_id, S.UNKNOWN,
-                                  message=outcomes.no_answer(exc.why))
+        view = journal.apply(app_trans_id, E.NO_ANSWER, message=outcomes.no_answer(exc.why))
     except ServiceRefused as exc:
-        view = journal.transition(
-            app_trans_id, S.FAILED, message=exc.why, return_code=exc.return_code,
-            sub_return_code=exc.sub_return_code, service_message=exc.service_message,
-        )
+        view = journal.apply(app_trans_id, E.DECLINED, Answer(
+            exc.return_code, exc.sub_return_code, exc.service_message), message=exc.why)
     else:
         token = result.zp_trans_token
-        view = journal.transition(
-            app_trans_id, S.PROCESSING, message=WAITING, return_code=result.return_code,
-            service_message=result.message, order_url=result.order_url, qr_code=result.qr_code,
-        )
+        view = journal.apply(app_trans_id, E.ACCEPTED, Answer(
+            result.return_code, None, result.message, order_url=result.order_url,
+            qr_code=result.qr_code), message=WAITING)
     return GatewayOrderView(view, token)

@@ -18,6 +18,9 @@ from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.ports import CheckoutContext
 from pos_terminal.journal import (
     AlreadyReturned,
+    Answer,
+    IllegalTransition,
+    PaymentEvent,
     PaymentState,
     PaymentView,
     RefundNotAllowed,
@@ -27,6 +30,7 @@ from pos_terminal.wallet.errors import WalletError
 
 log = logging.getLogger(__name__)
 S = PaymentState
+E = PaymentEvent
 
 
 def returns_automatically(co: CheckoutContext) -> bool:
@@ -51,16 +55,21 @@ def abandon(co: CheckoutContext, app_trans_id: str, *,
             cashier_id: str | None = None) -> PaymentView:
     """The cashier stops waiting for an open payment. Returns the row: still open (from now on
     a success is a late charge), or already settled (its verdict came first: show it)."""
-    return co.journal.mark_abandoned(app_trans_id, gave_up(returns_automatically(co), app_trans_id),
-                                     cashier_id=cashier_id)
+    try:
+        return co.journal.apply(app_trans_id, E.ABANDONED, message=gave_up(
+            returns_automatically(co), app_trans_id), cashier_id=cashier_id)
+    except IllegalTransition:  # settled (its verdict came first: show it), or abandoned already
+        return co.journal.get(app_trans_id)
 
 
 def _flag(co: CheckoutContext, view: PaymentView, message: Reason) -> PaymentView:
-    return co.journal.flag_answer(
-        view.app_trans_id, message, return_code=view.return_code,
-        sub_return_code=view.sub_return_code, service_message=view.service_message,
-        zp_trans_id=view.zp_trans_id,
-    )
+    """A late charge left for a person (the row's answer is kept as it is)."""
+    answer = Answer(view.return_code, view.sub_return_code, view.service_message,
+                    view.zp_trans_id)
+    try:
+        return co.journal.apply(view, E.LATE_REVIEW, answer, message=message)
+    except IllegalTransition:  # refunded or settled otherwise meanwhile
+        return co.journal.get(view.app_trans_id)
 
 
 def settle(co: CheckoutContext, view: PaymentView) -> PaymentView:

@@ -13,15 +13,19 @@ from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout.answer_checks import answer_problems, review
 from pos_terminal.checkout.ports import JournalStore
 from pos_terminal.journal import (
+    Answer,
     IllegalTransition,
+    PaymentEvent,
     PaymentState,
     PaymentView,
     RefundView,
+    Refused,
 )
 from pos_terminal.wallet.results import PaymentResult, RefundResult, WalletOutcome
 
 log = logging.getLogger(__name__)
 S = PaymentState
+E = PaymentEvent
 
 SENDING = Reason.of("sending")
 NEVER_ARRIVED = Reason.of("not_sent.never_arrived")
@@ -47,67 +51,58 @@ def not_sent(cause: str) -> Reason:
     return Reason.of("not_sent", cause=cause)
 
 
-def _answer_fields(result: PaymentResult | RefundResult | None, id_name: str,
-                   wallet_id: str | None) -> dict[str, object]:
-    """What the journal keeps of a wallet answer: its codes, its message and the wallet's id."""
+def answer_of(result: PaymentResult | RefundResult | None) -> Answer | None:
+    """What the journal keeps of a wallet answer: its codes, its words and the wallet's id."""
     if result is None:
-        return {}
-    fields: dict[str, object] = {
-        "return_code": result.return_code,
-        "sub_return_code": result.sub_return_code,
-        "service_message": result.message,
-    }
-    if wallet_id is not None:
-        fields[id_name] = wallet_id
-    return fields
+        return None
+    wallet_id = result.zp_trans_id if isinstance(result, PaymentResult) else result.refund_id
+    return Answer(result.return_code, result.sub_return_code, result.message, wallet_id)
 
 
 def _settle(
-    journal: JournalStore, view: PaymentView, to: PaymentState, *, message: Reason,
+    journal: JournalStore, view: PaymentView, event: PaymentEvent, *, message: Reason,
     result: PaymentResult | None = None, poll: bool = False, release: bool = False,
 ) -> PaymentView:
-    fields = _answer_fields(result, "zp_trans_id", None if result is None else result.zp_trans_id)
     try:
-        return journal.transition(
-            view.app_trans_id, to, message=message, count_poll=poll, release=release,
-            **fields,  # type: ignore[arg-type]
-        )
+        return journal.apply(view, event, answer_of(result), message=message, count_poll=poll,
+                             release=release)
     except IllegalTransition:
         # Another process (or the background reconciler) settled it meanwhile: keep its verdict,
         # except a success for a row concluded FAILED: that charge happened, late.
         current = journal.get(view.app_trans_id)
         if release:
             journal.release(view.app_trans_id)
-        if to is S.SUCCEEDED and result is not None and current.state is S.FAILED:
-            log.warning("late success for %s, concluded failed before", view.app_trans_id)
-            return journal.record_late_success(
-                view.app_trans_id, message=late_success(current.amount),
-                return_code=result.return_code, sub_return_code=result.sub_return_code,
-                service_message=result.message, zp_trans_id=result.zp_trans_id,
-            )
+        if event is E.PAID and result is not None and current.state is S.FAILED:
+            return late(journal, current, result)
         log.info("payment %s already %s; answer %s not applied", view.app_trans_id,
-                 current.state.value, to.value)
+                 current.state.value, event.value)
         return current
+
+
+def late(journal: JournalStore, current: PaymentView, result: PaymentResult) -> PaymentView:
+    """A success for a row concluded FAILED: that charge happened, late."""
+    log.warning("late success for %s, concluded failed before", current.app_trans_id)
+    try:
+        return journal.apply(current, E.LATE_SUCCESS, answer_of(result),
+                             message=late_success(current.amount))
+    except IllegalTransition:  # recorded already (by another process)
+        return journal.get(current.app_trans_id)
 
 
 def stay(journal: JournalStore, view: PaymentView, message: Reason, *, poll: bool = True,
          release: bool = False) -> PaymentView:
-    """Keep the state (a SUBMITTING row becomes UNKNOWN: its request is over without a verdict)."""
-    to = S.UNKNOWN if view.state is S.SUBMITTING else view.state
-    return _settle(journal, view, to, message=message, poll=poll, release=release)
+    """No verdict: keep the state (a SUBMITTING row becomes UNKNOWN: its request is over)."""
+    return _settle(journal, view, E.NO_VERDICT, message=message, poll=poll, release=release)
 
 
 def needs_review(journal: JournalStore, view: PaymentView, message: Reason,
                  result: PaymentResult | None = None) -> PaymentView:
     """An answer that does not fit its order: flagged, never paid, never "not paid"."""
-    log.warning("payment %s needs review: %s", view.app_trans_id, message)
-    return journal.flag_answer(
-        view.app_trans_id, message,
-        return_code=None if result is None else result.return_code,
-        sub_return_code=None if result is None else result.sub_return_code,
-        service_message="" if result is None else result.message,
-        zp_trans_id=None if result is None else result.zp_trans_id,
-    )
+    log.warning("payment %s needs review: %s", view.app_trans_id, message.code)
+    try:
+        return journal.apply(view, E.MISFIT, answer_of(result), message=message)
+    except IllegalTransition:
+        return journal.get(view.app_trans_id)
 
 
 def apply_payment_result(
@@ -134,17 +129,17 @@ def apply_payment_result(
         return needs_review(journal, view, review(view.app_trans_id, problems), result)
     meaning = result.meaning(from_query=from_query)
     if meaning is WalletOutcome.PAID:
-        return _settle(journal, view, S.SUCCEEDED, message=result.why,
+        return _settle(journal, view, E.PAID, message=result.why,
                        result=result, poll=from_query, release=release)
     if meaning is WalletOutcome.PROCESSING:
         if result.duplicate:
             return _settle(
-                journal, view, S.UNKNOWN if view.state is not S.PROCESSING else S.PROCESSING,
+                journal, view, E.NO_ANSWER if view.state is not S.PROCESSING else E.ACCEPTED,
                 message=result.why, result=result,
                 poll=from_query,
                 release=release,
             )
-        return _settle(journal, view, S.PROCESSING, message=result.why,
+        return _settle(journal, view, E.ACCEPTED, message=result.why,
                        result=result, poll=from_query, release=release)
     if meaning is WalletOutcome.NOT_FOUND:
         if release:
@@ -152,28 +147,25 @@ def apply_payment_result(
         # "Never reached the service" only once no process can still be sending it and the
         # sending has been quiet for the grace period on the monotonic clock (journal/lease.py).
         try:
-            settled, verdict = journal.conclude_never_arrived(
-                view.app_trans_id, grace_s=not_found_grace_s, message=NEVER_ARRIVED,
-                return_code=result.return_code, sub_return_code=result.sub_return_code,
-                service_message=result.message, count_poll=from_query,
-            )
+            return journal.apply(view, E.NEVER_ARRIVED, answer_of(result), message=NEVER_ARRIVED,
+                                 grace_s=not_found_grace_s, count_poll=from_query)
+        except Refused as refused:
+            settled = journal.get(view.app_trans_id)
+            if refused.detail == "owner_live":  # its sender may not have sent it yet
+                return _settle(journal, settled, E.STILL_SENDING, message=SENDER_LIVE,
+                               poll=from_query)
+            return stay(journal, settled, Reason.of("unknown.not_found_yet"), poll=from_query)
         except IllegalTransition:
             return journal.get(view.app_trans_id)
-        if verdict == "failed" or settled.state not in (S.SUBMITTING, S.PROCESSING, S.UNKNOWN):
-            return settled
-        if verdict == "owner_live":  # its sender may not have sent it yet: keep its state
-            return _settle(journal, settled, settled.state, message=SENDER_LIVE,
-                           poll=from_query)
-        return stay(journal, settled, Reason.of("unknown.not_found_yet"), poll=from_query)
     if meaning is WalletOutcome.REFUSED_REQUEST:
         return stay(
             journal, view,
             Reason.of("unknown.query_refused", reason=result.why),
         )
     if meaning is WalletOutcome.UNKNOWN:
-        return _settle(journal, view, S.UNKNOWN, message=no_answer(result.message
+        return _settle(journal, view, E.NO_ANSWER, message=no_answer(result.message
                        or f"code {result.code}"), result=result, release=release)
-    return _settle(journal, view, S.FAILED, message=result.why, result=result,
+    return _settle(journal, view, E.DECLINED, message=result.why, result=result,
                    poll=from_query, release=release)
 
 
@@ -181,15 +173,11 @@ def apply_payment_result(
 
 
 def _refund_settle(
-    journal: JournalStore, refund: RefundView, to: PaymentState, *, message: Reason,
+    journal: JournalStore, refund: RefundView, event: PaymentEvent, *, message: Reason,
     result: RefundResult | None = None, release: bool = False,
 ) -> RefundView:
-    fields = _answer_fields(result, "refund_id", None if result is None else result.refund_id)
     try:
-        return journal.refund_transition(
-            refund.m_refund_id, to, message=message, release=release,
-            **fields,  # type: ignore[arg-type]
-        )
+        return journal.apply(refund, event, answer_of(result), message=message, release=release)
     except IllegalTransition:
         if release:
             journal.refund_release(refund.m_refund_id)
@@ -198,7 +186,8 @@ def _refund_settle(
 
 def refund_pending(journal: JournalStore, refund: RefundView, message: Reason, *,
                    release: bool = False) -> RefundView:
-    return _refund_settle(journal, refund, S.REFUNDING, message=message, release=release)
+    return _refund_settle(journal, refund, E.REFUND_PENDING, message=message,
+                          release=release)
 
 
 def apply_refund_result(
@@ -210,17 +199,17 @@ def apply_refund_result(
                               release=release)
     meaning = result.meaning(from_query=from_query)
     if meaning is WalletOutcome.PAID:
-        return _refund_settle(journal, refund, S.REFUNDED, message=result.why,
+        return _refund_settle(journal, refund, E.REFUND_DONE, message=result.why,
                               result=result, release=release)
     if meaning is WalletOutcome.PROCESSING:
-        return _refund_settle(journal, refund, S.REFUNDING, message=result.why,
+        return _refund_settle(journal, refund, E.REFUND_PENDING, message=result.why,
                               result=result, release=release)
     if meaning is WalletOutcome.NOT_FOUND:
         if release:
             journal.refund_release(refund.m_refund_id)
         verdict = journal.refund_never_arrived_allowed(refund.m_refund_id, not_found_grace_s)
         if verdict == "failed":
-            return _refund_settle(journal, refund, S.FAILED,
+            return _refund_settle(journal, refund, E.REFUND_FAILED,
                                   message=Reason.of("refund.never_arrived"),
                                   result=result)
         if verdict == "owner_live":
@@ -229,7 +218,7 @@ def apply_refund_result(
     if meaning is WalletOutcome.REFUSED_REQUEST:
         return refund_pending(journal, refund,
                               Reason.of("refund.query_refused", reason=result.why))
-    return _refund_settle(journal, refund, S.FAILED, message=result.why,
+    return _refund_settle(journal, refund, E.REFUND_FAILED, message=result.why,
                           result=result, release=release)
 
 
@@ -243,9 +232,4 @@ def recheck_final(journal: JournalStore, view: PaymentView, result: PaymentResul
     problems = answer_problems(current, result)
     if problems:
         return needs_review(journal, current, review(view.app_trans_id, problems), result)
-    log.warning("late success for %s, concluded failed before", view.app_trans_id)
-    return journal.record_late_success(
-        view.app_trans_id, message=late_success(current.amount),
-        return_code=result.return_code, sub_return_code=result.sub_return_code,
-        service_message=result.message, zp_trans_id=result.zp_trans_id,
-    )
+    return late(journal, current, result)

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
 
 from pos_terminal.base.reasons import Reason
 from pos_terminal.config import Settings
 from pos_terminal.journal import EventView, PaymentState, PaymentView, RefundView, Report
+from pos_terminal.journal.machine import Answer
 from pos_terminal.journal.reports import GroupTotals
+from pos_terminal.journal.states import PaymentEvent
 from pos_terminal.wallet.client import PreparedQuickPay
 from pos_terminal.wallet.messages import GatewayOrder, QuickPayOrder, RefundRequest
 from pos_terminal.wallet.results import BankList, GatewayOrderResult, PaymentResult, RefundResult
@@ -38,7 +40,8 @@ class WalletPort(Protocol):
 
 
 class PaymentStore(Protocol):
-    """Payment rows: the intent before the send, every move with its event, the leases."""
+    """Payment rows: the intent before the send, every move by `apply` (the state table's
+    (state, event) -> move, journal/machine.py), the leases."""
 
     path: Path
 
@@ -54,34 +57,16 @@ class PaymentStore(Protocol):
     ) -> PaymentView: ...
     def claim_send(self, app_trans_id: str, ttl_ms: int) -> bool: ...
     def release(self, app_trans_id: str) -> None: ...
-    def transition(
-        self, app_trans_id: str, to_state: PaymentState, *, message: Reason | str,
-        return_code: int | None = ..., sub_return_code: int | None = ...,
-        service_message: str = ..., zp_trans_id: str | None = ..., order_url: str | None = ...,
-        qr_code: str | None = ..., count_poll: bool = ...,
-        allowed_from: Collection[PaymentState] | None = ..., release: bool = ...,
-    ) -> PaymentView: ...
-    def conclude_never_arrived(
-        self, app_trans_id: str, *, grace_s: float, message: Reason | str,
-        return_code: int | None = ..., sub_return_code: int | None = ...,
-        service_message: str = ..., count_poll: bool = ...,
-    ) -> tuple[PaymentView, str]: ...
-    def record_late_success(
-        self, app_trans_id: str, *, message: Reason | str, return_code: int | None,
-        sub_return_code: int | None, service_message: str, zp_trans_id: str | None,
-    ) -> PaymentView: ...
-    def flag_answer(
-        self, app_trans_id: str, message: Reason | str, *, return_code: int | None = ...,
-        sub_return_code: int | None = ..., service_message: str = ...,
-        zp_trans_id: str | None = ...,
-    ) -> PaymentView: ...
-    def flag_for_review(self, app_trans_id: str, message: Reason | str) -> PaymentView: ...
-    def mark_abandoned(self, app_trans_id: str, message: Reason | str, *,
-                       cashier_id: str | None = ...) -> PaymentView: ...
-    def override(
-        self, app_trans_id: str, to_state: PaymentState, *, reason: str, who: str,
-        message: Reason | str, cashier_id: str | None = ...,
-    ) -> PaymentView: ...
+    @overload
+    def apply(self, subject: RefundView, event: PaymentEvent, answer: Answer | None = ...,
+              *, message: Reason | str, count_poll: bool = ..., release: bool = ...,
+              grace_s: float = ..., reason: str = ..., who: str = ...,
+              cashier_id: str | None = ...) -> RefundView: ...
+    @overload
+    def apply(self, subject: PaymentView | str, event: PaymentEvent,
+              answer: Answer | None = ..., *, message: Reason | str, count_poll: bool = ...,
+              release: bool = ..., grace_s: float = ..., reason: str = ..., who: str = ...,
+              cashier_id: str | None = ...) -> PaymentView: ...
     def get(self, app_trans_id: str) -> PaymentView: ...
     def find(self, app_trans_id: str) -> PaymentView | None: ...
     def events(self, app_trans_id: str) -> list[EventView]: ...
@@ -107,16 +92,9 @@ class RefundStore(Protocol):
         request_ms: int, message: Reason | str = ..., lease_ttl_ms: int | None = ...,
         cashier_id: str | None = ..., auto: bool = ...,
     ) -> RefundView: ...
-    def refund_transition(
-        self, m_refund_id: str, to_state: PaymentState, *, message: Reason | str,
-        return_code: int | None = ..., sub_return_code: int | None = ...,
-        service_message: str = ..., refund_id: str | None = ...,
-        full_refund_message: Reason | str = ..., release: bool = ...,
-    ) -> RefundView: ...
     def refund_claim_send(self, m_refund_id: str, ttl_ms: int) -> bool: ...
     def refund_release(self, m_refund_id: str) -> None: ...
     def refund_never_arrived_allowed(self, m_refund_id: str, grace_s: float) -> str: ...
-    def flag_refund_for_review(self, m_refund_id: str, message: Reason | str) -> RefundView: ...
     def get_refund(self, m_refund_id: str) -> RefundView: ...
     def auto_refund_of(self, app_trans_id: str) -> RefundView | None: ...
     def refunds(self, app_trans_id: str | None = ...) -> list[RefundView]: ...

@@ -10,7 +10,6 @@ refunds reach its whole amount.
 from __future__ import annotations
 
 import threading
-from typing import Any
 
 from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout import outcomes
@@ -18,12 +17,20 @@ from pos_terminal.checkout.errors import InvalidPayment
 from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
 from pos_terminal.checkout.ports import CheckoutContext
-from pos_terminal.journal import IllegalTransition, PaymentState, RefundNotAllowed, RefundView
+from pos_terminal.journal import (
+    Answer,
+    IllegalTransition,
+    PaymentEvent,
+    PaymentState,
+    RefundNotAllowed,
+    RefundView,
+)
 from pos_terminal.wallet.errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
 from pos_terminal.wallet.ids import new_refund_id
 from pos_terminal.wallet.messages import RefundRequest
 
 S = PaymentState
+E = PaymentEvent
 
 
 def _no_answer(detail: Reason | str) -> Reason:
@@ -90,9 +97,8 @@ def refund(
     except (NoAnswer, UnreadableAnswer) as exc:
         view = outcomes.refund_pending(journal, view, _no_answer(exc.why), release=True)
     except ServiceRefused as exc:
-        view = _settle_own(co, m_refund_id, message=exc.why, return_code=exc.return_code,
-                           sub_return_code=exc.sub_return_code,
-                           service_message=exc.service_message)
+        view = _settle_own(co, m_refund_id, message=exc.why, answer=Answer(
+            exc.return_code, exc.sub_return_code, exc.service_message))
     except Exception as exc:
         view = outcomes.refund_pending(
             journal, view, _no_answer(f"unexpected error: {type(exc).__name__}"), release=True)
@@ -105,12 +111,12 @@ def refund(
 
 
 def _settle_own(co: CheckoutContext, m_refund_id: str, *, message: Reason,
-               **codes: Any) -> RefundView:
+               answer: Answer | None = None) -> RefundView:
     """This process's refund was refused or never left: FAILED, lease released in the same
     transaction; if another process settled it meanwhile, its verdict stands."""
     try:
-        return co.journal.refund_transition(m_refund_id, S.FAILED, message=message,
-                                            release=True, **codes)
+        return co.journal.apply(co.journal.get_refund(m_refund_id), E.REFUND_FAILED, answer,
+                                message=message, release=True)
     except IllegalTransition:
         co.journal.refund_release(m_refund_id)
         return co.journal.get_refund(m_refund_id)

@@ -11,6 +11,7 @@ from pos_terminal.journal.errors import (
     UnknownPayment,
     UnknownRefund,
 )
+from pos_terminal.journal.machine import Answer, Refused
 from pos_terminal.journal.reports import Report
 from pos_terminal.journal.schema import SCHEMA_VERSION
 from pos_terminal.journal.states import (
@@ -18,6 +19,7 @@ from pos_terminal.journal.states import (
     PAYMENT_TRANSITIONS,
     PENDING_STATES,
     REFUND_TRANSITIONS,
+    PaymentEvent,
     PaymentState,
     can_move,
 )
@@ -31,6 +33,7 @@ __all__ = [
     "REFUND_TRANSITIONS",
     "SCHEMA_VERSION",
     "AlreadyReturned",
+    "Answer",
     "CodeClaimed",
     "EventView",
     "IllegalTransition",
@@ -38,10 +41,12 @@ __all__ = [
     "JournalCorrupt",
     "JournalError",
     "JournalUnavailable",
+    "PaymentEvent",
     "PaymentState",
     "PaymentView",
     "RefundNotAllowed",
     "RefundView",
+    "Refused",
     "Report",
     "UnknownPayment",
     "UnknownRefund",

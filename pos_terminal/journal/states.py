@@ -34,11 +34,14 @@ class PaymentEvent(StrEnum):
     INTENT = "intent"  # recorded before anything is sent
     ACCEPTED = "accepted"  # the service has the order and is processing it
     PAID = "paid"  # the service says paid
-    DECLINED = "declined"  # definitely not paid: refused, or this process never sent it
+    DECLINED = "declined"  # definitely not paid: refused, or never reached the service
+    NOT_SENT = "not_sent"  # this process recorded it but never sent it (stopped, lease lost)
     NO_ANSWER = "no_answer"  # the request ended without a verdict
     NO_VERDICT = "no_verdict"  # an answer that decides nothing (not found yet, query refused)
     NEVER_ARRIVED = "never_arrived"  # "not found", no sender alive, quiet for the grace period
+    STILL_SENDING = "still_sending"  # "not found", but the process sending it still runs
     MISFIT = "misfit"  # an answer that does not fit its order: a person decides
+    LATE_REVIEW = "late_review"  # a late charge left for a person (or its return failed)
     TOO_OLD = "too_old"  # past the status query window: a person decides
     ABANDONED = "abandoned"  # the cashier stopped waiting; a success from now on is late
     LATE_SUCCESS = "late_success"  # paid after the terminal had concluded failed
@@ -89,6 +92,7 @@ GUARDS: dict[str, str] = {
     "not_abandoned": "not already abandoned",
     "not_flagged": "not already waiting for a person",
     "left_for_review": "a late charge left for a person (needs_review)",
+    "charged_late": "charged after the terminal said failed or the cashier gave up",
     "by_a_person": "a reason and the name of who decided",
 }
 
@@ -122,15 +126,18 @@ PAYMENT_MOVES: tuple[Move, ...] = (
                        E.NO_ANSWER: S.UNKNOWN}),
     *_from(S.PROCESSING, {E.ACCEPTED: S.PROCESSING, E.PAID: S.SUCCEEDED, E.DECLINED: S.FAILED,
                           E.NO_ANSWER: S.UNKNOWN}),
+    *_from(S.SUBMITTING, {E.NOT_SENT: S.FAILED}),
+    *_from(S.UNKNOWN, {E.NOT_SENT: S.FAILED}),
     *_each_pending(E.NO_VERDICT, submitting_to=S.UNKNOWN),
     *_each_pending(E.NEVER_ARRIVED, target=S.FAILED, guard="quiet"),
+    *_each_pending(E.STILL_SENDING),
     *_each_pending(E.MISFIT, sets=Flag.NEEDS_REVIEW, submitting_to=S.UNKNOWN),
     *_each_pending(E.TOO_OLD, sets=Flag.NEEDS_REVIEW, guard="not_flagged"),
     *_each_pending(E.ABANDONED, sets=Flag.ABANDONED, guard="not_abandoned"),
     *_each_pending(E.OVERRIDE_PAID, target=S.SUCCEEDED, guard="by_a_person"),
     *_each_pending(E.OVERRIDE_FAILED, target=S.FAILED, guard="by_a_person"),
     Move(S.SUCCEEDED, E.REFUNDED_IN_FULL, S.REFUNDED),
-    Move(S.SUCCEEDED, E.MISFIT, S.SUCCEEDED, Flag.NEEDS_REVIEW),
+    Move(S.SUCCEEDED, E.LATE_REVIEW, S.SUCCEEDED, Flag.NEEDS_REVIEW, guard="charged_late"),
     Move(S.SUCCEEDED, E.OVERRIDE_PAID, S.SUCCEEDED, guard="left_for_review"),
     Move(S.FAILED, E.LATE_SUCCESS, S.SUCCEEDED, Flag.LATE, guard="not_late"),
     Move(S.FAILED, E.MISFIT, S.FAILED, Flag.NEEDS_REVIEW),
@@ -158,6 +165,12 @@ REFUND_EVENTS: tuple[PaymentEvent, ...] = tuple(dict.fromkeys(m.event for m in R
 def move_for(state: PaymentState, event: PaymentEvent, *, refund: bool = False) -> Move | None:
     """The move `event` makes from `state` (None: the table has none: refused)."""
     return _BY_STATE_EVENT[refund].get((state, event))
+
+
+def sources_of(event: PaymentEvent, *, refund: bool = False) -> frozenset[PaymentState]:
+    """The states `event` moves a row from."""
+    return frozenset(m.source for m in (REFUND_MOVES if refund else PAYMENT_MOVES)
+                     if m.event is event)
 
 
 #: States in which nothing more will ever happen to the charge itself (a SUCCEEDED payment can

@@ -28,15 +28,14 @@ from pos_terminal.journal.errors import (
     JournalUnavailable,
     unavailable_from,
 )
-from pos_terminal.journal.payments import PaymentRows
+from pos_terminal.journal.machine import StateMachine
 from pos_terminal.journal.receipt_prints import ReceiptPrints
-from pos_terminal.journal.refunds import RefundRows
 from pos_terminal.journal.schema import MIGRATIONS, SCHEMA_VERSION
 
 __all__ = ["Journal", "code_last4", "now_ms", "vnd"]
 
 
-class Journal(PaymentRows, RefundRows, DayReports, ReceiptPrints):
+class Journal(StateMachine, DayReports, ReceiptPrints):
     """The SQLite journal (checkout.ports.JournalStore). Thread-safe (one connection behind a
     lock); several processes may share the file."""
 
