@@ -71,9 +71,8 @@ class Reason:
             return cls(data[_MARK], data.get("params", {}))
         return None
 
-    @property
-    def is_empty(self) -> bool:
-        return self.code == TEXT and not self.params.get("text")
+    def __hash__(self) -> int:  # views that hold a reason stay hashable
+        return hash(self.dumps())
 
     def __str__(self) -> str:
         return render(self)
