@@ -13,12 +13,15 @@ from pos_terminal.base.reasons import TEXT, Reason, render
 
 
 class ExitCode(IntEnum):
-    """Exit codes of the money commands (checkout/verdict.py decides which one a payment gets)."""
+    """The one exit-code table of every command, one meaning a number (docs/commands.md). The
+    money commands' code is decided by the outcome rule (checkout/verdict.py)."""
 
-    PAID = 0
-    NOT_PAID = 1  # definitely not paid: said only when certain
-    NOTHING_SENT = 2  # bad input, or refused before anything was sent
-    UNKNOWN = 3  # outcome unknown, or needs review
+    PAID = 0  # paid; for any other command: done
+    NOT_PAID = 1  # definitely not paid (said only when certain), or the operation failed
+    NOTHING_SENT = 2  # bad input, configuration or journal: refused before anything was sent
+    UNKNOWN = 3  # outcome unknown, or needs review: reconcile later, never pay again
+    UNREACHABLE = 4  # a device or service beside the payment did not answer (printer, ledger)
+    REFUSED = 5  # that device or service answered with a refusal (the ledger's credentials)
 
 
 class PosError(Exception):
