@@ -18,6 +18,7 @@ What a front end adds of its own is its next step: a program that keeps checking
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from pos_terminal.base.clock import format_stamp
@@ -30,6 +31,9 @@ Translate = Callable[[str], str]
 Sentence = str | Callable[["Said"], str]
 
 AMOUNT_PARAMS = frozenset({"amount", "minimum", "maximum", "ordered"})
+#: Amounts repeat (a History screen renders many rows' reasons): Babel's formatting is the
+#: costly part of a render, so it is done once an amount.
+_vnd = lru_cache(maxsize=4096)(format_vnd)
 FRONT_ENDS = ("background", "commands")
 _front_end = "background"
 
@@ -70,7 +74,7 @@ class Said:
         if isinstance(value, list):
             return "; ".join(str(self.format(name, v)) for v in value)
         if name in AMOUNT_PARAMS and isinstance(value, int) and not isinstance(value, bool):
-            return format_vnd(value)
+            return _vnd(value)
         if name.endswith("_ms") and isinstance(value, int):
             return format_stamp(value)
         return value
