@@ -31,6 +31,7 @@ from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.counter import Counter, ScannedCode, Scanner
 from pos_terminal.counter import outcome as verdict
+from pos_terminal.sentences import use_front_end
 
 if TYPE_CHECKING:
     from hardware import ScanSource
@@ -101,6 +102,7 @@ class CounterLoop:
 
     def __init__(self, counter: Counter, source: ScanSource | None, out: Writer, *,
                  scan_timeout_s: float = 60.0, ledger: LedgerStatus | None = None) -> None:
+        use_front_end("lines")  # it keeps checking open payments; a person's step is the CLI
         self.counter = counter
         self.ledger = ledger
         self.source = source

@@ -34,10 +34,10 @@ def _english_unless_asked() -> Iterator[None]:
     """Every test starts in English whatever the machine's locale; a test that wants Vietnamese
     sets it (or loads a config with language = "vi")."""
     i18n.set_language("en")
-    sentences.use_front_end("background")  # the CLI's commands run in-process in some tests
+    sentences.use_front_end("screen")  # the CLI's commands run in-process in some tests
     yield
     i18n.set_language("en")
-    sentences.use_front_end("background")
+    sentences.use_front_end("screen")
 
 
 @pytest.fixture(scope="session")

@@ -11,8 +11,10 @@ Parameters are formatted here: an ``amount`` (``minimum``, ``maximum``, ``ordere
 language. Importing this package installs `render` as the renderer of `base.reasons`, so an
 error's ``message`` and a journal view's ``message`` render through it too.
 
-What a front end adds of its own is its next step: a program that keeps checking open payments
-(the screens, headless mode) says so, the CLI names its commands (`use_front_end`).
+What a front end adds of its own is its next step (`use_front_end`): the screens name their keys
+("mark it in History (O: override)") and say that the terminal keeps checking an open payment;
+headless mode says the same of its checks and names the CLI for what only a person does there;
+the CLI names its commands (`pos-terminal reconcile`, `pos-terminal override`).
 """
 
 from __future__ import annotations
@@ -34,12 +36,13 @@ AMOUNT_PARAMS = frozenset({"amount", "minimum", "maximum", "ordered"})
 #: Amounts repeat (a History screen renders many rows' reasons): Babel's formatting is the
 #: costly part of a render, so it is done once an amount.
 _vnd = lru_cache(maxsize=4096)(format_vnd)
-FRONT_ENDS = ("background", "commands")
-_front_end = "background"
+FRONT_ENDS = ("screen", "lines", "commands")
+_front_end = "screen"
 
 
 def use_front_end(kind: str) -> None:
-    """``"background"``: this program keeps checking open payments (the screens, headless);
+    """``"screen"``: the Textual UI (keeps checking open payments; its next steps are keys);
+    ``"lines"``: headless mode (keeps checking; a person's next step is a CLI command);
     ``"commands"``: a one-shot command, whose next step is another command (the CLI)."""
     global _front_end
     if kind not in FRONT_ENDS:
@@ -49,6 +52,17 @@ def use_front_end(kind: str) -> None:
 
 def front_end() -> str:
     return _front_end
+
+
+def keeps_checking() -> bool:
+    """This program goes on checking open payments by itself (not a one-shot command)."""
+    return _front_end != "commands"
+
+
+def by_front_end(commands: str, screen: str) -> Callable[[Said], str]:
+    """A sentence whose next step is a CLI command (the CLI, headless mode) or a key of the
+    screens (the Textual UI)."""
+    return lambda said: said.say(screen if _front_end == "screen" else commands)
 
 
 class Said:
@@ -118,5 +132,5 @@ install_renderer(render)
 # The tables register themselves (after `register` exists).
 from pos_terminal.sentences import payments, refusals, wallet_codes  # noqa: E402
 
-__all__ = ["Reason", "front_end", "known_codes", "payments", "refusals", "register", "render",
-           "use_front_end", "wallet_codes"]
+__all__ = ["Reason", "by_front_end", "front_end", "keeps_checking", "known_codes", "payments",
+           "refusals", "register", "render", "use_front_end", "wallet_codes"]

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pos_terminal.base.i18n import N_
-from pos_terminal.sentences import Said, front_end, register
+from pos_terminal.sentences import Said, by_front_end, keeps_checking, register
 
 _CHECKING = N_(
     "Checking with the wallet service whether the payment went through. Do not charge again.")
 
 
 def _still_open(said: Said) -> str:
-    if front_end() == "background":
+    if keeps_checking():
         return said.tr(N_(
             "No final result after {seconds} s. The payment stays open and is checked again in "
             "the background (pos-terminal reconcile). Do not charge again.")).format(
@@ -27,7 +27,7 @@ def _still_open(said: Said) -> str:
 def _gave_up(said: Said) -> str:
     """Giving up on a payment whose outcome is unknown: who keeps checking it is the front
     end's to say (this program, or the `reconcile` command)."""
-    if front_end() == "background":
+    if keeps_checking():
         checking = said.tr(N_("The terminal keeps checking this payment"))
     else:
         checking = said.tr(N_("Run `pos-terminal reconcile` (or `pos-terminal status {id}`) to "
@@ -114,19 +114,28 @@ register({
         "safe to retry with a new transaction."),
     "stopped.before_intent": N_("Stopped before the payment was recorded: nothing was sent."),
     # a person decides
-    "review.answer_mismatch": N_(
+    "review.answer_mismatch": by_front_end(N_(
         "The wallet service's answer does not fit this order: {problems}. The customer may or "
         "may not have been charged: do not charge again and do not treat it as paid. Check "
         "payment {app_trans_id} in the merchant portal, then mark it with pos-terminal "
-        "override."),
-    "review.other_order": N_(
+        "override."), N_(
+        "The wallet service's answer does not fit this order: {problems}. The customer may or "
+        "may not have been charged: do not charge again and do not treat it as paid. Check "
+        "payment {app_trans_id} in the merchant portal, then mark it in History (O: override).")),
+    "review.other_order": by_front_end(N_(
         "The wallet service answered about another order ({detail}). The outcome of payment "
         "{app_trans_id} is unknown: do not charge again. Check it in the merchant portal, then "
-        "mark it with pos-terminal override."),
-    "review.too_old": N_(
+        "mark it with pos-terminal override."), N_(
+        "The wallet service answered about another order ({detail}). The outcome of payment "
+        "{app_trans_id} is unknown: do not charge again. Check it in the merchant portal, then "
+        "mark it in History (O: override).")),
+    "review.too_old": by_front_end(N_(
         "Older than {hours} h: the wallet service no longer answers status queries for it. "
         "Check it in the merchant portal, then mark it paid or failed with pos-terminal "
-        "override."),
+        "override."), N_(
+        "Older than {hours} h: the wallet service no longer answers status queries for it. "
+        "Check it in the merchant portal, then mark it paid or failed in History (O: "
+        "override).")),
     "problem.negative_amount": N_("it reports a negative amount ({amount})"),
     "problem.other_amount": N_("it reports {amount} for an order of {ordered}"),
     "problem.failure_subcode": N_(
@@ -142,13 +151,18 @@ register({
         "terminal had said it failed. The customer WAS charged: do not charge again. It is "
         "returned automatically with [checkout] late_success = \"refund\"; otherwise, if the "
         "customer already paid another way, refund this payment."),
-    "late.review": N_(
+    "late.review": by_front_end(N_(
         "CHARGED LATE: the wallet charged {amount} after the cashier had given up or the "
         "terminal had said it failed. Check whether the customer also paid another way; if so, "
-        "refund it (pos-terminal refund, supervisor PIN)."),
-    "late.return_failed": N_(
+        "refund it (pos-terminal refund, supervisor PIN)."), N_(
+        "CHARGED LATE: the wallet charged {amount} after the cashier had given up or the "
+        "terminal had said it failed. Check whether the customer also paid another way; if so, "
+        "refund it in History (F: refund, supervisor PIN).")),
+    "late.return_failed": by_front_end(N_(
         "CHARGED LATE and the automatic return of {amount} failed ({why}). Refund it by hand "
-        "(pos-terminal refund, supervisor PIN) or from the merchant portal."),
+        "(pos-terminal refund, supervisor PIN) or from the merchant portal."), N_(
+        "CHARGED LATE and the automatic return of {amount} failed ({why}). Refund it by hand "
+        "in History (F: refund, supervisor PIN) or from the merchant portal.")),
     "late.returned": N_("Charged late and returned automatically ({amount}): the customer has "
                         "the money back."),
     # refunds

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pos_terminal.base.i18n import N_
-from pos_terminal.sentences import Said, register
+from pos_terminal.sentences import Said, by_front_end, register
 
 
 def _in_flight(said: Said) -> str:
@@ -59,9 +59,11 @@ register({
     "refused.code_charged": N_(
         "This payment code ({code}) was already charged on this terminal (payment "
         "{app_trans_id}). Ask the customer to show a fresh code in the wallet app."),
-    "refused.code_unresolved": N_(
+    "refused.code_unresolved": by_front_end(N_(
         "This payment code ({code}) belongs to payment {app_trans_id}, whose result is still "
-        "unknown. Run pos-terminal reconcile, and ask the customer to show a fresh code."),
+        "unknown. Run pos-terminal reconcile, and ask the customer to show a fresh code."), N_(
+        "This payment code ({code}) belongs to payment {app_trans_id}, whose result is still "
+        "unknown: the terminal keeps checking it. Ask the customer to show a fresh code.")),
     # cashiers
     "pin.format": N_("A PIN is 4 to 8 digits (0-9), nothing else."),
     "cashier.removed": lambda said: _cashier(said, N_(

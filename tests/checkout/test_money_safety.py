@@ -17,6 +17,7 @@ from pos_terminal.checkout import Checkout, PaymentState, verdict
 from pos_terminal.checkout.outcomes import SENDER_LIVE
 from pos_terminal.config import Settings
 from pos_terminal.journal import CodeClaimed, Journal, lease
+from pos_terminal.sentences import use_front_end
 from pos_terminal.sentences.labels import headline
 from pos_terminal.sentences.reports import report_lines
 from tests.checkout.conftest import (
@@ -51,7 +52,9 @@ def test_an_answer_that_does_not_fit_the_order_needs_review(
         events = co.journal.events(view.app_trans_id)
     assert view.needs_review and view.state is S.UNKNOWN  # never SUCCEEDED, never FAILED
     assert needle in view.message
-    assert "do not charge again" in view.message and "pos-terminal override" in view.message
+    assert "do not charge again" in view.message and "History (O: override)" in view.message
+    use_front_end("commands")  # the CLI's next step for the same row is its command
+    assert view.message.endswith("then mark it with pos-terminal override.")
     assert verdict.payment_exit(view) == 3
     assert verdict.payment_answer(view)["outcome"] == "needs_review"
     assert events[-1].kind == "review"

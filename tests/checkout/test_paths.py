@@ -146,7 +146,8 @@ def test_code_of_an_old_unresolved_payment_is_refused(settings: Settings,
     code = wallet_code(emulator, "binh")
     with Checkout(settings) as co:
         first = co.pay(5_000, code, deadline_s=0.01)
-        with pytest.raises(CodeRefused, match=r"still unknown\. Run pos-terminal reconcile") as err:
+        with pytest.raises(CodeRefused, match=r"still unknown: the terminal keeps checking it\. "
+                           "Ask the customer to show a fresh code") as err:
             co.pay(5_000, code)
         assert err.value.reason == "unresolved" and err.value.app_trans_id == first.app_trans_id
 
