@@ -188,9 +188,9 @@ _BY_STATE_EVENT: dict[bool, dict[tuple[PaymentState, PaymentEvent], Move]] = {
     False: {(m.source, m.event): m for m in PAYMENT_MOVES},
     True: {(m.source, m.event): m for m in REFUND_MOVES},
 }
-assert all(len(_BY_STATE_EVENT[k]) == len(t) for k, t in ((False, PAYMENT_MOVES),
-                                                           (True, REFUND_MOVES))), \
-    "one move per (state, event)"
+if (len(_BY_STATE_EVENT[False]) != len(PAYMENT_MOVES)
+        or len(_BY_STATE_EVENT[True]) != len(REFUND_MOVES)):
+    raise ValueError("the state table lists two moves for one (state, event)")
 
 
 def _targets(moves: tuple[Move, ...], states: tuple[PaymentState, ...]
