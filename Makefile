@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Set-up steps print one line each; their whole output goes here (scripts/logged).
+SETUP_LOG := $(CURDIR)/.setup/venv.log
 # System libraries: libzbar0 for pyzbar, fonts-dejavu-core for receipts printed as images (runtime); chromium and tmux for the end-to-end tests;
 # postgresql for the fleet ledger tests and benchmark (they start their own server).
 RUNTIME_DEBS := libzbar0 fonts-dejavu-core
@@ -21,9 +23,12 @@ help:
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "pos-terminal needs Python 3.11 or newer")'
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	@./scripts/logged $(SETUP_LOG) "setup: creating $(VENV) (log: $(SETUP_LOG))" \
+		$(PYTHON) -m venv $(VENV)
+	@./scripts/logged $(SETUP_LOG) "setup: upgrading pip" \
+		$(BIN)/pip install --progress-bar off --upgrade pip
+	@./scripts/logged $(SETUP_LOG) "setup: installing pos-terminal and its tools (pip, a few minutes the first time)" \
+		$(BIN)/pip install --progress-bar off -e '.[dev]'
 	@touch $@
 
 sysdeps-runtime:

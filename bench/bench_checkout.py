@@ -116,7 +116,7 @@ def bench_overhead(emulator: Any, folder: Path, n: int) -> tuple[list[float], li
 
 
 def bench_recovery(emulator: Any, folder: Path, rows: int, charged: int) -> None:
-    requests.post(f"{emulator.base_url}/_emulator/reset", timeout=5).raise_for_status()
+    requests.post(f"{emulator.base_url}/_emulator/reset", json={}, timeout=5).raise_for_status()
     path = folder / "recover.sqlite3"
     settings = settings_for(emulator.base_url, path)
     terminal = settings.terminal.terminal_id

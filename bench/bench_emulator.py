@@ -135,11 +135,12 @@ def main() -> int:
     try:
         base_url = ready.get(timeout=30)
         minted = requests.post(f"{base_url}/_emulator/wallets/an/rotate",
-                               params={"count": args.requests}, timeout=30).json()["codes"]
+                               params={"count": args.requests}, json={},
+                               timeout=30).json()["codes"]
         forms = _forms(settings, minted, args.generation)
         path = "/v2/quick_pay" if args.generation == "v2" else "/v001/tpe/submitqrcodepay"
         # warm-up: connections, first-request costs (not counted)
-        warm = requests.post(f"{base_url}/_emulator/wallets/an/rotate", timeout=5).json()
+        warm = requests.post(f"{base_url}/_emulator/wallets/an/rotate", json={}, timeout=5).json()
         asyncio.run(_drive(base_url + path, _forms(settings, warm["codes"], args.generation),
                            1, 10))
         cpu_before = _cpu_seconds(server.pid)

@@ -40,6 +40,7 @@ from pos_terminal.tui.demo import DemoController  # noqa: E402
 from pos_terminal.tui.screens.pay import PayScreen  # noqa: E402
 from pos_terminal.tui.screens.result import ResultScreen  # noqa: E402
 from pos_terminal.tui.widgets.preview import CameraPreview  # noqa: E402
+from tests.processes import child_env, with_child_env  # noqa: E402
 
 START_BAR_S = 1.5
 MINIMAL_APP = """
@@ -60,22 +61,31 @@ def rss_mb() -> float:
 
 
 # ---- 1. start to ready ----------------------------------------------------------------------
+# A tmux server of the benchmark's own (no ~/.tmux.conf), panes in a fully written environment:
+# the caller's terminal size and locale change nothing (tests/processes.py says why).
+TMUX_SOCKET = f"bench-ui-{uuid.uuid4().hex[:8]}"
+
+
+def tmux(*args: str, check: bool = False) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["tmux", "-L", TMUX_SOCKET, "-f", "/dev/null", *args], env=child_env(),
+                          capture_output=True, text=True, check=check)
+
+
 def time_to_screen(command: list[str], marker: str, timeout: float = 20.0) -> float:
     name = f"bench-ui-{uuid.uuid4().hex[:8]}"
-    shell = f"env PYTHONPATH={shlex.quote(str(REPO))} " + " ".join(shlex.quote(c) for c in command)
+    shell = shlex.join(with_child_env(command, TERM="tmux-256color"))
     started = time.perf_counter()
-    subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c",
-                    str(REPO), shell], check=True)
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", str(REPO), shell,
+         check=True)
     try:
         while time.perf_counter() - started < timeout:
-            screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", name],
-                                    capture_output=True, text=True).stdout
+            screen = tmux("capture-pane", "-p", "-t", name).stdout
             if marker in screen:
                 return time.perf_counter() - started
             time.sleep(0.01)
         raise RuntimeError(f"{marker!r} never appeared")
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+        tmux("kill-session", "-t", name)
 
 
 def bench_start(starts: int, config: Path) -> None:
@@ -86,13 +96,13 @@ def bench_start(starts: int, config: Path) -> None:
     minimal = [sys.executable, "-c", MINIMAL_APP]
     # One long-lived session keeps the tmux server up between the measured ones.
     keeper = f"bench-ui-keeper-{uuid.uuid4().hex[:6]}"
-    subprocess.run(["tmux", "new-session", "-d", "-s", keeper, "sleep 3600"], check=True)
+    tmux("new-session", "-d", "-s", keeper, "sleep 3600", check=True)
     try:
         time_to_screen(ui, "Amount (type digits")  # warm the disk cache, as on a 2nd start
         ui_times = [time_to_screen(ui, "Amount (type digits") for _ in range(starts)]
         floor = [time_to_screen(minimal, "Amount (type digits") for _ in range(starts)]
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", keeper], capture_output=True)
+        tmux("kill-server")
     ui_med, floor_med = statistics.median(ui_times), statistics.median(floor)
     print(f"start to ready (tmux 80x24, median of {starts}): pos-terminal {ui_med:.2f} s · "
           f"minimal Textual app {floor_med:.2f} s · ratio {ui_med / floor_med:.2f}x · "
@@ -104,7 +114,8 @@ def fresh_code(emulator: object, wallet: str = "an") -> str:
     import requests
 
     base = emulator.base_url  # type: ignore[attr-defined]
-    requests.post(f"{base}/_emulator/wallets/{wallet}/rotate", timeout=5).raise_for_status()
+    requests.post(f"{base}/_emulator/wallets/{wallet}/rotate", json={},
+                  timeout=5).raise_for_status()
     wallets = requests.get(f"{base}/_emulator/wallets", timeout=5).json()["wallets"]
     return next(str(w["code"]) for w in wallets if w["id"] == wallet)
 

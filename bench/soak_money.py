@@ -99,7 +99,7 @@ def _env() -> dict[str, str]:
 
 
 def _code(base: str, wallet: str) -> str:
-    answer = requests.post(f"{base}/_emulator/wallets/{wallet}/rotate", timeout=5)
+    answer = requests.post(f"{base}/_emulator/wallets/{wallet}/rotate", json={}, timeout=5)
     answer.raise_for_status()
     return str(answer.json()["codes"][0])
 

@@ -226,6 +226,22 @@ class EmulatorSettings(_Section):
     callback_url: str = ""
     callback_retry_delays_s: tuple[float, ...] = (5.0, 15.0, 60.0)
     callback_timeout_s: float = Field(default=5.0, gt=0)
+    # Who may reach it (emulator/guard.py): Host names it answers to besides localhost and this
+    # machine's addresses and host name; the hosts its callbacks may go to ("*": any).
+    allowed_hosts: tuple[str, ...] = ()
+    callback_hosts: tuple[str, ...] = ("127.0.0.1", "::1", "localhost")
+
+    @field_validator("allowed_hosts", "callback_hosts", mode="before")
+    @classmethod
+    def _hosts(cls, value: object) -> object:
+        if isinstance(value, list):
+            value = tuple(value)
+        if isinstance(value, tuple) and not all(
+                isinstance(v, str) and v and v.isascii() and v.isprintable() and " " not in v
+                for v in value):
+            raise ValueError("must be a list of host names or IP addresses, e.g. "
+                             '["127.0.0.1", "merchant.test"]')
+        return value
 
     @field_validator("callback_url")
     @classmethod

@@ -4,7 +4,8 @@ One command a line in, one JSON object a line out:
 
     PAY <amount> [description]   wait for a scan, charge, answer with the payment
     STATUS <app_trans_id>        the journal's view (a pending payment is queried once)
-    REFUND <app_trans_id> [amount]
+    REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] [CASHIER=<id>]
+                                 once a supervisor is set up, their id and PIN authorise it
     RECONCILE                    resolve every unresolved payment and refund
     LEDGER                       the fleet ledger sync: {"behind": N, "reachable": ...}
     QUIT
@@ -15,7 +16,11 @@ pos_terminal.counter.outcome: "outcome" and "exit_code" (0 paid, 1 definitely no
 sent, 3 unknown or needs review), and once a payment's intent exists, every answer about it
 (an unexpected error included) carries its state and app_trans_id. SIGINT / SIGTERM let the
 command under way finish (its journal write, then its answer) and end the session with
-{"ok": true, "command": "STOPPED", "signal": ...}."""
+{"ok": true, "command": "STOPPED", "signal": ...}.
+
+The line obeys the same authority as the UI and the CLI (docs/security.md): money that leaves
+the merchant needs a supervisor's id and PIN once one exists. A PIN is never echoed (a refused
+REFUND line is not repeated in its answer), logged or journaled."""
 
 from __future__ import annotations
 
@@ -31,6 +36,7 @@ from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.counter import Counter, ScannedCode, Scanner
 from pos_terminal.counter import outcome as verdict
+from pos_terminal.counter.cashiers import AuthorityRequired
 from pos_terminal.sentences import use_front_end
 
 if TYPE_CHECKING:
@@ -39,7 +45,18 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 COMMANDS = ("PAY", "STATUS", "REFUND", "RECONCILE", "LEDGER", "QUIT")
 USAGE = ("commands: PAY <amount> [description] | STATUS <app_trans_id> | "
-         "REFUND <app_trans_id> [amount] | RECONCILE | LEDGER | QUIT")
+         "REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] | RECONCILE | LEDGER | "
+         "QUIT")
+REFUND_USAGE = "REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] [CASHIER=<id>]"
+#: Commands whose line may hold a PIN: their refusals never repeat the line.
+SECRET_LINES = frozenset({"REFUND"})
+_PIN_VALUE = re.compile(r"(PIN=)\S*", re.IGNORECASE)
+
+
+def _shown(text: str) -> str:
+    """A line (or part of one) as it may be repeated in an answer: any PIN= value masked (a
+    mistyped verb must not echo the PIN that followed it)."""
+    return _PIN_VALUE.sub(r"\1•••", text)
 LedgerStatus = Callable[[], dict[str, Any]]
 
 
@@ -71,6 +88,26 @@ def _amount(text: str, what: str) -> int:
             sentence = _("{what} must be a whole number of VND (digits only), got {text}")
         raise LineError(sentence.format(what=_(what), text=repr(text[:40])))
     return int(text)
+
+
+def _options(args: str, names: tuple[str, ...]) -> tuple[list[str], dict[str, str]]:
+    """The positional words of a line and its NAME=value options (names case-insensitive,
+    each at most once). Never repeats a value in its refusals: one may be a PIN."""
+    words: list[str] = []
+    options: dict[str, str] = {}
+    for word in args.split():
+        name, sep, value = word.partition("=")
+        if not sep:
+            words.append(word)
+            continue
+        key = name.upper()
+        if key not in names:
+            raise LineError(_("unknown option {name}=; the options are {names}").format(
+                name=repr(name[:20]), names=", ".join(f"{n}=" for n in names)))
+        if key in options:
+            raise LineError(_("{name}= is given twice").format(name=key))
+        options[key] = value
+    return words, options
 
 
 def _decoded(raw: str | bytes) -> str | None:
@@ -153,14 +190,17 @@ class CounterLoop:
         try:
             if command not in COMMANDS:
                 raise LineError(_("unknown command {command}; {usage}").format(
-                    command=repr(verb), usage=USAGE))
+                    command=repr(_shown(verb)), usage=USAGE))
             if command == "QUIT":
                 self.emit({"ok": True, "command": "QUIT"})
                 return False
             result = self._dispatch(command, rest.strip())
         except LineError as exc:
-            self.emit({"ok": False, "command": command if command in COMMANDS else None,
-                       "error": str(exc), "line": line[:200]})
+            answer = {"ok": False, "command": command if command in COMMANDS else None,
+                      "error": str(exc)}
+            if command not in SECRET_LINES:
+                answer["line"] = _shown(line)[:200]
+            self.emit(answer)
         except Exception as exc:  # every refusal of the engine is a sentence; keep serving
             self.emit(self._error_answer(command, rest.strip(), exc))
         else:
@@ -206,13 +246,7 @@ class CounterLoop:
             view = self.counter.status(args)
             return {"ok": True, **verdict.payment_answer(view)}
         if command == "REFUND":
-            parts = args.split()
-            if not 1 <= len(parts) <= 2:
-                raise LineError(_("REFUND needs an app_trans_id and optionally an amount: "
-                                  "REFUND <app_trans_id> [amount]"))
-            amount = _amount(parts[1], THE_REFUND_AMOUNT) if len(parts) == 2 else None
-            refund = self.counter.refund(parts[0], amount, cancel=self.stop)
-            return {"ok": refund.state.value != "failed", **verdict.refund_answer(refund)}
+            return self.refund(args)
         if args:
             raise LineError(_("{command} takes no arguments").format(command=command))
         if command == "LEDGER":
@@ -232,6 +266,31 @@ class CounterLoop:
         answer = verdict.payment_answer(view)
         return {"ok": answer["outcome"] == verdict.Verdict.PAID.value,
                 "code": code.masked, **answer}
+
+    def refund(self, args: str) -> dict[str, Any]:
+        """REFUND: authorised (a supervisor's id and PIN once one exists) before anything is
+        recorded or sent; journaled with who asked (CASHIER=, else the payment's cashier) and
+        who authorised."""
+        parts, options = _options(args, ("SUPERVISOR", "PIN", "CASHIER"))
+        if not 1 <= len(parts) <= 2:
+            raise LineError(_("REFUND needs an app_trans_id and optionally an amount: "
+                              "{usage}").format(usage=REFUND_USAGE))
+        amount = _amount(parts[1], THE_REFUND_AMOUNT) if len(parts) == 2 else None
+        try:
+            asked_by = (self.counter.asking_cashier(options["CASHIER"])
+                        if "CASHIER" in options else None)
+            authorised_by = self.counter.authorise(options.get("SUPERVISOR"),
+                                                   options.get("PIN"))
+        except AuthorityRequired:
+            raise LineError(_("a supervisor must authorise a refund: send {usage} with a "
+                              "supervisor's id and PIN. Nothing was sent.").format(
+                                  usage=REFUND_USAGE)) from None
+        except Exception as exc:  # a refusal, or the journal unreadable: nothing is sent
+            raise LineError(_("{reason} Nothing was sent.").format(
+                reason=_message(exc))) from None
+        refund = self.counter.refund(parts[0], amount, cancel=self.stop, cashier_id=asked_by,
+                                     authorised_by=authorised_by)
+        return {"ok": refund.state.value != "failed", **verdict.refund_answer(refund)}
 
     def wait_for_code(self) -> ScannedCode:
         if self.scanner is None:

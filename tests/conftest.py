@@ -62,7 +62,7 @@ def _emulator_server(base_settings: Settings) -> Iterator[object]:
 def emulator(_emulator_server: object) -> object:
     """The running emulator (base_url, control API), reset to fresh wallets and no faults."""
     base_url = _emulator_server.base_url  # type: ignore[attr-defined]
-    requests.post(f"{base_url}/_emulator/reset", timeout=5).raise_for_status()
+    requests.post(f"{base_url}/_emulator/reset", json={}, timeout=5).raise_for_status()
     return _emulator_server
 
 

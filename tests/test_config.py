@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pos_terminal.config import ConfigError, load_settings
+from tests.processes import child_env
 
 REPO = Path(__file__).resolve().parent.parent
 PUBLIC_KEY = (
@@ -204,7 +204,7 @@ def test_cli_reports_config_error_with_exit_2_and_no_traceback(tmp_path: Path) -
     path = write(tmp_path, CONTRACT.replace("app_id = 2553", "app_id = -4"))
     proc = subprocess.run(
         [sys.executable, "-m", "pos_terminal", "--config", str(path), "banks"],
-        capture_output=True, text=True, timeout=60, env={**os.environ, "POS_KEY1": ""})
+        capture_output=True, text=True, timeout=60, env=child_env(POS_KEY1=""))
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert proc.stderr.strip() == (
@@ -277,7 +277,7 @@ def test_cli_refuses_a_senseless_config_with_exit_2_and_no_traceback(tmp_path: P
     path = write(tmp_path, text)
     proc = subprocess.run(
         [sys.executable, "-m", "pos_terminal", "--config", str(path), "journal", "list"],
-        capture_output=True, text=True, timeout=60, env={**os.environ, "POS_KEY1": ""})
+        capture_output=True, text=True, timeout=60, env=child_env(POS_KEY1=""))
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert proc.stderr.startswith(f"error: {path}: {key}: ")

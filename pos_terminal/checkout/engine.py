@@ -453,10 +453,12 @@ class Checkout:
     def refund(
         self, app_trans_id: str, amount: int | None = None, description: str = "",
         *, deadline_s: float | None = None, cancel: threading.Event | None = None,
-        cashier_id: str | None = None,
+        cashier_id: str | None = None, authorised_by: str | None = None,
     ) -> RefundView:
+        """`cashier_id` asked for it (None: the payment's cashier), `authorised_by` is the
+        supervisor whose PIN was checked (None: no supervisor is set up)."""
         return refunds.refund(self, app_trans_id, amount, description, deadline_s=deadline_s,
-                              cancel=cancel, cashier_id=cashier_id)
+                              cancel=cancel, cashier_id=cashier_id, authorised_by=authorised_by)
 
     def refund_status(self, m_refund_id: str) -> RefundView:
         view = self.journal.get_refund(m_refund_id)

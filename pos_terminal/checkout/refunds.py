@@ -47,6 +47,7 @@ def refund(
     cancel: threading.Event | None = None,
     cashier_id: str | None = None,
     auto: bool = False,
+    authorised_by: str | None = None,
 ) -> RefundView:
     """Refund `amount` VND (None: all that is left) and follow it until final or the deadline.
     `auto`: the automatic return of a late charge (checkout/late_charges.py)."""
@@ -79,7 +80,7 @@ def refund(
         m_refund_id=m_refund_id, app_trans_id=app_trans_id, amount=amount, description=text,
         request_ms=now, message=Reason.of("refund.sending"),
         lease_ttl_ms=ttl_ms,
-        cashier_id=cashier_id, auto=auto,
+        cashier_id=cashier_id, auto=auto, authorised_by=authorised_by,
     )
     co.last_refund = m_refund_id
     request = RefundRequest(m_refund_id=m_refund_id, zp_trans_id=payment.zp_trans_id,

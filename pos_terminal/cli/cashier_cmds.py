@@ -25,6 +25,7 @@ from pos_terminal.cli.common import (
 )
 from pos_terminal.config import Settings
 from pos_terminal.counter.admin import Cashier, CashierError, Cashiers, Journal, check_pin_format
+from pos_terminal.counter.cashiers import supervisor_authority
 from pos_terminal.counter.types import JournalError, vn_time
 
 ROLES = (N_("cashier"), N_("supervisor"))  # journaled in English, shown translated
@@ -92,9 +93,11 @@ def authorise(settings: Settings, *, action: str, supervisor_id: str | None, pin
                     "was sent.").format(action=_(action)), as_json=as_json)
         pin = pins.read(_("Supervisor PIN: "))
         try:
-            return book.require_supervisor(pin, supervisor_id).id
+            return supervisor_authority(book, supervisor_id, pin)
         except CashierError as exc:
-            _fail(exc.message + " " + _("Nothing was sent."), as_json=as_json)
+            nothing = _("Nothing was sent.")
+            _fail(exc.message if exc.message.endswith(nothing) else f"{exc.message} {nothing}",
+                  as_json=as_json)
 
 
 def signed_cashier(settings: Settings, cashier_id: str, pins: PinReader | None) -> Cashier:

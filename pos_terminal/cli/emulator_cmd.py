@@ -71,8 +71,13 @@ def emulator(ctx: click.Context, host: str | None, port: int | None,
             click.echo(f"  fault: {rule.mode} on {rule.endpoint}, {times}")
         click.echo("Press Ctrl-C to stop.", err=True)
 
+    def token(value: str) -> None:
+        click.echo(f"  control API token:  {value}")
+        click.echo("  (bound beyond loopback: /_emulator/* needs 'Authorization: Bearer "
+                   "<token>')", err=True)
+
     try:
-        serve(settings, host, port, faults, on_ready=ready)
+        serve(settings, host, port, faults, on_ready=ready, on_token=token)
     except ValueError as exc:
         fail(str(exc), EXIT_USAGE)
     except OSError as exc:

@@ -269,7 +269,7 @@ def _read_scan(settings: Settings, spec: str, timeout_s: float) -> str:
         spec=spec, seconds=f"{timeout_s:g}"), err=True)
     scanner.start()
     try:
-        code = scanner.wait_for_code(timeout_s)
+        code = scanner.wait_for_code(timeout_s, keep_earlier=True)
     finally:
         scanner.stop()
     if code is None:
@@ -521,16 +521,20 @@ def reconcile_cmd(ctx: click.Context, wait_s: float, as_json: bool) -> None:
 @click.option("--amount", "amount_text", default=None, metavar="N",
               help="VND to refund (default: everything that is left).")
 @click.option("--description", default="", help="Reason shown on the refund.")
+@click.option("--cashier", "cashier_id", default=None, metavar="ID",
+              help="The cashier who asks for the refund (reports count it for them; default: "
+                   "the cashier who took the payment).")
 @supervisor_option
 @pin_stdin_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def refund_cmd(ctx: click.Context, app_trans_id: str, amount_text: str | None,
-               description: str, supervisor_id: str | None, pin_stdin: bool,
-               as_json: bool) -> None:
+               description: str, cashier_id: str | None, supervisor_id: str | None,
+               pin_stdin: bool, as_json: bool) -> None:
     """Refund a succeeded payment, in full or in part. Exit 0 refunded, 1 failed, 3 in progress.
 
-    Once a supervisor is set up, a supervisor's PIN authorises it (--supervisor ID)."""
+    Once a supervisor is set up, a supervisor's PIN authorises it (--supervisor ID). The refund
+    is journaled with who asked (--cashier) and who authorised it."""
     settings = load_settings_or_exit(ctx)
     amount: int | None = None
     if amount_text is not None:
@@ -540,13 +544,18 @@ def refund_cmd(ctx: click.Context, app_trans_id: str, amount_text: str | None,
             _error(exc.message.replace(_("The amount"), _("The refund amount"), 1),
                    as_json=as_json,
                    field="amount")
+    if cashier_id is not None:
+        try:
+            signed_cashier(settings, cashier_id, None)
+        except CashierError as exc:
+            _error(exc.message + " " + _("Nothing was sent."), as_json=as_json, field="cashier")
     authorised_by = authorise(settings, action=N_("refund"), supervisor_id=supervisor_id,
                               pins=PinReader(pin_stdin), as_json=as_json)
     with stop_on_signals() as stop, _checkout(settings, as_json, kind="refund",
                                               subject=lambda c: c.last_refund) as co:
         try:
             view = co.refund(app_trans_id, amount, description, cancel=stop.event,
-                             cashier_id=authorised_by)
+                             cashier_id=cashier_id, authorised_by=authorised_by)
         except (UnknownPayment, RefundNotAllowed) as exc:
             _error(exc.message, as_json=as_json)
         except (FieldError, InvalidPayment) as exc:

@@ -113,10 +113,12 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int) -
 
             synthetic = source_factory(demo_settings, "synthetic")()
             assert isinstance(synthetic, SyntheticSource)
-            demo = DemoController(emulator.base_url, synthetic.show)
+            demo = DemoController(emulator.base_url, synthetic.show,
+                                  control_token=emulator.control_token)
             factory: Callable[[], ScanSource | None] = lambda: synthetic  # noqa: E731
         else:
-            demo = DemoController(emulator.base_url, None)
+            demo = DemoController(emulator.base_url, None,
+                                  control_token=emulator.control_token)
             factory = open_scanner(demo_settings, f"camera:{camera}")
             click.echo(_("Emulator wallet page: {url}  (open it on a phone or a second screen "
                          "and hold its code up to the camera)").format(

@@ -107,11 +107,13 @@ class Scanner:
     def stop(self) -> None:
         self.source.stop()
 
-    def wait_for_code(self, timeout_s: float, stop: threading.Event | None = None,
-                      ) -> ScannedCode | None:
+    def wait_for_code(self, timeout_s: float, stop: threading.Event | None = None, *,
+                      keep_earlier: bool = False) -> ScannedCode | None:
         """The next code read from now on (a code read while nobody was paying is stale), or
-        None after `timeout_s` or once `stop` is set. The source reads only while waiting."""
-        while not self._codes.empty():
+        None after `timeout_s` or once `stop` is set. The source reads only while waiting.
+        `keep_earlier`: a code read since start() counts (a command that starts the scanner
+        to wait for one code at once: a picture already in an images: folder is read first)."""
+        while not keep_earlier and not self._codes.empty():
             self._codes.get_nowait()
         self.source.resume()
         end = time.monotonic() + timeout_s

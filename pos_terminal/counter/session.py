@@ -23,7 +23,12 @@ from pos_terminal.checkout import Checkout, GatewayOrderView, ReconcileReport
 from pos_terminal.checkout.late_charges import returns_automatically
 from pos_terminal.config import Settings
 from pos_terminal.counter.bus import EventBus
-from pos_terminal.counter.cashiers import SignedIn, cashier_book
+from pos_terminal.counter.cashiers import (
+    SignedIn,
+    asking_cashier,
+    cashier_book,
+    supervisor_authority,
+)
 from pos_terminal.counter.events import (
     CodeIgnored,
     CodeRead,
@@ -133,6 +138,15 @@ class Counter:
     def cashiers(self) -> Cashiers:
         """The cashier book of this counter's journal (PIN attempts and lock-out as set up)."""
         return cashier_book(self.journal, self.settings)
+
+    def authorise(self, supervisor_id: str | None, pin: str | None) -> str | None:
+        """Blocking (scrypt): the supervisor who authorises a refund, or None when no
+        supervisor is set up (counter/cashiers.supervisor_authority; raises CashierError)."""
+        return supervisor_authority(self.cashiers(), supervisor_id, pin)
+
+    def asking_cashier(self, cashier_id: str) -> str:
+        """A cashier named by a front end without sign-in as the one asking (must be active)."""
+        return asking_cashier(self.cashiers(), cashier_id)
 
     def supervisors(self) -> list[Cashier]:
         return [c for c in self.cashiers().all(include_removed=False) if c.is_supervisor]
@@ -282,9 +296,12 @@ class Counter:
     # ---------------------------------------------------------------- refunds, overrides
     def refund(self, app_trans_id: str, amount: int | None = None, description: str = "", *,
                deadline_s: float | None = None, cancel: threading.Event | None = None,
-               cashier_id: str | None = None) -> RefundView:
+               cashier_id: str | None = None, authorised_by: str | None = None) -> RefundView:
+        """`cashier_id` asked for it (default: the cashier signed in here, else the payment's
+        cashier); `authorised_by` is the supervisor whose PIN was checked (Counter.authorise)."""
         view = self.checkout.refund(app_trans_id, amount, description, deadline_s=deadline_s,
-                                    cancel=cancel, cashier_id=cashier_id)
+                                    cancel=cancel, cashier_id=cashier_id or self.cashier_id,
+                                    authorised_by=authorised_by)
         if view.is_final:
             self.bus.publish(RefundSettled(view, "refund"))
         return view

@@ -152,7 +152,7 @@ class CallbackSender:
             return Attempt(number, int(now * 1000), stamp, status, code, error, outcome)
 
         try:
-            async with session.post(url, data=body,
+            async with session.post(url, data=body, allow_redirects=False,  # no hop elsewhere
                                     headers={"Content-Type": "application/json"}) as response:
                 text = await response.text(errors="replace")
                 status = response.status

@@ -30,6 +30,7 @@ from pos_terminal.emulator.faults import (
     answer_with,
     parse_rule,
 )
+from pos_terminal.emulator.guard import Exposure
 from pos_terminal.emulator.service import JSON, EmulatorOptions, Service
 from pos_terminal.emulator.state import WALLET_IDS, Books
 from pos_terminal.emulator.transport import read_fields
@@ -275,13 +276,15 @@ async def _reset(request: web.Request) -> web.Response:
     return web.json_response({"reset": True})
 
 
-def build_app(options: EmulatorOptions) -> web.Application:
-    """The aiohttp application with every route of the emulator."""
+def build_app(options: EmulatorOptions, exposure: Exposure | None = None) -> web.Application:
+    """The aiohttp application with every route of the emulator; `exposure` (guard.py): the
+    Host names it answers to and the control API's token (default: bound to loopback)."""
     service = Service(options, Books(options.code_lifetime_s, options.processing_s))
     faults = FaultBook()
     for rule in options.faults:
         faults.add(rule)
-    app = web.Application(client_max_size=64 * 1024)
+    exposure = exposure if exposure is not None else Exposure.for_bind("127.0.0.1")
+    app = web.Application(client_max_size=64 * 1024, middlewares=[exposure.middleware()])
     app[SERVICE_KEY] = service
     app[FAULTS_KEY] = faults
     for path in wire.ENDPOINTS:
@@ -304,9 +307,12 @@ def build_app(options: EmulatorOptions) -> web.Application:
 class RunningEmulator:
     """An emulator serving on its own thread and event loop; stop() (or ``with``) ends it."""
 
-    def __init__(self, app: web.Application, host: str, port: int) -> None:
+    def __init__(self, app: web.Application, host: str, port: int,
+                 control_token: str | None = None) -> None:
         self._app = app
         self._host = host
+        #: what `/_emulator/*` needs as `Authorization: Bearer ...` (None: bound to loopback)
+        self.control_token = control_token
         self._loop = asyncio.new_event_loop()
         # in-flight requests (a delay fault) get 2 s to finish when the emulator stops
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False,
@@ -382,10 +388,16 @@ class RunningEmulator:
 def start_emulator(settings: Any, host: str = "127.0.0.1", port: int = 0,
                    faults: tuple[FaultRule, ...] = ()) -> RunningEmulator:
     """Serve the emulator in-process on ``host:port`` (0: a free port) until ``.stop()``."""
+    options = _options(settings, faults)
+    exposure = Exposure.for_bind(host, settings.emulator.allowed_hosts)
+    return RunningEmulator(build_app(options, exposure), host, port, exposure.token)
+
+
+def _options(settings: Any, faults: tuple[FaultRule, ...]) -> EmulatorOptions:
     options = EmulatorOptions.from_settings(settings)
     if faults:
         options = EmulatorOptions(**{**options.__dict__, "faults": options.faults + faults})
-    return RunningEmulator(build_app(options), host, port)
+    return options
 
 
 def _bind_error(exc: OSError) -> OSError:
@@ -397,17 +409,25 @@ def _bind_error(exc: OSError) -> OSError:
 
 
 def serve(settings: Any, host: str, port: int, faults: tuple[FaultRule, ...] = (),
-          on_ready: Callable[[str], None] | None = None) -> None:
+          on_ready: Callable[[str], None] | None = None,
+          on_token: Callable[[str], None] | None = None) -> None:
     """Serve in the foreground until Ctrl-C (SIGINT) or SIGTERM, then close cleanly.
 
     ``on_ready`` receives the base URL once the socket is bound (the real port when 0 was asked;
-    for a wildcard host, this machine's network address, which a phone can open).
+    for a wildcard host, this machine's network address, which a phone can open);
+    ``on_token`` then the control API's token when the host is beyond loopback.
     Raises OSError when the address cannot be bound (port in use, no such interface).
     """
-    options = EmulatorOptions.from_settings(settings)
-    if faults:
-        options = EmulatorOptions(**{**options.__dict__, "faults": options.faults + faults})
-    asyncio.run(_serve(build_app(options), host, port, on_ready))
+    exposure = Exposure.for_bind(host, settings.emulator.allowed_hosts)
+    app = build_app(_options(settings, faults), exposure)
+
+    def ready(base_url: str) -> None:
+        if on_ready is not None:
+            on_ready(base_url)
+        if on_token is not None and exposure.token is not None:
+            on_token(exposure.token)
+
+    asyncio.run(_serve(app, host, port, ready))
 
 
 async def _serve(app: web.Application, host: str, port: int,

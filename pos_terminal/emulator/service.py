@@ -20,6 +20,7 @@ from pos_terminal.emulator import banks, wire
 from pos_terminal.emulator.callbacks import DEFAULT_RETRY_DELAYS_S, CallbackSender
 from pos_terminal.emulator.emvqr import emv_qr
 from pos_terminal.emulator.faults import FaultRule, FaultSpecError, parse_rule
+from pos_terminal.emulator.guard import callback_allowed
 from pos_terminal.emulator.state import WALLET_IDS, Books, Order, Refund
 from pos_terminal.emulator.verify import (
     Form,
@@ -60,6 +61,8 @@ class EmulatorOptions:
     callback_url: str = ""
     callback_retry_delays_s: tuple[float, ...] = DEFAULT_RETRY_DELAYS_S
     callback_timeout_s: float = 5.0
+    # the hosts a callback may go to ([emulator] callback_hosts; guard.callback_allowed)
+    callback_hosts: tuple[str, ...] = ("127.0.0.1", "::1", "localhost")
 
     @classmethod
     def from_settings(cls, settings: Any) -> EmulatorOptions:
@@ -89,7 +92,8 @@ class EmulatorOptions:
                    callback_url=getattr(emulator, "callback_url", "") or "",
                    callback_retry_delays_s=tuple(getattr(
                        emulator, "callback_retry_delays_s", DEFAULT_RETRY_DELAYS_S)),
-                   callback_timeout_s=getattr(emulator, "callback_timeout_s", 5.0))
+                   callback_timeout_s=getattr(emulator, "callback_timeout_s", 5.0),
+                   callback_hosts=tuple(getattr(emulator, "callback_hosts", cls.callback_hosts)))
 
 
 def _check_key_pair(private_pem: str, public_text: str, key_path: Path) -> None:
@@ -296,7 +300,12 @@ class Service:
                     or not url.startswith(("http://", "https://"))):
             raise bad_data("callback_url", f"must be an http(s) URL of at most "
                                            f"{wire.CALLBACK_URL_MAX} characters")
-        return url or self.options.callback_url
+        url = url or self.options.callback_url
+        if url and not callback_allowed(url, self.options.callback_hosts):
+            raise bad_data("callback_url", "goes to a host this emulator does not call back "
+                                           "(allowed: [emulator] callback_hosts = "
+                                           f"{list(self.options.callback_hosts)})")
+        return url
 
     @staticmethod
     def _expire_s(form: Form) -> int:

@@ -46,7 +46,7 @@ _PAYMENT_COLUMNS = (
 _REFUND_COLUMNS = (
     "m_refund_id, app_trans_id, amount, description, state, return_code, sub_return_code, message, "
     "service_message, refund_id, request_ms, created_ms, updated_ms, needs_review, z_number, "
-    "cashier_id, auto"
+    "cashier_id, auto, authorised_by"
 )
 _EVENT_COLUMNS = (
     "id, app_trans_id, m_refund_id, time_ms, kind, from_state, to_state, return_code, "
@@ -73,7 +73,7 @@ def _refund(row: Sequence[Any]) -> RefundView:
         why=Reason.loads(row[7]),
         service_message=row[8], refund_id=row[9], request_ms=row[10], created_ms=row[11],
         updated_ms=row[12], needs_review=bool(row[13]), z_number=row[14], cashier_id=row[15],
-        auto=bool(row[16]),
+        auto=bool(row[16]), authorised_by=row[17],
     )
 
 

@@ -90,15 +90,18 @@ def _migration() -> str:
 OUTBOX_MIGRATION = _migration()
 
 
-def cashier_triggers_migration() -> str:
+def cashier_triggers_migration(kinds: tuple[str, ...] = ("payment", "refund"),
+                               extra: dict[str, tuple[str, ...]] | None = None) -> str:
     """Schema v5 (cashiers): payment and refund rows carry one more payload key, `cashier` (the
-    cashier who took the payment, the supervisor who authorised the refund; null when nobody
-    was signed in). The fleet ledger keeps it in its `cashier` column, which holds the counter's
-    app_user when the key is null or absent (rows shipped before v5)."""
+    cashier who took the payment or asked for the refund; null when nobody was signed in). The
+    fleet ledger keeps it in its `cashier` column, which holds the counter's app_user when the
+    key is null or absent (rows shipped before v5). `extra`: more columns of a kind's payload
+    (v8: a refund's `authorised_by`)."""
     parts: list[str] = []
-    for kind in ("payment", "refund"):
+    for kind in kinds:
         table, key, fields, time_col = KINDS[kind]
-        payload = _json_object(fields, "NEW.")[:-1] + ", 'cashier', NEW.cashier_id)"
+        more = "".join(f", '{c}', NEW.{c}" for c in (extra or {}).get(kind, ()))
+        payload = _json_object(fields, "NEW.")[:-1] + f", 'cashier', NEW.cashier_id{more})"
         for event in ("INSERT", "UPDATE"):
             name = f"outbox_{table}_{event.lower()}"
             parts.append(

@@ -29,8 +29,11 @@ class RefundRows(LeaseRows):
         lease_ttl_ms: int | None = None,
         cashier_id: str | None = None,
         auto: bool = False,
+        authorised_by: str | None = None,
     ) -> RefundView:
         """Commit a refund before it is sent; `amount` None means everything that is left.
+        `cashier_id`: who asked (None: the cashier who took the payment); `authorised_by`: the
+        supervisor whose PIN allowed it.
         `auto`: the return of a late charge, at most one per payment (AlreadyReturned).
 
         The check of what is left counts refunds still in flight, inside the same write
@@ -74,12 +77,14 @@ class RefundRows(LeaseRows):
                     f"({vnd(payment.amount)} paid, {vnd(payment.refunded_amount)} refunded, "
                     f"{vnd(int(in_flight))} in progress)."
                 )
+            if cashier_id is None:
+                cashier_id = payment.cashier_id
             conn.execute(
                 "INSERT INTO refunds(m_refund_id, app_trans_id, amount, description, state, "
-                "request_ms, message, created_ms, updated_ms, cashier_id, auto) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                "request_ms, message, created_ms, updated_ms, cashier_id, auto, authorised_by) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (m_refund_id, app_trans_id, wanted, description, PaymentState.REFUNDING.value,
-                 request_ms, stored(message), t, t, cashier_id, int(auto)),
+                 request_ms, stored(message), t, t, cashier_id, int(auto), authorised_by),
             )
             if lease_ttl_ms is not None:
                 self._take_lease_in(conn, "refunds", m_refund_id, lease_ttl_ms)

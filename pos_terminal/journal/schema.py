@@ -62,6 +62,18 @@ CASHIERS_MIGRATION = """
     CREATE INDEX payments_cashier ON payments(cashier_id);
 """ + cashier_triggers_migration()
 
+_MOVE_SUPERVISORS_REFUNDS = """
+    UPDATE refunds SET authorised_by = cashier_id,
+        cashier_id = (SELECT p.cashier_id FROM payments p
+                      WHERE p.app_trans_id = refunds.app_trans_id)
+        WHERE auto = 0 AND cashier_id IN (SELECT id FROM cashiers WHERE role = 'supervisor');
+"""
+# the outbox triggers first, so that the moved rows are shipped with both
+REFUND_AUTHORITY_MIGRATION = ("ALTER TABLE refunds ADD COLUMN authorised_by TEXT;\n"
+                              + cashier_triggers_migration(("refund",),
+                                                           {"refund": ("authorised_by",)})
+                              + _MOVE_SUPERVISORS_REFUNDS)
+
 MIGRATIONS: tuple[str, ...] = (
     # version 1
     """
@@ -260,6 +272,12 @@ MIGRATIONS: tuple[str, ...] = (
         WHEN NEW.auto IS NOT OLD.auto
     BEGIN SELECT RAISE(ABORT, 'a refund never changes whether it was automatic'); END;
     """,
+    # version 8 (who asked, who authorised): a refund's `cashier_id` is the cashier who asked for
+    # it (reports count it for them) and `authorised_by` the supervisor whose PIN allowed it
+    # (null when no supervisor was set up). Before, a supervisor's refund kept only the
+    # supervisor: such rows move to the payment's cashier, the supervisor to `authorised_by`.
+    # The outbox's refund payload carries `authorised_by` too.
+    REFUND_AUTHORITY_MIGRATION,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -121,8 +121,9 @@ class RefundView(_Said):
     updated_ms: int
     needs_review: bool
     z_number: int | None = None
-    cashier_id: str | None = None
+    cashier_id: str | None = None  # the cashier who asked for it (reports count it for them)
     auto: bool = False  # the automatic return of a late charge
+    authorised_by: str | None = None  # the supervisor whose PIN allowed it (None: no supervisor)
 
     @property
     def is_final(self) -> bool:
@@ -150,6 +151,7 @@ class RefundView(_Said):
             "updated_vn": vn_time(self.updated_ms),
             "z_number": self.z_number,
             "cashier_id": self.cashier_id,
+            "authorised_by": self.authorised_by,
         }
 
 

@@ -63,7 +63,8 @@ class _Lines:
 
 
 def _header(lines: _Lines, shop: Shop, labels: ReceiptLabels, title: str, reprint: bool,
-            terminal_id: str, cashier: str | None, time_ms: int) -> None:
+            terminal_id: str, cashier: str | None, time_ms: int, *,
+            authorised_by: str | None = None) -> None:
     if shop.name:
         lines.center(shop.name)
     if shop.address:
@@ -77,6 +78,8 @@ def _header(lines: _Lines, shop: Shop, labels: ReceiptLabels, title: str, reprin
         lines.center(labels.reprint)
     lines.pair(labels.counter, terminal_id)
     lines.pair(labels.cashier, cashier or labels.no_cashier)
+    if authorised_by:
+        lines.pair(labels.authorised_by, authorised_by)
     lines.pair(labels.time, vn_time(time_ms))
     lines.rule()
 
@@ -126,8 +129,11 @@ def payment_receipt(payment: PaymentView, *, shop: Shop, terminal_id: str,
 
 def refund_receipt(refund: RefundView, payment: PaymentView, *, shop: Shop, terminal_id: str,
                    cashier: str | None, width: int = 42, reprint: bool = False,
-                   labels: ReceiptLabels = ENGLISH) -> Receipt:
-    """The receipt of a refund the wallet confirmed; NoReceipt for any other."""
+                   labels: ReceiptLabels = ENGLISH, authorised_by: str | None = None) -> Receipt:
+    """The receipt of a refund the wallet confirmed; NoReceipt for any other.
+
+    Its total is the amount refunded; the original sale's amount is a labelled line of its
+    own. `cashier` asked for the refund, `authorised_by` is the supervisor who allowed it."""
     if refund.state is not PaymentState.REFUNDED:
         raise NoReceipt(
             f"Refund {refund.m_refund_id} is {refund.state.value}: a refund receipt is only "
@@ -135,13 +141,14 @@ def refund_receipt(refund: RefundView, payment: PaymentView, *, shop: Shop, term
             + (". Run `pos-terminal reconcile` first." if not refund.is_final else "."))
     lines = _Lines(width)
     _header(lines, shop, labels, labels.refund_title, reprint, terminal_id, cashier,
-            refund.updated_ms)
-    lines.pair(labels.refund_amount, format_vnd(refund.amount))
+            refund.updated_ms, authorised_by=authorised_by)
     lines.pair(labels.refund_id, refund.m_refund_id)
     if refund.refund_id:
         lines.pair(labels.wallet_refund, refund.refund_id)
     lines.pair(labels.original_payment, payment.app_trans_id)
     lines.pair(labels.wallet_transaction, payment.zp_trans_id or "-")
-    lines.pair(labels.total, format_vnd(payment.amount))
+    lines.pair(labels.original_amount, format_vnd(payment.amount))
+    lines.rule()
+    lines.pair(labels.refund_amount, format_vnd(refund.amount))
     lines.rule()
     return Receipt("refund", refund.m_refund_id, tuple(lines.out), reprint)

@@ -26,6 +26,8 @@ class ReceiptLabels:
     wallet_refund: str
     no_cashier: str
     thanks: str
+    original_amount: str
+    authorised_by: str
 
 
 ENGLISH = ReceiptLabels(
@@ -37,7 +39,7 @@ ENGLISH = ReceiptLabels(
     cashier="Cashier",
     time="Time",
     total="TOTAL",
-    refund_amount="REFUNDED",
+    refund_amount="TOTAL REFUNDED",
     method="Method",
     method_quick_pay="Wallet quick pay",
     method_gateway="Payment gateway",
@@ -48,6 +50,8 @@ ENGLISH = ReceiptLabels(
     wallet_refund="Wallet refund",
     no_cashier="-",
     thanks="Thank you!",
+    original_amount="Original sale",
+    authorised_by="Authorised by",
 )
 
 VIETNAMESE = ReceiptLabels(
@@ -59,7 +63,7 @@ VIETNAMESE = ReceiptLabels(
     cashier="Thu ngân",
     time="Thời gian",
     total="TỔNG CỘNG",
-    refund_amount="ĐÃ HOÀN",
+    refund_amount="TỔNG TIỀN HOÀN",
     method="Hình thức",
     method_quick_pay="Ví điện tử (quét mã)",
     method_gateway="Cổng thanh toán",
@@ -70,6 +74,8 @@ VIETNAMESE = ReceiptLabels(
     wallet_refund="Mã hoàn ví",
     no_cashier="-",
     thanks="Cảm ơn quý khách!",
+    original_amount="Số tiền GD gốc",
+    authorised_by="Người duyệt",
 )
 
 LABELS: dict[str, ReceiptLabels] = {"en": ENGLISH, "vi": VIETNAMESE}

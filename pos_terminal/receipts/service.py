@@ -62,6 +62,7 @@ def build_receipt(journal: Journal, settings: Settings, subject_id: str, *,
     except UnknownPayment:  # pragma: no cover - a refund always has its payment (foreign key)
         raise UnknownReceipt(subject_id, journal) from None
     return refund_receipt(refund, payment, cashier=_cashier_label(journal, refund.cashier_id),
+                          authorised_by=_cashier_label(journal, refund.authorised_by),
                           shop=shop, terminal_id=terminal_id, width=width, reprint=reprint,
                           labels=labels)
 

@@ -33,13 +33,15 @@ class DemoController:
     runs with a real camera and the person holds up a phone showing `wallet_page_url`."""
 
     def __init__(self, emulator_url: str, show: Callable[[str | None], None] | None, *,
-                 show_after_s: float = 1.5) -> None:
+                 show_after_s: float = 1.5, control_token: str | None = None) -> None:
         self.emulator_url = emulator_url.rstrip("/")
         self.show_after_s = show_after_s  # how long after the Pay screen opens
         self._show = show
         self.index = 0
         self._lock = threading.Lock()
         self._session = requests.Session()
+        if control_token is not None:  # the emulator is bound beyond loopback (guard.py)
+            self._session.headers["Authorization"] = f"Bearer {control_token}"
 
     @property
     def synthetic(self) -> bool:
@@ -68,7 +70,7 @@ class DemoController:
         """A fresh code of the chosen wallet (rotated first: codes are single use)."""
         wallet_id = self.wallet.id
         rotate = self._session.post(
-            f"{self.emulator_url}/_emulator/wallets/{wallet_id}/rotate", timeout=5)
+            f"{self.emulator_url}/_emulator/wallets/{wallet_id}/rotate", json={}, timeout=5)
         rotate.raise_for_status()
         answer = self._session.get(f"{self.emulator_url}/_emulator/wallets", timeout=5)
         answer.raise_for_status()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sqlite3
-import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -13,6 +12,7 @@ import pytest
 import requests
 
 from pos_terminal.journal import Journal
+from tests.tmpfs import TinyTmpfs
 
 # Starting balances of the emulator's wallets (stable: the demo and the tests rely on them).
 BALANCES = {"an": 50_000_000, "binh": 20_000_000, "chi": 20_000_000, "dung": 0}
@@ -59,18 +59,19 @@ def journal_and_holder(settings: Any) -> tuple[Journal, sqlite3.Connection]:
 
 
 @pytest.fixture
-def tiny_tmpfs(tmp_path: Path) -> Iterator[Path]:
-    """A real 512 KiB tmpfs (needs CAP_SYS_ADMIN; skipped where mounting is not allowed)."""
+def tiny_tmpfs(tmp_path: Path) -> Iterator[TinyTmpfs]:
+    """A real 512 KiB tmpfs, for any user: in a mount namespace of its own (tests/tmpfs.py), so
+    the programs that use it are started through its `command()`."""
     mount = tmp_path / "tmpfs"
     mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(mount)],
-                          capture_output=True, check=False)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
     try:
-        yield mount
+        tmpfs = TinyTmpfs(mount)
+    except OSError as exc:
+        pytest.skip(str(exc))
+    try:
+        yield tmpfs
     finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
+        tmpfs.close()
 
 
 def write_config(settings: Any, path: Path, **checkout: Any) -> Path:

@@ -1,20 +1,12 @@
-"""Running the real `pos-terminal` in a child process from a test: its command line and
-environment (this checkout first on the import path, whatever is installed)."""
+"""Running the real `pos-terminal` in a child process from a checkout test: its command line
+(the environment is tests.processes.child_env's)."""
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-
-
-def child_env(**extra: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
-    env.update(extra)
-    return env
+from tests.processes import child_env as child_env  # where checkout tests have imported it
 
 
 def cli(config: Path, *args: str) -> list[str]:

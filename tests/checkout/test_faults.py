@@ -4,11 +4,13 @@ nothing is sent. Plus: the raw payment code is in no byte of the journal files o
 
 from __future__ import annotations
 
-import errno
+import json
 import logging
-import os
+import re
+import shutil
 import sqlite3
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -28,7 +30,10 @@ from tests.checkout.conftest import (
     ledger,
     quick_pay_requests,
     wallet_code,
+    write_config,
 )
+from tests.processes import REPO, child_env
+from tests.tmpfs import TinyTmpfs
 
 S = PaymentState
 
@@ -110,39 +115,38 @@ def test_locked_journal_sends_nothing(settings: Settings, emulator: Any) -> None
     assert quick_pay_requests(emulator) == 0
 
 
+def _probe(settings: Settings, tmpfs: TinyTmpfs, tmp_path: Path, condition: str,
+           code: str = "") -> dict[str, Any]:
+    """tests/checkout/journal_probe.py where the tmpfs is mounted: Checkout on its journal."""
+    config = write_config(settings, tmp_path / "pos.toml")
+    done = subprocess.run(tmpfs.command([sys.executable, "-m", "tests.checkout.journal_probe",
+                                         str(config), condition]),
+                          input=code, capture_output=True, text=True, env=child_env(),
+                          cwd=REPO, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    answer: dict[str, Any] = json.loads(done.stdout)
+    return answer
+
+
 def test_read_only_journal_sends_nothing(settings: Settings, emulator: Any,
-                                         tiny_tmpfs: Path) -> None:
-    settings = settings.replace_section("terminal", journal=tiny_tmpfs / "j.sqlite3")
-    Journal.open(settings.terminal.journal).close()  # an existing journal, then the mount goes ro
-    subprocess.run(["mount", "-o", "remount,ro", str(tiny_tmpfs)], check=True)
-    try:
-        with pytest.raises(JournalUnavailable,
-                           match=r"is read-only\. New payments are stopped") as err:
-            Checkout(settings)
-        assert err.value.reason == "read-only"
-    finally:
-        subprocess.run(["mount", "-o", "remount,rw", str(tiny_tmpfs)], check=True)
+                                         tiny_tmpfs: TinyTmpfs, tmp_path: Path) -> None:
+    made = tmp_path / "j.sqlite3"
+    Journal.open(made).close()  # an existing journal, then the mount goes read-only
+    shutil.copyfile(made, tiny_tmpfs.reach(tiny_tmpfs.path / "j.sqlite3"))
+    tiny_tmpfs.read_only()
+    settings = settings.replace_section("terminal", journal=tiny_tmpfs.path / "j.sqlite3")
+    answer = _probe(settings, tiny_tmpfs, tmp_path, "read-only")
+    assert answer["reason"] == "read-only"
+    assert re.search(r"is read-only\. New payments are stopped", answer["message"]), answer
     assert quick_pay_requests(emulator) == 0
 
 
-def test_full_disk_sends_nothing(settings: Settings, emulator: Any, tiny_tmpfs: Path) -> None:
-    settings = settings.replace_section("terminal", journal=tiny_tmpfs / "j.sqlite3")
-    journal = Journal.open(settings.terminal.journal)
-    fd = os.open(tiny_tmpfs / "filler", os.O_WRONLY | os.O_CREAT)
-    try:
-        while os.write(fd, b"\0" * 4096):
-            pass
-    except OSError as exc:
-        assert exc.errno == errno.ENOSPC
-    finally:
-        os.close(fd)
-    try:
-        with Checkout(settings, journal=journal) as co, pytest.raises(
-                JournalUnavailable, match=r"is full\. New payments are stopped") as err:
-            co.pay(5_000, wallet_code(emulator, "an"))
-        assert err.value.reason == "full"
-    finally:
-        journal.close()
+def test_full_disk_sends_nothing(settings: Settings, emulator: Any, tiny_tmpfs: TinyTmpfs,
+                                 tmp_path: Path) -> None:
+    settings = settings.replace_section("terminal", journal=tiny_tmpfs.path / "j.sqlite3")
+    answer = _probe(settings, tiny_tmpfs, tmp_path, "full", wallet_code(emulator, "an"))
+    assert answer["reason"] == "full"
+    assert re.search(r"is full\. New payments are stopped", answer["message"]), answer
     assert quick_pay_requests(emulator) == 0
 
 

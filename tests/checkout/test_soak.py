@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import child_env
+
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.e2e
 
@@ -19,7 +21,8 @@ pytestmark = pytest.mark.e2e
 def test_a_short_money_soak_holds() -> None:
     done = subprocess.run([sys.executable, str(REPO / "bench" / "soak_money.py"),
                            "--payments", "14", "--parallel", "3", "--seed", "7"],
-                          capture_output=True, timeout=600, check=False, cwd=REPO)
+                          capture_output=True, timeout=600, check=False, cwd=REPO,
+                          env=child_env())
     summary = json.loads(done.stdout)
     assert summary["problems"] == [], summary
     assert done.returncode == 0

@@ -6,9 +6,10 @@ classified here before this test passes."""
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,9 @@ from pos_terminal.cli.common import EXIT_USAGE
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
 from tests.checkout.conftest import tiny_tmpfs  # noqa: F401 (a fixture, used by name)
-from tests.e2e.conftest import cli_command, cli_env, write_config
+from tests.e2e.conftest import write_config
+from tests.processes import child_env, cli_command
+from tests.tmpfs import TinyTmpfs
 
 pytestmark = pytest.mark.e2e
 
@@ -113,18 +116,27 @@ def _damaged_inside(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
+def _as_is(argv: list[str]) -> list[str]:
+    return argv
+
+
+#: A condition: its kind, the journal's path, and how a command is run where that path exists
+#: (the read-only and full journals are on a tmpfs of another mount namespace: tests/tmpfs.py).
+Condition = tuple[str, Path, Callable[[list[str]], list[str]]]
+
+
 @pytest.fixture(params=["damaged", "damaged-inside", "read-only", "locked", "full"])
-def condition(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+def condition(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Condition]:
     kind = request.param
     if kind == "damaged":
         path = tmp_path / "journal.sqlite3"
         path.write_bytes(b"SQLite format 3\x00" + os.urandom(8192))
-        yield kind, path
+        yield kind, path, _as_is
         return
     if kind == "damaged-inside":
         path = tmp_path / "journal.sqlite3"
         _damaged_inside(path)
-        yield kind, path
+        yield kind, path, _as_is
         return
     if kind == "locked":
         path = tmp_path / "journal.sqlite3"
@@ -133,38 +145,35 @@ def condition(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[
         holder.execute("PRAGMA locking_mode=EXCLUSIVE")
         holder.execute("BEGIN EXCLUSIVE")  # no reader or writer gets in until it ends
         try:
-            yield kind, path
+            yield kind, path, _as_is
         finally:
             holder.execute("ROLLBACK")
             holder.close()
         return
-    mount = request.getfixturevalue("tiny_tmpfs")
-    path = mount / "journal.sqlite3"
-    _journal_with_a_payment(path)
+    tmpfs: TinyTmpfs = request.getfixturevalue("tiny_tmpfs")
+    made = tmp_path / "journal.sqlite3"
+    _journal_with_a_payment(made)
+    path = tmpfs.path / "journal.sqlite3"
+    shutil.copyfile(made, tmpfs.reach(path))
+    made.unlink()
     if kind == "read-only":
-        subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
+        tmpfs.read_only()
     else:
-        fd = os.open(mount / "filler", os.O_WRONLY | os.O_CREAT)
-        try:
-            while os.write(fd, b"\0" * 4096):
-                pass
-        except OSError:
-            pass  # ENOSPC: the disk is full
-        finally:
-            os.close(fd)
-    yield kind, path
+        tmpfs.fill()
+    yield kind, path, tmpfs.command
 
 
 @pytest.mark.parametrize("command", sorted(JOURNAL_COMMANDS))
 def test_a_journal_problem_is_a_sentence_and_an_exit_code(
-        command: str, condition: tuple[str, Path], settings: Settings, emulator: Any,
+        command: str, condition: Condition, settings: Settings, emulator: Any,
         tmp_path: Path) -> None:
-    kind, journal = condition
+    kind, journal, where = condition
     config = write_config(settings.replace_section("terminal", journal=journal),
                           tmp_path / "pos.toml")
     argv = [*command.split(), *JOURNAL_COMMANDS[command]]
-    done = subprocess.run(cli_command("--config", str(config), *argv), capture_output=True,
-                          text=True, env=cli_env(), timeout=90, stdin=subprocess.DEVNULL,
+    done = subprocess.run(where(cli_command("--config", str(config), *argv)),
+                          capture_output=True, text=True, env=child_env(), timeout=90,
+                          stdin=subprocess.DEVNULL,
                           check=False)
     output = done.stdout + done.stderr
     assert "Traceback" not in output, output
@@ -188,7 +197,7 @@ def test_with_json_a_journal_problem_is_also_one_json_object(
     config = write_config(settings.replace_section("terminal", journal=journal),
                           tmp_path / "pos.toml")
     done = subprocess.run(cli_command("--config", str(config), *argv), capture_output=True,
-                          text=True, env=cli_env(), timeout=90, check=False)
+                          text=True, env=child_env(), timeout=90, check=False)
     assert done.returncode == EXIT_USAGE, done.stderr
     assert "Traceback" not in done.stderr
     data = json.loads(done.stdout)

@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from hardware.render import cluttered_background, layout_phone, phone_frame
 from pos_terminal.cli import scan_cmds
 from tests.hardware.helpers import CODE_A, CODE_B, write_video
+from tests.processes import child_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -157,7 +158,7 @@ def test_scan_image_through_the_real_entry_point(pictures: dict[str, Path]) -> N
     proc = subprocess.run(
         [sys.executable, "-m", "pos_terminal", "scan-image", "--json", str(pictures["qr"])],
         capture_output=True, text=True, cwd=ROOT, timeout=60,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+        env=child_env())
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == {"file": str(pictures["qr"]), "codes": [
         {"text": CODE_A, "symbology": "qr", "payment_code": True}]}

@@ -21,6 +21,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from pos_terminal.cli import main
 from pos_terminal.config import ConfigError, Settings, load_settings
 from tests.checkout.conftest import ledger, quick_pay_requests, wallet_code, write_config
+from tests.processes import child_env
 
 REPO = Path(__file__).resolve().parents[2]
 MISSING = "/dev/input/event-pos-terminal-test-missing"
@@ -61,7 +62,7 @@ def test_headless_with_a_missing_scanner_never_says_ready(settings: Settings, em
         [sys.executable, "-m", "pos_terminal.cli", "--config", str(config), "headless",
          "--scanner", "serial:/dev/ttyACM-pos-terminal-test-missing"],
         input=b"QUIT\n", capture_output=True, timeout=60, check=False,
-        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
+        env=child_env())
     assert done.returncode == 2
     assert done.stdout == b""  # no READY, no ok:true
     assert done.stderr.decode().strip() == (

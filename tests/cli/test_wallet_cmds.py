@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import os
 import socket
 import subprocess
 import sys
@@ -22,6 +21,7 @@ from pos_terminal.cli import wallet_cmds
 from pos_terminal.cli.common import add_config_option
 from pos_terminal.config import Settings
 from pos_terminal.wallet.client import WalletClient
+from tests.processes import child_env
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -160,10 +160,9 @@ def test_verify_redirect_json(base_settings: Settings, tmp_path: Path, query: st
 
 def run_console(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """The real `pos-terminal` entry point in a child process (what scripts run)."""
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.run(
         [sys.executable, "-m", "pos_terminal.cli", *args, "--config", str(config)],
-        capture_output=True, text=True, env=env, timeout=60, check=False,
+        capture_output=True, text=True, env=child_env(), timeout=60, check=False,
     )
 
 

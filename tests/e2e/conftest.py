@@ -3,15 +3,14 @@ the in-process emulator of tests/conftest.py, configured through a real TOML fil
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import pytest
 
 from pos_terminal.config import Settings
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.processes import REPO as REPO
+from tests.processes import child_env as cli_env  # noqa: F401 (the name older tests import)
+from tests.processes import cli_command as cli_command
 
 
 def _toml(value: object) -> str:
@@ -45,19 +44,6 @@ def write_config(settings: Settings, path: Path, **checkout: object) -> Path:
     path.write_text("\n".join(lines), encoding="utf-8")
     path.chmod(0o600)
     return path
-
-
-def cli_command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "pos_terminal.cli", *args]
-
-
-def cli_env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    env.pop("POS_KEY1", None)
-    env.pop("POS_KEY2", None)
-    env.pop("POS_RSA_PUBLIC_KEY", None)
-    return env
 
 
 @pytest.fixture

@@ -13,35 +13,34 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import REPO, cli_command, cli_env
+from tests.processes import REPO, child_env, cli_command, with_child_env
 
 pytestmark = [pytest.mark.e2e,
               pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")]
 
 
 class Tmux:
+    """A tmux server of its own (no ~/.tmux.conf, no other session's environment) running
+    `command` in one width x height pane, in an environment written out in full: the pane shows
+    the same screen whoever runs the suite, from whatever terminal."""
+
     def __init__(self, command: list[str], width: int = 80, height: int = 24) -> None:
-        self.name = f"pos-e2e-{uuid.uuid4().hex[:8]}"
-        env = cli_env()
-        env_args = [f"{k}={env[k]}" for k in ("PYTHONPATH",)]
-        shell = "env " + " ".join(shlex.quote(a) for a in env_args + command)
-        for attempt in range(3):  # a tmux server that is just exiting refuses new sessions
-            started = subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x",
-                                      str(width), "-y", str(height), "-c", str(REPO), shell],
-                                     capture_output=True, text=True)
-            if started.returncode == 0:
-                break
-            time.sleep(0.5 * (attempt + 1))
-        else:
+        self.socket = f"pos-e2e-{uuid.uuid4().hex[:8]}"
+        pane = with_child_env(command, TERM="tmux-256color")
+        started = self._tmux("new-session", "-d", "-x", str(width), "-y", str(height),
+                             "-c", str(REPO), shlex.join(pane))
+        if started.returncode != 0:
             raise RuntimeError(f"tmux would not start a session: {started.stderr}")
 
+    def _tmux(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", *args],
+                              env=child_env(), capture_output=True, text=True, check=False)
+
     def keys(self, *keys: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
+        self._tmux("send-keys", *keys).check_returncode()
 
     def screen(self) -> str:
-        done = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name],
-                              capture_output=True, text=True)
-        return done.stdout
+        return self._tmux("capture-pane", "-p").stdout
 
     def wait_for(self, text: str, timeout: float = 30.0) -> str:
         deadline = time.monotonic() + timeout
@@ -54,7 +53,7 @@ class Tmux:
             time.sleep(0.2)
 
     def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+        self._tmux("kill-server")
 
 
 @pytest.fixture
@@ -111,7 +110,7 @@ def test_ui_with_a_usb_scanner_typing_into_the_terminal(config_file: Path,
         session.keys("Enter")
         session.wait_for("USB scanner ready")
         base = emulator.base_url  # type: ignore[attr-defined]
-        requests.post(f"{base}/_emulator/wallets/an/rotate", timeout=5).raise_for_status()
+        requests.post(f"{base}/_emulator/wallets/an/rotate", json={}, timeout=5).raise_for_status()
         wallets = requests.get(f"{base}/_emulator/wallets", timeout=5).json()["wallets"]
         code = next(str(w["code"]) for w in wallets if w["id"] == "an")
         session.keys(code, "Enter")  # one write: the keys arrive as a burst

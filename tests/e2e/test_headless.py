@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.e2e.conftest import REPO, cli_command, cli_env
+from tests.processes import REPO, child_env, cli_command
 
 pytestmark = pytest.mark.e2e
 
@@ -59,7 +59,7 @@ class Counter:
             cli_command("--config", str(config), "headless", "--scanner",
                         f"serial:{scanner.path}", "--scan-timeout", "20"),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, env=cli_env(), cwd=REPO)
+            text=True, env=child_env(), cwd=REPO)
 
     def read(self) -> dict[str, Any]:
         assert self.proc.stdout is not None
@@ -94,7 +94,8 @@ def counter(config_file: Path, scanner: SerialScanner) -> Iterator[Counter]:
 
 def fresh_code(emulator: object, wallet: str) -> str:
     base = emulator.base_url
-    requests.post(f"{base}/_emulator/wallets/{wallet}/rotate", timeout=5).raise_for_status()
+    requests.post(f"{base}/_emulator/wallets/{wallet}/rotate", json={},
+                  timeout=5).raise_for_status()
     wallets = requests.get(f"{base}/_emulator/wallets", timeout=5).json()["wallets"]
     return next(str(w["code"]) for w in wallets if w["id"] == wallet)
 
@@ -144,7 +145,8 @@ def test_bad_lines_get_an_error_and_the_loop_goes_on(counter: Counter, scanner: 
     assert counter.ask("HELLO there") == {
         "ok": False, "command": None, "line": "HELLO there",
         "error": "unknown command 'HELLO'; commands: PAY <amount> [description] | STATUS "
-                 "<app_trans_id> | REFUND <app_trans_id> [amount] | RECONCILE | LEDGER | QUIT"}
+                 "<app_trans_id> | REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] | "
+                 "RECONCILE | LEDGER | QUIT"}
     assert counter.ask("PAY 50.000đ")["error"] == (
         "the amount must be a whole number of VND (digits only), got '50.000đ'")
     assert counter.ask("PAY")["error"] == "PAY needs an amount: PAY <amount> [description]"
@@ -182,7 +184,7 @@ def test_commands_over_a_serial_line(config_file: Path, scanner: SerialScanner,
         cli_command("--config", str(config_file), "headless", "--scanner",
                     f"serial:{scanner.path}", "--serial", register.path),
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=cli_env(), cwd=REPO)
+        env=child_env(), cwd=REPO)
     with os.fdopen(os.dup(register.master), "r+b", buffering=0) as line:
         def ask(command: str | None) -> dict[str, Any]:
             if command is not None:
@@ -209,7 +211,7 @@ def test_commands_over_a_serial_line(config_file: Path, scanner: SerialScanner,
 
 def test_an_unusable_scanner_spec_stops_with_its_message(config_file: Path) -> None:
     done = subprocess.run(cli_command("--config", str(config_file), "headless", "--scanner",
-                                      "bogus:1"), capture_output=True, text=True, env=cli_env(),
+                                      "bogus:1"), capture_output=True, text=True, env=child_env(),
                           cwd=REPO, stdin=subprocess.DEVNULL, timeout=30)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("error: scanner source 'bogus:1': unknown kind 'bogus'; use "

@@ -14,8 +14,9 @@ import requests
 
 from pos_terminal.config import Settings
 from tests.checkout.conftest import add_fault, charged, quick_pay_requests, wallet_code
-from tests.e2e.conftest import cli_command, cli_env, write_config
+from tests.e2e.conftest import write_config
 from tests.listeners import closed_port, listener
+from tests.processes import child_env, cli_command
 
 pytestmark = pytest.mark.e2e
 
@@ -24,7 +25,7 @@ def _pay(config: Path, code: str, amount: int = 12_000, *extra: str) -> tuple[in
     done = subprocess.run(
         cli_command("--config", str(config), "pay", "--amount", str(amount), "--code", code,
                     "--json", *extra),
-        capture_output=True, text=True, env=cli_env(), timeout=60, check=False)
+        capture_output=True, text=True, env=child_env(), timeout=60, check=False)
     assert "Traceback" not in done.stderr, done.stderr
     return done.returncode, json.loads(done.stdout)
 
@@ -83,7 +84,7 @@ def test_a_dripping_answer_does_not_hold_the_payment(settings: Settings, emulato
     assert quick_pay_requests(emulator) == 1
     requests.delete(f"{emulator.base_url}/_emulator/faults", timeout=5).raise_for_status()
     done = subprocess.run(cli_command("--config", str(config), "reconcile", "--json"),
-                          capture_output=True, text=True, env=cli_env(), timeout=60,
+                          capture_output=True, text=True, env=child_env(), timeout=60,
                           check=False)
     assert done.returncode == 0, done.stderr
     assert _journal_state(settings, data["app_trans_id"]) == "succeeded"
@@ -106,7 +107,7 @@ def test_headless_never_echoes_bytes_that_are_not_utf8(settings: Settings, emula
             cli_command("--config", str(config), "headless", "--scanner",
                         f"serial:{scanner.path}", "--scan-timeout", "1"),
             input=b"".join(lines), capture_output=True, timeout=60, check=False,
-            env={**cli_env(), "LC_ALL": "C", "LANG": "C"})
+            env=child_env(LC_ALL="C", LANG="C"))
     finally:
         scanner.close()
     assert done.returncode == 0, done.stderr
@@ -135,7 +136,7 @@ def test_pay_refuses_digits_of_other_scripts(settings: Settings, emulator: Any, 
     done = subprocess.run(
         cli_command("--config", str(config), "pay", "--amount", amount, "--code",
                     "１２３４５６７８９０１２３４５６７８", "--json"),
-        capture_output=True, text=True, env=cli_env(), timeout=60, check=False)
+        capture_output=True, text=True, env=child_env(), timeout=60, check=False)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     data = json.loads(done.stdout)
@@ -144,7 +145,7 @@ def test_pay_refuses_digits_of_other_scripts(settings: Settings, emulator: Any, 
     code_only = subprocess.run(
         cli_command("--config", str(config), "pay", "--amount", "12300", "--code",
                     "１２３４５６７８９０１２３４５６７８", "--json"),
-        capture_output=True, text=True, env=cli_env(), timeout=60, check=False)
+        capture_output=True, text=True, env=child_env(), timeout=60, check=False)
     assert code_only.returncode == 2
     assert json.loads(code_only.stdout)["field"] == "code"
     assert "１２３" not in code_only.stdout + code_only.stderr  # the code is never repeated

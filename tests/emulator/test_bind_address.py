@@ -14,6 +14,7 @@ from pos_terminal.config import Settings
 from pos_terminal.emulator import start_emulator
 from pos_terminal.emulator.addresses import network_address, reachable_host
 from tests.emulator.test_cli import _base_url, _start
+from tests.processes import child_env
 
 
 def test_a_wildcard_bind_shows_this_machines_network_address(base_settings: Settings) -> None:
@@ -26,7 +27,11 @@ def test_a_wildcard_bind_shows_this_machines_network_address(base_settings: Sett
         # both reach the same emulator: the page a phone opens and the terminal's loopback
         page = requests.get(public + "/wallets", timeout=5)
         assert page.status_code == 200 and "Emulated wallets" in page.text
-        assert requests.get(server.base_url + "/_emulator/wallets", timeout=5).ok
+        # beyond loopback, the control API needs the token (tests/emulator/test_network_guard)
+        control = server.base_url + "/_emulator/wallets"
+        assert requests.get(control, timeout=5).status_code == 401
+        assert requests.get(control, timeout=5, headers={
+            "Authorization": f"Bearer {server.control_token}"}).ok
 
 
 def test_a_specific_bind_is_shown_as_is(base_settings: Settings) -> None:
@@ -43,10 +48,16 @@ def test_emulator_command_with_host_0000_prints_a_url_a_phone_can_open() -> None
         assert "0.0.0.0" not in base_url
         assert base_url.startswith(f"http://{network_address()}:")
         assert process.stdout is not None
-        lines = [process.stdout.readline() for _ in range(3)]
+        lines = [process.stdout.readline() for _ in range(4)]
         assert f"  wallet codes page:  {base_url}/wallets\n" in lines
         assert any("bound to every interface" in line for line in lines)
         assert requests.get(base_url + "/wallets", timeout=5).status_code == 200
+        # the control API's token is printed at start, and needed
+        [token_line] = [line for line in lines if line.startswith("  control API token:  ")]
+        token = token_line.split(":", 1)[1].strip()
+        control = base_url + "/_emulator/wallets"
+        assert requests.get(control, timeout=5).status_code == 401
+        assert requests.get(control, timeout=5, headers={"Authorization": f"Bearer {token}"}).ok
     finally:
         process.kill()
         process.wait(10)
@@ -69,7 +80,8 @@ def test_demo_reports_a_host_it_cannot_bind(tmp_path: Any) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "pos_terminal", "demo", "--config", str(DEFAULT_CONFIG),
          "--host", "192.0.2.77", "--port", "0"],
-        capture_output=True, text=True, timeout=60, check=False, cwd=tmp_path)
+        capture_output=True, text=True, timeout=60, check=False, cwd=tmp_path,
+        env=child_env())
     assert done.returncode != 0
     assert "the emulator could not start on 192.0.2.77:0" in done.stderr
     assert "Traceback" not in done.stderr

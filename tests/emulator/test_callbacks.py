@@ -89,7 +89,8 @@ def callback_emulator(base_settings: Settings) -> Iterator[Any]:
 
 @pytest.fixture
 def emu(callback_emulator: Any) -> Any:
-    requests.post(f"{callback_emulator.base_url}/_emulator/reset", timeout=5).raise_for_status()
+    requests.post(f"{callback_emulator.base_url}/_emulator/reset", json={},
+                  timeout=5).raise_for_status()
     return callback_emulator
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import socket
 import subprocess
@@ -14,6 +13,7 @@ import pytest
 import requests
 
 from tests.emulator.wirehelp import QuickPay
+from tests.processes import child_env
 
 pytestmark = pytest.mark.e2e
 
@@ -21,18 +21,10 @@ REPO = Path(__file__).resolve().parents[2]
 CONFIG = REPO / "config" / "default.toml"
 
 
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
-    env.pop("POS_KEY1", None)
-    env.pop("POS_KEY2", None)
-    return env
-
-
 def _start(*args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "pos_terminal", "emulator", "--config", str(CONFIG), *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=REPO)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(), cwd=REPO)
 
 
 def _base_url(process: subprocess.Popen[str]) -> str:

@@ -216,5 +216,5 @@ def test_faults_from_configuration_come_back_after_reset() -> None:
         banks = server.base_url + "/api/getlistmerchantbanks"
         assert requests.get(banks, timeout=5).status_code == 500
         assert requests.get(banks, timeout=5).status_code == 200  # unsigned: a JSON refusal
-        requests.post(server.base_url + "/_emulator/reset", timeout=5).raise_for_status()
+        requests.post(server.base_url + "/_emulator/reset", json={}, timeout=5).raise_for_status()
         assert requests.get(banks, timeout=5).status_code == 500

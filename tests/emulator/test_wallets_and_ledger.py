@@ -53,7 +53,7 @@ def short_codes() -> Iterator[RunningEmulator]:
 
 @pytest.fixture
 def emu(fast: RunningEmulator) -> RunningEmulator:
-    requests.post(fast.base_url + "/_emulator/reset", timeout=5).raise_for_status()
+    requests.post(fast.base_url + "/_emulator/reset", json={}, timeout=5).raise_for_status()
     return fast
 
 
@@ -108,10 +108,11 @@ def test_unknown_code(emu: RunningEmulator) -> None:
 
 def test_rotate_issues_a_new_code(emu: RunningEmulator) -> None:
     before = code_of(emu.base_url, "binh")
-    answer = requests.post(emu.base_url + "/_emulator/wallets/binh/rotate", timeout=5).json()
+    answer = requests.post(emu.base_url + "/_emulator/wallets/binh/rotate", json={},
+                           timeout=5).json()
     assert answer["codes"][0] != before
     assert answer["wallet"]["code"] == answer["codes"][0] == code_of(emu.base_url, "binh")
-    missing = requests.post(emu.base_url + "/_emulator/wallets/zoe/rotate", timeout=5)
+    missing = requests.post(emu.base_url + "/_emulator/wallets/zoe/rotate", json={}, timeout=5)
     assert missing.status_code == 404
 
 
@@ -177,8 +178,8 @@ def test_concurrent_payments_charge_each_order_once(emu: RunningEmulator) -> Non
     """8 threads pay 10 orders each from fresh codes, and race two payments per shared code."""
     threads, per_thread = 8, 10
     rotate = emu.base_url + "/_emulator/wallets/an/rotate?count="
-    codes = requests.post(rotate + str(threads * per_thread), timeout=10).json()["codes"]
-    contested = requests.post(rotate + str(per_thread), timeout=10).json()["codes"]
+    codes = requests.post(rotate + str(threads * per_thread), json={}, timeout=10).json()["codes"]
+    contested = requests.post(rotate + str(per_thread), json={}, timeout=10).json()["codes"]
     results: list[tuple[str, int]] = []
     lock = threading.Lock()
     barrier = threading.Barrier(threads)
@@ -219,7 +220,7 @@ def test_concurrent_payments_charge_each_order_once(emu: RunningEmulator) -> Non
 def test_reset_restores_wallets_and_empties_the_ledger(emu: RunningEmulator) -> None:
     post(emu.base_url, "/v2/quick_pay", QuickPay(code=code_of(emu.base_url, "an")).form("v2"))
     assert ledger(emu.base_url)["charges"]
-    requests.post(emu.base_url + "/_emulator/reset", timeout=5).raise_for_status()
+    requests.post(emu.base_url + "/_emulator/reset", json={}, timeout=5).raise_for_status()
     book = ledger(emu.base_url)
     assert (book["charges"], book["refunds"], book["requests"]) == ([], [], {})
     assert _wallets(emu.base_url)["an"]["balance"] == 50_000_000

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 from pos_terminal.config import Settings
 from tests.conftest import DEFAULT_CONFIG
+from tests.processes import child_env
 
 
 def write_config(settings: Settings, path: Path, *, dsn: str | None) -> Path:
@@ -29,7 +29,7 @@ def write_config(settings: Settings, path: Path, *, dsn: str | None) -> Path:
 def run_sync(config: Path, env: dict[str, str] | None = None,
              timeout: float = 60) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "pos_terminal", "sync", "--config", str(config)],
-                          env={**os.environ, **(env or {})}, capture_output=True, text=True,
+                          env=child_env(**(env or {})), capture_output=True, text=True,
                           timeout=timeout, check=False)
 
 
@@ -37,5 +37,5 @@ def run_cli(command: str, config: Path, *args: str, env: dict[str, str] | None =
             timeout: float = 60) -> subprocess.CompletedProcess[str]:
     """`pos-terminal COMMAND --config FILE ARGS...` (e.g. "fleet", config, "report")."""
     return subprocess.run([sys.executable, "-m", "pos_terminal", command, "--config",
-                           str(config), *args], env={**os.environ, **(env or {})},
+                           str(config), *args], env=child_env(**(env or {})),
                           capture_output=True, text=True, timeout=timeout, check=False)

@@ -18,6 +18,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from tests.processes import child_env
+
 SERVER_USER = "postgres"
 
 
@@ -65,7 +67,8 @@ class PgServer:
         cmd = list(args)
         if self._as_root:
             cmd = ["runuser", "-u", SERVER_USER, "--", *cmd]
-        return subprocess.run(cmd, check=check, capture_output=True, text=True, timeout=120)
+        return subprocess.run(cmd, check=check, capture_output=True, text=True, timeout=120,
+                              env=child_env())
 
     def _ensure_user(self) -> None:
         try:

@@ -4,7 +4,6 @@ restored from an older copy. Afterwards the ledger equals the union of the journ
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -21,6 +20,7 @@ from tests.fleet.crashes_helpers import run_sync, write_config
 from tests.fleet.helpers import assert_ledger_is_union, backup, pay, restore
 from tests.fleet.pgserver import PgServer
 from tests.fleet.syncing import pay_and_sync_concurrently, sync_now
+from tests.processes import child_env
 
 
 def start_paused_sync(config: Path, step: str, skip: int,
@@ -28,8 +28,8 @@ def start_paused_sync(config: Path, step: str, skip: int,
     """`pos-terminal sync` stopped at `step` after `skip` earlier batches; returns once paused."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "pos_terminal", "sync", "--config", str(config)],
-        env={**os.environ, **(env or {}), "POS_LEDGER_PAUSE_AT": step,
-             "POS_LEDGER_PAUSE_SKIP": str(skip)},
+        env=child_env(**(env or {}), POS_LEDGER_PAUSE_AT=step,
+                      POS_LEDGER_PAUSE_SKIP=str(skip)),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None
     line = proc.stderr.readline()
@@ -83,8 +83,8 @@ def test_database_restarted_during_a_sync(make_terminal: Any, emulator: Any, led
     config = write_config(counter, tmp_path / "r1.toml", dsn=ledger_dsn)
     proc = subprocess.Popen(
         [sys.executable, "-m", "pos_terminal", "sync", "--config", str(config)],
-        env={**os.environ, "POS_LEDGER_PAUSE_AT": "in_batch", "POS_LEDGER_PAUSE_SKIP": "1",
-             "POS_LEDGER_PAUSE_S": "3"},
+        env=child_env(POS_LEDGER_PAUSE_AT="in_batch", POS_LEDGER_PAUSE_SKIP="1",
+                      POS_LEDGER_PAUSE_S="3"),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None
     assert proc.stderr.readline().strip() == "paused in_batch"
@@ -164,7 +164,8 @@ def test_a_final_row_changed_in_a_restored_journal_is_reported_not_taken(
     out = subprocess.run([sys.executable, "-m", "pos_terminal", "fleet", "disagreements",
                           "--config", str(write_config(counter, tmp_path / "d.toml",
                                                        dsn=ledger_dsn))],
-                         capture_output=True, text=True, timeout=60, check=False)
+                         capture_output=True, text=True, timeout=60, check=False,
+                         env=child_env())
     assert out.returncode == 0, out.stderr
     assert "261123_D1_1: state ledger=succeeded journal=failed" in out.stdout
 

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import hardware
+from tests.processes import child_env
 
 
 def test_every_exported_name_resolves_and_is_listed() -> None:
@@ -18,5 +19,5 @@ def test_importing_the_package_and_opening_a_wedge_does_not_load_opencv() -> Non
     probe = ("import sys, hardware; hardware.open_source('wedge'); "
              "print('cv2' in sys.modules, 'zxingcpp' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                         timeout=60, check=True).stdout.split()
+                         timeout=60, check=True, env=child_env()).stdout.split()
     assert out == ["False", "False"]

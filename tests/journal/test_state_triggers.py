@@ -131,7 +131,7 @@ def test_a_version_5_journal_gets_the_state_machine_then_the_late_charge_columns
     _payment(conn, "old", S.UNKNOWN)
     conn.close()
     with Journal.open(path) as journal:
-        assert journal.schema_version == len(schema.MIGRATIONS) == 7
+        assert journal.schema_version == len(schema.MIGRATIONS) >= 7
         view = journal.mark_abandoned("old", "given up")
         assert (view.state, view.abandoned) == (S.UNKNOWN, True)
     raw = sqlite3.connect(path, isolation_level=None)

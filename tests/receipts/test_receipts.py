@@ -274,10 +274,11 @@ def test_refund_receipt(settings: Settings, emulator: Any, tmp_path: Path) -> No
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert "REFUND RECEIPT".center(48).rstrip() in lines
-    assert "REFUNDED" + "10.000 ₫".rjust(40) in lines
     assert "Refund" + refund.m_refund_id.rjust(42) in lines
     assert "Payment" + app_trans_id.rjust(41) in lines
-    assert "TOTAL" + "40.000 ₫".rjust(43) in lines
+    # the slip's total is what was refunded; the sale's amount is labelled as the original
+    assert "Original sale" + "40.000 ₫".rjust(35) in lines
+    assert lines[-2] == "TOTAL REFUNDED" + "10.000 ₫".rjust(34)
 
 
 def test_escpos_is_never_written_to_a_terminal(settings: Settings, emulator: Any,
@@ -287,20 +288,20 @@ def test_escpos_is_never_written_to_a_terminal(settings: Settings, emulator: Any
     import pty
     import subprocess
 
-    from tests.e2e.conftest import cli_command, cli_env
+    from tests.processes import child_env, cli_command
 
     app_trans_id = _paid(settings, emulator)
     config = _config(settings, tmp_path, "")
     argv = cli_command("receipt", app_trans_id, "--format", "escpos", "--config", str(config))
     main_fd, follower = pty.openpty()
     try:
-        done = subprocess.run(argv, stdout=follower, stderr=subprocess.PIPE, env=cli_env(),
+        done = subprocess.run(argv, stdout=follower, stderr=subprocess.PIPE, env=child_env(),
                               timeout=60, check=False)
     finally:
         os.close(follower)
         os.close(main_fd)
     assert done.returncode == 2
     assert b"the ESC/POS format is binary: give --output FILE" in done.stderr
-    piped = subprocess.run(argv, capture_output=True, env=cli_env(), timeout=60, check=False)
+    piped = subprocess.run(argv, capture_output=True, env=child_env(), timeout=60, check=False)
     assert piped.returncode == 0, piped.stderr
     assert piped.stdout.startswith(INIT) and piped.stdout.endswith(CUT)

@@ -68,7 +68,8 @@ def make_app(settings: Settings, checkout: Checkout) -> Iterator[Callable[..., P
 def wallet_code(emulator: object, wallet_id: str) -> str:
     """The wallet's current payment code, read from the emulator's control API."""
     base = emulator.base_url
-    requests.post(f"{base}/_emulator/wallets/{wallet_id}/rotate", timeout=5).raise_for_status()
+    requests.post(f"{base}/_emulator/wallets/{wallet_id}/rotate", json={},
+                  timeout=5).raise_for_status()
     wallets = requests.get(f"{base}/_emulator/wallets", timeout=5).json()["wallets"]
     return next(str(w["code"]) for w in wallets if w["id"] == wallet_id)
 

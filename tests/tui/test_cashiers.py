@@ -10,6 +10,7 @@ from textual.widgets import Input
 from pos_terminal.checkout import Checkout, PaymentState
 from pos_terminal.config import Settings
 from pos_terminal.journal.cashiers import Cashiers
+from pos_terminal.receipts.service import build_receipt
 from pos_terminal.tui.screens.history import PaymentDetailScreen
 from pos_terminal.tui.screens.progress import ProgressScreen
 from pos_terminal.tui.screens.result import ResultScreen
@@ -192,7 +193,14 @@ async def test_refund_needs_the_supervisor_pin(make_app, key_clock, emulator,
         await wait_until(pilot, lambda: checkout.journal.get(app_trans_id).refunded_amount
                          == 40_000, what="the refund in the journal")
     [refund] = checkout.journal.refunds(app_trans_id)
-    assert refund.cashier_id == "minh"  # the authorising supervisor
+    # asked by the cashier at the counter, authorised by the supervisor: both journaled, the
+    # report counts it for the cashier (issue 21, defect 5) and the slip names both
+    assert (refund.cashier_id, refund.authorised_by) == ("lan", "minh")
+    [lan] = checkout.journal.grouped_report("cashier")
+    assert (lan.key, lan.sales_amount, lan.refunds_amount, lan.net_amount) == (
+        "lan", 40_000, 40_000, 0)
+    slip = build_receipt(checkout.journal, checkout.settings, refund.m_refund_id).text
+    assert "Lan Nguyen (lan)" in slip and "Authorised by" in slip and "Minh Tran (minh)" in slip
     assert [r["amount"] for r in ledger(emulator)["refunds"]] == [40_000]
 
 

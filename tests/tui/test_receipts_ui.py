@@ -63,8 +63,10 @@ async def test_r_on_result_prints_the_receipt(settings: Settings, make_app, key_
     async with make_app(settings=with_printer(settings, target)).run_test(
             size=(80, 24)) as pilot:
         app_trans_id = await paid_on_result(pilot, key_clock, emulator)
-        assert "R: print the receipt · Enter: next sale · or type the next amount" in "\n".join(
-            screen_lines(pilot))
+        hint = "R: print the receipt · Enter: next sale · or type the next amount"
+        # The Result screen is current before it is drawn: wait for its text, not for a time.
+        await wait_until(pilot, lambda: hint in "\n".join(screen_lines(pilot)),
+                         what="the Result screen's key hint")
         assert receipt_line(pilot) == ""  # nothing printed, nothing claimed
         await type_keys(pilot, key_clock, "r")
         await wait_until(pilot, lambda: receipt_line(pilot).startswith("Receipt printed"),
@@ -190,11 +192,14 @@ async def test_auto_print_records_the_signed_in_cashier(settings: Settings, make
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, SupervisorDialog),
                          what="the supervisor dialog")
         await type_keys(pilot, key_clock, *"9753", "enter")
-        await wait_until(pilot, lambda: text_of(pilot, "#detail-receipt") ==
-                         f"Receipt printed on {target}.", what="the refund receipt, said")
+        # Until the dialog has closed the detail's receipt line is not the current screen's.
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, PaymentDetailScreen)
+                         and text_of(pilot, "#detail-receipt") == f"Receipt printed on {target}.",
+                         what="the refund receipt, said")
         assert pilot.app.counter.bus.drain(10.0)
     [refund] = checkout.journal.refunds(app_trans_id)
-    assert refund.cashier_id == "minh"  # the refund: the authorising supervisor
+    # the refund: asked by the cashier at the counter, authorised by the supervisor
+    assert (refund.cashier_id, refund.authorised_by) == ("lan", "minh")
     journal_path = settings.terminal.journal
     assert printed_by(journal_path, app_trans_id) == ["lan"]
     assert printed_by(journal_path, refund.m_refund_id) == ["lan"]  # the print: who is here

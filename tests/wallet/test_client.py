@@ -32,7 +32,7 @@ from tests.listeners import self_signed
 
 def control(emulator: Any, method: str, path: str, **json: Any) -> Any:
     response = requests.request(method, f"{emulator.base_url}/_emulator/{path}",
-                                json=json or None, timeout=5)
+                                json=json or ({} if method == "POST" else None), timeout=5)
     response.raise_for_status()
     return response.json()
 

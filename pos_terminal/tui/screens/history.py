@@ -413,9 +413,11 @@ class PaymentDetailScreen(PosScreen):
         authorise(self, what, authorised)
 
     @work(thread=True, group="refund", exit_on_error=False)
-    def refund(self, amount: int, cashier_id: str | None = None) -> None:
-        try:
-            result = self.pos.counter.refund(self.app_trans_id, amount, cashier_id=cashier_id)
+    def refund(self, amount: int, authorised_by: str | None = None) -> None:
+        try:  # asked by the cashier signed in here, authorised by the supervisor's PIN
+            result = self.pos.counter.refund(self.app_trans_id, amount,
+                                             cashier_id=self.pos.cashier_id,
+                                             authorised_by=authorised_by)
         except Exception as exc:
             text = cashier_message(exc)
             self.app.call_from_thread(self.say, _("Refund not done: {reason}").format(
@@ -448,7 +450,7 @@ class PaymentDetailScreen(PosScreen):
             what = _("override of {order}").format(order=self.app_trans_id)
 
             def authorised(by: str | None) -> None:
-                self.override(request, by)
+                self.override(request, by or self.pos.cashier_id)
 
             authorise(self, what, authorised)
 

@@ -99,8 +99,8 @@ class SupervisorDialog(ModalScreen[str | None]):
 def authorise(screen: Screen[None], what: str, then: Callable[[str | None], None]) -> None:
     """Run `then(authoriser)` once `what` is authorised; never when the supervisor cancels.
 
-    The authoriser is the supervisor whose PIN was checked; with no supervisor set up (anyone
-    may, as in the CLI) it is the signed-in cashier, or None when nobody signs in."""
+    The authoriser is the supervisor whose PIN was checked; None with no supervisor set up
+    (anyone may, as in the CLI)."""
     app, host = screen.app, cast("CounterHost", screen.app)
     try:
         supervisors = host.counter.supervisors()
@@ -110,7 +110,7 @@ def authorise(screen: Screen[None], what: str, then: Callable[[str | None], None
                      "sent.").format(error=text), severity="error", markup=False)
         return
     if not supervisors:
-        then(host.cashier_id)
+        then(None)
         return
 
     def answered(supervisor_id: str | None) -> None:
