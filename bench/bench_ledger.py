@@ -37,13 +37,15 @@ from pos_terminal.config import Settings, default_config_path, load_settings  # 
 from pos_terminal.journal import Journal, PaymentState  # noqa: E402
 from pos_terminal.ledger import BackgroundSync, LedgerSync  # noqa: E402
 from pos_terminal.wallet.ids import new_app_trans_id  # noqa: E402
+from tests.fleet.logins import counter_login, migrate  # noqa: E402
 from tests.fleet.pgserver import PgServer  # noqa: E402
 
 LAG_BAR_S = 2.0
 INTERVAL_S = load_settings(default_config_path(), env={}).ledger.interval_s
 
 
-def counter_settings(journal: Path, terminal_id: str, dsn: str, base_url: str = "") -> Settings:
+def counter_settings(journal: Path, terminal_id: str, dsn: str, base_url: str = "",
+                     ca_file: Path | None = None) -> Settings:
     s = load_settings(default_config_path(), env={})
     if base_url:
         s = s.replace_service(base_url=base_url, gateway_url=base_url, timeout_s=10.0)
@@ -52,7 +54,7 @@ def counter_settings(journal: Path, terminal_id: str, dsn: str, base_url: str = 
     s = s.replace_section("terminal", journal=journal, terminal_id=terminal_id,
                           app_user=f"cashier-{terminal_id}")
     s = s.model_copy(update={"terminal_id_set": True})
-    return s.replace_section("ledger", dsn=dsn)
+    return s.replace_section("ledger", dsn=dsn, ca_file=ca_file)
 
 
 def fill(journal: Path, terminal_id: str, payments: int) -> int:
@@ -67,9 +69,9 @@ def fill(journal: Path, terminal_id: str, payments: int) -> int:
     return payments * 4
 
 
-def sync_one(args: tuple[str, str, str]) -> tuple[int, float]:
-    journal, terminal_id, dsn = args
-    sync = LedgerSync(counter_settings(Path(journal), terminal_id, dsn))
+def sync_one(args: tuple[str, str, str, str]) -> tuple[int, float]:
+    journal, terminal_id, dsn, ca_file = args
+    sync = LedgerSync(counter_settings(Path(journal), terminal_id, dsn, ca_file=Path(ca_file)))
     try:
         started = time.perf_counter()
         report = sync.sync_once()
@@ -89,7 +91,9 @@ def baseline_inserts(dsn: str, n: int) -> float:
         return n / (time.perf_counter() - started)
 
 
-def throughput(dsn: str, folder: Path, counters: int, payments: int) -> tuple[float, float]:
+def throughput(pg: PgServer, folder: Path, counters: int, payments: int
+               ) -> tuple[float, float]:
+    dsn = pg.dsn
     print(f"filling {counters} journals x {payments} payments (real journal writes) ...",
           flush=True)
     jobs = []
@@ -98,11 +102,8 @@ def throughput(dsn: str, folder: Path, counters: int, payments: int) -> tuple[fl
         terminal_id = f"T{c:03d}"
         journal = folder / f"{terminal_id}.sqlite3"
         rows += fill(journal, terminal_id, payments)
-        jobs.append((str(journal), terminal_id, dsn))
-    with psycopg.connect(dsn, autocommit=True) as conn:  # schema first: not part of the timing
-        from pos_terminal.ledger.schema import migrate
-
-        migrate(conn)
+        # each counter its own login (fleet add-counter): not part of the timing
+        jobs.append((str(journal), terminal_id, counter_login(dsn, terminal_id), str(pg.ca_file)))
     ctx = multiprocessing.get_context("spawn")
     ready = ctx.Queue()
     with ctx.Pool(counters, initializer=ready.put, initargs=(1,)) as pool:
@@ -122,15 +123,16 @@ def throughput(dsn: str, folder: Path, counters: int, payments: int) -> tuple[fl
     return rows / wall, wall
 
 
-def lag(dsn: str, folder: Path, counters: int, payments: int) -> list[float]:
+def lag(pg: PgServer, folder: Path, counters: int, payments: int) -> list[float]:
     from pos_terminal.checkout import Checkout
     from pos_terminal.emulator import start_emulator
 
     base = load_settings(default_config_path(), env={})
     with start_emulator(base.replace_section("emulator", processing_s=0.2),
                         host="127.0.0.1", port=0) as emulator:
-        settings = [counter_settings(folder / f"L{c}.sqlite3", f"L{c}", dsn, emulator.base_url)
-                    for c in range(counters)]
+        dsn = pg.dsn
+        settings = [counter_settings(folder / f"L{c}.sqlite3", f"L{c}", counter_login(dsn, f"L{c}"),
+                                     emulator.base_url, pg.ca_file) for c in range(counters)]
         syncs = [BackgroundSync(s).start() for s in settings]
         checkouts = [Checkout(s) for s in settings]
         try:
@@ -196,14 +198,16 @@ def main() -> int:
     with PgServer(fsync=True) as pg, tempfile.TemporaryDirectory(dir="/dev/shm") as tmp:
         folder = Path(tmp)
         print(f"PostgreSQL on 127.0.0.1:{pg.port} (fsync on, synchronous_commit on)")
+        migrate(pg.dsn)  # `fleet migrate`, the owner's login
         plain = baseline_inserts(pg.dsn, 2000)
         print(f"baseline: single-row INSERT loop, one transaction each: {plain:,.0f} rows/s")
-        rate, _ = throughput(pg.dsn, folder, args.counters, args.payments)
+        rate, _ = throughput(pg, folder, args.counters, args.payments)
         verdict = "PASS" if rate >= plain else "FAIL"
         print(f"fleet sync / baseline: {rate / plain:.1f}x   bar: >= 1.0x: {verdict}")
         fill(folder / "one.sqlite3", "ONE", args.payments * 4)
-        single = LedgerSync(counter_settings(folder / "one.sqlite3", "ONE", pg.dsn))
-        single.ledger.ensure_schema()
+        single = LedgerSync(counter_settings(folder / "one.sqlite3", "ONE",
+                                             counter_login(pg.dsn, "ONE"), ca_file=pg.ca_file))
+        single.ledger.check_schema()
         started = time.perf_counter()
         one = single.sync_once().shipped / (time.perf_counter() - started)
         single.close()
@@ -213,7 +217,7 @@ def main() -> int:
         print(f"journal writes of one payment in RAM: {bare:.3f} ms without the outbox triggers,"
               f" {with_outbox:.3f} ms with them ({with_outbox / bare:.2f}x; on disk one fsync'd "
               "commit costs milliseconds)")
-        lags = lag(pg.dsn, folder, args.lag_counters, args.lag_payments)
+        lags = lag(pg, folder, args.lag_counters, args.lag_payments)
         p95 = lags[min(len(lags) - 1, int(len(lags) * 0.95))]
         median = statistics.median(lags)
         print(f"lag settled -> ledger row, {args.lag_counters} counters with the background sync"

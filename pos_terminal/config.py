@@ -10,7 +10,6 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
-import stat
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -20,8 +19,10 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from pos_terminal.base.errors import ExitCode, PosError
+from pos_terminal.base.files import loose_permissions
 from pos_terminal.base.i18n import _, language_from_environment
 from pos_terminal.base.keys import read_rsa_public_key
+from pos_terminal.text_safety import clean, control_character
 
 ENV_OVERRIDES = {"POS_KEY1": "key1", "POS_KEY2": "key2", "POS_RSA_PUBLIC_KEY": "rsa_public_key"}
 _REPO_CONFIG = Path(__file__).resolve().parent.parent / "config"
@@ -61,10 +62,27 @@ def _inconsistent(model: BaseModel, key: str, message: str) -> ValidationError:
 
 
 def _check_url(value: str) -> str:
+    shown = clean(value)[:200]
     parts = urlsplit(value)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"not an http(s) URL: {value!r}")
+        raise ValueError(f"not an http(s) URL: {shown!r}")
+    try:
+        if parts.port == 0:  # urlsplit checks the range only when the port is read
+            raise ValueError("port 0")
+    except ValueError:
+        raise ValueError(_("{url} names an impossible port: a port is a number from 1 to "
+                           "65535 (or leave it out for the usual one)").format(
+                               url=repr(shown))) from None
     return value.rstrip("/")
+
+
+def _plain_text(value: str) -> str:
+    """Text a person reads (a receipt, a screen, the service's records): no control character."""
+    bad = control_character(value)
+    if bad is not None:
+        raise ValueError(_("holds a control character ({bad}: an escape, a newline, a tab "
+                           "or similar); write plain text on one line").format(bad=bad))
+    return value
 
 
 class ServiceSettings(_Section):
@@ -82,6 +100,20 @@ class ServiceSettings(_Section):
     environment: Literal["emulator", "sandbox", "production"] = "production"
 
     _urls = field_validator("base_url", "gateway_url")(_check_url)
+
+    @model_validator(mode="after")
+    def _tls_outside_the_emulator(self) -> ServiceSettings:
+        # The service's answers are not signed: over plain HTTP whoever sits on the path could
+        # answer "paid". Only the local emulator may be spoken to without TLS.
+        if self.environment != "emulator":
+            for key in ("base_url", "gateway_url"):
+                if urlsplit(getattr(self, key)).scheme == "http":
+                    raise _inconsistent(self, key, _(
+                        "plain http:// is allowed only for the emulator (environment = "
+                        "\"emulator\"); with environment = \"{environment}\" use the "
+                        "service's https:// address. Nothing was sent").format(
+                            environment=self.environment))
+        return self
 
     @field_validator("redirect_url")
     @classmethod
@@ -111,6 +143,8 @@ class TerminalSettings(_Section):
     user_ip: str = ""
     # What the cashier reads (screens, CLI, receipts); not in the file: from LANG / LC_ALL.
     language: Literal["vi", "en"] = "en"
+
+    _plain = field_validator("app_user")(_plain_text)
 
     @field_validator("user_ip")
     @classmethod
@@ -286,6 +320,21 @@ class LedgerSettings(_Section):
     max_backoff_s: float = Field(default=60.0, gt=0)
     connect_timeout_s: float = Field(default=3.0, gt=0, le=60)
     statement_timeout_s: float = Field(default=15.0, gt=0)
+    # The CA that signed the ledger server's certificate, when it is a private one (PEM); else
+    # the machine's public CAs. Relative to this file.
+    ca_file: Path | None = None
+    # Only with an explicit sslmode=disable|allow|prefer|require in the DSN: allows a connection
+    # without verified TLS (docs/fleet.md). Never needed for a Unix socket.
+    insecure: bool = False
+
+    @field_validator("ca_file", mode="before")
+    @classmethod
+    def _path(cls, value: object) -> object:
+        if isinstance(value, str):
+            if not value.strip():
+                raise ValueError("must name a file (leave it out for the machine's public CAs)")
+            return Path(value)
+        return value
 
 
 DEFAULT_RECEIPT_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")
@@ -297,6 +346,10 @@ class ShopSettings(_Section):
     name: str = Field(default="", max_length=100)
     address: str = Field(default="", max_length=300)
     tax_id: str = Field(default="", max_length=30)
+
+    # Printed on every receipt: an ESC or GS byte would be a printer command (ESC p opens the
+    # cash drawer).
+    _plain = field_validator("name", "address", "tax_id")(_plain_text)
 
 
 class PrinterSettings(_Section):
@@ -343,6 +396,12 @@ class Settings(BaseModel):
     # Whether the file names [terminal] terminal_id (rather than it being derived from
     # app_user): a counter that ships to a fleet ledger must name it (set when loading).
     terminal_id_set: bool = True
+
+    @property
+    def private_files(self) -> bool:
+        """Whether files holding secrets or payments must be unreadable by other users: always,
+        except in the emulator profile (its keys are public test keys)."""
+        return self.service.environment != "emulator"
 
     def replace_service(self, **changes: Any) -> Settings:
         """A copy with some [service] values changed (validated like the file)."""
@@ -391,7 +450,25 @@ def _describe(err: Mapping[str, Any]) -> tuple[str, str]:
         return key, "unknown key (check the spelling; see config/default.toml)"
     ctx_error = err.get("ctx", {}).get("error")
     message = str(ctx_error) if ctx_error is not None else str(err.get("msg", "invalid value"))
-    return key, f"{message} (got {err.get('input')!r})" if kind.endswith("_type") else message
+    if tuple(loc[:2]) in _SECRET_LOCATIONS:
+        # A secret written wrong (key1 = 12345) is still a secret: say what it should be,
+        # never what it is. The messages of string checks do not repeat the value.
+        return key, message + (" " + _("(the value is not shown: it is a secret)")
+                               if kind.endswith("_type") else "")
+    return key, (f"{message} (got {_shown(err.get('input'))})" if kind.endswith("_type")
+                 else message)
+
+
+#: (section, key) of the values never repeated in a message.
+_SECRET_LOCATIONS = frozenset({("service", "key1"), ("service", "key2"), ("ledger", "dsn")})
+
+
+def _shown(value: object) -> str:
+    """A value as an error repeats it: short, on one line, without escape sequences."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**40:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    text = repr(value)
+    return clean(text if len(text) <= 80 else text[:77] + "...")
 
 
 _SECRET_KEYS = ("key1", "key2")
@@ -413,21 +490,28 @@ def _public_test_secrets() -> frozenset[str]:
     repository, so a file holding only these holds no secret."""
     try:
         service = tomllib.loads(default_config_path().read_text("utf-8")).get("service", {})
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (OSError, UnicodeDecodeError, ValueError):
         return frozenset()
     return frozenset(v for k in _SECRET_KEYS if isinstance(v := service.get(k), str))
 
 
-def _permission_warning(path: Path, secrets: tuple[str, ...]) -> str | None:
-    """A warning when the file holds a real secret (key1/key2 other than the public test keys
-    of the emulator profile) and users other than its owner can read it."""
-    if not secrets:
+def _check_permissions(path: Path, secrets: tuple[str, ...], environment: str) -> str | None:
+    """Refuse a file other users may change (whoever edits it can send the payments
+    elsewhere), and one they may read while it holds a secret outside the emulator profile.
+    In the emulator profile a readable file with keys of its own is only warned about."""
+    loose = loose_permissions(path)
+    if loose == "write":
+        raise ConfigError(path, None, _(
+            "other users can change this file (group or others may write it), so they could "
+            "send the payments elsewhere; run: chmod 600 {file}").format(file=path))
+    if loose != "read" or not secrets:
         return None
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        return None
-    if mode & (stat.S_IRGRP | stat.S_IROTH) and not set(secrets) <= _public_test_secrets():
+    if environment != "emulator":
+        raise ConfigError(path, None, _(
+            "the file holds secrets (key1, key2 or the ledger's password) and other users can "
+            "read it; run: chmod 600 {file} (or give the secrets as POS_KEY1, POS_KEY2, "
+            "POS_LEDGER_DSN)").format(file=path))
+    if not set(secrets) <= _public_test_secrets():
         return (f"{path} holds secret keys and other users can read it; "
                 f"run: chmod 600 {path}")
     return None
@@ -446,8 +530,16 @@ def load_settings(path: Path | str | None = None,
         raise ConfigError(file, None, f"cannot read the file: {exc.strerror}") from None
     try:
         data: dict[str, Any] = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(file, None, f"not valid TOML: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        # "Illegal character '\x01'" would repeat a character of a secret: the place is enough.
+        reason = re.sub(r"character '.*?' ", "character ", str(exc))
+        raise ConfigError(file, None, f"not valid TOML: {clean(reason)}") from None
+    except UnicodeDecodeError as exc:  # its text would repeat a byte of what was written
+        raise ConfigError(file, None, f"not valid TOML: the file is not UTF-8 text (at byte "
+                          f"{exc.start}); save it as UTF-8") from None
+    except ValueError:  # an integer of more than 4300 digits (Python's int() limit)
+        raise ConfigError(file, None, "not valid TOML: a number is thousands of digits long; "
+                          "no setting takes such a number") from None
 
     secrets = _file_secrets(data)  # what the file itself holds, for the permission warning
     service = data.get("service")
@@ -486,15 +578,19 @@ def _resolve(settings: Settings, file: Path, secrets: tuple[str, ...]) -> Settin
     key_path = settings.emulator.private_key.expanduser()
     if not key_path.is_absolute():
         key_path = base / key_path
-    warning = _permission_warning(file, secrets)
+    warning = _check_permissions(file, secrets, settings.service.environment)
     font = settings.printer.font.expanduser()
     if not font.is_absolute():
         font = base / font
+    ca_file = settings.ledger.ca_file and settings.ledger.ca_file.expanduser()
+    if ca_file is not None and not ca_file.is_absolute():
+        ca_file = base / ca_file
     return settings.model_copy(update={
         "terminal": settings.terminal.model_copy(
             update={"journal": journal, "terminal_id": terminal_id}),
         "emulator": settings.emulator.model_copy(update={"private_key": key_path}),
         "printer": settings.printer.model_copy(update={"font": font}),
+        "ledger": settings.ledger.model_copy(update={"ca_file": ca_file}),
         "warnings": (warning,) if warning else (),
         "terminal_id_set": bool(settings.terminal.terminal_id),
     })

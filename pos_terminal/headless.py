@@ -24,7 +24,6 @@ REFUND line is not repeated in its answer), logged or journaled."""
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import signal
@@ -38,6 +37,7 @@ from pos_terminal.counter import Counter, ScannedCode, Scanner
 from pos_terminal.counter import outcome as verdict
 from pos_terminal.counter.cashiers import AuthorityRequired
 from pos_terminal.sentences import use_front_end
+from pos_terminal.text_safety import json_line
 
 if TYPE_CHECKING:
     from hardware import ScanSource
@@ -155,7 +155,7 @@ class CounterLoop:
 
     def emit(self, obj: dict[str, Any]) -> None:
         with self._write_lock:
-            self.out.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")
+            self.out.write(json_line(obj, default=str) + "\n")
             self.out.flush()
 
     def run(self, lines: Iterable[str | bytes]) -> None:
@@ -243,8 +243,9 @@ class CounterLoop:
         if command == "STATUS":
             if not args or " " in args:
                 raise LineError(_("STATUS needs one app_trans_id: STATUS <app_trans_id>"))
-            view = self.counter.status(args)
-            return {"ok": True, **verdict.payment_answer(view)}
+            answer = verdict.payment_answer(self.counter.status(args))
+            # As for PAY: ok only when paid, never for a payment still unknown or under review.
+            return {"ok": answer["outcome"] == verdict.Verdict.PAID.value, **answer}
         if command == "REFUND":
             return self.refund(args)
         if args:

@@ -29,6 +29,19 @@ DEFAULT_CONFIG = REPO / "config" / "default.toml"
 EMULATOR_PROCESSING_S = 0.6
 
 
+def in_a_shared_group(path: Path) -> Path:
+    """Give `path` a group other users are in ("users"), so that its group bits count (the
+    owner's private group, e.g. root's own, is the owner: its bits do not count). Skips where
+    the test may not change the file's group."""
+    import grp
+
+    try:
+        os.chown(path, -1, grp.getgrnam("users").gr_gid)
+    except (KeyError, PermissionError) as exc:
+        pytest.skip(f"cannot give {path} the shared group 'users': {exc}")
+    return path
+
+
 @pytest.fixture(autouse=True)
 def _english_unless_asked() -> Iterator[None]:
     """Every test starts in English whatever the machine's locale; a test that wants Vietnamese

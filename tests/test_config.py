@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pos_terminal.config import ConfigError, load_settings
+from tests.conftest import in_a_shared_group
 from tests.processes import child_env
 
 REPO = Path(__file__).resolve().parent.parent
@@ -39,6 +41,8 @@ def write(tmp_path: Path, text: str, mode: int = 0o600) -> Path:
     path = tmp_path / "pos.toml"
     path.write_text(text)
     path.chmod(mode)
+    if mode & 0o070:  # group bits meant to matter: a group other users are in
+        in_a_shared_group(path)
     return path
 
 
@@ -166,10 +170,52 @@ def _warning(path: Path) -> str:
     return f"{path} holds secret keys and other users can read it; run: chmod 600 {path}"
 
 
-def test_world_readable_secrets_draw_a_warning(tmp_path: Path) -> None:
+@pytest.mark.parametrize("mode", [0o644, 0o640, 0o604])
+def test_readable_secrets_outside_the_emulator_are_refused(tmp_path: Path, mode: int) -> None:
+    path = write(tmp_path, CONTRACT, mode=mode)
+    err = error_of(path)
+    assert err.key is None
+    assert "other users can read it; run: chmod 600 " + str(path) in err.message
+    assert "k1" not in str(err) and "k2" not in str(err)
+    path.chmod(0o600)
+    assert load_settings(path, env={}).warnings == ()
+
+
+@pytest.mark.parametrize("mode", [0o620, 0o602, 0o666])
+def test_a_file_others_can_change_is_refused_even_for_the_emulator(tmp_path: Path,
+                                                                   mode: int) -> None:
+    shipped = (REPO / "config" / "default.toml").read_text()
+    path = write(tmp_path, shipped, mode=mode)
+    err = error_of(path)
+    assert "other users can change this file" in err.message
+    assert f"run: chmod 600 {path}" in err.message
+
+
+def test_the_owners_private_group_is_the_owner(tmp_path: Path) -> None:
+    """umask 002 on a user-private-group system: group bits of the owner's own group (named
+    like the owner, no other member) give nobody else anything."""
+    import grp
+    import pwd
+
+    me = pwd.getpwuid(os.getuid())
+    group = grp.getgrgid(me.pw_gid)
+    if group.gr_name != me.pw_name or set(group.gr_mem) - {me.pw_name}:
+        pytest.skip(f"{me.pw_name}'s group {group.gr_name} is not a private group")
+    path = tmp_path / "pos.toml"
+    path.write_text(CONTRACT)
+    os.chown(path, -1, me.pw_gid)
+    path.chmod(0o660)
+    assert load_settings(path, env={}).service.key1 == "k1"
+
+
+def test_the_refusals_reach_the_cli_as_one_sentence(tmp_path: Path) -> None:
     path = write(tmp_path, CONTRACT, mode=0o644)
-    settings = load_settings(path, env={})
-    assert settings.warnings == (_warning(path),)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pos_terminal", "--config", str(path), "banks"],
+        capture_output=True, text=True, timeout=60, env=child_env(POS_KEY1=""))
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert f"chmod 600 {path}" in proc.stderr
 
 
 def test_real_keys_draw_the_warning_whatever_the_environment(tmp_path: Path) -> None:
@@ -305,3 +351,15 @@ def test_store_examples_are_vietnamese() -> None:
     for name in ("production.example.toml", "sandbox.example.toml"):
         text = (REPO / "config" / name).read_text("utf-8")
         assert '\nlanguage = "vi"' in text, name
+
+
+@pytest.mark.parametrize(("section", "key"), [("terminal", "app_user"), ("shop", "name"),
+                                              ("shop", "address"), ("shop", "tax_id")])
+def test_texts_a_person_reads_hold_no_control_character(tmp_path: Path, section: str,
+                                                        key: str) -> None:
+    value = '"Quầy\\u001bp\\u0000\\u0019"'
+    text = (CONTRACT.replace('app_user = "counter-1"', f"app_user = {value}")
+            if key == "app_user" else CONTRACT + f"\n[{section}]\n{key} = {value}\n")
+    err = error_of(write(tmp_path, text))
+    assert err.key == f"[{section}] {key}"
+    assert err.message.startswith("holds a control character (U+001B")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -94,6 +95,13 @@ def _hint(target: PrinterTarget) -> str:
     return "check that the folder exists and this user may write there"
 
 
+def _create_private(path: str) -> None:
+    """A `file:` target that does not exist yet is a saved receipt, not a device: created for
+    its owner only (0600) before python-escpos opens it with the default mode."""
+    with contextlib.suppress(OSError):  # exists (a device), or python-escpos says why not
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
 def _open(target: PrinterTarget, timeout_s: float) -> Any:
     """The python-escpos printer object for `target`, opened."""
     from escpos import printer
@@ -111,6 +119,7 @@ def _open(target: PrinterTarget, timeout_s: float) -> Any:
                 "libusb-1.0-0`); a network or serial printer needs neither")
         device = printer.Usb(target.vendor_id, target.product_id, timeout=int(timeout_s * 1000))
     else:
+        _create_private(target.device)
         device = printer.File(devfile=target.device)
     device.open()
     if not getattr(device, "device", None):  # some classes log instead of raising

@@ -92,7 +92,8 @@ class Checkout:
         self.settings = settings
         self._owns_journal = journal is None
         self.journal: JournalStore = (
-            journal if journal is not None else Journal.open(settings.terminal.journal))
+            journal if journal is not None
+            else Journal.open(settings.terminal.journal, private=settings.private_files))
         self._owns_client = client is None
         try:
             self.client: WalletPort = client if client is not None else WalletClient(

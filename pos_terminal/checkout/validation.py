@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
 from pos_terminal.base.codes import CodeProblem, code_problem, format_problem
@@ -10,11 +9,8 @@ from pos_terminal.base.money import format_vnd
 from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout.errors import InvalidPayment
 from pos_terminal.config import CheckoutSettings, ScannerSettings
+from pos_terminal.text_safety import control_character
 from pos_terminal.wallet.messages import Item
-
-#: Unicode categories refused in text that is sent and journaled: control and format characters
-#: (newlines, tabs, escapes, bidi overrides) and line/paragraph separators.
-_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
 
 
 def vnd(amount: int) -> str:
@@ -96,18 +92,12 @@ def check_code_format(code: str, scanner: ScannerSettings, field: str = "payment
     return code
 
 
-def refused_character(text: str) -> str | None:
-    """The first control/format character of `text`, as U+XXXX, or None."""
-    for ch in text:
-        if unicodedata.category(ch) in _REFUSED_CATEGORIES:
-            return f"U+{ord(ch):04X}"
-    return None
 
 
 def check_description(description: object, label: str = "The description") -> str:
     if not isinstance(description, str):
         raise InvalidPayment("description", f"{label} must be text.")
-    bad = refused_character(description)
+    bad = control_character(description)
     if bad is not None:
         raise InvalidPayment(
             "description",
@@ -124,7 +114,7 @@ def check_items(
     """Items, when given, must add up to the amount charged; their names are plain text."""
     for item in items:
         for name, text in (("itemid", item.itemid), ("itemname", item.itemname)):
-            bad = refused_character(text)
+            bad = control_character(text)
             if bad is not None:
                 raise InvalidPayment(
                     "items",

@@ -18,7 +18,11 @@ from pos_terminal.cli import (  # noqa: E402
     ui_cmds,
     wallet_cmds,
 )
-from pos_terminal.cli.common import add_config_option, fail_on_journal_error  # noqa: E402
+from pos_terminal.cli.common import (  # noqa: E402
+    add_config_option,
+    fail_on_journal_error,
+    refuse_undecodable_arguments,
+)
 
 #: The commands that answer about money and take SIGINT / SIGTERM as "finish, then answer".
 ANSWERING_COMMANDS = frozenset({"pay", "status", "refund", "reconcile", "headless"})
@@ -29,6 +33,10 @@ __all__ = ["main"]
 class _Main(click.Group):
     """The top group: a journal problem that no command turned into its own answer still ends
     as one sentence naming the journal and the next step, exit 2, never a traceback."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        refuse_undecodable_arguments(args)
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> object:
         with fail_on_journal_error():

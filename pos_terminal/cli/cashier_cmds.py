@@ -16,6 +16,7 @@ from typing import NoReturn
 
 import click
 
+from pos_terminal.base.files import open_private
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.cli.common import (
     EXIT_UNREACHABLE,
@@ -24,9 +25,17 @@ from pos_terminal.cli.common import (
     print_json,
 )
 from pos_terminal.config import Settings
-from pos_terminal.counter.admin import Cashier, CashierError, Cashiers, Journal, check_pin_format
+from pos_terminal.counter.admin import (
+    Cashier,
+    CashierError,
+    Cashiers,
+    Journal,
+    check_cashier_name,
+    check_pin_format,
+)
 from pos_terminal.counter.cashiers import supervisor_authority
 from pos_terminal.counter.types import JournalError, vn_time
+from pos_terminal.text_safety import clean
 
 ROLES = (N_("cashier"), N_("supervisor"))  # journaled in English, shown translated
 EXIT_PRINTER = EXIT_UNREACHABLE  # the printer could not be reached
@@ -42,7 +51,7 @@ def _fail(message: str, *, as_json: bool = False, code: int = EXIT_USAGE) -> NoR
 @contextmanager
 def open_cashiers(settings: Settings, as_json: bool = False) -> Iterator[Cashiers]:
     try:
-        journal = Journal.open(settings.terminal.journal)
+        journal = Journal.open(settings.terminal.journal, private=settings.private_files)
     except JournalError as exc:
         _fail(exc.message, as_json=as_json)
     try:
@@ -60,7 +69,11 @@ class PinReader:
 
     def read(self, prompt: str, *, confirm: bool = False) -> str:
         if self.from_stdin:
-            line = sys.stdin.readline()
+            try:
+                line = sys.stdin.readline()
+            except UnicodeDecodeError:  # never repeat what was read: it may be most of a PIN
+                _fail(_("--pin-stdin: the line for {what} is not UTF-8 text; a PIN is 4 to 8 "
+                        "digits").format(what=prompt.rstrip(": ").lower()))
             if not line:
                 _fail(_("--pin-stdin: no line on stdin for {what}").format(
                     what=prompt.rstrip(": ").lower()))
@@ -144,6 +157,10 @@ def cashier_add(ctx: click.Context, cashier_id: str, name: str, is_supervisor: b
                 supervisor_id: str | None, pin_stdin: bool) -> None:
     """Add a cashier with a PIN of 4 to 8 digits (asked twice, or on stdin)."""
     settings = load_settings_or_exit(ctx)
+    try:
+        check_cashier_name(name)  # before any PIN is asked for
+    except CashierError as exc:
+        _fail(exc.message)
     pins = PinReader(pin_stdin)
     _guard(settings, N_("add a cashier"), supervisor_id, pins)
     pin = pins.read(_("PIN for {cashier_id}: ").format(cashier_id=cashier_id), confirm=True)
@@ -178,7 +195,8 @@ def cashier_list(ctx: click.Context, as_json: bool) -> None:
         state = (_("removed {time}").format(time=vn_time(c.removed_ms)) if c.removed_ms else
                  _("locked until {time}").format(time=vn_time(c.locked_until_ms))
                  if c.locked_until_ms else _("active"))
-        click.echo(f"{c.id:<16} {_(c.role):<10} {state:<30} {c.name}")
+        # A name an older version let in with control characters is shown without them.
+        click.echo(f"{clean(c.id):<16} {_(c.role):<10} {state:<30} {clean(c.name)}")
 
 
 @cashier_group.command("remove")
@@ -319,7 +337,7 @@ def receipt_cmd(ctx: click.Context, subject_id: str, fmt: str, output: Path | No
         _fail(_("the ESC/POS format is binary: give --output FILE, or redirect stdout to a file "
                 "or a printer device"))
     try:
-        journal = Journal.open(settings.terminal.journal)
+        journal = Journal.open(settings.terminal.journal, private=settings.private_files)
     except JournalError as exc:
         _fail(exc.message)
     try:
@@ -348,7 +366,12 @@ def receipt_cmd(ctx: click.Context, subject_id: str, fmt: str, output: Path | No
     finally:
         journal.close()
     if output is not None:
-        output.write_bytes(data)
+        try:
+            with open_private(output, "wb") as out:
+                out.write(data)
+        except OSError as exc:
+            _fail(_("cannot write the receipt to {file}: {error}").format(
+                file=output, error=exc.strerror or exc))
         click.echo(_("wrote the receipt of {subject_id} to {file}").format(
             subject_id=subject_id, file=output), err=True)
     elif fmt == "escpos":

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,6 +13,7 @@ import click
 from pos_terminal.base.errors import ExitCode
 from pos_terminal.base.i18n import LANGUAGES, _, set_language
 from pos_terminal.config import ConfigError, Settings, load_settings
+from pos_terminal.text_safety import json_line
 
 CONFIG_META = "pos_terminal.config_path"
 LANGUAGE_META = "pos_terminal.language"
@@ -76,6 +76,30 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     raise click.exceptions.Exit(code)
 
 
+def refuse_undecodable_arguments(args: list[str]) -> None:
+    """An argument that is not valid UTF-8 (Python keeps its bytes as lone surrogates) is
+    refused with one sentence naming it, exit 2, before any command runs: written to a journal,
+    a receipt or a terminal it would fail half-way."""
+    for number, arg in enumerate(args):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            before = args[number - 1] if number and args[number - 1].startswith("-") else None
+            if arg.startswith("--") and "=" in arg:  # --name=VALUE
+                before = arg.partition("=")[0]
+            if before is not None and not before.isascii():  # the option's name itself
+                before = None
+            where = (_("the value of {option}").format(option=before) if before is not None
+                     else _("argument {number}").format(number=number + 1))
+            message = _("{where} is not valid UTF-8 text (the terminal or the script that "
+                        "started pos-terminal sent other bytes); type it again as UTF-8. "
+                        "Nothing was done.").format(where=where)
+            click.echo(_("error: {message}").format(message=message), err=True)
+            if "--json" in args:
+                print_json({"error": message, "field": before.lstrip("-") if before else None})
+            raise click.exceptions.Exit(EXIT_USAGE) from None
+
+
 def load_settings_or_exit(ctx: click.Context) -> Settings:
     """The settings of --config, or a one-line error naming file and key, exit 2."""
     cache = ctx.find_root().meta
@@ -97,7 +121,7 @@ def load_settings_or_exit(ctx: click.Context) -> Settings:
 
 
 def print_json(obj: Any) -> None:
-    click.echo(json.dumps(obj, ensure_ascii=False, default=str))
+    click.echo(json_line(obj, default=str))
 
 
 @contextmanager

@@ -1,10 +1,14 @@
 """`pos-terminal sync` (ship this counter's journal to the fleet ledger) and the head office
-commands `pos-terminal fleet migrate|report|open|disagreements`.
+commands `pos-terminal fleet migrate|add-counter|remove-counter|report|open|disagreements`.
 
 Exit codes of these commands: 0 done (sync: everything shipped), 2 bad input or configuration
-(no ledger configured, unreadable journal), 4 the ledger is unreachable (sync: what was not
-shipped stays in the journal's outbox; payments go on; run it again), 5 the ledger refused
-(e.g. its schema is newer than this program).
+(no ledger configured, a malformed DSN, clear text without `[ledger] insecure`, unreadable
+journal), 4 the ledger is unreachable (sync: what was not shipped stays in the journal's outbox;
+payments go on; run it again), 5 the ledger refused (its schema is not this program's, the login
+is not this counter's, a journal claims another counter's terminal id).
+
+What a counter wrote is data: ledger/reports.py cleans every text of it of escape sequences
+before it reaches a terminal or JSON, and neutralises it in CSV cells (text_safety.py).
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from typing import Any, NoReturn
 
 import click
 
+from pos_terminal.base.files import open_private
+from pos_terminal.base.i18n import _
 from pos_terminal.base.money import format_vnd
 from pos_terminal.cli.common import (
     EXIT_OK,
@@ -111,9 +117,10 @@ def fleet_group() -> None:
 def _ledger(settings: Settings, as_json: bool) -> Iterator[Any]:
     from pos_terminal.ledger import Ledger, LedgerError
 
-    cfg = settings.ledger
-    ledger = Ledger(_dsn_or_exit(settings, as_json), connect_timeout_s=cfg.connect_timeout_s,
-                    statement_timeout_s=cfg.statement_timeout_s)
+    try:
+        ledger = Ledger.from_settings(settings, _dsn_or_exit(settings, as_json))
+    except LedgerError as exc:
+        _stop(exc.message + ".", _code_for(exc), as_json)
     try:
         yield ledger
     except LedgerError as exc:
@@ -124,7 +131,7 @@ def _ledger(settings: Settings, as_json: bool) -> Iterator[Any]:
 
 def _open(path: Path) -> Any:
     try:
-        return path.open("w", encoding="utf-8", newline="")
+        return open_private(path, encoding="utf-8", newline="")
     except OSError as exc:
         _stop(f"cannot write {path}: {exc.strerror}", EXIT_USAGE)
 
@@ -132,14 +139,56 @@ def _open(path: Path) -> Any:
 @fleet_group.command("migrate")
 @click.pass_context
 def fleet_migrate(ctx: click.Context) -> None:
-    """Create or upgrade the ledger's tables (the first sync does it too)."""
+    """Create or upgrade the ledger's schema, with the ledger owner's DSN (the only command
+    that changes it; counters refuse a ledger whose schema is not theirs)."""
     settings = load_settings_or_exit(ctx)
     from pos_terminal.ledger.schema import LEDGER_SCHEMA_VERSION
 
     with _ledger(settings, False) as ledger:
-        applied = ledger.ensure_schema()
-    done = f"applied version(s) {', '.join(map(str, applied))}" if applied else "already current"
-    click.echo(f"ledger at {ledger.where}: schema version {LEDGER_SCHEMA_VERSION} ({done}).")
+        applied = ledger.migrate()
+    if applied:
+        done = _("applied version(s) {versions}").format(versions=", ".join(map(str, applied)))
+    else:
+        done = _("already current")
+    click.echo(_("ledger at {where}: schema version {version} ({done}).").format(
+        where=ledger.where, version=LEDGER_SCHEMA_VERSION, done=done))
+
+
+@fleet_group.command("add-counter")
+@click.argument("terminal_id")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def fleet_add_counter(ctx: click.Context, terminal_id: str, as_json: bool) -> None:
+    """Give counter TERMINAL_ID its own ledger login (owner's DSN); prints its DSN once."""
+    settings = load_settings_or_exit(ctx)
+    from pos_terminal.ledger.counters import add_counter
+    from pos_terminal.ledger.dsn import counter_dsn, parse_dsn
+
+    with _ledger(settings, as_json) as ledger:
+        new = ledger.run(lambda conn: add_counter(conn, terminal_id))
+        dsn = counter_dsn(parse_dsn(ledger.dsn), new.role, new.password)
+    if as_json:
+        print_json({"terminal_id": new.terminal_id, "dsn": dsn})
+        return
+    click.echo(_("counter {terminal_id} has its own login {role}. Put this in its "
+                 "configuration as [ledger] dsn (or POS_LEDGER_DSN), with [terminal] "
+                 "terminal_id = \"{terminal_id}\"; it is shown only now:").format(
+        terminal_id=new.terminal_id, role=new.role))
+    click.echo(dsn)
+
+
+@fleet_group.command("remove-counter")
+@click.argument("terminal_id")
+@click.pass_context
+def fleet_remove_counter(ctx: click.Context, terminal_id: str) -> None:
+    """Disable counter TERMINAL_ID's login (owner's DSN); its rows stay in the ledger."""
+    settings = load_settings_or_exit(ctx)
+    from pos_terminal.ledger.counters import remove_counter
+
+    with _ledger(settings, False) as ledger:
+        role = ledger.run(lambda conn: remove_counter(conn, terminal_id))
+    click.echo(_("counter {terminal_id}: login {role} disabled; what it shipped stays in the "
+                 "ledger and its reports.").format(terminal_id=terminal_id, role=role))
 
 
 def _parse_day(text: str | None) -> date:

@@ -20,6 +20,7 @@ import click
 
 from pos_terminal.base.clock import VN_TZ
 from pos_terminal.base.codes import mask_last4
+from pos_terminal.base.files import open_private
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
 from pos_terminal.cli.cashier_cmds import (
@@ -75,7 +76,7 @@ from pos_terminal.counter.types import (
 )
 from pos_terminal.sentences import use_front_end
 from pos_terminal.sentences.reports import group_lines, report_lines
-from pos_terminal.text_safety import clean
+from pos_terminal.text_safety import AbsurdNumber, bounded_int, clean, json_line
 
 S = PaymentState
 #: States a payment row can be in (NEW is before the intent; REFUNDING is a refund row's state).
@@ -165,7 +166,7 @@ def _checkout(settings: Settings, as_json: bool, *, pay: bool = False,
 @contextmanager
 def _journal(settings: Settings, as_json: bool) -> Iterator[Journal]:
     try:
-        journal = Journal.open(settings.terminal.journal)
+        journal = Journal.open(settings.terminal.journal, private=settings.private_files)
     except JournalError as exc:
         _error(exc.message, as_json=as_json)
     try:
@@ -236,28 +237,53 @@ def _parse_items(raw: tuple[str, ...], as_json: bool, amount: int) -> list[Item]
         _pay_error(message, as_json=as_json, amount=amount, field="item")
 
     for text in raw:
+        shown = repr(clean(text) if len(text) <= 200 else clean(text[:200]) + "...")
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
+            data = json.loads(text, parse_int=bounded_int)
+        except AbsurdNumber as exc:
+            bad(_("--item {text} holds a number of {digits} digits: no price or quantity is "
+                  "that large").format(text=shown[:80] + "...", digits=f"{exc.digits:,}"))
+        except (ValueError, RecursionError) as exc:
+            error = exc.msg if isinstance(exc, json.JSONDecodeError) else _("unreadable")
             bad(_("--item {text} is not JSON ({error}); give an object like {example}").format(
-                text=repr(text), error=exc.msg,
+                text=shown, error=error,
                 example='{"itemid":"a1","itemname":"Tea","itemprice":20000,"itemquantity":1}'))
         for obj in data if isinstance(data, list) else [data]:
             if not isinstance(obj, dict):
                 bad(_("--item {text} must be a JSON object (or a list of objects)").format(
-                    text=repr(text)))
+                    text=shown))
             try:
                 item = Item(itemid=str(obj["itemid"]), itemname=str(obj["itemname"]),
                             itemprice=obj["itemprice"], itemquantity=obj.get("itemquantity", 1))
             except KeyError as exc:
-                bad(_("--item {text} has no {key}").format(text=repr(text), key=exc.args[0]))
+                bad(_("--item {text} has no {key}").format(text=shown, key=exc.args[0]))
             if (not isinstance(item.itemprice, int) or isinstance(item.itemprice, bool)
                     or not isinstance(item.itemquantity, int)
                     or isinstance(item.itemquantity, bool)):
                 bad(_("--item {text}: itemprice and itemquantity must be whole numbers").format(
-                    text=repr(text)))
+                    text=shown))
             items.append(item)
     return items
+
+
+def _code_from_stdin(as_json: bool, amount: int) -> str:
+    """The payment code from the first line of stdin (never on the command line, where every
+    local user sees it in `ps`)."""
+    try:
+        if sys.stdin.isatty():  # typed or a keyboard-mode scanner: not echoed, not in scrollback
+            import getpass
+
+            line = getpass.getpass(_("Payment code: "))
+        else:
+            line = sys.stdin.readline()
+    except (UnicodeDecodeError, EOFError):
+        line = None
+    if line is None or not line.strip():
+        _pay_error(_("no payment code on stdin: pipe it in as one line of text, e.g. from the "
+                     "scanner's program or `read -s CODE; printf '%s\\n' \"$CODE\" | "
+                     "pos-terminal pay --amount 50000 --code-stdin`. Nothing was charged."),
+                   as_json=as_json, amount=amount, field="code")
+    return line.rstrip("\r\n")
 
 
 def _read_scan(settings: Settings, spec: str, timeout_s: float) -> str:
@@ -329,7 +355,13 @@ def _refused_result(co: Counter, exc: CodeRefused, amount: int,
 @click.command("pay")
 @click.option("--amount", "amount_text", required=True, metavar="N",
               help="Amount in whole VND.")
-@click.option("--code", default=None, help="The customer's payment code (as scanned).")
+@click.option("--code", default=None, metavar="CODE|-",
+              help="The customer's payment code; - reads it from stdin. A code written here is "
+                   "visible to every local user (ps) while the payment runs: prefer "
+                   "--code-stdin.")
+@click.option("--code-stdin", is_flag=True,
+              help="Read the payment code from stdin (its first line; with --pin-stdin the PIN "
+                   "follows on the next line).")
 @click.option("--scanner", "scanner_spec", default=None, metavar="SPEC",
               help="Wait for a scan from this source instead: camera:0, images:DIR, "
                    "evdev:/dev/input/event3, serial:/dev/ttyACM0 (not wedge: a keyboard-wedge "
@@ -352,12 +384,12 @@ def _refused_result(co: Counter, exc: CodeRefused, amount: int,
 def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec: str | None,
             scan_timeout: float, description: str, items: tuple[str, ...],
             deadline_s: float | None, cashier_id: str | None, pin_stdin: bool,
-            as_json: bool) -> None:
+            as_json: bool, code_stdin: bool) -> None:
     """Charge one payment and wait for its result.
 
     \b
     Examples:
-      pos-terminal pay --amount 50000 --code 123456789012345678 --json
+      scan-tool | pos-terminal pay --amount 50000 --code-stdin --json
       pos-terminal pay --amount 50000 --scanner camera:0 --description "Table 4"
       pos-terminal pay --amount 50000 --scanner evdev:/dev/input/event3
 
@@ -369,9 +401,16 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
         amount = parse_amount(amount_text, settings.checkout)
     except InvalidPayment as exc:
         _pay_error(exc.message, as_json=as_json, amount=None, field=exc.field)
+    if code_stdin and code is not None:
+        _pay_error(_("give the payment code once: --code-stdin or --code, not both. Nothing "
+                     "was charged."), as_json=as_json, amount=amount, field="code")
+    if code_stdin:
+        code = "-"
     if (code is None) == (scanner_spec is None):
-        _pay_error(_("give exactly one of --code CODE or --scanner SPEC"), as_json=as_json,
-                   amount=amount, field="code")
+        _pay_error(_("give exactly one of --code-stdin (the code on stdin) or --scanner SPEC"),
+                   as_json=as_json, amount=amount, field="code")
+    if code == "-":
+        code = _code_from_stdin(as_json, amount)
     if scanner_spec is not None and scanner_spec.strip().partition(":")[0].lower() == "wedge":
         _pay_error(_(WEDGE_REFUSAL), as_json=as_json, amount=amount, field="scanner")
     if code is not None:
@@ -750,8 +789,7 @@ def journal_export(ctx: click.Context, fmt: str, what: str, output: Path | None,
                 if fmt == "csv":
                     write_refunds_csv(rows, out)
                 else:
-                    json.dump({"refunds": [r.to_json() for r in rows]}, out,
-                              ensure_ascii=False, indent=2)
+                    out.write(json_line({"refunds": [r.to_json() for r in rows]}, indent=2))
                     out.write("\n")
             elif fmt == "csv":
                 write_csv(rows, out)
@@ -762,7 +800,7 @@ def journal_export(ctx: click.Context, fmt: str, what: str, output: Path | None,
             write(sys.stdout)
         else:
             try:
-                with output.open("w", encoding="utf-8", newline="") as out_file:
+                with open_private(output, encoding="utf-8", newline="") as out_file:
                     write(out_file)
             except OSError as exc:
                 _error(_("cannot write the export {file}: {error}. Nothing was changed in the "

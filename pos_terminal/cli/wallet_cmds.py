@@ -29,6 +29,7 @@ from pos_terminal.counter.admin import (
 from pos_terminal.counter.admin import verify_callback as check_callback
 from pos_terminal.counter.admin import verify_redirect as check_redirect
 from pos_terminal.counter.types import Bank, BankList, RedirectResult, RsaKeyError, pmc_name
+from pos_terminal.text_safety import clean, json_line
 
 _HEADERS = ("CODE", "NAME", "MIN", "MAX")
 
@@ -124,16 +125,16 @@ def verify_redirect(ctx: click.Context, url_or_query: str, as_json: bool) -> Non
     elif result.valid:
         click.echo("valid redirect")
         for name, value in _fields(result).items():
-            click.echo(f"  {name:<15}{value}")
+            click.echo(f"  {name:<15}{clean(str(value))}")
         if result.pmcid is not None:
             click.echo(f"  {'channel':<15}{pmc_name(result.pmcid)}")
     else:
-        click.echo(f"invalid redirect: {result.reason}")
+        click.echo(f"invalid redirect: {clean(result.reason)}")
         received = [(k, v) for k, v in _received(url_or_query) if k != "checksum"]
         if received:
             click.echo("received (not trusted):")
             for name, value in received:
-                click.echo(f"  {name:<15}{value}".rstrip())
+                click.echo(f"  {clean(name):<15}{clean(value)}".rstrip())
     raise click.exceptions.Exit(EXIT_OK if result.valid else EXIT_FAILED)
 
 
@@ -171,6 +172,11 @@ def _received_data(raw: bytes) -> dict[str, object] | None:
     return data if isinstance(data, dict) else None
 
 
+def _shown(value: object) -> str:
+    """A callback field as printed: on one line, no escape sequence (nested values as JSON)."""
+    return clean(value) if isinstance(value, str) else json_line(value)
+
+
 @click.command("verify-callback")
 @click.argument("body_file", default="-", metavar="[FILE]")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
@@ -193,16 +199,16 @@ def verify_callback(ctx: click.Context, body_file: str, as_json: bool) -> None:
         click.echo("valid callback")
         assert result.data is not None
         for name, value in result.data.items():
-            click.echo(f"  {name:<17}{value}".rstrip())
+            click.echo(f"  {clean(name):<17}{_shown(value)}".rstrip())
         click.echo(f"  {'type':<17}{result.type}")
         click.echo(f"answer with: {json.dumps(dict(result.reply))}")
     else:
-        click.echo(f"invalid callback: {result.reason}")
+        click.echo(f"invalid callback: {clean(result.reason)}")
         received = _received_data(raw)
         if received:
             click.echo("received (not trusted):")
             for name, value in received.items():
-                click.echo(f"  {name:<17}{value}".rstrip())
+                click.echo(f"  {clean(name):<17}{_shown(value)}".rstrip())
         click.echo(f"answer with: {json.dumps(dict(result.reply))}")
     raise click.exceptions.Exit(EXIT_OK if result.valid else EXIT_FAILED)
 

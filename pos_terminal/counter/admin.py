@@ -13,6 +13,7 @@ from pos_terminal.journal.cashiers import (
     PinRejected,
     Shift,
     UnknownCashier,
+    check_cashier_name,
     check_pin_format,
 )
 from pos_terminal.journal.export import write_csv, write_json, write_refunds_csv
@@ -23,6 +24,6 @@ from pos_terminal.wallet.verification import verify_callback, verify_redirect
 __all__ = [
     "Cashier", "CashierError", "CashierLocked", "Cashiers", "Journal", "NoAnswer", "NotSent",
     "NotSupervisor", "PinRejected", "ServiceRefused", "Shift", "UnknownCashier",
-    "UnreadableAnswer", "WalletClient", "check_pin_format", "verify_callback", "verify_redirect",
-    "write_csv", "write_json", "write_refunds_csv",
+    "UnreadableAnswer", "WalletClient", "check_cashier_name", "check_pin_format",
+    "verify_callback", "verify_redirect", "write_csv", "write_json", "write_refunds_csv",
 ]

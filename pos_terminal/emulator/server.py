@@ -225,7 +225,8 @@ async def _rotate(request: web.Request) -> web.Response:
         return web.json_response({"error": f"unknown wallet {wallet_id!r}; wallets: "
                                            f"{', '.join(WALLET_IDS)}"}, status=404)
     count_text = request.query.get("count", "1")
-    if not count_text.isdigit() or not 1 <= int(count_text) <= 100_000:
+    if (not (count_text.isascii() and count_text.isdigit()) or len(count_text) > 6
+            or not 1 <= int(count_text) <= 100_000):
         return web.json_response({"error": "count must be a whole number from 1 to 100000"},
                                  status=400)
     codes = _control(request).rotate(wallet_id, int(count_text))

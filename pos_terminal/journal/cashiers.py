@@ -24,6 +24,7 @@ from pos_terminal.base.reasons import Reason
 from pos_terminal.journal.errors import JournalError
 from pos_terminal.journal.store import Journal
 from pos_terminal.journal.views import vn_time
+from pos_terminal.text_safety import control_character
 
 SCRYPT_N = 2**14
 SCRYPT_R = 8
@@ -71,6 +72,16 @@ def check_cashier_id(cashier_id: str) -> str:
             f"{cashier_id!r} is not a usable cashier id: use 1 to 32 letters, digits, '.', '_' "
             "or '-'.")
     return cashier_id
+
+
+def check_cashier_name(name: str) -> str:
+    """The name as stored (trimmed): printed on receipts and shown on screens, so plain text."""
+    if not name.strip():
+        raise CashierError(Reason.of("cashier.name_missing"))
+    bad = control_character(name)
+    if bad is not None:
+        raise CashierError(Reason.of("cashier.name_control_character", bad=bad))
+    return name.strip()
 
 
 def hash_pin(pin: str, *, salt: bytes | None = None) -> str:
@@ -172,8 +183,7 @@ class Cashiers:
     # ------------------------------------------------------------ the book
     def add(self, cashier_id: str, name: str, pin: str, *, supervisor: bool = False) -> Cashier:
         check_cashier_id(cashier_id)
-        if not name.strip():
-            raise CashierError("A cashier needs a name (it is printed on receipts).")
+        name = check_cashier_name(name)
         stored = hash_pin(pin)
         t = self.journal.now()
         with self.journal._tx() as conn:
@@ -182,7 +192,7 @@ class Cashiers:
                                    "never reused, even after a removal); pick another.")
             conn.execute(
                 "INSERT INTO cashiers(id, name, role, pin_hash, created_ms) VALUES (?,?,?,?,?)",
-                (cashier_id, name.strip(), "supervisor" if supervisor else "cashier", stored, t))
+                (cashier_id, name, "supervisor" if supervisor else "cashier", stored, t))
             self._event(conn, cashier_id, t, "added",
                         "supervisor" if supervisor else "cashier")
             return self._get_in(conn, cashier_id)

@@ -10,7 +10,7 @@ from typing import TextIO
 
 from pos_terminal.journal.store import Journal
 from pos_terminal.journal.views import PaymentView, RefundView, vn_time
-from pos_terminal.text_safety import csv_cell
+from pos_terminal.text_safety import csv_cell, json_line
 
 CSV_COLUMNS = (
     "app_trans_id", "created_vn", "state", "amount", "refunded_amount", "kind", "description",
@@ -71,5 +71,5 @@ def write_json(journal: Journal, payments: Sequence[PaymentView], out: TextIO) -
         data["events"] = [e.to_json() for e in journal.events(p.app_trans_id)]
         data["refunds"] = [r.to_json() for r in journal.refunds(p.app_trans_id)]
         rows.append(data)
-    json.dump({"payments": rows}, out, ensure_ascii=False, indent=2)
+    out.write(json_line({"payments": rows}, indent=2))
     out.write("\n")

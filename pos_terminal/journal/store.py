@@ -11,7 +11,6 @@ only an HMAC-SHA256 fingerprint keyed by a random per-journal secret, and its la
 
 from __future__ import annotations
 
-import os
 import secrets
 import sqlite3
 import time
@@ -20,6 +19,8 @@ from contextlib import suppress
 from pathlib import Path
 
 from pos_terminal.base.codes import code_last4
+from pos_terminal.base.files import create_private, loose_permissions
+from pos_terminal.base.reasons import Reason
 from pos_terminal.journal.connection import now_ms, vnd
 from pos_terminal.journal.day_reports import DayReports
 from pos_terminal.journal.errors import (
@@ -46,15 +47,18 @@ class Journal(StateMachine, DayReports, ReceiptPrints):
         *,
         busy_timeout_s: float = 5.0,
         clock: Callable[[], int] = now_ms,
+        private: bool = False,
     ) -> Journal:
         """Open (creating or migrating) the journal at `path`.
 
-        Raises JournalUnavailable when the file cannot be opened or written, JournalCorrupt when it
-        is not a journal this version understands.
+        Raises JournalUnavailable when the file cannot be opened or written, or when other users
+        may change it (or, with `private`, read it: outside the emulator profile), JournalCorrupt
+        when it is not a journal this version understands.
         """
         p = Path(path).expanduser()
         try:
             _create_private(p)
+            _check_permissions(p, private=private)
             conn = sqlite3.connect(
                 str(p), timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
             )
@@ -135,11 +139,22 @@ def _create_private(path: Path) -> None:
     if not folder.is_dir():
         with suppress(FileExistsError):  # another process may make it meanwhile
             folder.mkdir(parents=True, mode=0o700)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
+    create_private(path)
+
+
+def _check_permissions(path: Path, *, private: bool) -> None:
+    """The journal holds the payments, the cashiers' PIN hashes and the secret its code
+    fingerprints are keyed with: nobody but its owner may change it, and outside the emulator
+    profile nobody else may read it (its -wal and -shm files hold the same data)."""
+    files = [Path(f"{path}{suffix}") for suffix in ("", "-wal", "-shm")]
+    found = {f: loose_permissions(f) for f in files}
+    loose = [f for f, what in found.items() if what == "write" or (private and what == "read")]
+    if not loose:
         return
-    os.close(fd)
+    kind = "write" if any(found[f] == "write" for f in loose) else "read"
+    raise JournalUnavailable(Reason.of(
+        f"journal.others_can_{kind}", path=str(path),
+        files=" ".join(str(f) for f in files if f.exists())), "permissions")
 
 
 def _split_sql(script: str) -> list[str]:

@@ -5,7 +5,13 @@ for head office. See docs/fleet.md.
 """
 
 from pos_terminal.ledger.dsn import DSN_ENV, describe_dsn, ledger_dsn
-from pos_terminal.ledger.store import Ledger, LedgerError, LedgerRefused, LedgerUnavailable
+from pos_terminal.ledger.errors import (
+    LedgerConfigError,
+    LedgerError,
+    LedgerRefused,
+    LedgerUnavailable,
+)
+from pos_terminal.ledger.store import Ledger
 from pos_terminal.ledger.sync import (
     BackgroundSync,
     LedgerSync,
@@ -18,6 +24,7 @@ __all__ = [
     "DSN_ENV",
     "BackgroundSync",
     "Ledger",
+    "LedgerConfigError",
     "LedgerError",
     "LedgerRefused",
     "LedgerSync",

@@ -84,7 +84,8 @@ def decide_refund(existing: Mapping[str, Any] | None, incoming: Mapping[str, Any
                   terminal_id: str) -> Verdict:
     if existing is None:
         return Verdict(True)
-    problems = _identity(existing, incoming, terminal_id, ("amount", "app_trans_id"), "refund")
+    problems = _identity(existing, incoming, terminal_id, ("amount", "app_trans_id", "created_ms"),
+                         "refund")
     if not problems and existing["state"] in FINAL_REFUND:
         if incoming["state"] != existing["state"]:
             problems.append(Problem("state", existing["state"], incoming["state"],

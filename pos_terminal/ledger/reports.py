@@ -15,8 +15,13 @@ from pos_terminal.base.money import format_vnd
 from pos_terminal.base.reasons import Reason, render
 from pos_terminal.journal.views import vn_time
 from pos_terminal.ledger.store import Conn
+from pos_terminal.text_safety import clean, csv_cell
 
 SALE = ("succeeded", "refunded")
+#: Only rows a counter could have written with its own login (or a terminal head office
+#: registered with add-counter): a terminal nobody registered, written by some other login
+#: (the shared login of before, a repair by hand), is never counted.
+LEGIT = "terminal_id IN (SELECT terminal_id FROM counters)"
 PENDING = ("submitting", "processing", "unknown")
 
 
@@ -73,18 +78,19 @@ class FleetReport:
             "day": self.day.isoformat(), "timezone": "+07:00",
             "generated_ms": self.generated_ms, "generated_vn": vn_time(self.generated_ms),
             "shop": asdict(self.shop),
-            "terminals": [{"terminal_id": t, "last_seen": self.last_seen.get(t),
+            "terminals": [{"terminal_id": clean(t), "last_seen": self.last_seen.get(t),
                            **asdict(v)} for t, v in sorted(self.terminals.items())],
-            "cashiers": [{"cashier": c, **asdict(v)} for c, v in sorted(self.cashiers.items())],
+            "cashiers": [{"cashier": clean(c), **asdict(v)}
+                         for c, v in sorted(self.cashiers.items())],
         }
 
     def lines(self) -> list[str]:
         out = self.shop.lines(f"Shop, {self.day.isoformat()} (Vietnam time), "
                               f"{len(self.terminals)} counters")
         for t, v in sorted(self.terminals.items()):
-            out += v.lines(f"Counter {t} (last synced {self.last_seen.get(t) or 'never'})")
+            out += v.lines(f"Counter {clean(t)} (last synced {self.last_seen.get(t) or 'never'})")
         for c, v in sorted(self.cashiers.items()):
-            out += v.lines(f"Cashier {c}")
+            out += v.lines(f"Cashier {clean(c)}")
         return out
 
     def write_csv(self, out: TextIO) -> None:
@@ -96,7 +102,8 @@ class FleetReport:
         rows += [("cashier", c, v) for c, v in sorted(self.cashiers.items())]
         for scope, name, v in rows:
             data = asdict(v)
-            writer.writerow([self.day.isoformat(), scope, name, *(data[n] for n in names)])
+            writer.writerow([self.day.isoformat(), csv_cell(scope), csv_cell(name),
+                             *(data[n] for n in names)])
 
 
 def _in(states: tuple[str, ...]) -> str:
@@ -111,19 +118,19 @@ SELECT terminal_id, cashier, GROUPING(terminal_id, cashier) AS g,
     count(*) FILTER (WHERE state IN {_in(PENDING)}) AS open_count,
     coalesce(sum(amount) FILTER (WHERE state IN {_in(PENDING)}), 0) AS open_amount,
     count(*) FILTER (WHERE needs_review) AS needs_review_count
-FROM payments WHERE created_ms >= %s AND created_ms < %s
+FROM payments WHERE created_ms >= %s AND created_ms < %s AND {LEGIT}
 GROUP BY GROUPING SETS ((terminal_id), (cashier), ())
 """  # noqa: S608
-_REFUNDS_SQL = """
+_REFUNDS_SQL = f"""
 SELECT terminal_id, cashier, GROUPING(terminal_id, cashier) AS g,
     count(*) FILTER (WHERE state = 'refunded') AS refunds_count,
     coalesce(sum(amount) FILTER (WHERE state = 'refunded'), 0) AS refunds_amount,
     count(*) FILTER (WHERE state = 'refunding') AS refunds_pending_count,
     coalesce(sum(amount) FILTER (WHERE state = 'refunding'), 0) AS refunds_pending_amount,
     count(*) FILTER (WHERE needs_review) AS needs_review_count
-FROM refunds WHERE created_ms >= %s AND created_ms < %s
+FROM refunds WHERE created_ms >= %s AND created_ms < %s AND {LEGIT}
 GROUP BY GROUPING SETS ((terminal_id), (cashier), ())
-"""
+"""  # noqa: S608
 
 
 def fleet_report(conn: Conn, day: date, now_ms: int) -> FleetReport:
@@ -132,7 +139,7 @@ def fleet_report(conn: Conn, day: date, now_ms: int) -> FleetReport:
     start, end = vn_day_bounds(day)
     report = FleetReport(day=day, generated_ms=now_ms, shop=Totals())
     with conn.cursor(row_factory=dict_row) as cur:
-        cur.execute("SELECT terminal_id, last_seen FROM terminals")
+        cur.execute(f"SELECT terminal_id, last_seen FROM terminals WHERE {LEGIT}")  # noqa: S608
         for row in cur.fetchall():
             report.last_seen[row["terminal_id"]] = row["last_seen"].astimezone(VN_TZ).strftime(
                 "%Y-%m-%d %H:%M:%S")
@@ -161,21 +168,19 @@ OPEN_COLUMNS = ("type", "terminal_id", "cashier", "id", "app_trans_id", "state",
 
 
 def open_items(conn: Conn) -> list[dict[str, Any]]:
-    """Every payment not final or flagged for review, and every refund in flight or flagged."""
+    """Every payment not final or flagged for review, and every refund in flight or flagged
+    (the `open_rows` table the ledger's triggers keep: its cost is the open rows', not the
+    history's)."""
     with conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(
-            "SELECT 'payment' AS type, terminal_id, cashier, app_trans_id AS id, app_trans_id, "  # noqa: S608
-            "state, amount, needs_review, created_ms, updated_ms, message FROM payments "
-            f"WHERE state IN {_in(PENDING)} OR needs_review "
-            "UNION ALL SELECT 'refund', terminal_id, cashier, m_refund_id, app_trans_id, state, "
-            "amount, needs_review, created_ms, updated_ms, message FROM refunds "
-            "WHERE state = 'refunding' OR needs_review ORDER BY created_ms, id")
+        cur.execute("SELECT type, terminal_id, cashier, id, app_trans_id, state, amount, "  # noqa: S608
+                    "needs_review, created_ms, updated_ms, message FROM open_rows "
+                    f"WHERE {LEGIT} ORDER BY created_ms, id")
         rows = cur.fetchall()
     for row in rows:
         row["message"] = render(Reason.loads(row["message"]))  # a reason, or an older row's text
         row["created_vn"] = vn_time(row.pop("created_ms"))
         row["updated_vn"] = vn_time(row.pop("updated_ms"))
-    return rows
+    return [_cleaned(row) for row in rows]
 
 
 DISAGREEMENT_COLUMNS = ("id", "detected_vn", "terminal_id", "journal_id", "seq", "kind", "key",
@@ -184,16 +189,22 @@ DISAGREEMENT_COLUMNS = ("id", "detected_vn", "terminal_id", "journal_id", "seq",
 
 def disagreements(conn: Conn) -> list[dict[str, Any]]:
     with conn.cursor(row_factory=dict_row) as cur:
-        cur.execute("SELECT * FROM disagreements ORDER BY id")
+        cur.execute(f"SELECT * FROM disagreements WHERE {LEGIT} ORDER BY id")  # noqa: S608
         rows = cur.fetchall()
     for row in rows:
         row["detected_vn"] = row.pop("detected_at").astimezone(VN_TZ).strftime(
             "%Y-%m-%d %H:%M:%S")
-    return rows
+    return [_cleaned(row) for row in rows]
+
+
+def _cleaned(row: dict[str, Any]) -> dict[str, Any]:
+    """A row as counters wrote it, every text without escape sequences or control characters:
+    it goes to a terminal, a JSON reader or a spreadsheet."""
+    return {k: clean(v) if isinstance(v, str) else v for k, v in row.items()}
 
 
 def write_rows_csv(rows: list[dict[str, Any]], columns: tuple[str, ...], out: TextIO) -> None:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
     for row in rows:
-        writer.writerow(["" if row.get(c) is None else row.get(c) for c in columns])
+        writer.writerow(["" if row.get(c) is None else csv_cell(row.get(c)) for c in columns])

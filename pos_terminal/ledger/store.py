@@ -16,14 +16,17 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import psycopg
 from psycopg.rows import dict_row
 
-from pos_terminal.base.errors import PosError
+from pos_terminal.base.i18n import _
+from pos_terminal.config import Settings
 from pos_terminal.journal.outbox import PAYMENT_FIELDS, REFUND_FIELDS, OutboxRow
-from pos_terminal.ledger.dsn import describe_dsn, scrub
+from pos_terminal.ledger.dsn import connect_options, describe_dsn, scrub
+from pos_terminal.ledger.errors import LedgerRefused, LedgerUnavailable
 from pos_terminal.ledger.merge import (
     FINAL_PAYMENT,
     FINAL_REFUND,
@@ -33,9 +36,9 @@ from pos_terminal.ledger.merge import (
     decide_refund,
 )
 from pos_terminal.ledger.schema import (
-    LEDGER_SCHEMA_VERSION,
+    LedgerSchemaNotCurrent,
     LedgerSchemaTooNew,
-    current_version,
+    check_version,
     migrate,
 )
 
@@ -60,30 +63,31 @@ def pause_point(step: str) -> None:
     time.sleep(float(os.environ.get(PAUSE_S) or 3600))
 
 
-class LedgerError(PosError):
-    pass
-
-
-class LedgerUnavailable(LedgerError):
-    """No connection, a dropped one, a timeout: nothing of the batch in flight was kept."""
-
-
-class LedgerRefused(LedgerError):
-    """The ledger answered but will not take the data (schema too new, permissions)."""
-
-
 Conn = psycopg.Connection[Any]
+#: libpq gives a refused login no SQLSTATE: the server's (English) words for it.
+_LOGIN_REFUSED = ("password authentication failed", "is not permitted to log in")
 
 
 class Ledger:
-    def __init__(self, dsn: str, *, connect_timeout_s: float = 3.0,
-                 statement_timeout_s: float = 15.0) -> None:
+    """A connection to the ledger with verified TLS (dsn.connect_options); a malformed DSN or
+    one asking for clear text is a LedgerConfigError here, before anything is sent."""
+
+    def __init__(self, dsn: str, *, ca_file: Path | None = None, insecure: bool = False,
+                 connect_timeout_s: float = 3.0, statement_timeout_s: float = 15.0) -> None:
         self.dsn = dsn
         self.where = describe_dsn(dsn)
+        self._options: dict[str, Any] = connect_options(dsn, ca_file=ca_file, insecure=insecure)
         self.connect_timeout_s = connect_timeout_s
         self.statement_timeout_s = statement_timeout_s
         self._conn: Conn | None = None
         self._schema_ok = False
+
+    @classmethod
+    def from_settings(cls, settings: Settings, dsn: str) -> Ledger:
+        cfg = settings.ledger
+        return cls(dsn, ca_file=cfg.ca_file, insecure=cfg.insecure,
+                   connect_timeout_s=cfg.connect_timeout_s,
+                   statement_timeout_s=cfg.statement_timeout_s)
 
     # ------------------------------------------------------------ connection
     @contextmanager
@@ -92,6 +96,10 @@ class Ledger:
             yield
         except psycopg.OperationalError as exc:
             self._drop()
+            if (exc.sqlstate or "").startswith("28") or any(  # the login: wrong, disabled
+                    m in str(exc) for m in _LOGIN_REFUSED):
+                raise LedgerRefused(f"the ledger at {self.where} refused the login: "
+                                    f"{scrub(str(exc).strip(), self.dsn)}") from None
             reason = scrub(str(exc).strip().splitlines()[0] if str(exc).strip() else
                            type(exc).__name__, self.dsn)
             if isinstance(exc, psycopg.errors.TransactionRollback | psycopg.errors.
@@ -124,18 +132,29 @@ class Ledger:
                     connect_timeout=max(1, math.ceil(self.connect_timeout_s)),
                     options=f"-c statement_timeout={int(self.statement_timeout_s * 1000)}",
                     keepalives=1, keepalives_idle=10, keepalives_interval=3,
-                    keepalives_count=3)
+                    keepalives_count=3, **self._options)
             self._schema_ok = False
         return self._conn
 
-    def ensure_schema(self) -> list[int]:
-        """Create or migrate the ledger's tables when this program is newer (once a connection)."""
+    def check_schema(self) -> None:
+        """Refuse a ledger whose schema is not this program's (once a connection): only
+        `migrate`, with the owner's DSN, changes it."""
         conn = self.conn()
         if self._schema_ok:
-            return []
+            return
         try:
             with self._errors():
-                applied = [] if current_version(conn) == LEDGER_SCHEMA_VERSION else migrate(conn)
+                check_version(conn)
+        except (LedgerSchemaTooNew, LedgerSchemaNotCurrent) as exc:
+            raise LedgerRefused(f"the ledger at {self.where} refused: {exc}") from None
+        self._schema_ok = True
+
+    def migrate(self) -> list[int]:
+        """Create or upgrade the schema (`fleet migrate`, the owner's DSN); the versions
+        applied, maybe none."""
+        try:
+            with self._errors():
+                applied = migrate(self.conn())
         except LedgerSchemaTooNew as exc:
             raise LedgerRefused(f"the ledger at {self.where} refused: {exc}") from None
         self._schema_ok = True
@@ -143,7 +162,7 @@ class Ledger:
 
     def run(self, work: Callable[[Conn], Any]) -> Any:
         """`work(conn)` with driver errors turned into LedgerUnavailable / LedgerRefused."""
-        self.ensure_schema()
+        self.check_schema()
         with self._errors():
             return work(self.conn())
 
@@ -154,6 +173,7 @@ class Ledger:
         high-water mark for the journal (every seq up to it is in the ledger)."""
 
         def work(conn: Conn) -> int:
+            self._check_identity(conn, terminal_id)
             # Lock order everywhere: a journals row before its terminals row. So nothing here
             # locks an existing row (DO NOTHING); the heartbeat is its own short statement.
             with conn.transaction(), conn.cursor() as cur:
@@ -177,6 +197,25 @@ class Ledger:
             return int(row[0])
 
         return int(self.run(work))
+
+    def _check_identity(self, conn: Conn, terminal_id: str) -> None:
+        """The login must be this terminal's own (fleet add-counter): a journal claiming
+        another counter's terminal id, or shipped with any other login, writes nothing."""
+        row = conn.execute("SELECT ledger_my_terminal(), session_user").fetchone()
+        mine, login = (row[0], row[1]) if row else (None, "")
+        if mine == terminal_id:
+            return
+        if mine is None:
+            raise LedgerRefused(_(
+                "the ledger at {where} refused: the login {login} is not a counter of this "
+                "ledger (or was removed); nothing was written. Head office runs `pos-terminal "
+                "fleet add-counter {terminal_id}` and gives this counter the DSN it prints"
+            ).format(where=self.where, login=login, terminal_id=terminal_id))
+        raise LedgerRefused(_(
+            "the ledger at {where} refused: this journal claims terminal {terminal_id} but the "
+            "login {login} belongs to counter {mine}; nothing was written. Each counter ships "
+            "with its own login: check [terminal] terminal_id and [ledger] dsn"
+        ).format(where=self.where, terminal_id=terminal_id, login=login, mine=mine))
 
     @staticmethod
     def _note_new_journal(cur: psycopg.Cursor[Any], terminal_id: str, journal_id: str,
@@ -285,9 +324,18 @@ class Ledger:
             return
         columns = (*fields, "terminal_id", "cashier", "journal_id", "seq")
         with cur.connection.cursor(row_factory=dict_row) as dcur:
+            # created_ms never changes: it names the month partition to look in
             dcur.execute(f"SELECT * FROM {table} WHERE {key} = ANY(%s) "  # noqa: S608
-                         f"ORDER BY {key} FOR UPDATE", (list(snapshots),))
+                         f"AND created_ms = ANY(%s) ORDER BY {key} FOR UPDATE",
+                         (list(snapshots), sorted({d["created_ms"] for _, d in
+                                                   snapshots.values()})))
             existing = {row[key]: row for row in dcur.fetchall()}
+            # Rows of another terminal are not visible to this counter's login: only that
+            # they exist, and whose they are, so that they become a disagreement.
+            dcur.execute("SELECT key, terminal_id FROM ledger_claimed_elsewhere(%s, %s)",
+                         (table, list(snapshots)))
+            existing.update({row["key"]: {"terminal_id": row["terminal_id"]}
+                             for row in dcur.fetchall()})
         upserts: list[tuple[Any, ...]] = []
         problems: list[tuple[Any, ...]] = []
         for k, (seq, data) in snapshots.items():
@@ -313,7 +361,8 @@ class Ledger:
                      "EXCLUDED.state = 'refunded'))")
             cur.executemany(
                 f"INSERT INTO {table}({', '.join(columns)}) VALUES "  # noqa: S608
-                f"({', '.join('%s' for _ in columns)}) ON CONFLICT ({key}) DO UPDATE SET "
+                f"({', '.join('%s' for _ in columns)}) ON CONFLICT ({key}, created_ms) DO UPDATE "
+                f"SET "
                 f"{updates}, received_at=clock_timestamp() WHERE {guard}", upserts)
         if problems:
             cur.executemany(_PROBLEM_SQL, problems)

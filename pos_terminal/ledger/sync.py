@@ -24,7 +24,8 @@ from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
 from pos_terminal.journal.outbox import Outbox, OutboxState
 from pos_terminal.ledger.dsn import ledger_dsn
-from pos_terminal.ledger.store import Ledger, LedgerError, LedgerUnavailable, pause_point
+from pos_terminal.ledger.errors import LedgerError, LedgerUnavailable
+from pos_terminal.ledger.store import Ledger, pause_point
 
 MAX_RESTARTS = 20
 PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000  # shipped outbox rows are kept this long locally
@@ -79,10 +80,8 @@ class LedgerSync:
         self.path = journal_path or settings.terminal.journal
         self.terminal_id = settings.terminal.terminal_id
         self.app_user = settings.terminal.app_user
-        cfg = settings.ledger
-        self.batch_size = cfg.batch_size
-        self.ledger = Ledger(self.dsn, connect_timeout_s=cfg.connect_timeout_s,
-                             statement_timeout_s=cfg.statement_timeout_s)
+        self.batch_size = settings.ledger.batch_size
+        self.ledger = Ledger.from_settings(settings, self.dsn)
         self._outbox: Outbox | None = None
         self._lock = threading.Lock()
 

@@ -1,5 +1,7 @@
 """What a receipt says, as lines of a fixed width (the text format; the ESC/POS bytes print
-the same lines)."""
+the same lines). Every text from data (shop, cashier, items, description) is cleaned of control
+characters here: an ESC or GS byte in a name would be a printer command (ESC p kicks the cash
+drawer open)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pos_terminal.base.errors import PosError
 from pos_terminal.journal import PaymentState, PaymentView, RefundView, vn_time
 from pos_terminal.receipts.labels import ENGLISH, ReceiptLabels
 from pos_terminal.receipts.money import format_vnd
+from pos_terminal.text_safety import clean
 
 #: Only money that moved gets a receipt.
 RECEIPT_STATES = (PaymentState.SUCCEEDED, PaymentState.REFUNDED)
@@ -45,7 +48,7 @@ class _Lines:
         self.out: list[str] = []
 
     def center(self, text: str) -> None:
-        for part in textwrap.wrap(text, self.width) or [""]:
+        for part in textwrap.wrap(clean(text), self.width) or [""]:
             self.out.append(part.center(self.width).rstrip())
 
     def rule(self) -> None:
@@ -53,6 +56,7 @@ class _Lines:
 
     def pair(self, label: str, value: str) -> None:
         """`label ....... value` on one line, or the value right-aligned below when too long."""
+        label, value = clean(label), clean(value)
         room = self.width - len(label) - 1
         if len(value) <= room:
             self.out.append(label + value.rjust(self.width - len(label)))
@@ -84,6 +88,10 @@ def _header(lines: _Lines, shop: Shop, labels: ReceiptLabels, title: str, reprin
     lines.rule()
 
 
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**63
+
+
 def _items(lines: _Lines, payment: PaymentView) -> None:
     try:
         items = json.loads(payment.items_json)
@@ -94,9 +102,12 @@ def _items(lines: _Lines, payment: PaymentView) -> None:
         lines.pair(text[: max(1, lines.width - 14)], format_vnd(payment.amount))
         return
     for item in items:
-        name = str(item.get("itemname", ""))
-        qty = int(item.get("itemquantity", 1))
-        price = int(item.get("itemprice", 0))
+        if not isinstance(item, dict):
+            continue
+        name = clean(str(item.get("itemname", "")))
+        qty, price = item.get("itemquantity", 1), item.get("itemprice", 0)
+        if not (_whole(qty) and _whole(price)):  # checked when paid: a damaged row
+            qty, price = 1, payment.amount
         amount = format_vnd(price * qty)
         for part in textwrap.wrap(name, lines.width) or [""]:
             lines.out.append(part)

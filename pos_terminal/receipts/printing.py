@@ -14,6 +14,7 @@ from typing import Any
 
 from pos_terminal.base.errors import PosError
 from pos_terminal.receipts.content import Receipt
+from pos_terminal.text_safety import clean
 
 ESC_INIT = b"\x1b@"
 ESC_CODEPAGE = b"\x1bt"
@@ -80,14 +81,16 @@ def to_escpos(receipt: Receipt, *, codepage: str = "", font_path: Path,
 
     printer = Dummy()
     printer._raw(ESC_INIT)
-    text = receipt.text
+    # The only command bytes are the ones written here: never one that came with the data.
+    lines = tuple(clean(line) for line in receipt.lines)
+    text = "\n".join(lines) + "\n"
     if text.isascii():
         printer._raw(ESC_CODEPAGE + b"\x00" + text.encode("ascii"))
     elif codepage in VIETNAMESE_CODEPAGES:
         number = int(printer.profile.get_code_pages()[codepage])
         printer._raw(ESC_CODEPAGE + bytes([number]) + encode_cp1258(text))
     else:
-        image = render_raster(receipt.lines, font_path=font_path, width=width)
+        image = render_raster(lines, font_path=font_path, width=width)
         printer.profile.profile_data.setdefault("media", {}).setdefault("width", {})[
             "pixels"] = image.width
         printer.image(image, impl="bitImageRaster")

@@ -66,6 +66,17 @@ register({
         "unknown: the terminal keeps checking it. Ask the customer to show a fresh code.")),
     # cashiers
     "pin.format": N_("A PIN is 4 to 8 digits (0-9), nothing else."),
+    "cashier.name_missing": N_("A cashier needs a name (it is printed on receipts)."),
+    "cashier.name_control_character": N_(
+        "A cashier's name is printed on receipts and shown on screens, so it cannot hold a "
+        "control character ({bad}: an escape, a newline, a tab or similar). Type the name as "
+        "plain text; nothing changed."),
+    # the journal's file
+    "journal.others_can_write": N_("Other users can change the payment journal {path}. Nothing "
+                                   "was sent. Run: chmod 600 {files}"),
+    "journal.others_can_read": N_(
+        "Other users can read the payment journal {path}, which holds the payments and the "
+        "cashiers' PIN hashes. Nothing was sent. Run: chmod 600 {files}"),
     "cashier.removed": lambda said: _cashier(said, N_(
         "Cashier {cashier_id} ({name}) was removed on {time} and cannot sign in.")),
     "cashier.locked": lambda said: _cashier(said, N_(

@@ -20,4 +20,6 @@ def parse_amount(text: str) -> int | None:
     digits = text.replace(".", "").replace(" ", "").replace("₫", "").replace(",", "")
     if not digits or not digits.isascii() or not digits.isdigit():  # not "١٢٣" or "１２３"
         return None
+    if len(digits.lstrip("0")) > 16:  # above any maximum (and int() refuses 4300+ digits)
+        return None
     return int(digits)

@@ -10,7 +10,7 @@ import json
 from collections.abc import Mapping
 
 from pos_terminal.base.reasons import Reason
-from pos_terminal.text_safety import clean
+from pos_terminal.text_safety import AbsurdNumber, bounded_int, clean
 
 from .constants import (
     RC_DUPLICATE,
@@ -62,8 +62,10 @@ def _no_constant(name: str) -> object:
 
 
 def loads_strict(text: str | bytes) -> object:
-    """json.loads refusing a repeated key and NaN/Infinity (ValueError, as json.loads)."""
-    return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+    """json.loads refusing a repeated key, NaN/Infinity and absurdly long integers (ValueError,
+    as json.loads)."""
+    return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant,
+                      parse_int=bounded_int)
 
 
 def parse_json_body(body: bytes, http_status: int | None = None) -> dict[str, object]:
@@ -82,6 +84,9 @@ def parse_json_body(body: bytes, http_status: int | None = None) -> dict[str, ob
         ) from None
     except _Ambiguous as exc:
         raise UnreadableAnswer(f"the service's answer is ambiguous JSON: {exc}",
+                               http_status) from None
+    except AbsurdNumber as exc:
+        raise UnreadableAnswer(f"the service's answer holds an absurd number ({exc})",
                                http_status) from None
     except RecursionError:
         raise UnreadableAnswer("the service's answer is JSON nested too deeply",

@@ -221,9 +221,12 @@ class WalletClient:
                 f"unreadable answer to the {operation}: {host} sent a compressed answer "
                 f"({encoding}) although none was asked for; it is not inflated", status)
         length = response.headers.get("Content-Length", "").strip()
-        if length.isdigit() and length.isascii() and int(length) > MAX_ANSWER_BYTES:
+        # (a length of thousands of digits is refused before int(), which would raise)
+        if length.isdigit() and length.isascii() and (
+                len(length) > 18 or int(length) > MAX_ANSWER_BYTES):
+            announced = f"{int(length):,}" if len(length) <= 18 else f"a {len(length)}-digit"
             raise UnreadableAnswer(
-                f"unreadable answer to the {operation}: {host} announced {int(length):,} "
+                f"unreadable answer to the {operation}: {host} announced {announced} "
                 f"bytes, more than the {MAX_ANSWER_BYTES:,} an answer may have", status)
         try:
             content = read_bounded(response.raw, MAX_ANSWER_BYTES, deadline)

@@ -18,7 +18,7 @@ from pos_terminal.base.errors import ExitCode, PosError, cashier_message
 from pos_terminal.checkout import AnswerNotRecorded, CheckoutError, CodeRefused, InvalidPayment
 from pos_terminal.config import ConfigError
 from pos_terminal.journal import JournalError, JournalUnavailable, UnknownPayment
-from pos_terminal.ledger.store import LedgerError
+from pos_terminal.ledger import LedgerError
 from pos_terminal.receipts.content import NoReceipt
 from pos_terminal.wallet.errors import FieldError, NoAnswer, NotSent, WalletError
 

@@ -84,7 +84,8 @@ def _commands(group: click.Group, prefix: str = "") -> list[str]:
 
 #: Commands that first need a fleet ledger ([ledger] dsn), which these tests do not configure:
 #: without one they stop with "no ledger configured" (exit 2) before reading the journal.
-NEEDS_A_LEDGER = {"sync", "fleet disagreements", "fleet migrate", "fleet open", "fleet report"}
+NEEDS_A_LEDGER = {"sync", "fleet disagreements", "fleet migrate", "fleet open", "fleet report",
+                  "fleet add-counter", "fleet remove-counter"}
 
 
 def test_every_command_is_classified() -> None:

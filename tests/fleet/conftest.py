@@ -1,5 +1,6 @@
-"""A real PostgreSQL server for the fleet tests (started once per test session and worker),
-a fresh database per test, and terminals (settings + journal) paying against the emulator.
+"""A real PostgreSQL server for the fleet tests (started once per test session and worker,
+TLS verified against a CA the tests make), a fresh database per test migrated by its owner, and
+terminals (settings + journal + their own ledger login) paying against the emulator.
 
 PostgreSQL missing is an error, not a skip: `make test` installs it (TEST_DEBS)."""
 
@@ -15,6 +16,7 @@ import pytest
 
 from pos_terminal.config import Settings
 from tests.conftest import _pointed_at
+from tests.fleet.logins import counter_login, migrate
 from tests.fleet.pgserver import PgServer
 
 
@@ -29,12 +31,20 @@ def pg() -> Iterator[PgServer]:
 
 
 @pytest.fixture
-def ledger_dsn(pg: PgServer) -> str:
-    """A fresh, empty database on the session's server; its DSN (with the password)."""
+def empty_ledger_dsn(pg: PgServer) -> str:
+    """A fresh, empty database on the session's server; its owner's DSN (with the password)."""
     name = f"ledger_{secrets.token_hex(4)}"
     with psycopg.connect(pg.dsn, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
     return pg.dsn.replace("/postgres?", f"/{name}?")
+
+
+@pytest.fixture
+def ledger_dsn(empty_ledger_dsn: str) -> str:
+    """That database migrated by its owner (`fleet migrate`); the owner's DSN: head office's
+    login."""
+    migrate(empty_ledger_dsn)
+    return empty_ledger_dsn
 
 
 def terminal(base_settings: Settings, emulator: Any, tmp_path: Path, terminal_id: str,
@@ -50,9 +60,15 @@ def terminal(base_settings: Settings, emulator: Any, tmp_path: Path, terminal_id
 
 
 @pytest.fixture
-def make_terminal(base_settings: Settings, emulator: Any, tmp_path: Path,
-                  ledger_dsn: str) -> Any:
+def make_terminal(base_settings: Settings, emulator: Any, tmp_path: Path, ledger_dsn: str,
+                  pg: PgServer) -> Any:
+    """A counter with its own ledger login (made once per terminal id) and the test CA."""
+    logins: dict[str, str] = {}
+
     def make(terminal_id: str, **ledger: Any) -> Settings:
-        return terminal(base_settings, emulator, tmp_path, terminal_id, ledger_dsn, **ledger)
+        if terminal_id not in logins:
+            logins[terminal_id] = counter_login(ledger_dsn, terminal_id)
+        return terminal(base_settings, emulator, tmp_path, terminal_id, logins[terminal_id],
+                        **{"ca_file": pg.ca_file, **ledger})
 
     return make

@@ -19,6 +19,8 @@ def write_config(settings: Settings, path: Path, *, dsn: str | None) -> Path:
             f"app_user = \"{settings.terminal.app_user}\"\n"
             f"terminal_id = \"{settings.terminal.terminal_id}\"\n\n[ledger]\n"
             f"batch_size = {settings.ledger.batch_size}\n")
+    if settings.ledger.ca_file is not None:
+        text += f"ca_file = \"{settings.ledger.ca_file}\"\n"
     if dsn is not None:
         text += f"dsn = \"{dsn}\"\n"
     path.write_text(text, encoding="utf-8")

@@ -1,7 +1,9 @@
 """A throwaway PostgreSQL server for the fleet tests and the ledger benchmark.
 
 initdb + pg_ctl from the system packages (/usr/lib/postgresql/*/bin) in a fresh temporary
-directory, listening on 127.0.0.1 only, on a free port, with password authentication. PostgreSQL
+directory, listening on 127.0.0.1 only, on a free port, with password authentication over TLS
+only (a certificate from a CA the tests make: tests/fleet/certs.py; `hostssl` in pg_hba.conf, so a
+client without TLS is turned away) or the Unix socket in that directory. PostgreSQL
 refuses to run as root: as root the server runs as the `postgres` user (created by the package;
 created here with useradd if missing), the directory chowned to it.
 """
@@ -18,6 +20,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from tests.fleet.certs import make_server_certs
 from tests.processes import child_env
 
 SERVER_USER = "postgres"
@@ -47,9 +50,10 @@ def free_port() -> int:
 
 
 class PgServer:
-    def __init__(self, *, fsync: bool = False) -> None:
+    def __init__(self, *, fsync: bool = False, max_connections: int = 200) -> None:
         self.bin = find_bin()
         self.fsync = fsync
+        self.max_connections = max_connections
         self.root = Path(tempfile.mkdtemp(prefix="pos-ledger-pg-"))
         self.data = self.root / "data"
         self.log = self.root / "server.log"
@@ -57,11 +61,22 @@ class PgServer:
         self.port = free_port()
         self._as_root = os.geteuid() == 0
         self.user = "postgres"
+        self.certs = make_server_certs(self.root)
+
+    @property
+    def ca_file(self) -> Path:
+        return self.certs.ca
 
     @property
     def dsn(self) -> str:
+        """The owner's DSN over TCP with verified TLS."""
         return (f"postgresql://{self.user}:{self.password}@127.0.0.1:{self.port}/postgres"
-                "?sslmode=disable")
+                f"?sslmode=verify-full&sslrootcert={self.certs.ca}")
+
+    @property
+    def socket_dsn(self) -> str:
+        return (f"postgresql://{self.user}:{self.password}@/postgres?host={self.root}"
+                f"&port={self.port}")
 
     def _run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         cmd = list(args)
@@ -77,7 +92,7 @@ class PgServer:
             subprocess.run(["useradd", "--system", "--no-create-home", "--shell",
                             "/usr/sbin/nologin", SERVER_USER], check=True)
         entry = pwd.getpwnam(SERVER_USER)
-        for path in (self.root,):
+        for path in (self.root, self.certs.cert, self.certs.key):
             os.chown(path, entry.pw_uid, entry.pw_gid)
 
     def start(self) -> PgServer:
@@ -92,13 +107,22 @@ class PgServer:
                   "--pwfile", str(pwfile), "--auth", "scram-sha-256", "--no-sync",
                   "-E", "UTF8", "--locale", "C")
         pwfile.unlink()
+        hba = self.data / "pg_hba.conf"
+        hba.write_text("local all all scram-sha-256\n"
+                       "hostssl all all 127.0.0.1/32 scram-sha-256\n"
+                       "hostssl all all ::1/128 scram-sha-256\n", encoding="utf-8")
+        if self._as_root:
+            entry = pwd.getpwnam(SERVER_USER)
+            os.chown(hba, entry.pw_uid, entry.pw_gid)
         self.pg_ctl("start")
         return self
 
     def pg_ctl(self, action: str) -> None:
         opts = (f"-p {self.port} -c listen_addresses=127.0.0.1 "
-                f"-c unix_socket_directories={self.root} -c max_connections=200 "
-                f"-c fsync={'on' if self.fsync else 'off'}")
+                f"-c unix_socket_directories={self.root} "
+                f"-c max_connections={self.max_connections} "
+                f"-c fsync={'on' if self.fsync else 'off'} -c ssl=on "
+                f"-c ssl_cert_file={self.certs.cert} -c ssl_key_file={self.certs.key}")
         args = [str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-w",
                 "-t", "60"]
         if action in ("start", "restart"):

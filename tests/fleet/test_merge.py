@@ -18,7 +18,7 @@ def payment(**changes: Any) -> dict[str, Any]:
 
 def refund(**changes: Any) -> dict[str, Any]:
     row = {"terminal_id": "T1", "amount": 1000, "app_trans_id": "a", "state": "refunding",
-           "refund_id": None, "z_number": None, "updated_ms": 10}
+           "refund_id": None, "z_number": None, "updated_ms": 10, "created_ms": 5}
     return {**row, **changes}
 
 
@@ -71,3 +71,6 @@ def test_refund_rules() -> None:
         "state", "refund_id"]
     assert fields(decide_refund(done, refund(state="refunded", refund_id="r", amount=2,
                                              updated_ms=30), "T1")) == ["amount"]
+    # its time names the ledger's month partition: it never changes either
+    assert fields(decide_refund(refund(), refund(created_ms=6, updated_ms=30), "T1")) == [
+        "created_ms"]

@@ -11,10 +11,13 @@ from typing import Any
 import psycopg
 import pytest
 
+from pos_terminal.config import Settings
 from pos_terminal.ledger import LedgerSync, LedgerUnavailable
 from pos_terminal.ledger.schema import LEDGER_SCHEMA_VERSION
+from tests.fleet.conftest import terminal
 from tests.fleet.crashes_helpers import run_cli, write_config
 from tests.fleet.helpers import assert_ledger_is_union, pay
+from tests.fleet.pgserver import PgServer
 from tests.fleet.syncing import pay_and_sync_concurrently
 
 
@@ -60,23 +63,55 @@ def test_two_syncs_of_one_journal_at_once_ship_each_row_once(make_terminal: Any,
     assert_ledger_is_union(ledger_dsn, [("W1", counter.terminal.journal)])
 
 
-def test_migrate_and_sync_commands(make_terminal: Any, emulator: Any, ledger_dsn: str,
-                                   tmp_path: Path) -> None:
-    counter = make_terminal("M1")
+def test_only_fleet_migrate_changes_the_schema_and_each_counter_ships_with_its_own_login(
+        base_settings: Settings, emulator: Any, empty_ledger_dsn: str, pg: PgServer,
+        tmp_path: Path) -> None:
+    admin = empty_ledger_dsn
+    counter = terminal(base_settings, emulator, tmp_path, "M1", "", ca_file=pg.ca_file)
     pay(counter, emulator, [900])
-    config = write_config(counter, tmp_path / "m1.toml", dsn=ledger_dsn)
-    first = run_cli("fleet", config, "migrate")
+    head_office = write_config(counter, tmp_path / "ho.toml", dsn=admin)
+
+    never = run_cli("sync", head_office)  # a sync never creates or migrates the schema
+    assert never.returncode == 5, never.stderr
+    assert "no schema yet; head office runs `pos-terminal fleet migrate`" in never.stderr
+    with psycopg.connect(admin) as conn:
+        assert conn.execute("SELECT to_regclass('payments')").fetchone() == (None,)
+
+    first = run_cli("fleet", head_office, "migrate")
     assert first.returncode == 0, first.stderr
-    assert f"schema version {LEDGER_SCHEMA_VERSION} (applied version(s) 1" in first.stdout
-    assert "already current" in run_cli("fleet", config, "migrate").stdout
+    every = ", ".join(str(v) for v in range(1, LEDGER_SCHEMA_VERSION + 1))
+    assert f"schema version {LEDGER_SCHEMA_VERSION} (applied version(s) {every})" in first.stdout
+    assert "already current" in run_cli("fleet", head_office, "migrate").stdout
+
+    added = run_cli("fleet", head_office, "add-counter", "M1", "--json")
+    assert added.returncode == 0, added.stderr
+    login = json.loads(added.stdout)
+    assert login["terminal_id"] == "M1" and "sslmode=verify-full" in login["dsn"]
+    twice = run_cli("fleet", head_office, "add-counter", "M1")
+    assert twice.returncode == 5 and "already has its login" in twice.stderr
+    assert login["dsn"].split(":")[2].split("@")[0] not in twice.stdout + twice.stderr
+
+    as_owner = run_cli("sync", head_office)  # the owner's login is not a counter's
+    assert as_owner.returncode == 5 and "is not a counter of this ledger" in as_owner.stderr
+
+    config = write_config(counter, tmp_path / "m1.toml", dsn=login["dsn"])
     done = run_cli("sync", config, "--json")
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     assert (answer["ok"], answer["shipped"], answer["behind"], answer["rotated"]) == (
         True, 4, 0, False)
-    assert answer["ledger"].startswith("postgres@127.0.0.1:")
+    assert answer["ledger"].endswith(f"_counter_M1@127.0.0.1:{pg.port}/"
+                                     f"{admin.split('/')[3].split('?')[0]}")
     again = run_cli("sync", config)
     assert again.returncode == 0 and again.stdout.startswith("shipped 0 journal rows")
+
+    removed = run_cli("fleet", head_office, "remove-counter", "M1")
+    assert removed.returncode == 0 and "disabled" in removed.stdout
+    pay(counter, emulator, [901])
+    gone = run_cli("sync", config)
+    assert gone.returncode == 5 and "refused the login" in gone.stderr
+    report = run_cli("fleet", head_office, "report", "--json")
+    assert json.loads(report.stdout)["shop"]["sales_amount"] == 900  # its rows still count
 
 
 def test_a_batch_stuck_behind_a_lock_is_cut_off_by_the_statement_timeout(

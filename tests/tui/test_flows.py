@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import re
+import stat
 
 import pytest
 import requests
@@ -253,6 +254,10 @@ async def test_history_detail_refund_and_export(make_app, key_clock, emulator,
             rows = list(csv.DictReader(f))
         assert [(r["app_trans_id"], r["amount"], r["state"]) for r in rows] == [
             (row.app_trans_id, "50000", "succeeded")]
+        refunds = export.with_name(f"refunds-{pilot.app.screen.day}.csv")
+        await wait_until(pilot, refunds.exists, what="the refunds CSV")
+        # payments on disk: for the terminal's own user only, whatever the umask
+        assert [stat.S_IMODE(p.stat().st_mode) for p in (export, refunds)] == [0o600, 0o600]
 
         await type_keys(pilot, key_clock, "enter")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, PaymentDetailScreen)
@@ -377,7 +382,10 @@ async def test_show_qr_gateway_order_paid_on_the_phone(make_app, key_clock, emul
                                                ("production", "PRODUCTION")])
 async def test_header_badge_names_the_environment(settings: Settings, make_app, environment: str,
                                                   label: str) -> None:
-    app = make_app(settings=settings.replace_service(environment=environment))
+    # Past validation (model_copy): a sandbox or production file would have to be https://,
+    # and the test's emulator speaks plain HTTP on loopback.
+    service = settings.service.model_copy(update={"environment": environment})
+    app = make_app(settings=settings.model_copy(update={"service": service}))
     async with app.run_test(size=(80, 24)) as pilot:
         badge = pilot.app.screen.query_one(".badge")
         assert str(badge.render()).strip() == label

@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Input, Static
 
 from pos_terminal.base.codes import mask_last4
 from pos_terminal.base.errors import cashier_message
+from pos_terminal.base.files import open_private
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.counter import PrintOutcome
 from pos_terminal.counter.types import (
@@ -243,9 +244,9 @@ class HistoryScreen(PosScreen):
         refunds_target = folder / f"refunds-{day}{suffix}.csv"
         try:
             refunds = [r for p in rows for r in self.pos.counter.refunds(p.app_trans_id)]
-            with target.open("w", encoding="utf-8", newline="") as out:
+            with open_private(target, encoding="utf-8", newline="") as out:
                 self.pos.counter.export_csv(rows, out)
-            with refunds_target.open("w", encoding="utf-8", newline="") as out:
+            with open_private(refunds_target, encoding="utf-8", newline="") as out:
                 self.pos.counter.export_refunds_csv(refunds, out)
         except OSError as exc:
             self.app.call_from_thread(
