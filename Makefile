@@ -44,7 +44,7 @@ emulator: $(STAMP)
 	$(BIN)/pos-terminal emulator
 
 lint: $(STAMP)
-	$(BIN)/ruff check pos_terminal hardware tests bench scripts
+	$(BIN)/ruff check pos_terminal hardware tests bench scripts examples
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

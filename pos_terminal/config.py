@@ -378,6 +378,24 @@ class CashierSettings(_Section):
     lockout_s: float = Field(default=300.0, ge=0)
 
 
+class ApiSettings(_Section):
+    """The Terminal API (`pos-terminal serve`, or beside the UI with `with_ui`)."""
+
+    host: str = "127.0.0.1"  # beyond loopback only with TLS (cert_file and key_file)
+    port: int = Field(default=8780, ge=0, le=65535)
+    cert_file: Path | None = None  # PEM certificate (chain) for TLS
+    key_file: Path | None = None  # its private key (PEM)
+    with_ui: bool = False  # the UI serves the API too, over its own counter (one process)
+    scan_timeout_s: float = Field(default=60.0, gt=0, le=3600)  # a payment waiting for a scan
+
+    @field_validator("cert_file", "key_file", mode="before")
+    @classmethod
+    def _path(cls, value: object) -> object:
+        if value == "":
+            return None
+        return Path(value) if isinstance(value, str) else value
+
+
 class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
 
@@ -391,6 +409,7 @@ class Settings(BaseModel):
     shop: ShopSettings = ShopSettings()
     printer: PrinterSettings = PrinterSettings()
     cashiers: CashierSettings = CashierSettings()
+    api: ApiSettings = ApiSettings()
     source: Path = Path("<memory>")
     warnings: tuple[str, ...] = ()
     # Whether the file names [terminal] terminal_id (rather than it being derived from

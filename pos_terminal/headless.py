@@ -2,8 +2,13 @@
 
 One command a line in, one JSON object a line out:
 
-    PAY <amount> [description]   wait for a scan, charge, answer with the payment
+    PAY <amount> [REF=<sale_ref>] [description]
+                                 wait for a scan, charge, answer with the payment; with REF=
+                                 the sale system's reference: a sale is charged at most once,
+                                 the same PAY again answers with its payment (another amount
+                                 under the same REF is refused), as in the Terminal API
     STATUS <app_trans_id>        the journal's view (a pending payment is queried once)
+    STATUS REF=<sale_ref>        the same, by the sale system's reference
     REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] [CASHIER=<id>]
                                  once a supervisor is set up, their id and PIN authorise it
     RECONCILE                    resolve every unresolved payment and refund
@@ -31,11 +36,15 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pos_terminal.base.codes import mask_last4
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.counter import Counter, ScannedCode, Scanner
 from pos_terminal.counter import outcome as verdict
+from pos_terminal.counter.background import RECONCILE_EVERY_S, start_reconciler
 from pos_terminal.counter.cashiers import AuthorityRequired
+from pos_terminal.counter.sales import SaleDesk, SaleRefused, check_ref
+from pos_terminal.counter.types import PaymentView
 from pos_terminal.sentences import use_front_end
 from pos_terminal.text_safety import json_line
 
@@ -44,9 +53,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 COMMANDS = ("PAY", "STATUS", "REFUND", "RECONCILE", "LEDGER", "QUIT")
-USAGE = ("commands: PAY <amount> [description] | STATUS <app_trans_id> | "
-         "REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] | RECONCILE | LEDGER | "
-         "QUIT")
+USAGE = ("commands: PAY <amount> [REF=<sale_ref>] [description] | STATUS <app_trans_id> | "
+         "STATUS REF=<sale_ref> | REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] | "
+         "RECONCILE | LEDGER | QUIT")
+REF = "REF="
 REFUND_USAGE = "REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] [CASHIER=<id>]"
 #: Commands whose line may hold a PIN: their refusals never repeat the line.
 SECRET_LINES = frozenset({"REFUND"})
@@ -150,6 +160,7 @@ class CounterLoop:
         self.stop = threading.Event()  # SIGINT / SIGTERM: finish the command under way, then end
         self.signal_name: str | None = None
         self.busy = False
+        self.desk = SaleDesk(counter, self.scanner, scan_timeout_s=scan_timeout_s)
         if self.scanner is not None:
             self.scanner.start(paused=True)
 
@@ -201,6 +212,10 @@ class CounterLoop:
             if command not in SECRET_LINES:
                 answer["line"] = _shown(line)[:200]
             self.emit(answer)
+        except SaleRefused as exc:  # nothing charged: the sale's reference refused it
+            self.emit({"ok": False, "command": command, "error": exc.message,
+                       "refused": exc.code, "outcome": verdict.Verdict.NOTHING_SENT.value,
+                       "exit_code": verdict.EXIT_NOTHING_SENT})
         except Exception as exc:  # every refusal of the engine is a sentence; keep serving
             self.emit(self._error_answer(command, rest.strip(), exc))
         else:
@@ -237,12 +252,20 @@ class CounterLoop:
     def _dispatch(self, command: str, args: str) -> dict[str, Any]:
         if command == "PAY":
             if not args:
-                raise LineError(_("PAY needs an amount: PAY <amount> [description]"))
-            amount_text, _sep, description = args.partition(" ")
-            return self.pay(_amount(amount_text, THE_AMOUNT), description.strip())
+                raise LineError(_("PAY needs an amount: PAY <amount> [REF=<sale_ref>] "
+                                  "[description]"))
+            amount_text, _sep, rest = args.partition(" ")
+            to_pay = _amount(amount_text, THE_AMOUNT)
+            first, _sep, after = rest.strip().partition(" ")
+            if first.upper().startswith(REF):
+                return self.pay_sale(to_pay, _sale_ref(first), after.strip())
+            return self.pay(to_pay, rest.strip())
         if command == "STATUS":
             if not args or " " in args:
-                raise LineError(_("STATUS needs one app_trans_id: STATUS <app_trans_id>"))
+                raise LineError(_("STATUS needs one app_trans_id: STATUS <app_trans_id> or "
+                                  "STATUS REF=<sale_ref>"))
+            if args.upper().startswith(REF):
+                return self.sale_status(_sale_ref(args))
             answer = verdict.payment_answer(self.counter.status(args))
             # As for PAY: ok only when paid, never for a payment still unknown or under review.
             return {"ok": answer["outcome"] == verdict.Verdict.PAID.value, **answer}
@@ -262,11 +285,32 @@ class CounterLoop:
         code = self.wait_for_code()
         view = self.counter.pay(amount, code, description=description, cancel=self.stop,
                                 stop=self.stop)
+        return self._answer(view, code)
+
+    def pay_sale(self, amount: int, sale_ref: str, description: str) -> dict[str, Any]:
+        """PAY under the sale system's reference: at most one charge per sale (SaleDesk)."""
+        self.counter.validate_amount(amount)  # limits before any scan
+        if self.scanner is None and self.counter.find_by_sale_ref(sale_ref) is None:
+            raise LineError(_("no scanner: start with --scanner SPEC to take payment codes"))
+        view = self.desk.pay(sale_ref, amount, description=description, stop=self.stop)
+        return self._answer(view)
+
+    def sale_status(self, sale_ref: str) -> dict[str, Any]:
+        view = self.counter.find_by_sale_ref(sale_ref)
+        if view is None:
+            raise LineError(_("no payment for sale {sale_ref}: it was never charged here "
+                              "(PAY <amount> REF={sale_ref} charges it)").format(
+                                  sale_ref=sale_ref))
+        answer = verdict.payment_answer(self.counter.status(view.app_trans_id))
+        return {"ok": answer["outcome"] == verdict.Verdict.PAID.value, **answer}
+
+    def _answer(self, view: PaymentView, code: ScannedCode | None = None) -> dict[str, Any]:
         if verdict.of_payment(view) is verdict.Verdict.UNKNOWN:  # given up: returned if late
             view = self.counter.abandon(view.app_trans_id)
         answer = verdict.payment_answer(view)
         return {"ok": answer["outcome"] == verdict.Verdict.PAID.value,
-                "code": code.masked, **answer}
+                "code": code.masked if code is not None else mask_last4(view.code_last4),
+                **answer}
 
     def refund(self, args: str) -> dict[str, Any]:
         """REFUND: authorised (a supervisor's id and PIN once one exists) before anything is
@@ -325,9 +369,8 @@ def serve(counter: Counter, source_factory: Callable[[], ScanSource | None],
         for sig in (signal.SIGINT, signal.SIGTERM):
             previous[sig] = signal.signal(sig, loop.on_signal)
     done = threading.Event()
-    reconciler = threading.Thread(target=_reconcile_every, args=(counter, loop, done),
-                                  name="headless-reconcile", daemon=True)
-    reconciler.start()
+    reconciler = start_reconciler(counter, done, "headless-reconcile",
+                                  every_s=lambda: RECONCILE_EVERY_S, busy=lambda: loop.busy)
     try:
         ready: dict[str, Any] = {"ok": True, "command": "READY", "scanner": loop.source.spec
                                  if loop.source else None, "pending": counter.pending_count()}
@@ -343,16 +386,8 @@ def serve(counter: Counter, source_factory: Callable[[], ScanSource | None],
         loop.close()
 
 
-#: How often headless mode resolves open payments (and returns late charges) by itself.
-RECONCILE_EVERY_S = 30.0
-
-
-def _reconcile_every(counter: Counter, loop: CounterLoop, done: threading.Event) -> None:
-    """Keep resolving what was given up on (as the UI does), between commands."""
-    while not done.wait(RECONCILE_EVERY_S):
-        if loop.busy:
-            continue
-        try:
-            counter.reconcile(cancel=done)
-        except Exception:
-            log.exception("background reconciliation failed")
+def _sale_ref(word: str) -> str:
+    try:
+        return check_ref(word[len(REF):], "REF")
+    except SaleRefused as exc:
+        raise LineError(exc.message) from None

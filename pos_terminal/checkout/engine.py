@@ -44,6 +44,7 @@ from pos_terminal.journal import (
     PaymentState,
     PaymentView,
     RefundView,
+    SaleRefTaken,
 )
 from pos_terminal.wallet.client import WalletClient
 from pos_terminal.wallet.errors import (
@@ -188,6 +189,7 @@ class Checkout:
         cancel: threading.Event | None = None,
         stop: threading.Event | None = None,
         cashier_id: str | None = None,
+        sale_ref: str | None = None,
     ) -> PaymentView:
         """Charge once and follow the payment until final, the deadline, or `cancel`.
 
@@ -195,6 +197,9 @@ class Checkout:
         sent); set after the intent but before the send, the payment is not sent (FAILED).
         `cancel` only ends the waiting: the payment is still sent and followed elsewhere.
         `cashier_id` is journaled with the payment (who took it; None: nobody signed in).
+        `sale_ref` (the sale system's reference) is recorded with the intent, in its
+        transaction: a sale that has a payment already raises SaleRefTaken before the code is
+        claimed or anything is written or sent (the caller answers with that payment).
 
         Raises InvalidPayment / FieldError / RsaKeyError / CodeRefused before anything is
         recorded or sent, and JournalUnavailable when the intent cannot be recorded (nothing
@@ -208,6 +213,10 @@ class Checkout:
         code = self.validate_code(payment_code)
         description = check_description(description)
         items = check_items(items, amount)
+        if sale_ref is not None:
+            taken = self.journal.find_by_sale_ref(sale_ref)
+            if taken is not None:
+                raise SaleRefTaken(sale_ref, taken.app_trans_id)
         fp = self._claim_code(code)
         try:
             now = self.journal.now()
@@ -239,6 +248,7 @@ class Checkout:
                     lease_ttl_ms=self.lease_ttl_ms(),
                     cashier_id=cashier_id,
                     code_window_ms=self._cfg.code_reuse_window_s * 1000,
+                    sale_ref=sale_ref,
                 )
             except CodeClaimed as exc:  # another process claimed this code first
                 raise CodeRefused(refusal(mask_code(code), exc.reason, exc.app_trans_id),
@@ -455,11 +465,13 @@ class Checkout:
         self, app_trans_id: str, amount: int | None = None, description: str = "",
         *, deadline_s: float | None = None, cancel: threading.Event | None = None,
         cashier_id: str | None = None, authorised_by: str | None = None,
+        refund_ref: str | None = None,
     ) -> RefundView:
         """`cashier_id` asked for it (None: the payment's cashier), `authorised_by` is the
         supervisor whose PIN was checked (None: no supervisor is set up)."""
         return refunds.refund(self, app_trans_id, amount, description, deadline_s=deadline_s,
-                              cancel=cancel, cashier_id=cashier_id, authorised_by=authorised_by)
+                              cancel=cancel, cashier_id=cashier_id, authorised_by=authorised_by,
+                              refund_ref=refund_ref)
 
     def refund_status(self, m_refund_id: str) -> RefundView:
         view = self.journal.get_refund(m_refund_id)

@@ -23,6 +23,7 @@ from pos_terminal.journal import (
     PaymentEvent,
     PaymentState,
     RefundNotAllowed,
+    RefundRefTaken,
     RefundView,
 )
 from pos_terminal.wallet.errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
@@ -48,15 +49,21 @@ def refund(
     cashier_id: str | None = None,
     auto: bool = False,
     authorised_by: str | None = None,
+    refund_ref: str | None = None,
 ) -> RefundView:
     """Refund `amount` VND (None: all that is left) and follow it until final or the deadline.
-    `auto`: the automatic return of a late charge (checkout/late_charges.py)."""
+    `auto`: the automatic return of a late charge (checkout/late_charges.py). `refund_ref`: the
+    sale system's reference, unique in the journal (RefundRefTaken before anything is sent)."""
     co.last_refund = None
     if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
         raise InvalidPayment("amount", Reason.of("refund.amount.not_whole", value=repr(amount)))
     if amount is not None and amount <= 0:
         raise InvalidPayment("amount", Reason.of("refund.amount.not_positive", value=amount))
     journal = co.journal
+    if refund_ref is not None:
+        taken = journal.find_refund_by_ref(refund_ref)
+        if taken is not None:
+            raise RefundRefTaken(refund_ref, taken.m_refund_id)
     payment = journal.get(app_trans_id)
     if payment.state is not S.SUCCEEDED:
         raise RefundNotAllowed(
@@ -80,7 +87,7 @@ def refund(
         m_refund_id=m_refund_id, app_trans_id=app_trans_id, amount=amount, description=text,
         request_ms=now, message=Reason.of("refund.sending"),
         lease_ttl_ms=ttl_ms,
-        cashier_id=cashier_id, auto=auto, authorised_by=authorised_by,
+        cashier_id=cashier_id, auto=auto, authorised_by=authorised_by, refund_ref=refund_ref,
     )
     co.last_refund = m_refund_id
     request = RefundRequest(m_refund_id=m_refund_id, zp_trans_id=payment.zp_trans_id,

@@ -10,9 +10,11 @@ import click  # noqa: E402
 
 from pos_terminal import __version__  # noqa: E402
 from pos_terminal.cli import (  # noqa: E402
+    api_cmds,
     cashier_cmds,
     emulator_cmd,
     fleet_cmds,
+    journal_upkeep_cmds,
     payment_cmds,
     scan_cmds,
     ui_cmds,
@@ -58,7 +60,7 @@ def main(ctx: click.Context) -> None:
         ui_cmds.run_ui(ctx)
 
 
-for _module in (wallet_cmds, emulator_cmd, payment_cmds, scan_cmds, ui_cmds, fleet_cmds,
-                cashier_cmds):
+for _module in (wallet_cmds, emulator_cmd, payment_cmds, journal_upkeep_cmds, scan_cmds, ui_cmds,
+                fleet_cmds, cashier_cmds, api_cmds):
     _module.register(main)
 add_config_option(main)

@@ -7,18 +7,19 @@ With --json every command prints exactly one JSON object on stdout.
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn, TextIO, TypeVar
 
 import click
 
-from pos_terminal.base.clock import VN_TZ
+from pos_terminal.base.clock import VN_TZ, day_bounds_ms, today
 from pos_terminal.base.codes import mask_last4
 from pos_terminal.base.files import open_private
 from pos_terminal.base.i18n import N_, _
@@ -45,9 +46,12 @@ from pos_terminal.counter import outcome as verdict
 from pos_terminal.counter.admin import (
     CashierError,
     Journal,
+    has_ledger,
     write_csv,
     write_json,
+    write_json_list,
     write_refunds_csv,
+    write_refunds_json,
 )
 from pos_terminal.counter.types import (
     FINAL_STATES,
@@ -76,7 +80,7 @@ from pos_terminal.counter.types import (
 )
 from pos_terminal.sentences import use_front_end
 from pos_terminal.sentences.reports import group_lines, report_lines
-from pos_terminal.text_safety import AbsurdNumber, bounded_int, clean, json_line
+from pos_terminal.text_safety import AbsurdNumber, bounded_int, clean
 
 S = PaymentState
 #: States a payment row can be in (NEW is before the intent; REFUNDING is a refund row's state).
@@ -650,6 +654,9 @@ def override_cmd(ctx: click.Context, app_trans_id: str, mark: str, reason: str,
 
 
 # ------------------------------------------------------------------ journal
+T = TypeVar("T")
+
+
 def _day_start_ms(text: str, option: str, as_json: bool) -> int:
     try:
         day = datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=VN_TZ)
@@ -676,9 +683,9 @@ def _filters(since: str | None, until: str | None, states: tuple[str, ...],
 
 
 _filter_options = [
-    click.option("--from", "since", default=None, metavar="YYYY-MM-DD",
+    click.option("--from", "--since", "since", default=None, metavar="YYYY-MM-DD",
                  help="First day (Vietnam time)."),
-    click.option("--to", "until", default=None, metavar="YYYY-MM-DD",
+    click.option("--to", "--until", "until", default=None, metavar="YYYY-MM-DD",
                  help="Last day, included (Vietnam time)."),
     click.option("--state", "states", multiple=True, type=click.Choice(STATE_NAMES),
                  help="Only these states; repeatable."),
@@ -696,31 +703,64 @@ def journal_group() -> None:
     """Read the payment journal: list, show, export."""
 
 
+def _read_first(rows: Iterator[T]) -> Iterator[T]:
+    """`rows` with its first batch read before any output: a journal that cannot be read is
+    then one sentence (one JSON object with --json), not half a listing."""
+    first = next(rows, None)
+    return itertools.chain(() if first is None else (first,), rows)
+
+
 @journal_group.command("list")
 @_with_filters
 @click.option("--limit", type=click.IntRange(min=1), default=None,
-              help="At most this many (newest first).")
+              help="At most this many (newest first); the last line tells how to go on.")
+@click.option("--cursor", default=None, metavar="APP_TRANS_ID",
+              help="Go on after this payment (the cursor a page with --limit ends with).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def journal_list(ctx: click.Context, since: str | None, until: str | None,
-                 states: tuple[str, ...], limit: int | None, as_json: bool) -> None:
-    """List payments, newest first."""
+                 states: tuple[str, ...], limit: int | None, cursor: str | None,
+                 as_json: bool) -> None:
+    """List payments, newest first: today's (Vietnam time) unless --from/--to say which days."""
     settings = load_settings_or_exit(ctx)
     filters = _filters(since, until, states, as_json)
+    if since is None and until is None:
+        filters["since_ms"], filters["until_ms"] = day_bounds_ms(today())
     with _journal(settings, as_json) as journal:
-        rows = journal.list_payments(**filters, limit=limit, newest_first=True)
-    if as_json:
-        print_json({"payments": [r.to_json() for r in rows], "count": len(rows)})
-        return
-    if not rows:
+        try:
+            rows = journal.iter_payments(**filters, limit=limit, newest_first=True,
+                                         after=cursor)
+        except UnknownPayment:
+            _error(_("--cursor {cursor} is not a payment in this journal: give the cursor the "
+                     "previous page ended with.").format(cursor=repr(cursor)),
+                   as_json=as_json, field="cursor")
+        rows = _read_first(rows)
+        last: list[str] = []
+
+        def seen(views: Iterator[PaymentView]) -> Iterator[PaymentView]:
+            for view in views:
+                last[:] = [view.app_trans_id]
+                yield view
+
+        if as_json:
+            write_json_list("payments", (r.to_json() for r in seen(rows)), sys.stdout,
+                            lambda n: {"count": n,
+                                       "next_cursor": last[0] if last and n == limit else None})
+            return
+        count = 0
+        for r in seen(rows):
+            count += 1
+            flag = " " + _("REVIEW") if r.needs_review else ""
+            refunded = (" (" + _("refunded {amount}").format(
+                amount=_money(r.refunded_amount)) + ")" if r.refunded_amount else "")
+            click.echo(f"{vn_time(r.created_ms)}  {r.app_trans_id:<32} "
+                       f"{verdict.state_label(r.state.value):<10} "
+                       f"{_money(r.amount):>15}{refunded}{flag}")
+    if not count:
         click.echo(_("no payments"))
-    for r in rows:
-        flag = " " + _("REVIEW") if r.needs_review else ""
-        refunded = (" (" + _("refunded {amount}").format(amount=_money(r.refunded_amount)) + ")"
-                    if r.refunded_amount else "")
-        click.echo(f"{vn_time(r.created_ms)}  {r.app_trans_id:<32} "
-                   f"{verdict.state_label(r.state.value):<10} "
-                   f"{_money(r.amount):>15}{refunded}{flag}")
+    elif count == limit:
+        click.echo(_("more: add --cursor {cursor} for the next page").format(cursor=last[0]),
+                   err=True)
 
 
 @journal_group.command("show")
@@ -778,46 +818,34 @@ def journal_export(ctx: click.Context, fmt: str, what: str, output: Path | None,
     if output is not None:
         _check_export_target(output, settings.terminal.journal)
     with _journal(settings, False) as journal:
-        try:
-            rows: Sequence[Any] = (journal.list_payments(**filters) if what == "payments"
-                                   else _refunds_between(journal, **filters))
-        except JournalError as exc:
-            _error(exc.message, as_json=False)
+        rows: Iterator[Any] = _read_first(
+            journal.iter_payments(**filters) if what == "payments"
+            else journal.iter_refunds(**filters))
 
-        def write(out: TextIO) -> None:
+        def write(out: TextIO) -> int:
             if what == "refunds":
-                if fmt == "csv":
-                    write_refunds_csv(rows, out)
-                else:
-                    out.write(json_line({"refunds": [r.to_json() for r in rows]}, indent=2))
-                    out.write("\n")
-            elif fmt == "csv":
-                write_csv(rows, out)
-            else:
-                write_json(journal, rows, out)
+                return (write_refunds_csv if fmt == "csv" else write_refunds_json)(rows, out)
+            if fmt == "csv":
+                return write_csv(rows, out)
+            return write_json(journal, rows, out)
 
-        if output is None:
-            write(sys.stdout)
-        else:
+        try:
+            if output is None:
+                write(sys.stdout)
+                return
             try:
                 with open_private(output, encoding="utf-8", newline="") as out_file:
-                    write(out_file)
+                    count = write(out_file)
             except OSError as exc:
                 _error(_("cannot write the export {file}: {error}. Nothing was changed in the "
                          "journal; choose another --output (a folder you can write, with free "
                          "space).").format(file=output, error=exc.strerror or exc),
                        as_json=False)
-            done = (_("exported {count} refunds to {file}") if what == "refunds"
-                    else _("exported {count} payments to {file}"))
-            click.echo(done.format(count=len(rows), file=output), err=True)
-
-
-def _refunds_between(journal: Journal, *, since_ms: int | None, until_ms: int | None,
-                     states: list[PaymentState] | None) -> list[RefundView]:
-    return [r for r in journal.refunds()
-            if (since_ms is None or r.created_ms >= since_ms)
-            and (until_ms is None or r.created_ms < until_ms)
-            and (not states or r.state in states)]
+        except JournalError as exc:
+            _error(exc.message, as_json=False)
+    done = (_("exported {count} refunds to {file}") if what == "refunds"
+            else _("exported {count} payments to {file}"))
+    click.echo(done.format(count=count, file=output), err=True)
 
 
 #: The journal's own files: SQLite's write-ahead log, its index, its rollback journal.
@@ -901,7 +929,8 @@ def report_z(ctx: click.Context, number: int | None, by: str | None, as_json: bo
     settings = load_settings_or_exit(ctx)
     with _journal(settings, as_json) as journal:
         try:
-            report = journal.close_day() if number is None else journal.z_report(number)
+            report = (journal.close_day(ledger=has_ledger(settings)) if number is None
+                      else journal.z_report(number))
             groups = None if by is None else journal.grouped_report(by, report.number)
         except LookupError as exc:
             _error(str(exc), as_json=as_json)

@@ -18,6 +18,7 @@ from pos_terminal.counter import missing_device, source_factory
 
 if TYPE_CHECKING:
     from hardware import ScanSource
+    from pos_terminal.api.server import ApiServer
     from pos_terminal.counter import Counter
 
 
@@ -69,10 +70,28 @@ def run_ui(ctx: click.Context) -> None:
 
     scanner = open_scanner(settings, settings.scanner.source)
     counter = open_counter_or_exit(settings)
+    api = None
     try:
+        if settings.api.with_ui:
+            api = serve_beside(counter)
         PosApp(settings, counter, scanner).run()
     finally:
+        if api is not None:
+            api.stop()
         counter.close()
+
+
+def serve_beside(counter: Counter) -> ApiServer:
+    """`[api] with_ui`: the Terminal API and the customer display in a thread, over the UI's
+    own counter (the display shows the cashier's payments; the POS sends payment codes)."""
+    from pos_terminal.api.server import ApiServer, Binding, ServeError, open_terminal
+
+    cfg = counter.settings.api
+    try:
+        return ApiServer(open_terminal(counter), Binding(cfg.host, cfg.port, cfg.cert_file,
+                                                         cfg.key_file)).start()
+    except ServeError as exc:
+        fail(exc.message)  # the caller closes the counter
 
 
 @click.command("demo")

@@ -8,9 +8,11 @@ from pos_terminal.counter import events, outcome
 from pos_terminal.counter.bus import EventBus, Subscription
 from pos_terminal.counter.cashiers import SignedIn
 from pos_terminal.counter.events import (
+    AwaitingCode,
     CodeIgnored,
     CodeRead,
     CounterEvent,
+    GatewayShown,
     ListenerFailed,
     PaymentError,
     PaymentProgress,
@@ -32,7 +34,8 @@ from pos_terminal.counter.scanning import Scanner, SourceFactory, missing_device
 from pos_terminal.counter.session import UNRESOLVED, Counter, SaleLine, ScannedCode
 
 __all__ = [
-    "UNRESOLVED", "CodeIgnored", "CodeRead", "Counter", "CounterEvent", "EventBus",
+    "UNRESOLVED", "AwaitingCode", "CodeIgnored", "CodeRead", "Counter", "CounterEvent",
+    "EventBus", "GatewayShown",
     "ListenerFailed", "PaymentError", "PaymentProgress", "PaymentSettled", "PaymentStarted",
     "PaymentUnresolved", "PendingCount", "PrintOutcome", "ReceiptPrinted", "ReceiptPrinting",
     "ReconcileFailed", "RefundSettled", "SaleLine", "ScannedCode", "Scanner", "ScannerStatus",

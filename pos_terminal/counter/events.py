@@ -39,11 +39,29 @@ class CodeIgnored(CounterEvent):
 
 
 @dataclass(frozen=True)
+class AwaitingCode(CounterEvent):
+    """A sale waits for the customer's payment code (a customer display asks for it)."""
+
+    sale: int | None
+    amount: int
+    sale_ref: str | None = None
+
+
+@dataclass(frozen=True)
 class PaymentStarted(CounterEvent):
     sale: int
     amount: int
     masked_code: str
     source: str
+    sale_ref: str | None = None  # the sale system's reference (Terminal API, PAY REF=)
+
+
+@dataclass(frozen=True)
+class GatewayShown(CounterEvent):
+    """A gateway order's QR is shown to the customer (the UI's Show QR)."""
+
+    sale: int | None
+    view: PaymentView
 
 
 @dataclass(frozen=True)

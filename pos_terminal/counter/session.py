@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from pos_terminal.base.codes import mask_code
 from pos_terminal.base.errors import cashier_message
@@ -30,8 +30,10 @@ from pos_terminal.counter.cashiers import (
     supervisor_authority,
 )
 from pos_terminal.counter.events import (
+    AwaitingCode,
     CodeIgnored,
     CodeRead,
+    GatewayShown,
     PaymentError,
     PaymentProgress,
     PaymentSettled,
@@ -60,6 +62,9 @@ from pos_terminal.wallet.ids import new_app_trans_id
 from pos_terminal.wallet.messages import Item
 from pos_terminal.wallet.probe import ServiceCheck, check_service
 from pos_terminal.wallet.results import BankList
+
+if TYPE_CHECKING:
+    from pos_terminal.receipts import Receipt
 
 log = logging.getLogger(__name__)
 
@@ -179,6 +184,16 @@ class Counter:
         self.bus.publish(ReceiptPrinted(outcome, payment))
         return outcome
 
+    def receipt(self, subject_id: str, language: str | None = None) -> Receipt:
+        """The receipt of a settled payment or refund as lines (for the POS's own printer),
+        in `language` (default the shop's). Raises UnknownReceipt (a LookupError) or NoReceipt
+        (it moved no money)."""
+        from pos_terminal.receipts import LABELS
+        from pos_terminal.receipts.service import build_receipt
+
+        return build_receipt(self.journal, self.settings, subject_id,
+                             labels=LABELS[language or self.settings.terminal.language])
+
     def _payment_of(self, subject_id: str) -> str:
         """The payment a receipt belongs to (a refund's payment); the id itself when the
         journal cannot tell (the print then says why)."""
@@ -191,6 +206,12 @@ class Counter:
     def start_sale(self) -> int:
         """A new sale number; the events of its payment carry it."""
         return next(self._sales)
+
+    def awaiting_code(self, amount: int, *, sale: int | None = None,
+                      sale_ref: str | None = None) -> None:
+        """A sale waits for the customer's code (the pay screen is up, the API waits for a
+        scan): published as AwaitingCode, so a customer display asks for it."""
+        self.bus.publish(AwaitingCode(sale, amount, sale_ref))
 
     def validate_amount(self, amount: object) -> int:
         return self.checkout.validate_amount(amount)
@@ -210,17 +231,18 @@ class Counter:
             items: Sequence[Item | SaleLine] = (), deadline_s: float | None = None,
             cancel: threading.Event | None = None, stop: threading.Event | None = None,
             cashier_id: str | None = None, sale: int | None = None,
-            on_progress: Progress | None = None) -> PaymentView:
+            on_progress: Progress | None = None, sale_ref: str | None = None) -> PaymentView:
         """Charge once and follow until final, the deadline or `cancel` (Checkout.pay); every
-        step is published. Raises what Checkout.pay raises (after publishing PaymentError)."""
+        step is published. Raises what Checkout.pay raises (after publishing PaymentError);
+        with `sale_ref`, SaleRefTaken when that sale has a payment already (nothing sent)."""
         scanned = code if isinstance(code, ScannedCode) else ScannedCode(code, "code")
         sale = self.start_sale() if sale is None else sale
-        self.bus.publish(PaymentStarted(sale, amount, scanned.masked, scanned.source))
+        self.bus.publish(PaymentStarted(sale, amount, scanned.masked, scanned.source, sale_ref))
         try:
             view = self.checkout.pay(
                 amount, scanned.text, description=description, items=_items(items),
                 on_progress=self._progress(sale, on_progress), deadline_s=deadline_s,
-                cancel=cancel, stop=stop, cashier_id=cashier_id)
+                cancel=cancel, stop=stop, cashier_id=cashier_id, sale_ref=sale_ref)
         except Exception as exc:
             self._publish_error(sale, amount, exc)
             raise
@@ -296,12 +318,14 @@ class Counter:
     # ---------------------------------------------------------------- refunds, overrides
     def refund(self, app_trans_id: str, amount: int | None = None, description: str = "", *,
                deadline_s: float | None = None, cancel: threading.Event | None = None,
-               cashier_id: str | None = None, authorised_by: str | None = None) -> RefundView:
+               cashier_id: str | None = None, authorised_by: str | None = None,
+               refund_ref: str | None = None) -> RefundView:
         """`cashier_id` asked for it (default: the cashier signed in here, else the payment's
-        cashier); `authorised_by` is the supervisor whose PIN was checked (Counter.authorise)."""
+        cashier); `authorised_by` is the supervisor whose PIN was checked (Counter.authorise).
+        With `refund_ref`: RefundRefTaken when that reference has a refund already."""
         view = self.checkout.refund(app_trans_id, amount, description, deadline_s=deadline_s,
                                     cancel=cancel, cashier_id=cashier_id or self.cashier_id,
-                                    authorised_by=authorised_by)
+                                    authorised_by=authorised_by, refund_ref=refund_ref)
         if view.is_final:
             self.bus.publish(RefundSettled(view, "refund"))
         return view
@@ -362,8 +386,11 @@ class Counter:
 
     # ---------------------------------------------------------------- gateway orders
     def create_gateway_order(self, amount: int, description: str = "",
-                             bank_code: str = "") -> GatewayOrderView:
-        return self.checkout.create_gateway_order(amount, description, bank_code)
+                             bank_code: str = "", *, sale: int | None = None) -> GatewayOrderView:
+        """Published as GatewayShown (a customer display shows its QR)."""
+        order = self.checkout.create_gateway_order(amount, description, bank_code)
+        self.bus.publish(GatewayShown(sale, order.payment))
+        return order
 
     def list_banks(self) -> BankList:
         return self.checkout.client.list_banks()
@@ -374,6 +401,16 @@ class Counter:
 
     def find(self, app_trans_id: str) -> PaymentView | None:
         return self.checkout.journal.find(app_trans_id)
+
+    def find_by_sale_ref(self, sale_ref: str) -> PaymentView | None:
+        return self.checkout.journal.find_by_sale_ref(sale_ref)
+
+    def find_refund_by_ref(self, refund_ref: str) -> RefundView | None:
+        return self.checkout.journal.find_refund_by_ref(refund_ref)
+
+    def code_matches(self, view: PaymentView, code: str) -> bool:
+        """Whether `code` is the one `view` was charged with (by its keyed fingerprint)."""
+        return self.checkout.journal.code_matches(view, code)
 
     def get(self, app_trans_id: str) -> PaymentView:
         return self.checkout.journal.get(app_trans_id)
@@ -402,7 +439,9 @@ class Counter:
 
     def close_day(self) -> Report:
         """The Z report: closes the day."""
-        return self.checkout.journal.close_day()
+        from pos_terminal.counter.admin import has_ledger
+
+        return self.checkout.journal.close_day(ledger=has_ledger(self.settings))
 
     # ---------------------------------------------------------------- end
     def close(self) -> None:

@@ -28,13 +28,16 @@ from pos_terminal.journal import (
     PaymentState,
     PaymentView,
     RefundNotAllowed,
+    RefundRefTaken,
     RefundView,
     Report,
+    SaleRefTaken,
     UnknownPayment,
     UnknownRefund,
     vn_time,
 )
 from pos_terminal.journal.views import VN_TZ
+from pos_terminal.receipts.content import NoReceipt
 from pos_terminal.sentences.labels import late_charge_note
 from pos_terminal.wallet.errors import FieldError, RsaKeyError, WalletError
 from pos_terminal.wallet.messages import Item
@@ -44,9 +47,10 @@ from pos_terminal.wallet.results import Bank, BankList, RedirectResult, pmc_name
 __all__ = [
     "FINAL_STATES", "VN_TZ", "AnswerNotRecorded", "Bank", "BankList", "CheckoutError",
     "CodeRefused", "EventView", "FieldError", "GatewayOrderView", "IllegalTransition",
-    "InvalidPayment", "Item", "JournalError", "PaymentState", "PaymentView", "ReconcileReport",
-    "RedirectResult", "RefundNotAllowed", "RefundView", "Report", "RsaKeyError",
-    "ServiceCheck", "Stopped", "UnknownPayment", "UnknownRefund", "WalletError", "check_code",
-    "check_code_format", "check_description", "check_items",
-    "late_charge_note", "mask_code", "parse_amount", "pmc_name", "vn_time",
+    "InvalidPayment", "Item", "JournalError", "NoReceipt", "PaymentState", "PaymentView",
+    "ReconcileReport", "RedirectResult", "RefundNotAllowed", "RefundRefTaken", "RefundView",
+    "Report", "RsaKeyError", "SaleRefTaken", "ServiceCheck", "Stopped", "UnknownPayment",
+    "UnknownRefund", "WalletError", "check_code", "check_code_format", "check_description",
+    "check_items", "late_charge_note", "mask_code", "parse_amount",
+    "pmc_name", "vn_time",
 ]

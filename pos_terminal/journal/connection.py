@@ -1,6 +1,11 @@
-"""The journal's connection: one SQLite connection behind a lock, the write transaction, reads,
-appended events and the row types. Every part of the store (payments.py, refunds.py,
-leasing.py, day_reports.py, receipt_prints.py) builds on `JournalBase`.
+"""The journal's connections: one for writes behind a lock, and one for reads per thread; the
+write transaction, reads, streamed reads, appended events and the row types. Every part of the
+store (payments.py, refunds.py, leasing.py, day_reports.py, receipt_prints.py) builds on
+`JournalBase`.
+
+Reads never take a lock: a report or a reconcile pass reading on its thread's connection (a WAL
+reader, a snapshot of the last commit) never makes a payment wait, in this process or in another
+one.
 """
 
 from __future__ import annotations
@@ -41,12 +46,12 @@ _PAYMENT_COLUMNS = (
     "app_trans_id, state, amount, description, return_code, message, service_message, "
     "zp_trans_id, code_last4, created_ms, updated_ms, polls, refunded_amount, needs_review, kind, "
     "generation, sub_return_code, submitted_ms, order_url, qr_code, items_json, z_number, late, "
-    "cashier_id, abandoned"
+    "cashier_id, abandoned, sale_ref"
 )
 _REFUND_COLUMNS = (
     "m_refund_id, app_trans_id, amount, description, state, return_code, sub_return_code, message, "
     "service_message, refund_id, request_ms, created_ms, updated_ms, needs_review, z_number, "
-    "cashier_id, auto, authorised_by"
+    "cashier_id, auto, authorised_by, refund_ref"
 )
 _EVENT_COLUMNS = (
     "id, app_trans_id, m_refund_id, time_ms, kind, from_state, to_state, return_code, "
@@ -62,7 +67,7 @@ def _payment(row: Sequence[Any]) -> PaymentView:
         refunded_amount=row[12], needs_review=bool(row[13]), kind=row[14], generation=row[15],
         sub_return_code=row[16], submitted_ms=row[17], order_url=row[18], qr_code=row[19],
         items_json=row[20], z_number=row[21], late=bool(row[22]), cashier_id=row[23],
-        abandoned=bool(row[24]),
+        abandoned=bool(row[24]), sale_ref=row[25],
     )
 
 
@@ -73,7 +78,7 @@ def _refund(row: Sequence[Any]) -> RefundView:
         why=Reason.loads(row[7]),
         service_message=row[8], refund_id=row[9], request_ms=row[10], created_ms=row[11],
         updated_ms=row[12], needs_review=bool(row[13]), z_number=row[14], cashier_id=row[15],
-        auto=bool(row[16]), authorised_by=row[17],
+        auto=bool(row[16]), authorised_by=row[17], refund_ref=row[18],
     )
 
 
@@ -85,8 +90,17 @@ def _event(row: Sequence[Any]) -> EventView:
     )
 
 
+def read_connection(path: Path, busy_timeout_s: float = 5.0) -> sqlite3.Connection:
+    """A connection that only reads (query_only): a WAL reader of the journal at `path`."""
+    conn = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=busy_timeout_s,
+                           isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA query_only=1")
+    return conn
+
+
 class JournalBase:
-    """Thread-safe (one connection behind a lock); several processes may share the file."""
+    """Thread-safe (a write connection behind a lock, a read connection per thread); several
+    processes may share the file."""
 
     def __init__(
         self,
@@ -100,10 +114,35 @@ class JournalBase:
         self._secret = secret
         self._clock = clock
         self._lock = threading.RLock()
+        self._bulk = False
+        # one read connection per thread: a report read by the UI's background pass never
+        # makes the payment's thread wait for it, not even for a read
+        self._readers = threading.local()
+        self._reader_conns: list[tuple[threading.Thread, sqlite3.Connection]] = []
+        self._readers_lock = threading.Lock()
+        self._reader()  # the first one now: a file that cannot be read fails the open
+
+    def _reader(self) -> sqlite3.Connection:
+        """This thread's read connection (made on its first read; those of threads that have
+        ended are closed meanwhile: the UI runs each background pass in a new thread)."""
+        conn: sqlite3.Connection | None = getattr(self._readers, "conn", None)
+        if conn is None:
+            conn = read_connection(self.path)
+            self._readers.conn = conn
+            with self._readers_lock:
+                for thread, old in self._reader_conns:
+                    if not thread.is_alive():
+                        old.close()
+                self._reader_conns = [(t, c) for t, c in self._reader_conns if t.is_alive()]
+                self._reader_conns.append((threading.current_thread(), conn))
+        return conn
 
     def close(self) -> None:
-        with self._lock:
+        with self._lock, self._readers_lock:
             self._conn.close()
+            for _thread, conn in self._reader_conns:
+                conn.close()
+            self._reader_conns.clear()
 
     def __enter__(self) -> Self:
         return self
@@ -121,31 +160,62 @@ class JournalBase:
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
-        """One durable write transaction; any storage failure becomes JournalUnavailable."""
+        """One durable write transaction; any storage failure becomes JournalUnavailable.
+        Inside `bulk()`, a savepoint of the bulk's transaction."""
+        begin, commit, rollback = (
+            ("SAVEPOINT tx", "RELEASE tx", "ROLLBACK TO tx; RELEASE tx") if self._bulk
+            else ("BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"))
         with self._lock:
             conn = self._conn
             try:
-                conn.execute("BEGIN IMMEDIATE")
+                conn.execute(begin)
             except sqlite3.Error as exc:
                 raise unavailable_from(exc, self.path) from exc
             try:
                 yield conn
-                conn.execute("COMMIT")
+                conn.execute(commit)
             except BaseException as exc:
                 with suppress(sqlite3.Error):
-                    conn.execute("ROLLBACK")
+                    for statement in rollback.split("; "):
+                        conn.execute(statement)
                 if isinstance(exc, sqlite3.IntegrityError):
                     raise JournalError(f"The journal refused the change: {exc}") from exc
                 if isinstance(exc, sqlite3.Error):
                     raise unavailable_from(exc, self.path) from exc
                 raise
 
-    def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
-        with self._lock:
+    @contextmanager
+    def bulk(self) -> Iterator[None]:
+        """Many changes in one durable transaction (an import, or growing a journal for a
+        benchmark): each change keeps its own all-or-nothing savepoint; nothing is visible to
+        other connections, nor durable, before the end. Payments of other processes wait."""
+        with self._tx():
+            self._bulk = True
             try:
-                return self._conn.execute(sql, tuple(args)).fetchall()
-            except sqlite3.Error as exc:
-                raise unavailable_from(exc, self.path) from exc
+                yield
+            finally:
+                self._bulk = False
+
+    def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        return self._reading(lambda conn: conn.execute(sql, tuple(args)).fetchall())
+
+    def _stream(self, sql: str, args: Sequence[Any] = (), batch: int = 500) -> Iterator[Any]:
+        """The rows of one query, a batch at a time, from one snapshot, on a connection of
+        their own (never all rows in memory; no lock held while the caller works)."""
+        try:
+            conn = read_connection(self.path)
+        except sqlite3.Error as exc:
+            raise unavailable_from(exc, self.path) from exc
+        try:
+            conn.execute("BEGIN")
+            cursor = conn.execute(sql, tuple(args))
+            while rows := cursor.fetchmany(batch):
+                yield from rows
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise unavailable_from(exc, self.path) from exc
+        finally:
+            conn.close()
 
     @staticmethod
     def _append_event(
@@ -173,13 +243,21 @@ class JournalBase:
         )
 
     def _reading(self, read: Callable[[sqlite3.Connection], T]) -> T:
-        """`read` on the connection outside a write transaction; storage failures become
+        """`read` on this thread's read connection, in one read transaction (one snapshot of
+        the last commit, no lock shared with any other thread); storage failures become
         JournalUnavailable."""
-        with self._lock:
+        try:
+            conn = self._reader()
+        except sqlite3.Error as exc:
+            raise unavailable_from(exc, self.path) from exc
+        try:
+            conn.execute("BEGIN")
             try:
-                return read(self._conn)
-            except sqlite3.Error as exc:
-                raise unavailable_from(exc, self.path) from exc
+                return read(conn)
+            finally:
+                conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise unavailable_from(exc, self.path) from exc
 
     def _get_in(self, conn: sqlite3.Connection, app_trans_id: str) -> PaymentView:
         row = conn.execute(

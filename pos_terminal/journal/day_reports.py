@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import sqlite3
 
-from pos_terminal.journal.connection import JournalBase
 from pos_terminal.journal.reports import (
     GroupTotals,
     Report,
@@ -14,23 +13,27 @@ from pos_terminal.journal.reports import (
     grouped_report,
     stored_z_report,
 )
+from pos_terminal.journal.upkeep import Upkeep
 
 
-class DayReports(JournalBase):
+class DayReports(Upkeep):
     """X and Z reports (Z reports are immutable rows of `z_reports`)."""
 
     def x_report(self) -> Report:
         """Running totals of the open day (everything not yet in a Z report). Writes nothing."""
         return self._reading(lambda conn: compute_report(conn, close=False, now=self._clock()))
 
-    def close_day(self) -> Report:
+    def close_day(self, *, ledger: bool = True) -> Report:
         """The Z report: numbers and freezes every settled row of the open day, in one commit.
 
         Unresolved payments and refunds in flight are not closed; they are listed and carried to
-        the next day.
+        the next day. Then the outbox is pruned (upkeep.py): without a `ledger`, of every row
+        older than its keeping time; with one, of those the ledger confirmed.
         """
         with self._tx() as conn:
-            return compute_report(conn, close=True, now=self._clock())
+            report = compute_report(conn, close=True, now=self._clock())
+        self.prune_outbox(ledger=ledger)
+        return report
 
     def z_report(self, number: int) -> Report:
         return self._reading(lambda conn: stored_z_report(conn, number))

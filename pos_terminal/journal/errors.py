@@ -142,3 +142,23 @@ class CodeClaimed(JournalError):
         super().__init__(f"The payment code belongs to payment {app_trans_id} ({reason}).")
         self.reason = reason
         self.app_trans_id = app_trans_id
+
+
+class SaleRefTaken(JournalError):
+    """A payment under this sale reference exists already (found inside the intent's write
+    transaction, so nothing was written): the sale is answered with that payment, never charged
+    again."""
+
+    def __init__(self, sale_ref: str, app_trans_id: str) -> None:
+        super().__init__(f"Sale {sale_ref!r} already has payment {app_trans_id}.")
+        self.sale_ref = sale_ref
+        self.app_trans_id = app_trans_id
+
+
+class RefundRefTaken(JournalError):
+    """A refund under this reference exists already: answered with it, never sent again."""
+
+    def __init__(self, refund_ref: str, m_refund_id: str) -> None:
+        super().__init__(f"Refund reference {refund_ref!r} already has refund {m_refund_id}.")
+        self.refund_ref = refund_ref
+        self.m_refund_id = m_refund_id

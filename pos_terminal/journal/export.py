@@ -1,11 +1,13 @@
 """Export journal rows as CSV (one line per payment, or per refund) or JSON (payments with
-events and refunds)."""
+events and refunds, or refunds). Rows are written as they are read (Journal.iter_payments,
+iter_refunds): an export of years holds one batch in memory, not the years. Each writer returns
+how many rows it wrote."""
 
 from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable
 from typing import TextIO
 
 from pos_terminal.journal.store import Journal
@@ -36,10 +38,12 @@ def _items(items_json: str) -> str:
         for i in (items if isinstance(items, list) else []) if isinstance(i, dict))
 
 
-def write_csv(payments: Sequence[PaymentView], out: TextIO) -> None:
+def write_csv(payments: Iterable[PaymentView], out: TextIO) -> int:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
+    count = 0
     for p in payments:
+        count += 1
         # every text cell cleaned of escape sequences and never a spreadsheet formula
         writer.writerow(csv_cell(cell) for cell in [
             p.app_trans_id, vn_time(p.created_ms), p.state.value, p.amount, p.refunded_amount,
@@ -49,12 +53,15 @@ def write_csv(payments: Sequence[PaymentView], out: TextIO) -> None:
             "" if p.z_number is None else p.z_number, p.created_ms, p.updated_ms,
             p.cashier_id or "", _items(p.items_json), int(p.late), int(p.abandoned),
         ])
+    return count
 
 
-def write_refunds_csv(refunds: Sequence[RefundView], out: TextIO) -> None:
+def write_refunds_csv(refunds: Iterable[RefundView], out: TextIO) -> int:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(REFUND_CSV_COLUMNS)
+    count = 0
     for r in refunds:
+        count += 1
         writer.writerow(csv_cell(cell) for cell in [
             r.m_refund_id, r.app_trans_id, vn_time(r.created_ms), r.state.value, r.amount,
             int(r.auto), r.description, "" if r.return_code is None else r.return_code,
@@ -62,14 +69,35 @@ def write_refunds_csv(refunds: Sequence[RefundView], out: TextIO) -> None:
             r.service_message, r.refund_id or "", r.cashier_id or "", int(r.needs_review),
             "" if r.z_number is None else r.z_number, r.created_ms, r.updated_ms,
         ])
+    return count
 
 
-def write_json(journal: Journal, payments: Sequence[PaymentView], out: TextIO) -> None:
-    rows = []
-    for p in payments:
-        data = p.to_json()
-        data["events"] = [e.to_json() for e in journal.events(p.app_trans_id)]
-        data["refunds"] = [r.to_json() for r in journal.refunds(p.app_trans_id)]
-        rows.append(data)
-    out.write(json_line({"payments": rows}, indent=2))
-    out.write("\n")
+def write_json(journal: Journal, payments: Iterable[PaymentView], out: TextIO) -> int:
+    """{"payments": [...]}: each payment with its events and refunds."""
+    def rows() -> Iterable[dict[str, object]]:
+        for p in payments:
+            data = p.to_json()
+            data["events"] = [e.to_json() for e in journal.events(p.app_trans_id)]
+            data["refunds"] = [r.to_json() for r in journal.refunds(p.app_trans_id)]
+            yield data
+
+    return write_json_list("payments", rows(), out)
+
+
+def write_refunds_json(refunds: Iterable[RefundView], out: TextIO) -> int:
+    return write_json_list("refunds", (r.to_json() for r in refunds), out)
+
+
+def write_json_list(key: str, rows: Iterable[dict[str, object]], out: TextIO,
+                    tail: Callable[[int], dict[str, object]] | None = None) -> int:
+    """One JSON object {key: [rows...], **tail(count)} (indented), written row by row."""
+    out.write("{\n  " + json.dumps(key) + ": [")
+    count = 0
+    for count, row in enumerate(rows, 1):
+        text = json_line(row, indent=2).replace("\n", "\n    ")
+        out.write(("," if count > 1 else "") + "\n    " + text)
+    out.write("\n  ]" if count else "]")
+    for name, value in (tail(count) if tail else {}).items():
+        out.write(",\n  " + json.dumps(name) + ": " + json_line(value))
+    out.write("\n}\n")
+    return count

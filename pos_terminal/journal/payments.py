@@ -6,7 +6,7 @@ import hashlib
 import hmac
 import json
 import sqlite3
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import Any
 
 from pos_terminal.base.codes import code_last4
@@ -18,7 +18,12 @@ from pos_terminal.journal.connection import (
     _event,
     _payment,
 )
-from pos_terminal.journal.errors import CodeClaimed, IllegalTransition, UnknownPayment
+from pos_terminal.journal.errors import (
+    CodeClaimed,
+    IllegalTransition,
+    SaleRefTaken,
+    UnknownPayment,
+)
 from pos_terminal.journal.leasing import LeaseRows
 from pos_terminal.journal.states import (
     FINAL_STATES,
@@ -28,6 +33,21 @@ from pos_terminal.journal.states import (
     can_move,
 )
 from pos_terminal.journal.views import EventView, PaymentView
+
+#: The open payments, by their partial index (schema.py), spelled as it is: statistics saying
+#: "a state is a third of the rows" would otherwise lead SQLite to read every payment.
+OPEN_PAYMENTS = ("INDEXED BY payments_open "
+                 "WHERE state IN ('submitting', 'processing', 'unknown')")
+assert {s.value for s in PENDING_STATES} == {"submitting", "processing", "unknown"}
+
+#: The payments of one code fingerprint, through the index of its first 16 digits (schema.py).
+#: The unary + keeps SQLite from putting the value into the indexed expression (which would no
+#: longer match the index, and scan every payment).
+_BY_CODE = "substr(code_fingerprint, 1, 16) = ? AND +code_fingerprint = ?"
+
+
+def _code_args(fp: str) -> tuple[str, str]:
+    return fp[:16], fp
 
 
 class PaymentRows(LeaseRows):
@@ -39,9 +59,9 @@ class PaymentRows(LeaseRows):
 
     def payments_with_code(self, code: str) -> list[PaymentView]:
         rows = self._read(
-            f"SELECT {_PAYMENT_COLUMNS} FROM payments WHERE code_fingerprint=? "  # noqa: S608
+            f"SELECT {_PAYMENT_COLUMNS} FROM payments WHERE {_BY_CODE} "  # noqa: S608
             "ORDER BY created_ms DESC",
-            (self.fingerprint(code),),
+            _code_args(self.fingerprint(code)),
         )
         return [_payment(r) for r in rows]
 
@@ -61,6 +81,7 @@ class PaymentRows(LeaseRows):
         lease_ttl_ms: int | None = None,
         code_window_ms: float | None = None,
         cashier_id: str | None = None,
+        sale_ref: str | None = None,
     ) -> PaymentView:
         """Commit the intent (NEW -> SUBMITTING) before anything is sent.
 
@@ -68,22 +89,30 @@ class PaymentRows(LeaseRows):
         `code_window_ms`, the payment code is claimed in the same write transaction: a code
         already charged, or belonging to an unresolved payment, raises CodeClaimed and nothing is
         written, so two processes can never both record (and send) the same code.
-        `cashier_id` is who took the payment (None: no cashier signed in).
+        `cashier_id` is who took the payment (None: no cashier signed in). `sale_ref`, the sale
+        system's reference, is checked in the same transaction (and by a unique index): a sale
+        that has a payment already raises SaleRefTaken and nothing is written.
         """
         t = self._clock() if now is None else now
         fp = self.fingerprint(payment_code) if payment_code is not None else None
         last4 = code_last4(payment_code) if payment_code is not None else None
         items_json = json.dumps(list(items), ensure_ascii=False, separators=(",", ":"))
         with self._tx() as conn:
+            if sale_ref is not None:
+                taken = conn.execute("SELECT app_trans_id FROM payments WHERE sale_ref=?",
+                                     (sale_ref,)).fetchone()
+                if taken is not None:
+                    raise SaleRefTaken(sale_ref, taken[0])
             if fp is not None and code_window_ms is not None:
                 self._claim_code_in(conn, fp, t, code_window_ms)
             conn.execute(
                 "INSERT INTO payments(app_trans_id, kind, generation, state, amount, description, "
                 "items_json, code_fingerprint, code_last4, payload_hash, message, created_ms, "
-                "submitted_ms, updated_ms, cashier_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "submitted_ms, updated_ms, cashier_id, sale_ref) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (app_trans_id, kind, generation, PaymentState.SUBMITTING.value, amount,
                  description, items_json, fp, last4, payload_hash, stored(message), t, t, t,
-                 cashier_id),
+                 cashier_id, sale_ref),
             )
             if lease_ttl_ms is not None:
                 self._take_lease_in(conn, "payments", app_trans_id, lease_ttl_ms)
@@ -94,12 +123,26 @@ class PaymentRows(LeaseRows):
             )
             return self._get_in(conn, app_trans_id)
 
+    def find_by_sale_ref(self, sale_ref: str) -> PaymentView | None:
+        """The payment recorded under the sale system's reference, if any."""
+        rows = self._read(
+            f"SELECT {_PAYMENT_COLUMNS} FROM payments WHERE sale_ref=?",  # noqa: S608
+            (sale_ref,),
+        )
+        return _payment(rows[0]) if rows else None
+
+    def code_matches(self, view: PaymentView, code: str) -> bool:
+        """Whether `code` is the payment code `view` was charged with (by its fingerprint)."""
+        rows = self._read("SELECT code_fingerprint FROM payments WHERE app_trans_id=?",
+                          (view.app_trans_id,))
+        return bool(rows) and hmac.compare_digest(str(rows[0][0] or ""), self.fingerprint(code))
+
     @staticmethod
     def _claim_code_in(conn: sqlite3.Connection, fp: str, now: int, window_ms: float) -> None:
         rows = conn.execute(
-            "SELECT app_trans_id, state, created_ms FROM payments WHERE code_fingerprint=? "
+            f"SELECT app_trans_id, state, created_ms FROM payments WHERE {_BY_CODE} "  # noqa: S608
             "ORDER BY created_ms DESC",
-            (fp,),
+            _code_args(fp),
         ).fetchall()
         for app_trans_id, state, created_ms in rows:
             st = PaymentState(state)
@@ -393,23 +436,18 @@ class PaymentRows(LeaseRows):
 
     def pending(self, limit: int | None = None) -> list[PaymentView]:
         """Unresolved payments, oldest first."""
-        marks = ",".join("?" for _ in PENDING_STATES)
         sql = (
-            f"SELECT {_PAYMENT_COLUMNS} FROM payments WHERE state IN ({marks}) "  # noqa: S608
+            f"SELECT {_PAYMENT_COLUMNS} FROM payments {OPEN_PAYMENTS} "  # noqa: S608
             "ORDER BY created_ms, app_trans_id"
         )
-        args: list[Any] = [s.value for s in PENDING_STATES]
+        args: list[Any] = []
         if limit is not None:
             sql += " LIMIT ?"
             args.append(limit)
         return [_payment(r) for r in self._read(sql, args)]
 
     def pending_count(self) -> int:
-        marks = ",".join("?" for _ in PENDING_STATES)
-        rows = self._read(
-            f"SELECT count(*) FROM payments WHERE state IN ({marks})",  # noqa: S608
-            [s.value for s in PENDING_STATES],
-        )
+        rows = self._read(f"SELECT count(*) FROM payments {OPEN_PAYMENTS}")  # noqa: S608
         return int(rows[0][0])
 
     def list_payments(
@@ -421,24 +459,56 @@ class PaymentRows(LeaseRows):
         limit: int | None = None,
         newest_first: bool = False,
     ) -> list[PaymentView]:
-        where: list[str] = []
-        args: list[Any] = []
-        if since_ms is not None:
-            where.append("created_ms >= ?")
-            args.append(since_ms)
-        if until_ms is not None:
-            where.append("created_ms < ?")
-            args.append(until_ms)
-        if states:
-            where.append(f"state IN ({','.join('?' for _ in states)})")
-            args.extend(s.value for s in states)
-        sql = f"SELECT {_PAYMENT_COLUMNS} FROM payments"  # noqa: S608
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY created_ms DESC, app_trans_id DESC" if newest_first else (
-            " ORDER BY created_ms, app_trans_id"
-        )
-        if limit is not None:
-            sql += " LIMIT ?"
-            args.append(limit)
+        """The payments created in [since_ms, until_ms) (a screenful: give a day or a limit)."""
+        sql, args = _payments_query(since_ms, until_ms, states, limit, newest_first, None)
         return [_payment(r) for r in self._read(sql, args)]
+
+    def iter_payments(
+        self,
+        *,
+        since_ms: int | None = None,
+        until_ms: int | None = None,
+        states: Collection[PaymentState] | None = None,
+        limit: int | None = None,
+        newest_first: bool = False,
+        after: str | None = None,
+    ) -> Iterator[PaymentView]:
+        """Like list_payments, streamed (a batch in memory at a time), continuing `after` the
+        payment of that app_trans_id in the same order (a page's cursor; UnknownPayment if
+        there is none)."""
+        cursor = None if after is None else (self.get(after).created_ms, after)
+        sql, args = _payments_query(since_ms, until_ms, states, limit, newest_first, cursor)
+        return (_payment(r) for r in self._stream(sql, args))
+
+
+def _payments_query(
+    since_ms: int | None, until_ms: int | None, states: Collection[PaymentState] | None,
+    limit: int | None, newest_first: bool, cursor: tuple[int, str] | None,
+) -> tuple[str, list[Any]]:
+    """Payments by their creation time (index payments_created), in (created_ms, app_trans_id)
+    order, from the row after `cursor` on."""
+    where: list[str] = []
+    args: list[Any] = []
+    if since_ms is not None:
+        where.append("created_ms >= ?")
+        args.append(since_ms)
+    if until_ms is not None:
+        where.append("created_ms < ?")
+        args.append(until_ms)
+    if states:
+        # unary +: the day, not the state, picks the index (states span every day)
+        where.append(f"+state IN ({','.join('?' for _ in states)})")
+        args.extend(s.value for s in states)
+    if cursor is not None:
+        op = "<" if newest_first else ">"
+        where.append(f"created_ms {op}= ? AND (created_ms {op} ? OR app_trans_id {op} ?)")
+        args.extend((cursor[0], cursor[0], cursor[1]))
+    sql = f"SELECT {_PAYMENT_COLUMNS} FROM payments"  # noqa: S608
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    sql += (" ORDER BY created_ms DESC, app_trans_id DESC" if newest_first
+            else " ORDER BY created_ms, app_trans_id")
+    if limit is not None:
+        sql += " LIMIT ?"
+        args.append(limit)
+    return sql, args

@@ -4,11 +4,17 @@ that completes the payment's amount moves the payment to REFUNDED in the same tr
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from pos_terminal.base.reasons import Reason, stored
 from pos_terminal.journal.connection import _REFUND_COLUMNS, _UNSET, _refund, vnd
-from pos_terminal.journal.errors import AlreadyReturned, IllegalTransition, RefundNotAllowed
+from pos_terminal.journal.errors import (
+    AlreadyReturned,
+    IllegalTransition,
+    RefundNotAllowed,
+    RefundRefTaken,
+)
 from pos_terminal.journal.leasing import LeaseRows
 from pos_terminal.journal.states import PaymentState, can_move
 from pos_terminal.journal.views import RefundView
@@ -30,17 +36,24 @@ class RefundRows(LeaseRows):
         cashier_id: str | None = None,
         auto: bool = False,
         authorised_by: str | None = None,
+        refund_ref: str | None = None,
     ) -> RefundView:
         """Commit a refund before it is sent; `amount` None means everything that is left.
         `cashier_id`: who asked (None: the cashier who took the payment); `authorised_by`: the
         supervisor whose PIN allowed it.
         `auto`: the return of a late charge, at most one per payment (AlreadyReturned).
+        `refund_ref`: the sale system's reference, unique (RefundRefTaken, nothing written).
 
         The check of what is left counts refunds still in flight, inside the same write
         transaction, so two refunds racing cannot together exceed the payment.
         """
         t = self._clock()
         with self._tx() as conn:
+            if refund_ref is not None:
+                taken = conn.execute("SELECT m_refund_id FROM refunds WHERE refund_ref=?",
+                                     (refund_ref,)).fetchone()
+                if taken is not None:
+                    raise RefundRefTaken(refund_ref, taken[0])
             payment = self._get_in(conn, app_trans_id)
             if payment.state is not PaymentState.SUCCEEDED:
                 raise RefundNotAllowed(
@@ -81,10 +94,11 @@ class RefundRows(LeaseRows):
                 cashier_id = payment.cashier_id
             conn.execute(
                 "INSERT INTO refunds(m_refund_id, app_trans_id, amount, description, state, "
-                "request_ms, message, created_ms, updated_ms, cashier_id, auto, authorised_by) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                "request_ms, message, created_ms, updated_ms, cashier_id, auto, authorised_by, "
+                "refund_ref) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (m_refund_id, app_trans_id, wanted, description, PaymentState.REFUNDING.value,
-                 request_ms, stored(message), t, t, cashier_id, int(auto), authorised_by),
+                 request_ms, stored(message), t, t, cashier_id, int(auto), authorised_by,
+                 refund_ref),
             )
             if lease_ttl_ms is not None:
                 self._take_lease_in(conn, "refunds", m_refund_id, lease_ttl_ms)
@@ -216,6 +230,12 @@ class RefundRows(LeaseRows):
                           "WHERE app_trans_id=? AND auto=1", (app_trans_id,))
         return _refund(rows[0]) if rows else None
 
+    def find_refund_by_ref(self, refund_ref: str) -> RefundView | None:
+        """The refund recorded under the sale system's reference, if any."""
+        rows = self._read(f"SELECT {_REFUND_COLUMNS} FROM refunds "  # noqa: S608
+                          "WHERE refund_ref=?", (refund_ref,))
+        return _refund(rows[0]) if rows else None
+
     def get_refund(self, m_refund_id: str) -> RefundView:
         return self._reading(lambda conn: self._get_refund_in(conn, m_refund_id))
 
@@ -232,10 +252,32 @@ class RefundRows(LeaseRows):
             )
         return [_refund(r) for r in rows]
 
+    def iter_refunds(self, *, since_ms: int | None = None, until_ms: int | None = None,
+                     states: Collection[PaymentState] | None = None) -> Iterator[RefundView]:
+        """Refunds created in [since_ms, until_ms), oldest first, streamed (index
+        refunds_created; a batch in memory at a time)."""
+        where: list[str] = []
+        args: list[Any] = []
+        if since_ms is not None:
+            where.append("created_ms >= ?")
+            args.append(since_ms)
+        if until_ms is not None:
+            where.append("created_ms < ?")
+            args.append(until_ms)
+        if states:
+            where.append(f"+state IN ({','.join('?' for _ in states)})")
+            args.extend(s.value for s in states)
+        sql = f"SELECT {_REFUND_COLUMNS} FROM refunds"  # noqa: S608
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY created_ms, m_refund_id"
+        return (_refund(r) for r in self._stream(sql, args))
+
     def pending_refunds(self) -> list[RefundView]:
         rows = self._read(
-            f"SELECT {_REFUND_COLUMNS} FROM refunds WHERE state=? "  # noqa: S608
+            # the partial index of the open refunds (schema.py), spelled as it is
+            f"SELECT {_REFUND_COLUMNS} FROM refunds INDEXED BY refunds_open "  # noqa: S608
+            "WHERE state = 'refunding' "
             "ORDER BY created_ms",
-            (PaymentState.REFUNDING.value,),
         )
         return [_refund(r) for r in rows]

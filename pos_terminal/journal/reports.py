@@ -17,7 +17,6 @@ from pos_terminal.journal.views import vn_time
 
 _SALE_STATES = ("succeeded", "refunded")
 _SETTLED_PAYMENT_STATES = ("succeeded", "failed", "refunded")
-_PENDING_STATES = ("submitting", "processing", "unknown")
 _SETTLED_REFUND_STATES = ("refunded", "failed")
 
 
@@ -63,31 +62,34 @@ def _in(states: tuple[str, ...]) -> str:
 
 
 def _totals(conn: sqlite3.Connection, z_clause: str, args: tuple[Any, ...]) -> dict[str, int]:
+    """The totals of the rows `z_clause` picks: the Z report's index (z_number) must find them,
+    so no other term may offer an index (the unary + on state and cashier_id): without
+    statistics SQLite would rather take every failed payment ever by state."""
     def one(sql: str, a: tuple[Any, ...] = args) -> tuple[int, int]:
         row = conn.execute(sql, a).fetchone()
         return int(row[0]), int(row[1] or 0)
 
     sales = one(
         "SELECT count(*), sum(amount) FROM payments "  # noqa: S608
-        f"WHERE {z_clause} AND state IN {_in(_SALE_STATES)}"
+        f"WHERE {z_clause} AND +state IN {_in(_SALE_STATES)}"
     )
     failed = one(
-        f"SELECT count(*), 0 FROM payments WHERE {z_clause} AND state='failed'"  # noqa: S608
+        f"SELECT count(*), 0 FROM payments WHERE {z_clause} AND +state='failed'"  # noqa: S608
     )
     refunds = one(
         "SELECT count(*), sum(amount) FROM refunds "  # noqa: S608
-        f"WHERE {z_clause} AND state='refunded'"
+        f"WHERE {z_clause} AND +state='refunded'"
     )
     refunds_failed = one(
-        f"SELECT count(*), 0 FROM refunds WHERE {z_clause} AND state='failed'"  # noqa: S608
+        f"SELECT count(*), 0 FROM refunds WHERE {z_clause} AND +state='failed'"  # noqa: S608
     )
     late = one(
         "SELECT count(*), sum(amount) FROM payments "  # noqa: S608
-        f"WHERE {z_clause} AND late=1 AND state IN {_in(_SALE_STATES)}"
+        f"WHERE {z_clause} AND late=1 AND +state IN {_in(_SALE_STATES)}"
     )
     returned = one(
         "SELECT count(*), sum(amount) FROM refunds "  # noqa: S608
-        f"WHERE {z_clause} AND auto=1 AND state='refunded'"
+        f"WHERE {z_clause} AND auto=1 AND +state='refunded'"
     )
     return {
         "sales_count": sales[0],
@@ -105,12 +107,14 @@ def _totals(conn: sqlite3.Connection, z_clause: str, args: tuple[Any, ...]) -> d
 
 
 def _open_items(conn: sqlite3.Connection) -> dict[str, int]:
+    # the literals of the partial indexes payments_open and refunds_open (schema.py)
     pending = conn.execute(
-        "SELECT count(*), coalesce(sum(amount),0), coalesce(sum(needs_review),0) FROM payments "  # noqa: S608
-        f"WHERE state IN {_in(_PENDING_STATES)}"
+        "SELECT count(*), coalesce(sum(amount),0), coalesce(sum(needs_review),0) FROM payments "
+        "INDEXED BY payments_open WHERE state IN ('submitting', 'processing', 'unknown')"
     ).fetchone()
     refunds = conn.execute(
-        "SELECT count(*), coalesce(sum(amount),0) FROM refunds WHERE state='refunding'"
+        "SELECT count(*), coalesce(sum(amount),0) FROM refunds INDEXED BY refunds_open "
+        "WHERE state = 'refunding'"
     ).fetchone()
     late_review = conn.execute(
         "SELECT count(*) FROM payments WHERE state='succeeded' AND needs_review=1 "
@@ -160,12 +164,12 @@ def compute_report(conn: sqlite3.Connection, *, close: bool, now: int) -> Report
     )
     conn.execute(
         "UPDATE payments SET z_number=? WHERE z_number IS NULL "  # noqa: S608
-        f"AND state IN {_in(_SETTLED_PAYMENT_STATES)}",
+        f"AND +state IN {_in(_SETTLED_PAYMENT_STATES)}",
         (number,),
     )
     conn.execute(
         "UPDATE refunds SET z_number=? WHERE z_number IS NULL "  # noqa: S608
-        f"AND state IN {_in(_SETTLED_REFUND_STATES)}",
+        f"AND +state IN {_in(_SETTLED_REFUND_STATES)}",
         (number,),
     )
     return report
@@ -215,17 +219,16 @@ def grouped_report(conn: sqlite3.Connection, *, by: str, z_number: int | None,
             f"UNION SELECT cashier_id FROM refunds WHERE {z_clause}) ORDER BY cashier_id",
             z_args + z_args).fetchall()]
         for cid in ids:
-            totals = _totals(conn, f"{z_clause} AND cashier_id IS ?", (*z_args, cid))
+            totals = _totals(conn, f"{z_clause} AND +cashier_id IS ?", (*z_args, cid))
             out.append(GroupTotals(by="cashier", key=cid or "", cashier_id=cid,
                                    cashier_name=names.get(cid or "", ""), opened_ms=None,
                                    closed_ms=None, **totals))
         return out
     if by != "shift":
         raise ValueError(f"by must be 'cashier' or 'shift', not {by!r}")
-    for sid, cid, opened, closed in conn.execute(
-            "SELECT id, cashier_id, opened_ms, closed_ms FROM shifts ORDER BY id").fetchall():
-        clause = (f"{z_clause} AND cashier_id = ? AND created_ms >= ? "
-                  "AND (? IS NULL OR created_ms <= ?)")
+    for sid, cid, opened, closed in _shifts_of(conn, z_clause, z_args):
+        clause = (f"{z_clause} AND +cashier_id = ? AND +created_ms >= ? "
+                  "AND (? IS NULL OR +created_ms <= ?)")
         totals = _totals(conn, clause, (*z_args, cid, opened, closed, closed))
         busy = totals["sales_count"] + totals["refunds_count"] + totals["failed_count"]
         if busy or (closed is None and z_number is None):
@@ -233,3 +236,23 @@ def grouped_report(conn: sqlite3.Connection, *, by: str, z_number: int | None,
                                    cashier_name=names.get(cid, ""), opened_ms=opened,
                                    closed_ms=closed, **totals))
     return out
+
+
+def _shifts_of(conn: sqlite3.Connection, z_clause: str,
+               z_args: tuple[Any, ...]) -> list[tuple[int, str, int, int | None]]:
+    """The shifts that may hold rows of the open day or of one Z report: open ones, and those
+    overlapping the time its rows were created (never every shift ever)."""
+    lo, hi = None, None
+    for table, settled in (("payments", _SETTLED_PAYMENT_STATES),
+                           ("refunds", _SETTLED_REFUND_STATES)):
+        row = conn.execute(f"SELECT min(created_ms), max(created_ms) FROM {table} "  # noqa: S608
+                           f"WHERE {z_clause} AND +state IN {_in(settled)}", z_args).fetchone()
+        if row[0] is not None:
+            lo = row[0] if lo is None else min(lo, row[0])
+            hi = row[1] if hi is None else max(hi, row[1])
+    if lo is None:
+        return conn.execute("SELECT id, cashier_id, opened_ms, closed_ms FROM shifts "
+                            "WHERE closed_ms IS NULL ORDER BY id").fetchall()
+    return conn.execute(
+        "SELECT id, cashier_id, opened_ms, closed_ms FROM shifts WHERE closed_ms IS NULL "
+        "OR (closed_ms >= ? AND opened_ms <= ?) ORDER BY id", (lo, hi)).fetchall()

@@ -74,6 +74,43 @@ REFUND_AUTHORITY_MIGRATION = ("ALTER TABLE refunds ADD COLUMN authorised_by TEXT
                                                            {"refund": ("authorised_by",)})
                               + _MOVE_SUPERVISORS_REFUNDS)
 
+# A journal that runs for years: every everyday query reads what its day or its state bounds,
+# never every row ever (tests/journal/test_query_plans.py). Rows by state and time of last change
+# (reconcile's failed_since and late_charges_to_return; it replaces the index on state alone);
+# the few rows still open and those that need review (reconcile, X report: partial indexes, so
+# that even statistics saying "a state is a third of the rows" keep to them; their queries
+# spell the states as literals, as here); refunds by Z report and by day (reports, exports);
+# the newest Z report; the shifts still open or closed lately (per-shift reports); outbox rows by
+# age (pruning). The code fingerprint's index keeps its first 16 hex digits (64 bits: the claim
+# query compares the whole value on the few rows they find), a third of the full one. Leases of
+# final payments and refunds are deleted, whoever writes: nobody sends those rows again.
+SCALE_MIGRATION = """
+    DROP INDEX payments_state;
+    DROP INDEX payments_fingerprint;
+    CREATE INDEX payments_code ON payments(substr(code_fingerprint, 1, 16));
+    CREATE INDEX payments_state_updated ON payments(state, updated_ms);
+    CREATE INDEX payments_review ON payments(state) WHERE needs_review = 1;
+    CREATE INDEX payments_open ON payments(created_ms)
+        WHERE state IN ('submitting', 'processing', 'unknown');
+    CREATE INDEX refunds_open ON refunds(created_ms) WHERE state = 'refunding';
+    CREATE INDEX refunds_z ON refunds(z_number);
+    CREATE INDEX refunds_created ON refunds(created_ms);
+    CREATE INDEX z_reports_closed ON z_reports(closed_ms);
+    CREATE INDEX shifts_closed ON shifts(closed_ms);
+    CREATE INDEX outbox_created ON outbox(created_ms);
+    CREATE TRIGGER leases_of_final_payments AFTER UPDATE OF state ON payments
+        WHEN NEW.state IN ('succeeded', 'failed', 'refunded')
+    BEGIN DELETE FROM leases WHERE subject = 'payment:' || NEW.app_trans_id; END;
+    CREATE TRIGGER leases_of_final_refunds AFTER UPDATE OF state ON refunds
+        WHEN NEW.state IN ('refunded', 'failed')
+    BEGIN DELETE FROM leases WHERE subject = 'refund:' || NEW.m_refund_id; END;
+    DELETE FROM leases WHERE subject IN (
+        SELECT 'payment:' || app_trans_id FROM payments
+            WHERE state IN ('succeeded', 'failed', 'refunded')
+        UNION ALL
+        SELECT 'refund:' || m_refund_id FROM refunds WHERE state IN ('refunded', 'failed'));
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     # version 1
     """
@@ -278,6 +315,40 @@ MIGRATIONS: tuple[str, ...] = (
     # supervisor: such rows move to the payment's cashier, the supervisor to `authorised_by`.
     # The outbox's refund payload carries `authorised_by` too.
     REFUND_AUTHORITY_MIGRATION,
+    # version 9: a journal that runs for years (see SCALE_MIGRATION).
+    SCALE_MIGRATION,
+    # Terminal API (issue 23): the sale system's own references, unique, set with the intent in
+    # its write transaction (so two processes can never both charge one sale) and never changed;
+    # the API's bearer tokens, only as SHA-256 hashes (api_tokens.py), removed by marking.
+    """
+    ALTER TABLE payments ADD COLUMN sale_ref TEXT;
+    CREATE UNIQUE INDEX payments_sale_ref ON payments(sale_ref) WHERE sale_ref IS NOT NULL;
+    ALTER TABLE refunds ADD COLUMN refund_ref TEXT;
+    CREATE UNIQUE INDEX refunds_refund_ref ON refunds(refund_ref) WHERE refund_ref IS NOT NULL;
+    CREATE TRIGGER payments_sale_ref_fixed BEFORE UPDATE OF sale_ref ON payments
+        WHEN NEW.sale_ref IS NOT OLD.sale_ref
+    BEGIN SELECT RAISE(ABORT, 'the sale reference of a payment never changes'); END;
+    CREATE TRIGGER refunds_refund_ref_fixed BEFORE UPDATE OF refund_ref ON refunds
+        WHEN NEW.refund_ref IS NOT OLD.refund_ref
+    BEGIN SELECT RAISE(ABORT, 'the reference of a refund never changes'); END;
+
+    CREATE TABLE api_tokens (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        name         TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 64),
+        token_hash   TEXT NOT NULL UNIQUE,
+        scopes       TEXT NOT NULL,
+        authorised_by TEXT,
+        created_ms   INTEGER NOT NULL,
+        removed_ms   INTEGER
+    ) STRICT;
+    CREATE UNIQUE INDEX api_tokens_active_name ON api_tokens(name) WHERE removed_ms IS NULL;
+    CREATE TRIGGER api_tokens_no_delete BEFORE DELETE ON api_tokens
+    BEGIN SELECT RAISE(ABORT, 'a token is removed by marking it, never deleted'); END;
+    CREATE TRIGGER api_tokens_fixed BEFORE UPDATE ON api_tokens
+        WHEN NEW.token_hash IS NOT OLD.token_hash OR NEW.scopes IS NOT OLD.scopes
+            OR NEW.name IS NOT OLD.name OR OLD.removed_ms IS NOT NULL
+    BEGIN SELECT RAISE(ABORT, 'a token only changes by being removed, once'); END;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

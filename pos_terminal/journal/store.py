@@ -6,7 +6,8 @@ event, never one without the other. The raw payment code never reaches this modu
 only an HMAC-SHA256 fingerprint keyed by a random per-journal secret, and its last 4 characters.
 
 `Journal` is the store: opening and migrating the file here; each job in its own module
-(payments.py, refunds.py, leasing.py, day_reports.py, receipt_prints.py over connection.py).
+(payments.py, refunds.py, leasing.py, day_reports.py, receipt_prints.py, upkeep.py over
+connection.py).
 """
 
 from __future__ import annotations
@@ -32,11 +33,12 @@ from pos_terminal.journal.errors import (
 from pos_terminal.journal.machine import StateMachine
 from pos_terminal.journal.receipt_prints import ReceiptPrints
 from pos_terminal.journal.schema import MIGRATIONS, SCHEMA_VERSION
+from pos_terminal.journal.upkeep import Upkeep
 
 __all__ = ["Journal", "code_last4", "now_ms", "vnd"]
 
 
-class Journal(StateMachine, DayReports, ReceiptPrints):
+class Journal(StateMachine, DayReports, ReceiptPrints, Upkeep):
     """The SQLite journal (checkout.ports.JournalStore). Thread-safe (one connection behind a
     lock); several processes may share the file."""
 
@@ -65,6 +67,9 @@ class Journal(StateMachine, DayReports, ReceiptPrints):
         except (sqlite3.Error, OSError) as exc:
             raise unavailable_from(exc, p) from exc
         try:
+            # A new file frees the pages of pruned rows at the file's end (`journal compact`);
+            # an existing one keeps its mode until `journal compact` rewrites it.
+            conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
             mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             # Two processes creating the journal at once: the switch to WAL needs the file to
             # itself, so the loser sees the old mode for a moment. Try again for a while.
@@ -93,7 +98,11 @@ class Journal(StateMachine, DayReports, ReceiptPrints):
         except JournalError:
             conn.close()
             raise
-        return cls(conn, p, secret, clock)
+        try:
+            return cls(conn, p, secret, clock)
+        except sqlite3.Error as exc:  # its read connection
+            conn.close()
+            raise unavailable_from(exc, p) from exc
 
     @staticmethod
     def _migrate(conn: sqlite3.Connection, path: Path) -> bytes:

@@ -51,6 +51,7 @@ class PaymentView(_Said):
     late: bool = False  # succeeded after the terminal had concluded failed
     cashier_id: str | None = None
     abandoned: bool = False  # the cashier stopped waiting while its outcome was unknown
+    sale_ref: str | None = None  # the sale system's own reference (Terminal API, PAY REF=)
 
     @property
     def charged_late(self) -> bool:
@@ -101,6 +102,7 @@ class PaymentView(_Said):
             "qr_code": self.qr_code,
             "z_number": self.z_number,
             "cashier_id": self.cashier_id,
+            "sale_ref": self.sale_ref,
         }
 
 
@@ -124,6 +126,7 @@ class RefundView(_Said):
     cashier_id: str | None = None  # the cashier who asked for it (reports count it for them)
     auto: bool = False  # the automatic return of a late charge
     authorised_by: str | None = None  # the supervisor whose PIN allowed it (None: no supervisor)
+    refund_ref: str | None = None  # the sale system's own reference (Terminal API)
 
     @property
     def is_final(self) -> bool:
@@ -152,6 +155,7 @@ class RefundView(_Said):
             "z_number": self.z_number,
             "cashier_id": self.cashier_id,
             "authorised_by": self.authorised_by,
+            "refund_ref": self.refund_ref,
         }
 
 

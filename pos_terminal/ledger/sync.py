@@ -23,12 +23,13 @@ from pathlib import Path
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
 from pos_terminal.journal.outbox import Outbox, OutboxState
+from pos_terminal.journal.upkeep import OUTBOX_KEEP_MS
 from pos_terminal.ledger.dsn import ledger_dsn
 from pos_terminal.ledger.errors import LedgerError, LedgerUnavailable
 from pos_terminal.ledger.store import Ledger, pause_point
 
 MAX_RESTARTS = 20
-PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000  # shipped outbox rows are kept this long locally
+PRUNE_AFTER_MS = OUTBOX_KEEP_MS  # shipped outbox rows are kept this long locally
 FULL_CHECK_EVERY_S = 60.0
 
 

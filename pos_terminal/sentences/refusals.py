@@ -71,6 +71,13 @@ register({
         "A cashier's name is printed on receipts and shown on screens, so it cannot hold a "
         "control character ({bad}: an escape, a newline, a tab or similar). Type the name as "
         "plain text; nothing changed."),
+    # the Terminal API's tokens
+    "token.unknown_scope": N_("Unknown scope {scopes}: use some of {allowed}."),
+    "token.bad_name": N_("{name} is not a usable token name: use 1 to 64 letters, digits, '.', "
+                         "'_' or '-'."),
+    "token.exists": N_("A token named {name} exists already: remove it first (pos-terminal "
+                       "api-token remove {name}) or pick another name."),
+    "token.unknown": N_("There is no token named {name}; see pos-terminal api-token list."),
     # the journal's file
     "journal.others_can_write": N_("Other users can change the payment journal {path}. Nothing "
                                    "was sent. Run: chmod 600 {files}"),

@@ -41,6 +41,8 @@ JOURNAL_COMMANDS: dict[str, tuple[str, ...]] = {
     "journal list": (),
     "journal show": (TID,),
     "journal export": (),
+    "journal info": (),
+    "journal compact": (),
     "report x": (),
     "report z": (),
     "headless": ("--scanner", "wedge"),
@@ -52,11 +54,17 @@ JOURNAL_COMMANDS: dict[str, tuple[str, ...]] = {
     "shift open": ("ann", "--pin-stdin"),
     "shift close": ("ann",),
     "shift list": (),
+    "serve": ("--port", "0"),
+    "api-token add": ("kassa",),
+    "api-token list": (),
+    "api-token remove": ("kassa",),
 }
-#: Commands that read only the cashier tables (early pages of the file): damaged payment rows
-#: do not stop them (they are checked for no traceback there), every other condition does.
+#: Commands that read only the cashier or token tables (early pages of the file): damaged
+#: payment rows do not stop them (they are checked for no traceback there), every other
+#: condition does.
 CASHIER_BOOK = {"cashier add", "cashier list", "cashier remove", "cashier unlock", "shift open",
-                "shift close", "shift list"}
+                "shift close", "shift list", "api-token add", "api-token list",
+                "api-token remove"}
 #: Commands that never open the configured journal (demo uses a temporary one).
 NO_JOURNAL = {"demo", "emulator", "banks", "verify-redirect", "verify-callback", "scan-image",
               "scan"}

@@ -144,12 +144,14 @@ def test_bad_lines_get_an_error_and_the_loop_goes_on(counter: Counter, scanner: 
     counter.read()  # READY
     assert counter.ask("HELLO there") == {
         "ok": False, "command": None, "line": "HELLO there",
-        "error": "unknown command 'HELLO'; commands: PAY <amount> [description] | STATUS "
-                 "<app_trans_id> | REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] | "
+        "error": "unknown command 'HELLO'; commands: PAY <amount> [REF=<sale_ref>] "
+                 "[description] | STATUS <app_trans_id> | STATUS REF=<sale_ref> | "
+                 "REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] | "
                  "RECONCILE | LEDGER | QUIT"}
     assert counter.ask("PAY 50.000đ")["error"] == (
         "the amount must be a whole number of VND (digits only), got '50.000đ'")
-    assert counter.ask("PAY")["error"] == "PAY needs an amount: PAY <amount> [description]"
+    assert counter.ask("PAY")["error"] == (
+        "PAY needs an amount: PAY <amount> [REF=<sale_ref>] [description]")
     too_big = counter.ask("PAY 999999999999")
     assert too_big["ok"] is False and "above the maximum" in too_big["error"]
     unknown = counter.ask("STATUS 261121_nosuch_1")
@@ -284,3 +286,25 @@ def test_a_payment_given_up_is_returned_when_charged_late(
         if running.proc.poll() is None:
             running.proc.kill()
         running.proc.wait(timeout=10)
+
+
+def test_pay_under_a_sale_ref_charges_once_like_the_terminal_api(
+        counter: Counter, scanner: SerialScanner, emulator: object) -> None:
+    counter.read()  # READY
+    code = fresh_code(emulator, "an")
+    scanner.hold_up(code)
+    paid = counter.ask("PAY 30000 REF=till-1/0042 a sandwich")
+    assert (paid["ok"], paid["state"], paid["sale_ref"], paid["description"]) == (
+        True, "succeeded", "till-1/0042", "a sandwich")
+    again = counter.ask("PAY 30000 REF=till-1/0042 a sandwich")  # the register lost the answer
+    assert (again["ok"], again["app_trans_id"]) == (True, paid["app_trans_id"])
+    scanner.take_away()
+    other = counter.ask("PAY 31000 REF=till-1/0042")
+    assert (other["ok"], other["refused"], other["exit_code"]) == (False, "ref_conflict", 2)
+    status = counter.ask("STATUS REF=till-1/0042")
+    assert (status["ok"], status["app_trans_id"]) == (True, paid["app_trans_id"])
+    assert counter.ask("STATUS REF=nosuch")["ok"] is False
+    empty = counter.ask("PAY 30000 REF=")
+    assert empty["ok"] is False and "REF must be 1 to 64" in empty["error"]
+    books = emulator.control.books  # type: ignore[attr-defined]
+    assert len(books.orders) == 1

@@ -52,6 +52,7 @@ class PayScreen(PosScreen):
             yield CameraPreview(self._frame, id="preview")
 
     def on_mount(self) -> None:
+        self.pos.counter.awaiting_code(self.sale.amount)  # a customer display asks for the code
         preview = self.query_one(CameraPreview)
         preview.display = self.pos.settings.ui.camera_preview and self._has_camera()
         self._update_scanner()

@@ -1,0 +1,91 @@
+"""The customer display: `GET /display`, a page for a second screen or a tablet facing the
+customer (the amount, "scan your payment code", the gateway QR when the cashier shows one, then
+PAID / NOT PAID, in Vietnamese and English), fed by the counter's events.
+
+No token on loopback (a screen plugged into the counter); from elsewhere, a token with the
+display scope in the query string (`?token=`), since a browser's EventSource sends no headers.
+The access log never writes query strings."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import AsyncIterator
+from importlib import resources
+from typing import Any
+from urllib.parse import quote
+
+import segno
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+from sse_starlette.sse import EventSourceResponse
+
+from pos_terminal.api.auth import display_allowed
+from pos_terminal.api.errors import ApiError
+from pos_terminal.api.events import for_display
+from pos_terminal.api.terminal import terminal_of
+from pos_terminal.base.i18n import N_, _, translate_to
+
+router = APIRouter(prefix="/display", tags=["customer display"])
+
+TEXT = {
+    "amount": N_("Amount to pay"),
+    "welcome": N_("Welcome"),
+    "scan": N_("Scan your payment code"),
+    "qr": N_("Scan this QR with your banking or wallet app"),
+    "checking": N_("Checking the payment…"),
+    "paid": N_("PAID - thank you!"),
+    "not_paid": N_("NOT PAID - please pay another way or ask the cashier"),
+    "unknown": N_("Outcome not known yet - the cashier will tell you"),
+}
+
+
+def _texts() -> dict[str, dict[str, str]]:
+    return {lang: {k: translate_to(lang, v) for k, v in TEXT.items()} for lang in ("vi", "en")}
+
+
+def _query(token: str | None) -> str:
+    return f"?token={quote(token, safe='')}" if token else ""
+
+
+def page(token: str | None) -> str:
+    html = resources.files("pos_terminal.api").joinpath("static/display.html").read_text("utf-8")
+    # JSON inside a <script>: "</" is escaped so no text can close the script element
+    return (html.replace("__TEXT__", json.dumps(_texts(), ensure_ascii=False)
+                         .replace("</", "<\\/"))
+            .replace("__QUERY__", json.dumps(_query(token)).replace("</", "<\\/")))
+
+
+@router.get("", response_class=HTMLResponse, summary="The customer display's page")
+def display(request: Request, token: str | None = None) -> HTMLResponse:
+    display_allowed(request, token)
+    return HTMLResponse(page(token), headers={"Cache-Control": "no-store",
+                                               "Referrer-Policy": "no-referrer"})
+
+
+@router.get("/events", summary="The display's events (SSE)")
+async def display_events(request: Request, token: str | None = None) -> EventSourceResponse:
+    display_allowed(request, token)
+    feed = terminal_of(request).feed
+
+    async def events() -> AsyncIterator[dict[str, Any]]:
+        async for number, data in feed.stream(None):
+            shown = for_display(data)
+            if shown is not None:
+                yield {"id": str(number), "event": shown["type"],
+                       "data": json.dumps(shown, ensure_ascii=False)}
+
+    return EventSourceResponse(events(), ping=15)
+
+
+@router.get("/qr/{app_trans_id}.svg", summary="A gateway order's QR for the display")
+def qr(app_trans_id: str, request: Request, token: str | None = None) -> Response:
+    display_allowed(request, token)
+    view = terminal_of(request).counter.find(app_trans_id)
+    if view is None or not view.order_url:
+        raise ApiError("not_found", _("No gateway order {app_trans_id} to show.").format(
+            app_trans_id=app_trans_id))
+    out = io.BytesIO()
+    segno.make(view.order_url, error="m").save(out, kind="svg", scale=8, border=2)
+    return Response(out.getvalue(), media_type="image/svg+xml",
+                    headers={"Cache-Control": "no-store"})

@@ -1,0 +1,30 @@
+"""`GET /v1/events`: the counter's events for the POS (Server-Sent Events), resumable with
+Last-Event-ID."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, Header, Request
+from sse_starlette.sse import EventSourceResponse
+
+from pos_terminal.api.auth import AnyToken
+from pos_terminal.api.terminal import terminal_of
+
+router = APIRouter(tags=["events"])
+
+
+@router.get("/v1/events", summary="The counter's events (text/event-stream)")
+async def events(request: Request, _token: AnyToken,
+                 last_event_id: str | None = Header(default=None)) -> EventSourceResponse:
+    feed = terminal_of(request).feed
+    after = int(last_event_id) if last_event_id and last_event_id.isdigit() else None
+
+    async def stream() -> AsyncIterator[dict[str, Any]]:
+        async for number, data in feed.stream(after):
+            yield {"id": str(number), "event": data["type"],
+                   "data": json.dumps(data, ensure_ascii=False)}
+
+    return EventSourceResponse(stream(), ping=15)

@@ -1,0 +1,103 @@
+"""`/v1/payments`: charge under the sale system's `sale_ref` (idempotent), look a payment up by
+`sale_ref` or `app_trans_id`, abort.
+
+Handlers are plain functions (FastAPI runs them in its thread pool): a payment blocks its
+request until final or the deadline, as `pay` does, and goes on to the end when the client
+hangs up, so a retry with the same sale_ref gets its answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query, Request
+
+from pos_terminal.api.auth import PayToken
+from pos_terminal.api.errors import ApiError
+from pos_terminal.api.models import REF, AbortIn, PaymentIn
+from pos_terminal.api.terminal import Terminal, terminal_of
+from pos_terminal.base.i18n import _
+from pos_terminal.counter import UNRESOLVED, SaleLine
+from pos_terminal.counter import outcome as verdict
+from pos_terminal.counter.types import PaymentView, check_code_format
+
+router = APIRouter(prefix="/v1/payments", tags=["payments"])
+
+
+def payment_answer(view: PaymentView) -> dict[str, Any]:
+    """The same fields as `pay --json` (sale_ref among them)."""
+    return verdict.payment_answer(view)
+
+
+def _waiting_answer(terminal: Terminal, sale_ref: str) -> dict[str, Any] | None:
+    """A sale of this process whose payment is not recorded yet (waiting for a scan)."""
+    waiting = terminal.desk.waiting(sale_ref)
+    if waiting is None:
+        return None
+    return verdict.contract(_("Waiting for the customer's payment code; nothing is charged "
+                              "yet. Do not start another payment for this sale."), waiting[0],
+                            state="waiting_for_code", verdict=verdict.Verdict.UNKNOWN,
+                            sale_ref=sale_ref)
+
+
+@router.post("", summary="Charge a sale (idempotent on sale_ref)")
+def pay(body: PaymentIn, request: Request,
+        _token: PayToken) -> dict[str, Any]:
+    terminal = terminal_of(request)
+    code = body.payment_code
+    if code is not None:
+        check_code_format(code, terminal.settings.scanner, field="payment_code")
+    lines = [SaleLine(i.name, i.price, i.quantity) for i in body.items]
+    view = terminal.desk.pay(body.sale_ref, body.amount, code, description=body.description,
+                             items=lines)
+    return payment_answer(view)
+
+
+@router.get("", summary="The payment of a sale (by sale_ref)")
+def by_sale_ref(request: Request, _token: PayToken,
+                sale_ref: str = Query(pattern=REF)) -> dict[str, Any]:
+    terminal = terminal_of(request)
+    view = terminal.counter.find_by_sale_ref(sale_ref)
+    if view is None:
+        waiting = _waiting_answer(terminal, sale_ref)
+        if waiting is not None:
+            return waiting
+        raise ApiError("not_found", _("No payment for sale {sale_ref}: it was never charged "
+                                      "here (a new POST with it charges it).").format(
+                                          sale_ref=sale_ref))
+    if view.state in UNRESOLVED and terminal.desk.waiting(sale_ref) is None:
+        view = terminal.counter.status(view.app_trans_id)
+    return payment_answer(view)
+
+
+@router.get("/{app_trans_id}", summary="A payment by its app_trans_id")
+def by_id(app_trans_id: str, request: Request,
+          _token: PayToken) -> dict[str, Any]:
+    return payment_answer(terminal_of(request).counter.status(app_trans_id))
+
+
+def _aborted(terminal: Terminal, sale_ref: str | None = None,
+             app_trans_id: str | None = None) -> dict[str, Any]:
+    try:
+        view = terminal.desk.abort(sale_ref=sale_ref, app_trans_id=app_trans_id)
+    except KeyError:
+        raise ApiError("not_found", _("No payment for sale {sale_ref}: nothing to "
+                                      "abort.").format(sale_ref=sale_ref)) from None
+    if view is None:
+        return verdict.contract(_("Aborted before a payment code was read: nothing was "
+                                  "charged."), None, state="aborted", sale_ref=sale_ref)
+    return payment_answer(view)
+
+
+@router.post("/abort", summary="Abort the payment of a sale (by sale_ref)")
+def abort_sale(body: AbortIn, request: Request,
+               _token: PayToken) -> dict[str, Any]:
+    return _aborted(terminal_of(request), sale_ref=body.sale_ref)
+
+
+@router.post("/{payment_id}/abort", summary="Abort a payment (app_trans_id or sale_ref): stop "
+             "waiting for its scan, or stop following it")
+def abort_payment(payment_id: str, request: Request, _token: PayToken) -> dict[str, Any]:
+    terminal = terminal_of(request)
+    if terminal.counter.find(payment_id) is not None:
+        return _aborted(terminal, app_trans_id=payment_id)
+    return _aborted(terminal, sale_ref=payment_id)  # waiting for a scan: no app_trans_id yet

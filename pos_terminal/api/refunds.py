@@ -1,0 +1,71 @@
+"""`/v1/refunds`: refunds under the sale system's `refund_ref` (idempotent), with the same
+authority as every other path: once a supervisor exists, a supervisor's id and PIN (checked with
+the book's attempts and lock-out), or a token the shop trusts (scope trusted-refund, granted by
+a supervisor when the token was added; docs/security.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query, Request
+
+from pos_terminal.api.auth import RefundToken
+from pos_terminal.api.errors import ApiError
+from pos_terminal.api.models import REF, RefundIn
+from pos_terminal.api.terminal import Terminal, terminal_of
+from pos_terminal.base.i18n import _
+from pos_terminal.counter import outcome as verdict
+from pos_terminal.counter.admin import ApiToken
+from pos_terminal.counter.types import RefundRefTaken, RefundView
+
+router = APIRouter(prefix="/v1/refunds", tags=["refunds"])
+
+
+def _authorised_by(terminal: Terminal, token: ApiToken, body: RefundIn) -> str | None:
+    if token.allows("trusted-refund"):
+        return token.authorised_by
+    return terminal.counter.authorise(body.supervisor, body.pin)
+
+
+def _same(refund: RefundView, body: RefundIn) -> RefundView:
+    if (refund.app_trans_id, refund.amount) != (body.app_trans_id, body.amount):
+        raise ApiError("ref_conflict", _("Refund reference {ref} already belongs to a refund of "
+                                         "{amount} VND on {app_trans_id}: nothing more was "
+                                         "refunded. Use a new refund_ref for a new refund.").format(
+            ref=body.refund_ref, amount=refund.amount, app_trans_id=refund.app_trans_id))
+    return refund
+
+
+@router.post("", summary="Refund a payment (idempotent on refund_ref)")
+def refund(body: RefundIn, request: Request,
+           token: RefundToken) -> dict[str, Any]:
+    terminal = terminal_of(request)
+    counter = terminal.counter
+    counter.validate_amount(body.amount)  # whole VND within the limits of a payment
+    authorised_by = _authorised_by(terminal, token, body)
+    existing = counter.find_refund_by_ref(body.refund_ref)
+    if existing is not None:
+        return verdict.refund_answer(_same(existing, body))
+    try:
+        # who asked: the payment's cashier (the POS names no cashier); who authorised: above
+        view = counter.refund(body.app_trans_id, body.amount, body.description,
+                              authorised_by=authorised_by, refund_ref=body.refund_ref)
+    except RefundRefTaken as exc:  # the same refund_ref recorded meanwhile (a parallel retry)
+        view = _same(counter.get_refund(exc.m_refund_id), body)
+    return verdict.refund_answer(view)
+
+
+@router.get("", summary="The refund under a refund_ref")
+def by_ref(request: Request, _token: RefundToken,
+           refund_ref: str = Query(pattern=REF)) -> dict[str, Any]:
+    found = terminal_of(request).counter.find_refund_by_ref(refund_ref)
+    if found is None:
+        raise ApiError("not_found", _("No refund under {ref}: it was never made here.").format(
+            ref=refund_ref))
+    return verdict.refund_answer(found)
+
+
+@router.get("/{m_refund_id}", summary="A refund by its m_refund_id")
+def by_id(m_refund_id: str, request: Request,
+          _token: RefundToken) -> dict[str, Any]:
+    return verdict.refund_answer(terminal_of(request).counter.get_refund(m_refund_id))

@@ -1,0 +1,38 @@
+"""`/v1/reports` (X: the running day; Z: closes it) and `/v1/receipts/{id}`: a receipt's lines,
+ready for the POS's own printer, in the shop's language or the one asked for."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+
+from pos_terminal.api.auth import ReportsToken
+from pos_terminal.api.errors import ApiError
+from pos_terminal.api.terminal import terminal_of
+from pos_terminal.counter.types import NoReceipt
+
+router = APIRouter(tags=["reports and receipts"])
+
+
+@router.get("/v1/reports/x", summary="X report: the day so far (closes nothing)")
+def x_report(request: Request, _token: ReportsToken) -> dict[str, Any]:
+    return terminal_of(request).counter.x_report().to_json()
+
+
+@router.post("/v1/reports/z", summary="Z report: closes the day")
+def z_report(request: Request, _token: ReportsToken) -> dict[str, Any]:
+    return terminal_of(request).counter.close_day().to_json()
+
+
+@router.get("/v1/receipts/{subject_id}", summary="The receipt of a payment or refund, as lines")
+def receipt(subject_id: str, request: Request, _token: ReportsToken,
+            lang: Literal["vi", "en"] | None = None) -> dict[str, Any]:
+    try:
+        found = terminal_of(request).counter.receipt(subject_id, lang)
+    except LookupError as exc:
+        raise ApiError("not_found", getattr(exc, "message", str(exc))) from None
+    except NoReceipt as exc:
+        raise ApiError("no_receipt", exc.message) from None
+    return {"kind": found.kind, "subject_id": found.subject_id, "reprint": found.reprint,
+            "lines": list(found.lines)}
