@@ -45,6 +45,7 @@ from pos_terminal.counter.background import RECONCILE_EVERY_S, start_reconciler
 from pos_terminal.counter.cashiers import AuthorityRequired
 from pos_terminal.counter.sales import SaleDesk, SaleRefused, check_ref
 from pos_terminal.counter.types import PaymentView
+from pos_terminal.sentences import use_front_end
 from pos_terminal.text_safety import json_line
 
 if TYPE_CHECKING:
@@ -148,6 +149,7 @@ class CounterLoop:
 
     def __init__(self, counter: Counter, source: ScanSource | None, out: Writer, *,
                  scan_timeout_s: float = 60.0, ledger: LedgerStatus | None = None) -> None:
+        use_front_end("lines")  # it keeps checking open payments; a person's step is the CLI
         self.counter = counter
         self.ledger = ledger
         self.source = source

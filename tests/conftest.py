@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from pos_terminal import sentences  # the renderer, as every front end installs it
 from pos_terminal.base import i18n
 from pos_terminal.config import Settings, load_settings
 
@@ -54,8 +55,10 @@ def _english_unless_asked() -> Iterator[None]:
     """Every test starts in English whatever the machine's locale; a test that wants Vietnamese
     sets it (or loads a config with language = "vi")."""
     i18n.set_language("en")
+    sentences.use_front_end("screen")  # the CLI's commands run in-process in some tests
     yield
     i18n.set_language("en")
+    sentences.use_front_end("screen")
 
 
 @pytest.fixture(scope="session")

@@ -16,13 +16,13 @@ from pathlib import Path
 from pos_terminal.wallet import constants, returncodes
 
 ROOT = Path(__file__).resolve().parent.parent / "pos_terminal"
-SCANNED = ("checkout", "journal", "cli", "tui", "counter", "headless.py")
+SCANNED = ("checkout", "journal", "cli", "tui", "counter", "sentences", "headless.py")
 
 _CODE_NAMES = re.compile(r"(return_?code|^rc$|sub_code)", re.IGNORECASE)
 _SQL_CODE = re.compile(r"return_?code\s*(=|==|!=|<>|<|>|\bIN\b)\s*\(?\s*-?\d", re.IGNORECASE)
 #: Every code number the wallet package documents or acts on (1, 2, 3 are too common to flag
 #: anywhere but in a comparison with a return-code name).
-_KNOWN = ({c for c in returncodes.PAYMENT_SENTENCES if c < 0} | set(returncodes.REQUEST_REFUSALS)
+_KNOWN = ({c for c in returncodes.PAYMENT_REASONS if c < 0} | set(returncodes.REQUEST_REFUSALS)
           | {constants.RC_NOT_FOUND, constants.RC_DUPLICATE})
 
 

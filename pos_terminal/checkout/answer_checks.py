@@ -7,45 +7,34 @@ charge (so never "not paid") but cannot be shown as paid: a person checks the me
 
 from __future__ import annotations
 
-from pos_terminal.base.i18n import _
-from pos_terminal.checkout.validation import vnd as vnd_text
+from pos_terminal.base.reasons import Reason
 from pos_terminal.journal import PaymentView
 from pos_terminal.wallet.results import Outcome, PaymentResult
 from pos_terminal.wallet.returncodes import success_with_failure_detail
 
 
-def answer_problems(view: PaymentView, result: PaymentResult) -> list[str]:
+def answer_problems(view: PaymentView, result: PaymentResult) -> list[Reason]:
     """What is wrong with `result` as an answer about `view` (empty: nothing)."""
-    problems: list[str] = []
+    problems: list[Reason] = []
     if result.amount is not None:
         if result.amount < 0:
-            problems.append(_("it reports a negative amount ({amount})").format(
-                amount=vnd_text(result.amount)))
+            problems.append(Reason.of("problem.negative_amount", amount=result.amount))
         elif result.amount != view.amount and result.outcome is not Outcome.NOT_FOUND:
-            problems.append(_("it reports {amount} for an order of {ordered}").format(
-                amount=vnd_text(result.amount), ordered=vnd_text(view.amount)))
+            problems.append(Reason.of("problem.other_amount", amount=result.amount,
+                                      ordered=view.amount))
     if result.outcome is Outcome.SUCCEEDED:
         if success_with_failure_detail(result.sub_return_code):
-            problems.append(_("it says success (return code {code}) with the failure sub-code "
-                              "{sub_code}").format(code=result.return_code,
-                                                   sub_code=result.sub_return_code))
+            problems.append(Reason.of("problem.failure_subcode", code=result.return_code,
+                                      sub_code=result.sub_return_code))
         if not result.zp_trans_id:
-            problems.append(_("it says success without a wallet transaction number "
-                              "(zp_trans_id), so the payment could never be refunded"))
+            problems.append(Reason.of("problem.no_transaction_number"))
     return problems
 
 
-def review_message(app_trans_id: str, problems: list[str]) -> str:
-    return _(
-        "The wallet service's answer does not fit this order: {problems}. The customer may or "
-        "may not have been charged: do not charge again and do not treat it as paid. Check "
-        "payment {app_trans_id} in the merchant portal, then mark it with pos-terminal override."
-    ).format(problems="; ".join(problems), app_trans_id=app_trans_id)
+def review(app_trans_id: str, problems: list[Reason]) -> Reason:
+    return Reason.of("review.answer_mismatch", problems=problems, app_trans_id=app_trans_id)
 
 
-def mismatch_message(app_trans_id: str, detail: str) -> str:
-    return _(
-        "The wallet service answered about another order ({detail}). The outcome of payment "
-        "{app_trans_id} is unknown: do not charge again. Check it in the merchant portal, then "
-        "mark it with pos-terminal override."
-    ).format(detail=detail, app_trans_id=app_trans_id)
+def other_order(app_trans_id: str, detail: Reason | str) -> Reason:
+    """The answer named another order: the outcome of this one is unknown."""
+    return Reason.of("review.other_order", detail=detail, app_trans_id=app_trans_id)

@@ -17,9 +17,9 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 from pos_terminal.base.codes import mask_code
-from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout import gateway, late_charges, outcomes, recovery, refunds
-from pos_terminal.checkout.answer_checks import mismatch_message
+from pos_terminal.checkout.answer_checks import other_order
 from pos_terminal.checkout.errors import AnswerNotRecorded, CodeRefused, Stopped
 from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
@@ -40,6 +40,7 @@ from pos_terminal.journal import (
     Journal,
     JournalError,
     JournalUnavailable,
+    PaymentEvent,
     PaymentState,
     PaymentView,
     RefundView,
@@ -59,16 +60,12 @@ from pos_terminal.wallet.returncodes import never_arrived
 
 log = logging.getLogger(__name__)
 S = PaymentState
+E = PaymentEvent
 _PREPARING = "(preparing)"  # a claimed code whose payment has no app_trans_id yet
 
 
-def in_flight_message(masked_code: str, app_trans_id: str | None) -> str:
-    if app_trans_id:
-        return _("This payment code ({code}) is already being charged in payment "
-                 "{app_trans_id}. Wait for its result; do not charge again.").format(
-                     code=masked_code, app_trans_id=app_trans_id)
-    return _("This payment code ({code}) is already being charged (its payment is being "
-             "prepared). Wait for its result; do not charge again.").format(code=masked_code)
+def in_flight(masked_code: str, app_trans_id: str | None) -> Reason:
+    return Reason.of("refused.code_in_flight", code=masked_code, app_trans_id=app_trans_id)
 
 Progress = Callable[[PaymentView], None]
 
@@ -77,35 +74,13 @@ Progress = Callable[[PaymentView], None]
 #: keeps its lease however long it takes (journal/lease.py).
 LEASE_MARGIN_S = 5.0
 
-MSG_STOPPED_BEFORE_SEND = N_(
-    "Stopped before the payment was sent: nothing was charged. Charge again if the customer "
-    "still wants to pay."
-)
-MSG_LEASE_LOST = N_(
-    "This terminal was held up after recording the payment and before sending it, and another "
-    "process has concluded it: the payment was NOT sent from here and nothing was charged by it."
-)
+def unexpected(exc: BaseException) -> Reason:
+    return Reason.of("unknown.unexpected", error=type(exc).__name__)
 
 
-def unexpected_message(exc: BaseException) -> str:
-    return _(
-        "Unexpected error while waiting for the answer ({error}). The payment may or may not "
-        "have gone through: the terminal checks its status. Do not charge again."
-    ).format(error=type(exc).__name__)
-
-
-def refusal_message(masked: str, reason: str, app_trans_id: str | None) -> str:
-    if reason == "charged":
-        return _(
-            "This payment code ({code}) was already charged on this terminal (payment "
-            "{app_trans_id}). Ask the customer to show a fresh code in the wallet app."
-        ).format(code=masked, app_trans_id=app_trans_id)
-    if reason == "in_flight":
-        return in_flight_message(masked, app_trans_id)
-    return _(
-        "This payment code ({code}) belongs to payment {app_trans_id}, whose result is still "
-        "unknown. Run pos-terminal reconcile, and ask the customer to show a fresh code."
-    ).format(code=masked, app_trans_id=app_trans_id)
+def refusal(masked: str, reason: str, app_trans_id: str | None) -> Reason:
+    """Why a payment code is refused: "charged", "in_flight" or "unresolved"."""
+    return Reason.of(f"refused.code_{reason}", code=masked, app_trans_id=app_trans_id)
 
 
 class Checkout:
@@ -114,14 +89,8 @@ class Checkout:
         settings: Settings,
         client: WalletPort | None = None,
         journal: JournalStore | None = None,
-        *,
-        reconciles_in_background: bool = True,
     ) -> None:
-        """`reconciles_in_background`: whether the program using this Checkout keeps resolving
-        open payments itself (the UI does); a one-shot program (the CLI) passes False so that an
-        open payment's message tells the reader to run `pos-terminal reconcile` instead."""
         self.settings = settings
-        self.reconciles_in_background = reconciles_in_background
         self._owns_journal = journal is None
         self.journal: JournalStore = (
             journal if journal is not None
@@ -190,7 +159,7 @@ class Checkout:
             current = self._codes_in_flight.get(fp)
             if current is not None:
                 known = current if current != _PREPARING else None
-                raise CodeRefused(in_flight_message(mask_code(code), known), "in_flight", known)
+                raise CodeRefused(in_flight(mask_code(code), known), "in_flight", known)
             for p in self.journal.payments_with_code(code):
                 reason = None
                 if p.state in (S.SUCCEEDED, S.REFUNDED):
@@ -198,7 +167,7 @@ class Checkout:
                 elif p.state in PENDING_STATES:
                     reason = "in_flight" if now - p.created_ms <= window_ms else "unresolved"
                 if reason is not None:
-                    raise CodeRefused(refusal_message(mask_code(code), reason, p.app_trans_id),
+                    raise CodeRefused(refusal(mask_code(code), reason, p.app_trans_id),
                                       reason, p.app_trans_id)
             self._codes_in_flight[fp] = _PREPARING
         return fp
@@ -264,7 +233,7 @@ class Checkout:
             with self._lock:
                 self._codes_in_flight[fp] = app_trans_id
             if stop is not None and stop.is_set():
-                raise Stopped(_("Stopped before the payment was recorded: nothing was sent."))
+                raise Stopped(Reason.of("stopped.before_intent"))
             try:
                 view = self.journal.record_intent(
                     app_trans_id=app_trans_id,
@@ -274,7 +243,7 @@ class Checkout:
                     items=[it.as_wire() for it in items],
                     payment_code=code,
                     payload_hash=prepared.payload_hash,
-                    message=_(outcomes.MSG_SENDING),
+                    message=outcomes.SENDING,
                     now=now,
                     lease_ttl_ms=self.lease_ttl_ms(),
                     cashier_id=cashier_id,
@@ -282,7 +251,7 @@ class Checkout:
                     sale_ref=sale_ref,
                 )
             except CodeClaimed as exc:  # another process claimed this code first
-                raise CodeRefused(refusal_message(mask_code(code), exc.reason, exc.app_trans_id),
+                raise CodeRefused(refusal(mask_code(code), exc.reason, exc.app_trans_id),
                                   exc.reason, exc.app_trans_id) from None
             self.last_intent = app_trans_id
             with self._following(app_trans_id):
@@ -290,9 +259,9 @@ class Checkout:
                     on_progress(view)
                 pause_point("after_intent")
                 if stop is not None and stop.is_set():
-                    view = self._not_sent(app_trans_id, _(MSG_STOPPED_BEFORE_SEND))
+                    view = self._not_sent(app_trans_id, Reason.of("not_sent.stopped"))
                 elif not self.journal.claim_send(app_trans_id, self.lease_ttl_ms()):
-                    view = self._not_sent(app_trans_id, _(MSG_LEASE_LOST))
+                    view = self._not_sent(app_trans_id, Reason.of("not_sent.lease_lost"))
                 else:
                     pause_point("before_send")
                     view = self._send(view, prepared)
@@ -304,21 +273,21 @@ class Checkout:
         finally:
             self._release_code(fp)
 
-    def _not_sent(self, app_trans_id: str, message: str) -> PaymentView:
+    def _not_sent(self, app_trans_id: str, message: Reason) -> PaymentView:
         """The intent is recorded but this process did not send it (and never will)."""
         try:
-            return self.journal.transition(app_trans_id, S.FAILED, message=message,
-                                           allowed_from=(S.SUBMITTING, S.UNKNOWN), release=True)
+            return self.journal.apply(app_trans_id, E.NOT_SENT, message=message, release=True)
         except IllegalTransition:  # another process settled it meanwhile: keep its verdict
             self.journal.release(app_trans_id)
             return self.journal.get(app_trans_id)
 
-    def _settle_own(self, app_trans_id: str, to: PaymentState, message: str) -> PaymentView:
+    def _settle_own(self, app_trans_id: str, event: PaymentEvent, message: Reason
+                    ) -> PaymentView:
         """Record how this process's own send ended, releasing its lease in the same
         transaction; if another process has settled the payment meanwhile (a status query found
         it paid while this send waited), its verdict stands."""
         try:
-            return self.journal.transition(app_trans_id, to, message=message, release=True)
+            return self.journal.apply(app_trans_id, event, message=message, release=True)
         except IllegalTransition:
             self.journal.release(app_trans_id)
             return self.journal.get(app_trans_id)
@@ -332,27 +301,27 @@ class Checkout:
             result = self.client.send_quick_pay(prepared)
         except NotSent as exc:
             pause_point("after_answer")
-            never_sent = outcomes.not_sent_message(exc.cause)
+            never_sent = outcomes.not_sent(exc.cause)
             return self._record_answer(app_trans_id, lambda: self._settle_own(
-                app_trans_id, S.FAILED, never_sent))
+                app_trans_id, E.DECLINED, never_sent))
         except MismatchedAnswer as exc:
             pause_point("after_answer")
-            text = mismatch_message(app_trans_id, exc.message)
+            text = other_order(app_trans_id, exc.why)
             return self._record_answer(app_trans_id, lambda: outcomes.needs_review(j, view, text))
         except (NoAnswer, UnreadableAnswer) as exc:
             pause_point("after_answer")
-            unknown = outcomes.no_answer_message(exc.message)
+            unknown = outcomes.no_answer(exc.why)
             return self._record_answer(app_trans_id, lambda: self._settle_own(
-                app_trans_id, S.UNKNOWN, unknown))
+                app_trans_id, E.NO_ANSWER, unknown))
         except Exception as exc:
             log.exception("unexpected error sending payment %s", app_trans_id)
-            text = unexpected_message(exc)
+            text = unexpected(exc)
             return self._record_answer(app_trans_id, lambda: self._settle_own(
-                app_trans_id, S.UNKNOWN, text))
+                app_trans_id, E.NO_ANSWER, text))
         except BaseException:
             # KeyboardInterrupt and the like: record what is known before going.
             try:
-                j.transition(app_trans_id, S.UNKNOWN, message=outcomes.no_answer_message(
+                j.apply(app_trans_id, E.NO_ANSWER, message=outcomes.no_answer(
                     "the terminal was interrupted while sending"), release=True)
             except Exception:
                 log.exception("could not record the interruption of %s", app_trans_id)
@@ -374,10 +343,8 @@ class Checkout:
             return commit()
         except JournalUnavailable as exc:
             raise AnswerNotRecorded(
-                _("Payment {app_trans_id} was sent, but its answer could not be recorded: "
-                  "{error} Its intent is in the journal: once the journal is fixed, run "
-                  "pos-terminal reconcile to learn the result. Do not charge again.").format(
-                      app_trans_id=app_trans_id, error=exc.message),
+                Reason.of("unknown.answer_not_recorded", app_trans_id=app_trans_id,
+                          error=exc.why),
                 exc.reason, app_trans_id,
             ) from exc
 
@@ -412,8 +379,7 @@ class Checkout:
         if view.state in PENDING_STATES and not view.needs_review:
             view = outcomes.stay(
                 self.journal, view,
-                outcomes.still_open_message(deadline.elapsed(), view.app_trans_id,
-                                            background=self.reconciles_in_background),
+                outcomes.still_open(deadline.elapsed(), view.app_trans_id),
                 poll=False,
             )
             if on_progress is not None:
@@ -430,16 +396,16 @@ class Checkout:
             if view.is_final:
                 return self.journal.get(view.app_trans_id)
             return outcomes.needs_review(self.journal, view,
-                                         mismatch_message(view.app_trans_id, exc.message))
-        except (NoAnswer, UnreadableAnswer, ServiceRefused) as exc:
+                                         other_order(view.app_trans_id, exc.why))
+        except (NoAnswer, NotSent, UnreadableAnswer, ServiceRefused) as exc:
             if view.is_final:
                 return self.journal.get(view.app_trans_id)
-            return outcomes.stay(self.journal, view, outcomes.no_answer_message(exc.message))
+            return outcomes.stay(self.journal, view, outcomes.no_answer(exc.why))
         except Exception as exc:
             log.exception("unexpected error querying %s", view.app_trans_id)
             if view.is_final:
                 return self.journal.get(view.app_trans_id)
-            return outcomes.stay(self.journal, view, unexpected_message(exc))
+            return outcomes.stay(self.journal, view, unexpected(exc))
         if view.is_final:
             after = outcomes.recheck_final(self.journal, view, result)
         else:
@@ -517,12 +483,15 @@ class Checkout:
         self, app_trans_id: str, to_state: PaymentState, reason: str, who: str,
         *, cashier_id: str | None = None,
     ) -> PaymentView:
-        sentence = (_("Marked paid by hand by {who}: {reason}") if to_state is S.SUCCEEDED
-                    else _("Marked failed by hand by {who}: {reason}"))
-        return self.journal.override(
-            app_trans_id, to_state, reason=reason, who=who, cashier_id=cashier_id,
-            message=sentence.format(who=who.strip(), reason=reason.strip()),
-        )
+        paid = to_state is S.SUCCEEDED
+        said = Reason.of("override.paid" if paid else "override.failed",
+                         who=who.strip(), reason=reason.strip())
+        if to_state not in (S.SUCCEEDED, S.FAILED):
+            raise IllegalTransition(
+                f"An override can only mark a payment succeeded or failed, not {to_state.value}.")
+        return self.journal.apply(
+            app_trans_id, E.OVERRIDE_PAID if paid else E.OVERRIDE_FAILED, message=said,
+            reason=reason, who=who, cashier_id=cashier_id)
 
     # ---------------------------------------------------------------- gateway orders
     def create_gateway_order(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pos_terminal.base.errors import ExitCode, PosError
+from pos_terminal.base.reasons import Reason
 from pos_terminal.journal import JournalUnavailable
 
 
@@ -22,7 +23,7 @@ class CodeRefused(CheckoutError):
     that payment is still being prepared in this process and has no id yet).
     """
 
-    def __init__(self, message: str, reason: str, app_trans_id: str | None) -> None:
+    def __init__(self, message: Reason | str, reason: str, app_trans_id: str | None) -> None:
         super().__init__(message)
         self.reason = reason
         self.app_trans_id = app_trans_id
@@ -31,7 +32,7 @@ class CodeRefused(CheckoutError):
 class InvalidPayment(CheckoutError):
     """Bad input refused before anything is recorded or sent; ``field`` names it."""
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str, message: Reason | str) -> None:
         super().__init__(message)
         self.field = field
 
@@ -42,7 +43,7 @@ class AnswerNotRecorded(JournalUnavailable):
 
     exit_code = ExitCode.UNKNOWN
 
-    def __init__(self, message: str, reason: str, app_trans_id: str) -> None:
+    def __init__(self, message: Reason | str, reason: str, app_trans_id: str) -> None:
         super().__init__(message, reason)
         self.app_trans_id = app_trans_id
 

@@ -10,16 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout import outcomes
 from pos_terminal.checkout.ports import CheckoutContext
-from pos_terminal.journal import PaymentState, PaymentView
+from pos_terminal.journal import Answer, PaymentEvent, PaymentState, PaymentView
 from pos_terminal.wallet.errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
 from pos_terminal.wallet.ids import new_app_trans_id
 from pos_terminal.wallet.messages import EmbedData, GatewayOrder
 
 S = PaymentState
-MSG_WAITING = N_("Waiting for the customer to pay with the QR code or the order page.")
+E = PaymentEvent
+WAITING = Reason.of("gateway.waiting")
 
 
 @dataclass(frozen=True)
@@ -73,27 +74,22 @@ def create_gateway_order(
     order.validate(co.client.generation)
     view = journal.record_intent(
         app_trans_id=app_trans_id, amount=amount, generation=co.client.generation,
-        kind="gateway", description=description, message=_("Creating the order."), now=now,
+        kind="gateway", description=description, message=Reason.of("gateway.creating"), now=now,
     )
     token: str | None = None
     try:
         co.count_request()
         result = co.client.create_order(order)
     except NotSent as exc:
-        view = journal.transition(app_trans_id, S.FAILED,
-                                  message=outcomes.not_sent_message(exc.cause))
+        view = journal.apply(app_trans_id, E.DECLINED, message=outcomes.not_sent(exc.cause))
     except (NoAnswer, UnreadableAnswer) as exc:
-        view = journal.transition(app_trans_id, S.UNKNOWN,
-                                  message=outcomes.no_answer_message(exc.message))
+        view = journal.apply(app_trans_id, E.NO_ANSWER, message=outcomes.no_answer(exc.why))
     except ServiceRefused as exc:
-        view = journal.transition(
-            app_trans_id, S.FAILED, message=exc.message, return_code=exc.return_code,
-            sub_return_code=exc.sub_return_code, service_message=exc.service_message,
-        )
+        view = journal.apply(app_trans_id, E.DECLINED, Answer(
+            exc.return_code, exc.sub_return_code, exc.service_message), message=exc.why)
     else:
         token = result.zp_trans_token
-        view = journal.transition(
-            app_trans_id, S.PROCESSING, message=_(MSG_WAITING), return_code=result.return_code,
-            service_message=result.message, order_url=result.order_url, qr_code=result.qr_code,
-        )
+        view = journal.apply(app_trans_id, E.ACCEPTED, Answer(
+            result.return_code, None, result.message, order_url=result.order_url,
+            qr_code=result.qr_code), message=WAITING)
     return GatewayOrderView(view, token)

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import logging
 
-from pos_terminal.base.i18n import _
+from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout import refunds
 from pos_terminal.checkout.errors import InvalidPayment
 from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.ports import CheckoutContext
-from pos_terminal.checkout.validation import vnd
 from pos_terminal.journal import (
     AlreadyReturned,
+    Answer,
+    IllegalTransition,
+    PaymentEvent,
     PaymentState,
     PaymentView,
     RefundNotAllowed,
@@ -28,75 +30,46 @@ from pos_terminal.wallet.errors import WalletError
 
 log = logging.getLogger(__name__)
 S = PaymentState
+E = PaymentEvent
 
 
 def returns_automatically(co: CheckoutContext) -> bool:
     return co.settings.checkout.late_success == "refund"
 
 
-def gave_up_message(returns: bool, background: bool = True, app_trans_id: str = "") -> str:
-    """What the cashier is told on giving up waiting for a payment whose outcome is unknown.
-    `background`: this program keeps checking it; otherwise `pos-terminal reconcile` does."""
-    if background:
-        checking = _("The terminal keeps checking this payment")
-    else:
-        checking = _("Run `pos-terminal reconcile` (or `pos-terminal status {id}`) to keep "
-                     "checking it").format(id=app_trans_id or "<app_trans_id>")
-    if returns:
-        return _(
-            "Outcome still unknown: ask the customer to pay another way. {checking}; if the "
-            "wallet charges it after all, the charge is returned to the customer automatically."
-        ).format(checking=checking)
-    return _(
-        "Outcome still unknown: do not take another payment for this sale yet. {checking}; if "
-        "the wallet charges it late, it is marked NEEDS REVIEW and a supervisor refunds it or "
-        "settles the sale."
-    ).format(checking=checking)
+def gave_up(returns: bool, app_trans_id: str) -> Reason:
+    """The cashier gave up waiting for a payment whose outcome is unknown; `returns`: a late
+    charge would be returned automatically (the front end says who keeps checking it)."""
+    return Reason.of("unknown.gave_up", returns=returns, app_trans_id=app_trans_id)
 
 
-def review_message(amount: int) -> str:
-    return _(
-        "CHARGED LATE: the wallet charged {amount} after the cashier had given up or the "
-        "terminal had said it failed. Check whether the customer also paid another way; if so, "
-        "refund it (pos-terminal refund, supervisor PIN)."
-    ).format(amount=vnd(amount))
+def review(amount: int) -> Reason:
+    return Reason.of("late.review", amount=amount)
 
 
-def return_failed_message(amount: int, why: str) -> str:
-    return _(
-        "CHARGED LATE and the automatic return of {amount} failed ({why}). Refund it by hand "
-        "(pos-terminal refund, supervisor PIN) or from the merchant portal."
-    ).format(amount=vnd(amount), why=why)
-
-
-def note(view: PaymentView, auto_refund: RefundView | None) -> str:
-    """A few words on a late charge for History and the Result screen ("" when not one)."""
-    if not view.charged_late:
-        return ""
-    if auto_refund is None:
-        return _("charged late: needs review") if view.needs_review else _("charged late")
-    if auto_refund.state is S.REFUNDED:
-        return _("charged late, returned automatically")
-    if auto_refund.state is S.REFUNDING:
-        return _("charged late, being returned automatically")
-    return _("charged late, automatic return failed: needs review")
+def return_failed(amount: int, why: Reason | str) -> Reason:
+    return Reason.of("late.return_failed", amount=amount, why=why)
 
 
 def abandon(co: CheckoutContext, app_trans_id: str, *,
             cashier_id: str | None = None) -> PaymentView:
     """The cashier stops waiting for an open payment. Returns the row: still open (from now on
     a success is a late charge), or already settled (its verdict came first: show it)."""
-    message = gave_up_message(returns_automatically(co), co.reconciles_in_background,
-                              app_trans_id)
-    return co.journal.mark_abandoned(app_trans_id, message, cashier_id=cashier_id)
+    try:
+        return co.journal.apply(app_trans_id, E.ABANDONED, message=gave_up(
+            returns_automatically(co), app_trans_id), cashier_id=cashier_id)
+    except IllegalTransition:  # settled (its verdict came first: show it), or abandoned already
+        return co.journal.get(app_trans_id)
 
 
-def _flag(co: CheckoutContext, view: PaymentView, message: str) -> PaymentView:
-    return co.journal.flag_answer(
-        view.app_trans_id, message, return_code=view.return_code,
-        sub_return_code=view.sub_return_code, service_message=view.service_message,
-        zp_trans_id=view.zp_trans_id,
-    )
+def _flag(co: CheckoutContext, view: PaymentView, message: Reason) -> PaymentView:
+    """A late charge left for a person (the row's answer is kept as it is)."""
+    answer = Answer(view.return_code, view.sub_return_code, view.service_message,
+                    view.zp_trans_id)
+    try:
+        return co.journal.apply(view, E.LATE_REVIEW, answer, message=message)
+    except IllegalTransition:  # refunded or settled otherwise meanwhile
+        return co.journal.get(view.app_trans_id)
 
 
 def settle(co: CheckoutContext, view: PaymentView) -> PaymentView:
@@ -106,7 +79,7 @@ def settle(co: CheckoutContext, view: PaymentView) -> PaymentView:
     journal = co.journal
     if not returns_automatically(co):
         log.warning("late charge %s left for review", view.app_trans_id)
-        return _flag(co, view, review_message(view.amount))
+        return _flag(co, view, review(view.amount))
     if journal.auto_refund_of(view.app_trans_id) is not None:
         return journal.get(view.app_trans_id)
     log.warning("returning late charge %s", view.app_trans_id)
@@ -114,7 +87,7 @@ def settle(co: CheckoutContext, view: PaymentView) -> PaymentView:
     try:
         returned = refunds.refund(
             co, view.app_trans_id, None,
-            _("Automatic return of a late charge ({id})").format(id=view.app_trans_id),
+            f"Automatic return of a late charge ({view.app_trans_id})",
             deadline_s=0.0, auto=True, cashier_id=view.cashier_id,
         )
     except AlreadyReturned:
@@ -124,7 +97,7 @@ def settle(co: CheckoutContext, view: PaymentView) -> PaymentView:
         has_return = journal.auto_refund_of(view.app_trans_id) is not None
         if has_return or current.state is not S.SUCCEEDED:
             return current  # another process returned it, or a person refunded it meanwhile
-        return _flag(co, current, return_failed_message(view.amount, str(exc)))
+        return _flag(co, current, return_failed(view.amount, exc.why))
     return after_return(co, returned)
 
 
@@ -132,7 +105,7 @@ def after_return(co: CheckoutContext, refund: RefundView) -> PaymentView:
     """A failed automatic return flags its payment for a person."""
     payment = co.journal.get(refund.app_trans_id)
     if refund.auto and refund.state is S.FAILED and not payment.needs_review:
-        return _flag(co, payment, return_failed_message(refund.amount, refund.message))
+        return _flag(co, payment, return_failed(refund.amount, refund.why))
     return payment
 
 

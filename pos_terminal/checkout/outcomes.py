@@ -9,143 +9,100 @@ from __future__ import annotations
 
 import logging
 
-from pos_terminal.base.i18n import N_, _
-from pos_terminal.checkout.answer_checks import answer_problems, review_message
+from pos_terminal.base.reasons import Reason
+from pos_terminal.checkout.answer_checks import answer_problems, review
 from pos_terminal.checkout.ports import JournalStore
-from pos_terminal.checkout.validation import vnd
 from pos_terminal.journal import (
+    Answer,
     IllegalTransition,
+    PaymentEvent,
     PaymentState,
     PaymentView,
     RefundView,
+    Refused,
 )
 from pos_terminal.wallet.results import PaymentResult, RefundResult, WalletOutcome
 
 log = logging.getLogger(__name__)
 S = PaymentState
+E = PaymentEvent
 
-MSG_SENDING = N_("Sending the payment to the wallet service. Do not charge again.")
-MSG_NEVER_ARRIVED = N_(
-    "The payment never reached the wallet service and the customer was not charged. It is safe "
-    "to retry with a new transaction."
-)
-MSG_CHECKING = N_(
-    "Checking with the wallet service whether the payment went through. Do not charge again."
-)
+SENDING = Reason.of("sending")
+NEVER_ARRIVED = Reason.of("not_sent.never_arrived")
+CHECKING = Reason.of("checking")
+SENDER_LIVE = Reason.of("unknown.sender_live")
 
 
-MSG_OWNER_LIVE = N_(
-    "The wallet service has no record of this payment yet, and the terminal process sending it "
-    "is still running (it may be paused or slow): the payment may still arrive. Checking with "
-    "the wallet service whether the payment went through. Do not charge again."
-)
+def late_success(amount: int) -> Reason:
+    return Reason.of("late.success", amount=amount)
 
 
-def late_success_message(amount: int) -> str:
-    return _(
-        "LATE SUCCESS: the wallet service reports this payment as PAID ({amount}) after the "
-        "terminal had said it failed. The customer WAS charged: do not charge again. It is "
-        "returned automatically with [checkout] late_success = \"refund\"; otherwise, if the "
-        "customer already paid another way, refund this payment."
-    ).format(amount=vnd(amount))
+def no_answer(detail: Reason | str) -> Reason:
+    return Reason.of("unknown.no_answer", detail=detail)
 
 
-def no_answer_message(detail: str) -> str:
-    return _(
-        "No clear answer from the wallet service ({detail}). The payment may or may not have "
-        "gone through: the terminal checks its status. Do not charge again."
-    ).format(detail=detail)
+def still_open(seconds: float, app_trans_id: str) -> Reason:
+    """Waiting ended without a verdict: the front end says who keeps checking it."""
+    return Reason.of("unknown.still_open", seconds=f"{seconds:.0f}", app_trans_id=app_trans_id)
 
 
-def still_open_message(seconds: float, app_trans_id: str = "", *, background: bool = True) -> str:
-    if background:
-        return _(
-            "No final result after {seconds} s. The payment stays open and is checked again in "
-            "the background (pos-terminal reconcile). Do not charge again."
-        ).format(seconds=f"{seconds:.0f}")
-    target = app_trans_id or "<app_trans_id>"
-    return _(
-        "No final result after {seconds} s: the payment is still unresolved. Run "
-        "`pos-terminal reconcile` (or `pos-terminal status {app_trans_id}`) later to learn its "
-        "result; do not charge again."
-    ).format(seconds=f"{seconds:.0f}", app_trans_id=target)
-
-
-def not_sent_message(cause: str) -> str:
+def not_sent(cause: str) -> Reason:
     """A charge that could not even connect: nothing reached the service."""
-    if cause.startswith("TLS"):
-        return _(
-            "Cannot open a secure connection to the wallet service ({cause}): nothing was "
-            "charged. Check the terminal's date and time and the service address (base_url), "
-            "then charge again."
-        ).format(cause=cause)
-    return _(
-        "Cannot reach the wallet service ({cause}): nothing was charged. Check the network or "
-        "the service address, then charge again."
-    ).format(cause=cause)
+    return Reason.of("not_sent", cause=cause)
 
 
-def _answer_fields(result: PaymentResult | RefundResult | None, id_name: str,
-                   wallet_id: str | None) -> dict[str, object]:
-    """What the journal keeps of a wallet answer: its codes, its message and the wallet's id."""
+def answer_of(result: PaymentResult | RefundResult | None) -> Answer | None:
+    """What the journal keeps of a wallet answer: its codes, its words and the wallet's id."""
     if result is None:
-        return {}
-    fields: dict[str, object] = {
-        "return_code": result.return_code,
-        "sub_return_code": result.sub_return_code,
-        "service_message": result.message,
-    }
-    if wallet_id is not None:
-        fields[id_name] = wallet_id
-    return fields
+        return None
+    wallet_id = result.zp_trans_id if isinstance(result, PaymentResult) else result.refund_id
+    return Answer(result.return_code, result.sub_return_code, result.message, wallet_id)
 
 
 def _settle(
-    journal: JournalStore, view: PaymentView, to: PaymentState, *, message: str,
+    journal: JournalStore, view: PaymentView, event: PaymentEvent, *, message: Reason,
     result: PaymentResult | None = None, poll: bool = False, release: bool = False,
 ) -> PaymentView:
-    fields = _answer_fields(result, "zp_trans_id", None if result is None else result.zp_trans_id)
     try:
-        return journal.transition(
-            view.app_trans_id, to, message=message, count_poll=poll, release=release,
-            **fields,  # type: ignore[arg-type]
-        )
+        return journal.apply(view, event, answer_of(result), message=message, count_poll=poll,
+                             release=release)
     except IllegalTransition:
         # Another process (or the background reconciler) settled it meanwhile: keep its verdict,
         # except a success for a row concluded FAILED: that charge happened, late.
         current = journal.get(view.app_trans_id)
         if release:
             journal.release(view.app_trans_id)
-        if to is S.SUCCEEDED and result is not None and current.state is S.FAILED:
-            log.warning("late success for %s, concluded failed before", view.app_trans_id)
-            return journal.record_late_success(
-                view.app_trans_id, message=late_success_message(current.amount),
-                return_code=result.return_code, sub_return_code=result.sub_return_code,
-                service_message=result.message, zp_trans_id=result.zp_trans_id,
-            )
+        if event is E.PAID and result is not None and current.state is S.FAILED:
+            return late(journal, current, result)
         log.info("payment %s already %s; answer %s not applied", view.app_trans_id,
-                 current.state.value, to.value)
+                 current.state.value, event.value)
         return current
 
 
-def stay(journal: JournalStore, view: PaymentView, message: str, *, poll: bool = True,
+def late(journal: JournalStore, current: PaymentView, result: PaymentResult) -> PaymentView:
+    """A success for a row concluded FAILED: that charge happened, late."""
+    log.warning("late success for %s, concluded failed before", current.app_trans_id)
+    try:
+        return journal.apply(current, E.LATE_SUCCESS, answer_of(result),
+                             message=late_success(current.amount))
+    except IllegalTransition:  # recorded already (by another process)
+        return journal.get(current.app_trans_id)
+
+
+def stay(journal: JournalStore, view: PaymentView, message: Reason, *, poll: bool = True,
          release: bool = False) -> PaymentView:
-    """Keep the state (a SUBMITTING row becomes UNKNOWN: its request is over without a verdict)."""
-    to = S.UNKNOWN if view.state is S.SUBMITTING else view.state
-    return _settle(journal, view, to, message=message, poll=poll, release=release)
+    """No verdict: keep the state (a SUBMITTING row becomes UNKNOWN: its request is over)."""
+    return _settle(journal, view, E.NO_VERDICT, message=message, poll=poll, release=release)
 
 
-def needs_review(journal: JournalStore, view: PaymentView, message: str,
+def needs_review(journal: JournalStore, view: PaymentView, message: Reason,
                  result: PaymentResult | None = None) -> PaymentView:
     """An answer that does not fit its order: flagged, never paid, never "not paid"."""
-    log.warning("payment %s needs review: %s", view.app_trans_id, message)
-    return journal.flag_answer(
-        view.app_trans_id, message,
-        return_code=None if result is None else result.return_code,
-        sub_return_code=None if result is None else result.sub_return_code,
-        service_message="" if result is None else result.message,
-        zp_trans_id=None if result is None else result.zp_trans_id,
-    )
+    log.warning("payment %s needs review: %s", view.app_trans_id, message.code)
+    try:
+        return journal.apply(view, E.MISFIT, answer_of(result), message=message)
+    except IllegalTransition:
+        return journal.get(view.app_trans_id)
 
 
 def apply_payment_result(
@@ -164,25 +121,25 @@ def apply_payment_result(
                     view.app_trans_id)
         return stay(
             journal, view,
-            _("An answer about another payment ({app_trans_id}) was ignored.").format(
-                app_trans_id=result.app_trans_id) + " " + _(MSG_CHECKING), poll=from_query,
+            Reason.of("unknown.other_payment", app_trans_id=result.app_trans_id),
+            poll=from_query,
         )
     problems = answer_problems(view, result)
     if problems:
-        return needs_review(journal, view, review_message(view.app_trans_id, problems), result)
+        return needs_review(journal, view, review(view.app_trans_id, problems), result)
     meaning = result.meaning(from_query=from_query)
     if meaning is WalletOutcome.PAID:
-        return _settle(journal, view, S.SUCCEEDED, message=result.cashier_message,
+        return _settle(journal, view, E.PAID, message=result.why,
                        result=result, poll=from_query, release=release)
     if meaning is WalletOutcome.PROCESSING:
         if result.duplicate:
             return _settle(
-                journal, view, S.UNKNOWN if view.state is not S.PROCESSING else S.PROCESSING,
-                message=result.cashier_message or _(MSG_CHECKING), result=result,
+                journal, view, E.NO_ANSWER if view.state is not S.PROCESSING else E.ACCEPTED,
+                message=result.why, result=result,
                 poll=from_query,
                 release=release,
             )
-        return _settle(journal, view, S.PROCESSING, message=result.cashier_message,
+        return _settle(journal, view, E.ACCEPTED, message=result.why,
                        result=result, poll=from_query, release=release)
     if meaning is WalletOutcome.NOT_FOUND:
         if release:
@@ -190,59 +147,47 @@ def apply_payment_result(
         # "Never reached the service" only once no process can still be sending it and the
         # sending has been quiet for the grace period on the monotonic clock (journal/lease.py).
         try:
-            settled, verdict = journal.conclude_never_arrived(
-                view.app_trans_id, grace_s=not_found_grace_s, message=_(MSG_NEVER_ARRIVED),
-                return_code=result.return_code, sub_return_code=result.sub_return_code,
-                service_message=result.message, count_poll=from_query,
-            )
+            return journal.apply(view, E.NEVER_ARRIVED, answer_of(result), message=NEVER_ARRIVED,
+                                 grace_s=not_found_grace_s, count_poll=from_query)
+        except Refused as refused:
+            settled = journal.get(view.app_trans_id)
+            if refused.detail == "owner_live":  # its sender may not have sent it yet
+                return _settle(journal, settled, E.STILL_SENDING, message=SENDER_LIVE,
+                               poll=from_query)
+            return stay(journal, settled, Reason.of("unknown.not_found_yet"), poll=from_query)
         except IllegalTransition:
             return journal.get(view.app_trans_id)
-        if verdict == "failed" or settled.state not in (S.SUBMITTING, S.PROCESSING, S.UNKNOWN):
-            return settled
-        if verdict == "owner_live":  # its sender may not have sent it yet: keep its state
-            return _settle(journal, settled, settled.state, message=_(MSG_OWNER_LIVE),
-                           poll=from_query)
-        return stay(journal, settled, _("The wallet service has no record of this payment yet.")
-                    + " " + _(MSG_CHECKING), poll=from_query)
     if meaning is WalletOutcome.REFUSED_REQUEST:
         return stay(
             journal, view,
-            _("The status query was refused ({reason}). The payment's outcome is still unknown; "
-              "it will be checked again. Do not charge again.").format(
-                  reason=result.cashier_message),
+            Reason.of("unknown.query_refused", reason=result.why),
         )
     if meaning is WalletOutcome.UNKNOWN:
-        return _settle(journal, view, S.UNKNOWN, message=no_answer_message(result.message
+        return _settle(journal, view, E.NO_ANSWER, message=no_answer(result.message
                        or f"code {result.code}"), result=result, release=release)
-    return _settle(journal, view, S.FAILED, message=result.cashier_message, result=result,
+    return _settle(journal, view, E.DECLINED, message=result.why, result=result,
                    poll=from_query, release=release)
 
 
 # ---------------------------------------------------------------- refunds
-MSG_REFUND_NEVER_ARRIVED = N_(
-    "The refund never reached the wallet service; no money moved. You can refund again."
-)
 
 
 def _refund_settle(
-    journal: JournalStore, refund: RefundView, to: PaymentState, *, message: str,
+    journal: JournalStore, refund: RefundView, event: PaymentEvent, *, message: Reason,
     result: RefundResult | None = None, release: bool = False,
 ) -> RefundView:
-    fields = _answer_fields(result, "refund_id", None if result is None else result.refund_id)
     try:
-        return journal.refund_transition(
-            refund.m_refund_id, to, message=message, release=release,
-            **fields,  # type: ignore[arg-type]
-        )
+        return journal.apply(refund, event, answer_of(result), message=message, release=release)
     except IllegalTransition:
         if release:
             journal.refund_release(refund.m_refund_id)
         return journal.get_refund(refund.m_refund_id)
 
 
-def refund_pending(journal: JournalStore, refund: RefundView, message: str, *,
+def refund_pending(journal: JournalStore, refund: RefundView, message: Reason, *,
                    release: bool = False) -> RefundView:
-    return _refund_settle(journal, refund, S.REFUNDING, message=message, release=release)
+    return _refund_settle(journal, refund, E.REFUND_PENDING, message=message,
+                          release=release)
 
 
 def apply_refund_result(
@@ -250,33 +195,30 @@ def apply_refund_result(
     not_found_grace_s: float, release: bool = False,
 ) -> RefundView:
     if result.m_refund_id != refund.m_refund_id:
-        return refund_pending(journal, refund, _("An answer about another refund was ignored."),
+        return refund_pending(journal, refund, Reason.of("refund.other_refund"),
                               release=release)
     meaning = result.meaning(from_query=from_query)
     if meaning is WalletOutcome.PAID:
-        return _refund_settle(journal, refund, S.REFUNDED, message=result.cashier_message,
+        return _refund_settle(journal, refund, E.REFUND_DONE, message=result.why,
                               result=result, release=release)
     if meaning is WalletOutcome.PROCESSING:
-        return _refund_settle(journal, refund, S.REFUNDING, message=result.cashier_message,
+        return _refund_settle(journal, refund, E.REFUND_PENDING, message=result.why,
                               result=result, release=release)
     if meaning is WalletOutcome.NOT_FOUND:
         if release:
             journal.refund_release(refund.m_refund_id)
         verdict = journal.refund_never_arrived_allowed(refund.m_refund_id, not_found_grace_s)
         if verdict == "failed":
-            return _refund_settle(journal, refund, S.FAILED,
-                                  message=_(MSG_REFUND_NEVER_ARRIVED), result=result)
+            return _refund_settle(journal, refund, E.REFUND_FAILED,
+                                  message=Reason.of("refund.never_arrived"),
+                                  result=result)
         if verdict == "owner_live":
-            return refund_pending(journal, refund, _(
-                "The wallet service has no record of this refund yet, and the terminal process "
-                "sending it is still running: it may still arrive. Do not refund again."))
-        return refund_pending(journal, refund, _(
-            "The wallet service has no record of this refund yet; checking again."))
+            return refund_pending(journal, refund, Reason.of("refund.sender_live"))
+        return refund_pending(journal, refund, Reason.of("refund.not_found_yet"))
     if meaning is WalletOutcome.REFUSED_REQUEST:
-        return refund_pending(journal, refund, _(
-            "The refund status query was refused ({reason}); it will be checked again.").format(
-                reason=result.cashier_message))
-    return _refund_settle(journal, refund, S.FAILED, message=result.cashier_message,
+        return refund_pending(journal, refund,
+                              Reason.of("refund.query_refused", reason=result.why))
+    return _refund_settle(journal, refund, E.REFUND_FAILED, message=result.why,
                           result=result, release=release)
 
 
@@ -289,10 +231,5 @@ def recheck_final(journal: JournalStore, view: PaymentView, result: PaymentResul
         return current
     problems = answer_problems(current, result)
     if problems:
-        return needs_review(journal, current, review_message(view.app_trans_id, problems), result)
-    log.warning("late success for %s, concluded failed before", view.app_trans_id)
-    return journal.record_late_success(
-        view.app_trans_id, message=late_success_message(current.amount),
-        return_code=result.return_code, sub_return_code=result.sub_return_code,
-        service_message=result.message, zp_trans_id=result.zp_trans_id,
-    )
+        return needs_review(journal, current, review(view.app_trans_id, problems), result)
+    return late(journal, current, result)

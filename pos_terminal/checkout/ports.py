@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
 
+from pos_terminal.base.reasons import Reason
 from pos_terminal.config import Settings
 from pos_terminal.journal import EventView, PaymentState, PaymentView, RefundView, Report
+from pos_terminal.journal.machine import Answer
 from pos_terminal.journal.reports import GroupTotals
+from pos_terminal.journal.states import PaymentEvent
 from pos_terminal.wallet.client import PreparedQuickPay
 from pos_terminal.wallet.messages import GatewayOrder, QuickPayOrder, RefundRequest
 from pos_terminal.wallet.results import BankList, GatewayOrderResult, PaymentResult, RefundResult
@@ -37,7 +40,8 @@ class WalletPort(Protocol):
 
 
 class PaymentStore(Protocol):
-    """Payment rows: the intent before the send, every move with its event, the leases."""
+    """Payment rows: the intent before the send, every move by `apply` (the state table's
+    (state, event) -> move, journal/machine.py), the leases."""
 
     path: Path
 
@@ -47,7 +51,7 @@ class PaymentStore(Protocol):
     def record_intent(
         self, *, app_trans_id: str, amount: int, generation: str, kind: str = ...,
         description: str = ..., items: Sequence[Any] = ..., payment_code: str | None = ...,
-        payload_hash: str | None = ..., message: str = ..., now: int | None = ...,
+        payload_hash: str | None = ..., message: Reason | str = ..., now: int | None = ...,
         lease_ttl_ms: int | None = ..., code_window_ms: float | None = ...,
         cashier_id: str | None = ..., sale_ref: str | None = ...,
     ) -> PaymentView: ...
@@ -55,34 +59,16 @@ class PaymentStore(Protocol):
     def code_matches(self, view: PaymentView, code: str) -> bool: ...
     def claim_send(self, app_trans_id: str, ttl_ms: int) -> bool: ...
     def release(self, app_trans_id: str) -> None: ...
-    def transition(
-        self, app_trans_id: str, to_state: PaymentState, *, message: str,
-        return_code: int | None = ..., sub_return_code: int | None = ...,
-        service_message: str = ..., zp_trans_id: str | None = ..., order_url: str | None = ...,
-        qr_code: str | None = ..., count_poll: bool = ...,
-        allowed_from: Collection[PaymentState] | None = ..., release: bool = ...,
-    ) -> PaymentView: ...
-    def conclude_never_arrived(
-        self, app_trans_id: str, *, grace_s: float, message: str,
-        return_code: int | None = ..., sub_return_code: int | None = ...,
-        service_message: str = ..., count_poll: bool = ...,
-    ) -> tuple[PaymentView, str]: ...
-    def record_late_success(
-        self, app_trans_id: str, *, message: str, return_code: int | None,
-        sub_return_code: int | None, service_message: str, zp_trans_id: str | None,
-    ) -> PaymentView: ...
-    def flag_answer(
-        self, app_trans_id: str, message: str, *, return_code: int | None = ...,
-        sub_return_code: int | None = ..., service_message: str = ...,
-        zp_trans_id: str | None = ...,
-    ) -> PaymentView: ...
-    def flag_for_review(self, app_trans_id: str, message: str) -> PaymentView: ...
-    def mark_abandoned(self, app_trans_id: str, message: str, *,
-                       cashier_id: str | None = ...) -> PaymentView: ...
-    def override(
-        self, app_trans_id: str, to_state: PaymentState, *, reason: str, who: str,
-        message: str, cashier_id: str | None = ...,
-    ) -> PaymentView: ...
+    @overload
+    def apply(self, subject: RefundView, event: PaymentEvent, answer: Answer | None = ...,
+              *, message: Reason | str, count_poll: bool = ..., release: bool = ...,
+              grace_s: float = ..., reason: str = ..., who: str = ...,
+              cashier_id: str | None = ...) -> RefundView: ...
+    @overload
+    def apply(self, subject: PaymentView | str, event: PaymentEvent,
+              answer: Answer | None = ..., *, message: Reason | str, count_poll: bool = ...,
+              release: bool = ..., grace_s: float = ..., reason: str = ..., who: str = ...,
+              cashier_id: str | None = ...) -> PaymentView: ...
     def get(self, app_trans_id: str) -> PaymentView: ...
     def find(self, app_trans_id: str) -> PaymentView | None: ...
     def events(self, app_trans_id: str) -> list[EventView]: ...
@@ -105,21 +91,14 @@ class RefundStore(Protocol):
     def get(self, app_trans_id: str) -> PaymentView: ...
     def record_refund_intent(
         self, *, m_refund_id: str, app_trans_id: str, amount: int | None, description: str,
-        request_ms: int, message: str = ..., lease_ttl_ms: int | None = ...,
+        request_ms: int, message: Reason | str = ..., lease_ttl_ms: int | None = ...,
         cashier_id: str | None = ..., auto: bool = ..., authorised_by: str | None = ...,
         refund_ref: str | None = ...,
     ) -> RefundView: ...
     def find_refund_by_ref(self, refund_ref: str) -> RefundView | None: ...
-    def refund_transition(
-        self, m_refund_id: str, to_state: PaymentState, *, message: str,
-        return_code: int | None = ..., sub_return_code: int | None = ...,
-        service_message: str = ..., refund_id: str | None = ...,
-        full_refund_message: str = ..., release: bool = ...,
-    ) -> RefundView: ...
     def refund_claim_send(self, m_refund_id: str, ttl_ms: int) -> bool: ...
     def refund_release(self, m_refund_id: str) -> None: ...
     def refund_never_arrived_allowed(self, m_refund_id: str, grace_s: float) -> str: ...
-    def flag_refund_for_review(self, m_refund_id: str, message: str) -> RefundView: ...
     def get_refund(self, m_refund_id: str) -> RefundView: ...
     def auto_refund_of(self, app_trans_id: str) -> RefundView | None: ...
     def refunds(self, app_trans_id: str | None = ...) -> list[RefundView]: ...
@@ -146,8 +125,6 @@ class CheckoutContext(Protocol):
     settings: Settings
     client: WalletPort
     last_refund: str | None
-    #: Whether the program using it keeps resolving open payments by itself (the UI, headless).
-    reconciles_in_background: bool
 
     @property
     def journal(self) -> JournalStore: ...

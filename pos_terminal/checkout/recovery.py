@@ -6,25 +6,30 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
 from dataclasses import dataclass
 
-from pos_terminal.base.i18n import _
+from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
 from pos_terminal.checkout.ports import CheckoutContext
-from pos_terminal.journal import PENDING_STATES, PaymentView, RefundView
+from pos_terminal.journal import (
+    PENDING_STATES,
+    IllegalTransition,
+    PaymentEvent,
+    PaymentView,
+    RefundView,
+)
 from pos_terminal.wallet.returncodes import never_arrived
 
 #: How long after "never reached the service" a payment is still asked about, in case its charge
 #: lands late: the service refuses an order whose app_time is more than 15 minutes away from its
 #: clock, so 20 minutes covers it with a margin.
 LATE_CHECK_WINDOW_MS = 20 * 60 * 1000
+E = PaymentEvent
 
 
-def review_message(window_h: float) -> str:
-    return _(
-        "Older than {hours} h: the wallet service no longer answers status queries for it. "
-        "Check it in the merchant portal, then mark it paid or failed with pos-terminal override."
-    ).format(hours=f"{window_h:g}")
+def too_old(window_h: float) -> Reason:
+    return Reason.of("review.too_old", hours=f"{window_h:g}")
 
 
 @dataclass(frozen=True)
@@ -94,9 +99,8 @@ def reconcile(
                 if p.needs_review:
                     continue
                 if now - p.created_ms > window_ms:
-                    journal.flag_for_review(
-                        p.app_trans_id, review_message(cfg.status_query_window_h)
-                    )
+                    with suppress(IllegalTransition):  # settled or flagged meanwhile
+                        journal.apply(p, E.TOO_OLD, message=too_old(cfg.status_query_window_h))
                     flagged += 1
                 else:
                     due.append(p)
@@ -106,9 +110,9 @@ def reconcile(
                 if r.needs_review:
                     continue
                 if now - r.created_ms > window_ms:
-                    journal.flag_refund_for_review(
-                        r.m_refund_id, review_message(cfg.status_query_window_h)
-                    )
+                    with suppress(IllegalTransition):
+                        journal.apply(r, E.REFUND_TOO_OLD,
+                                      message=too_old(cfg.status_query_window_h))
                     continue
                 view = query_refund_once(co, r)
                 if not view.is_final:

@@ -10,16 +10,17 @@ refunds reach its whole amount.
 from __future__ import annotations
 
 import threading
-from typing import Any
 
-from pos_terminal.base.i18n import _, translate_to
+from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout import outcomes
 from pos_terminal.checkout.errors import InvalidPayment
 from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
 from pos_terminal.checkout.ports import CheckoutContext
 from pos_terminal.journal import (
+    Answer,
     IllegalTransition,
+    PaymentEvent,
     PaymentState,
     RefundNotAllowed,
     RefundRefTaken,
@@ -30,13 +31,16 @@ from pos_terminal.wallet.ids import new_refund_id
 from pos_terminal.wallet.messages import RefundRequest
 
 S = PaymentState
+E = PaymentEvent
 
 
-def _no_answer(detail: str) -> str:
-    return _(
-        "No clear answer to the refund ({detail}). It may or may not have been made: the "
-        "terminal checks its status. Do not refund again."
-    ).format(detail=detail)
+#: What the customer reads in the wallet's history, in the shop's language: data sent to the
+#: wallet (like a receipt's words), not a sentence of any front end, so it is no reason.
+REFUND_DESCRIPTION = {"vi": "Hoàn tiền đơn {app_trans_id}", "en": "Refund of {app_trans_id}"}
+
+
+def _no_answer(detail: Reason | str) -> Reason:
+    return Reason.of("refund.no_answer", detail=detail)
 
 
 def refund(
@@ -57,11 +61,9 @@ def refund(
     sale system's reference, unique in the journal (RefundRefTaken before anything is sent)."""
     co.last_refund = None
     if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
-        raise InvalidPayment("amount", _("A refund amount must be a whole number of VND, not "
-                                         "{amount}.").format(amount=repr(amount)))
+        raise InvalidPayment("amount", Reason.of("refund.amount.not_whole", value=repr(amount)))
     if amount is not None and amount <= 0:
-        raise InvalidPayment("amount", _("A refund amount must be positive, not {amount}.").format(
-            amount=amount))
+        raise InvalidPayment("amount", Reason.of("refund.amount.not_positive", value=amount))
     journal = co.journal
     if refund_ref is not None:
         taken = journal.find_refund_by_ref(refund_ref)
@@ -70,20 +72,19 @@ def refund(
     payment = journal.get(app_trans_id)
     if payment.state is not S.SUCCEEDED:
         raise RefundNotAllowed(
-            _("Payment {app_trans_id} is {state}; only a succeeded payment can be "
-              "refunded.").format(app_trans_id=app_trans_id, state=payment.state.value)
+            Reason.of("refund.not_allowed.state", app_trans_id=app_trans_id,
+                      state=payment.state.value)
         )
     if payment.zp_trans_id is None:
         raise RefundNotAllowed(
-            _("Payment {app_trans_id} has no wallet transaction number (it was marked paid by "
-              "hand); refund it from the merchant portal.").format(app_trans_id=app_trans_id)
+            Reason.of("refund.not_allowed.no_transaction_number", app_trans_id=app_trans_id)
         )
     now = journal.now()
     m_refund_id = new_refund_id(co.settings.service.app_id, now,
                                 terminal_id=co.settings.terminal.terminal_id)
     # What the customer reads in the wallet's history: in the shop's language.
-    text = description or translate_to(co.settings.terminal.language,
-                                       "Refund of {app_trans_id}").format(app_trans_id=app_trans_id)
+    text = description or REFUND_DESCRIPTION.get(
+        co.settings.terminal.language, REFUND_DESCRIPTION["en"]).format(app_trans_id=app_trans_id)
     # Validate the request with the largest amount it could carry before recording anything.
     probe = RefundRequest(m_refund_id=m_refund_id, zp_trans_id=payment.zp_trans_id,
                           amount=amount or payment.amount, description=text, timestamp=now)
@@ -91,7 +92,7 @@ def refund(
     ttl_ms = co.lease_ttl_ms()
     view = journal.record_refund_intent(
         m_refund_id=m_refund_id, app_trans_id=app_trans_id, amount=amount, description=text,
-        request_ms=now, message=_("Sending the refund to the wallet service."),
+        request_ms=now, message=Reason.of("refund.sending"),
         lease_ttl_ms=ttl_ms,
         cashier_id=cashier_id, auto=auto, authorised_by=authorised_by, refund_ref=refund_ref,
     )
@@ -107,15 +108,12 @@ def refund(
         co.count_request()
         result = co.client.refund(request)
     except NotSent as exc:
-        view = _settle_own(co, m_refund_id, message=_(
-            "Cannot reach the wallet service ({cause}): no money moved. Check the network or "
-            "the service address, then refund again.").format(cause=exc.cause))
+        view = _settle_own(co, m_refund_id, message=Reason.of("refund.not_sent", cause=exc.cause))
     except (NoAnswer, UnreadableAnswer) as exc:
-        view = outcomes.refund_pending(journal, view, _no_answer(exc.message), release=True)
+        view = outcomes.refund_pending(journal, view, _no_answer(exc.why), release=True)
     except ServiceRefused as exc:
-        view = _settle_own(co, m_refund_id, message=exc.message, return_code=exc.return_code,
-                           sub_return_code=exc.sub_return_code,
-                           service_message=exc.service_message)
+        view = _settle_own(co, m_refund_id, message=exc.why, answer=Answer(
+            exc.return_code, exc.sub_return_code, exc.service_message))
     except Exception as exc:
         view = outcomes.refund_pending(
             journal, view, _no_answer(f"unexpected error: {type(exc).__name__}"), release=True)
@@ -127,12 +125,13 @@ def refund(
     return follow_refund(co, view, deadline_s=deadline_s, cancel=cancel)
 
 
-def _settle_own(co: CheckoutContext, m_refund_id: str, *, message: str, **codes: Any) -> RefundView:
+def _settle_own(co: CheckoutContext, m_refund_id: str, *, message: Reason,
+               answer: Answer | None = None) -> RefundView:
     """This process's refund was refused or never left: FAILED, lease released in the same
     transaction; if another process settled it meanwhile, its verdict stands."""
     try:
-        return co.journal.refund_transition(m_refund_id, S.FAILED, message=message,
-                                            release=True, **codes)
+        return co.journal.apply(co.journal.get_refund(m_refund_id), E.REFUND_FAILED, answer,
+                                message=message, release=True)
     except IllegalTransition:
         co.journal.refund_release(m_refund_id)
         return co.journal.get_refund(m_refund_id)
@@ -154,8 +153,8 @@ def query_refund_once(co: CheckoutContext, view: RefundView) -> RefundView:
     try:
         co.count_request()
         result = co.client.query_refund(view.m_refund_id)
-    except (NoAnswer, UnreadableAnswer, ServiceRefused) as exc:
-        return outcomes.refund_pending(co.journal, view, _no_answer(exc.message))
+    except (NoAnswer, NotSent, UnreadableAnswer, ServiceRefused) as exc:
+        return outcomes.refund_pending(co.journal, view, _no_answer(exc.why))
     except Exception as exc:
         return outcomes.refund_pending(
             co.journal, view, _no_answer(f"unexpected error: {type(exc).__name__}"))

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pos_terminal.base.codes import CodeProblem, code_problem, format_problem
-from pos_terminal.base.i18n import _
 from pos_terminal.base.money import format_vnd
+from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout.errors import InvalidPayment
 from pos_terminal.config import CheckoutSettings, ScannerSettings
 from pos_terminal.text_safety import control_character
@@ -20,24 +20,18 @@ def vnd(amount: int) -> str:
 
 def check_amount(amount: object, cfg: CheckoutSettings) -> int:
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise InvalidPayment("amount", _("The amount must be a whole number of VND, not "
-                                         "{amount}.").format(amount=repr(amount)))
+        raise InvalidPayment("amount", Reason.of("amount.not_whole", value=repr(amount)))
     if amount <= 0:
-        raise InvalidPayment(
-            "amount", _("The amount must be a positive number of VND, not {amount}.").format(
-                amount=amount)
-        )
+        raise InvalidPayment("amount", Reason.of("amount.not_positive", value=amount))
     if amount < cfg.min_amount:
         raise InvalidPayment(
             "amount",
-            _("The amount {amount} is too small: the minimum is {minimum}.").format(
-                amount=vnd(amount), minimum=vnd(cfg.min_amount)),
+            Reason.of("amount.too_small", amount=amount, minimum=cfg.min_amount),
         )
     if amount > cfg.max_amount:
         raise InvalidPayment(
             "amount",
-            _("The amount {amount} is above the maximum of {maximum} for one payment.").format(
-                amount=vnd(amount), maximum=vnd(cfg.max_amount)),
+            Reason.of("amount.too_large", amount=amount, maximum=cfg.max_amount),
         )
     return amount
 
@@ -48,16 +42,13 @@ def parse_amount(text: str, cfg: CheckoutSettings) -> int:
     body = cleaned[1:] if cleaned[:1] in "+-" else cleaned
     if not body.isdigit() or not body.isascii():
         other_digits = any(ch.isdigit() and not ch.isascii() for ch in body)
-        sentence = (_("The amount {text} is not a whole number of VND (digits 0-9 only, no "
-                      "decimals or separators; digits of other scripts such as ١٢٣ or １２３ do "
-                      "not count).") if other_digits else
-                    _("The amount {text} is not a whole number of VND (digits 0-9 only, no "
-                      "decimals or separators)."))
-        raise InvalidPayment("amount", sentence.format(text=repr(text[:40])))
+        raise InvalidPayment("amount", Reason.of(
+            "amount.not_digits.other_scripts" if other_digits else "amount.not_digits",
+            text=repr(text[:40])))
     if len(body.lstrip("0")) > 16:  # more than any configured maximum; int() of it is costly
         raise InvalidPayment(
-            "amount", _("The amount {text}... is far above the maximum of {maximum} for one "
-                        "payment.").format(text=repr(text[:24]), maximum=vnd(cfg.max_amount)))
+            "amount", Reason.of("amount.far_too_large", text=repr(text[:24]),
+                                maximum=cfg.max_amount))
     return check_amount(int(cleaned), cfg)
 
 
@@ -66,13 +57,12 @@ def check_code(code: object) -> str:
     problem = code_problem(code)
     if problem is CodeProblem.EMPTY:
         raise InvalidPayment(
-            "payment code", _("The payment code is empty: scan the customer's payment code.")
+            "payment code", Reason.of("code.empty")
         )
     if problem is not None:
         raise InvalidPayment(
             "payment code",
-            _("The scanned payment code holds characters a payment code never has (binary or "
-              "control characters): scan it again."),
+            Reason.of("code.unreadable_characters"),
         )
     assert isinstance(code, str)
     return code

@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from pos_terminal.base.errors import ExitCode, PosError
-from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.reasons import Reason, render
 from pos_terminal.checkout.ports import PaymentStore
 from pos_terminal.journal import PaymentState, PaymentView, RefundView
 
@@ -76,33 +76,6 @@ def refund_exit(view: RefundView) -> int:
     return EXIT_CODES[of_refund(view)]
 
 
-# The journal's states as a person reads them (the journal and JSON keep the English value).
-STATE_LABELS = {
-    "new": N_("new"), "submitting": N_("submitting"), "processing": N_("processing"),
-    "succeeded": N_("succeeded"), "failed": N_("failed"), "unknown": N_("unknown"),
-    "refunding": N_("refunding"), "refunded": N_("refunded"),
-}
-
-
-def state_label(state: str) -> str:
-    """A payment state's value (``"succeeded"``) in the current language."""
-    return _(STATE_LABELS.get(state, state))
-
-
-def headline(view: PaymentView) -> str:
-    """The few words a cashier sees first."""
-    verdict = of_payment(view)
-    if verdict is Verdict.PAID:
-        if view.charged_late and view.state is S.REFUNDED:
-            return _("CHARGED LATE, RETURNED")
-        return _("PAID (LATE)") if view.charged_late else _("PAID")
-    if verdict is Verdict.NOT_PAID:
-        return _("NOT PAID")
-    if verdict is Verdict.NEEDS_REVIEW:
-        return _("NEEDS REVIEW")
-    return _("NOT CONFIRMED YET")
-
-
 def payment_answer(view: PaymentView, **extra: Any) -> dict[str, Any]:
     verdict = of_payment(view)
     return {**view.to_json(), "outcome": verdict.value, "exit_code": EXIT_CODES[verdict],
@@ -136,14 +109,8 @@ def describe_error(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def unexpected_message(error: str, app_trans_id: str | None) -> str:
-    if app_trans_id is None:
-        return _("Unexpected error before the payment was recorded ({error}): nothing was sent "
-                 "and nothing was charged.").format(error=error)
-    return _("Unexpected error ({error}) after payment {app_trans_id} was recorded: its outcome "
-             "is what the journal says. If it is still open, run `pos-terminal status "
-             "{app_trans_id}` or `pos-terminal reconcile`; do not charge again.").format(
-                 error=error, app_trans_id=app_trans_id)
+def unexpected(error: str, app_trans_id: str | None) -> Reason:
+    return Reason.of("unexpected", error=error, app_trans_id=app_trans_id)
 
 
 def error_answer(exc: BaseException, journal: PaymentStore | None, app_trans_id: str | None,
@@ -151,7 +118,7 @@ def error_answer(exc: BaseException, journal: PaymentStore | None, app_trans_id:
     """The answer (and exit code) for an unexpected error: nothing sent before the intent,
     otherwise the journal's row, unknown unless settled."""
     error = describe_error(exc)
-    message = unexpected_message(error, app_trans_id)
+    message = render(unexpected(error, app_trans_id))
     if app_trans_id is None:
         return contract(message, amount, error=error), EXIT_NOTHING_SENT
     view: PaymentView | None = None

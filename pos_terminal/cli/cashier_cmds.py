@@ -18,7 +18,12 @@ import click
 
 from pos_terminal.base.files import open_private
 from pos_terminal.base.i18n import N_, _
-from pos_terminal.cli.common import EXIT_USAGE, load_settings_or_exit, print_json
+from pos_terminal.cli.common import (
+    EXIT_UNREACHABLE,
+    EXIT_USAGE,
+    load_settings_or_exit,
+    print_json,
+)
 from pos_terminal.config import Settings
 from pos_terminal.counter.admin import (
     Cashier,
@@ -33,7 +38,7 @@ from pos_terminal.counter.types import JournalError, vn_time
 from pos_terminal.text_safety import clean
 
 ROLES = (N_("cashier"), N_("supervisor"))  # journaled in English, shown translated
-EXIT_PRINTER = 4  # the printer could not be reached (as `sync` uses 4 for an unreachable ledger)
+EXIT_PRINTER = EXIT_UNREACHABLE  # the printer could not be reached
 
 
 def _fail(message: str, *, as_json: bool = False, code: int = EXIT_USAGE) -> NoReturn:

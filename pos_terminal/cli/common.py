@@ -10,15 +10,19 @@ from typing import Any, NoReturn
 
 import click
 
+from pos_terminal.base.errors import ExitCode
 from pos_terminal.base.i18n import LANGUAGES, _, set_language
 from pos_terminal.config import ConfigError, Settings, load_settings
 from pos_terminal.text_safety import json_line
 
 CONFIG_META = "pos_terminal.config_path"
 LANGUAGE_META = "pos_terminal.language"
-# The one rule (pos_terminal.checkout.verdict): 0 paid, 1 definitely not paid, 2 bad input /
-# nothing sent, 3 outcome unknown or needs review.
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNRESOLVED = 0, 1, 2, 3
+# The one exit-code table of every command (base.errors.ExitCode): 0 paid / done, 1 definitely
+# not paid / failed, 2 bad input / nothing sent, 3 outcome unknown or needs review, 4 a printer or
+# the ledger unreachable, 5 refused by it.
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNRESOLVED = (
+    ExitCode.PAID, ExitCode.NOT_PAID, ExitCode.NOTHING_SENT, ExitCode.UNKNOWN)
+EXIT_UNREACHABLE, EXIT_REFUSED = ExitCode.UNREACHABLE, ExitCode.REFUSED
 
 
 def _remember_config(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:

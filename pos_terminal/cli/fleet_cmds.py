@@ -25,10 +25,15 @@ import click
 from pos_terminal.base.files import open_private
 from pos_terminal.base.i18n import _
 from pos_terminal.base.money import format_vnd
-from pos_terminal.cli.common import EXIT_OK, EXIT_USAGE, load_settings_or_exit, print_json
+from pos_terminal.cli.common import (
+    EXIT_OK,
+    EXIT_REFUSED,
+    EXIT_UNREACHABLE,
+    EXIT_USAGE,
+    load_settings_or_exit,
+    print_json,
+)
 from pos_terminal.config import Settings
-
-EXIT_UNREACHABLE, EXIT_REFUSED = 4, 5
 
 
 def _stop(message: str, code: int, as_json: bool = False, **extra: Any) -> NoReturn:

@@ -78,6 +78,8 @@ from pos_terminal.counter.types import (
     parse_amount,
     vn_time,
 )
+from pos_terminal.sentences import use_front_end
+from pos_terminal.sentences.reports import group_lines, report_lines
 from pos_terminal.text_safety import AbsurdNumber, bounded_int, clean
 
 S = PaymentState
@@ -118,7 +120,7 @@ def _unexpected(co: Counter, exc: Exception, *, as_json: bool, kind: str,
             _exit(int(data["exit_code"]))
     if kind == "reconcile":
         if as_json:
-            print_json(verdict.contract(verdict.unexpected_message(error, None).replace(
+            print_json(verdict.contract(str(verdict.unexpected(error, None)).replace(
                 "before the payment was recorded", "while reconciling"), None,
                 state=S.UNKNOWN.value, verdict=verdict.Verdict.UNKNOWN, error=error))
         _exit(EXIT_UNRESOLVED)
@@ -147,7 +149,8 @@ def _checkout(settings: Settings, as_json: bool, *, pay: bool = False,
         _error(message, as_json=as_json, **extra)
 
     try:
-        co = open_counter(settings, reconciles_in_background=False)
+        use_front_end("commands")  # an open payment's next step is `pos-terminal reconcile`
+        co = open_counter(settings)
     except JournalError as exc:
         refuse(exc.message, reason=getattr(exc, "reason", "journal"))
     except RsaKeyError as exc:
@@ -895,9 +898,9 @@ def _show_report(report: Any, groups: list[Any] | None, as_json: bool) -> None:
             data["groups"] = [g.to_json() for g in groups]
         print_json(data)
         return
-    click.echo("\n".join(report.lines()))
+    click.echo("\n".join(report_lines(report)))
     for group in groups or ():
-        click.echo("\n".join(group.lines()))
+        click.echo("\n".join(group_lines(group)))
     if groups == []:
         click.echo("  " + _("(no cashier or shift recorded)"))
 

@@ -19,7 +19,13 @@ from pos_terminal.cli.common import (
     load_settings_or_exit,
     print_json,
 )
-from pos_terminal.counter.admin import NoAnswer, ServiceRefused, UnreadableAnswer, WalletClient
+from pos_terminal.counter.admin import (
+    NoAnswer,
+    NotSent,
+    ServiceRefused,
+    UnreadableAnswer,
+    WalletClient,
+)
 from pos_terminal.counter.admin import verify_callback as check_callback
 from pos_terminal.counter.admin import verify_redirect as check_redirect
 from pos_terminal.counter.types import Bank, BankList, RedirectResult, RsaKeyError, pmc_name
@@ -77,7 +83,7 @@ def banks(ctx: click.Context, as_json: bool) -> None:
             listed = client.list_banks()
     except RsaKeyError as exc:
         fail(f"{settings.source}: [service] rsa_public_key: {exc.message}", EXIT_USAGE)
-    except (NoAnswer, UnreadableAnswer) as exc:
+    except (NoAnswer, NotSent, UnreadableAnswer) as exc:
         fail(f"{exc.message}. Check the network and [service] gateway_url "
              f"({settings.service.gateway_url}), then try again.", EXIT_FAILED)
     except ServiceRefused as exc:

@@ -32,7 +32,7 @@ from pos_terminal.journal.export import (
     write_refunds_json,
 )
 from pos_terminal.wallet.client import WalletClient
-from pos_terminal.wallet.errors import NoAnswer, ServiceRefused, UnreadableAnswer
+from pos_terminal.wallet.errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
 from pos_terminal.wallet.verification import verify_callback, verify_redirect
 
 __all__ = [
@@ -46,6 +46,7 @@ __all__ = [
     "Cashiers",
     "Journal",
     "NoAnswer",
+    "NotSent",
     "NotSupervisor",
     "PinRejected",
     "ServiceRefused",

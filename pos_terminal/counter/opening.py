@@ -9,11 +9,10 @@ from pos_terminal.counter.listeners import LISTENERS, attach
 from pos_terminal.counter.session import Counter
 
 
-def open_counter(settings: Settings, *, reconciles_in_background: bool = True,
-                 listeners: Iterable[str] = LISTENERS) -> Counter:
+def open_counter(settings: Settings, *, listeners: Iterable[str] = LISTENERS) -> Counter:
     """A Counter with every listener of `listeners` attached. Raises JournalError (the journal
     cannot be opened) and RsaKeyError (the configured key) with their sentences."""
-    counter = Counter(settings, reconciles_in_background=reconciles_in_background)
+    counter = Counter(settings)
     try:
         attach(counter, listeners)
     except BaseException:

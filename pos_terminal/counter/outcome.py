@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from pos_terminal.base.i18n import _
+from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout import CodeRefused
 from pos_terminal.checkout.verdict import (
     EXIT_CODES,
@@ -17,18 +18,17 @@ from pos_terminal.checkout.verdict import (
     Verdict,
     contract,
     describe_error,
-    headline,
     of_payment,
     of_refund,
     payment_answer,
     payment_exit,
     refund_answer,
     refund_exit,
-    state_label,
-    unexpected_message,
+    unexpected,
 )
 from pos_terminal.checkout.verdict import error_answer as _error_answer
 from pos_terminal.journal import PaymentState, PaymentView
+from pos_terminal.sentences.labels import headline, state_label
 
 if TYPE_CHECKING:
     from pos_terminal.counter.session import Counter
@@ -56,7 +56,7 @@ def refusal_answer(exc: CodeRefused, counter: Counter, amount: int,
                 app_trans_id=exc.app_trans_id)
         shown: PaymentView | None = None
         if other is not None:
-            shown = replace(other, message=message)
+            shown = replace(other, why=Reason.text(message))
             data = payment_answer(shown)
             data.update(outcome=Verdict.UNKNOWN.value, exit_code=EXIT_UNKNOWN)
         else:
@@ -86,6 +86,5 @@ __all__ = [
     "EXIT_CODES", "EXIT_NOTHING_SENT", "EXIT_NOT_PAID", "EXIT_PAID", "EXIT_UNKNOWN", "Verdict",
     "contract", "describe_error", "error_answer", "headline", "of_payment", "of_refund",
     "payment_answer", "payment_exit", "refund_answer", "refund_exit", "refusal_answer",
-    "state_exit", "state_label",
-    "unexpected_message",
+    "state_exit", "state_label", "unexpected",
 ]

@@ -100,11 +100,10 @@ class Counter:
     """One terminal's counter. Thread-safe as the Checkout is: the UI calls it from workers."""
 
     def __init__(self, settings: Settings, checkout: Checkout | None = None, *,
-                 bus: EventBus | None = None, reconciles_in_background: bool = True) -> None:
+                 bus: EventBus | None = None) -> None:
         self.settings = settings
         self._owns_checkout = checkout is None
-        self.checkout = checkout if checkout is not None else Checkout(
-            settings, reconciles_in_background=reconciles_in_background)
+        self.checkout = checkout if checkout is not None else Checkout(settings)
         self.bus = bus if bus is not None else EventBus()
         self._sales = itertools.count(1)
         #: who is signed in at this counter (a front end with sign-in sets it): receipts

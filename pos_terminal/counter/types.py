@@ -13,8 +13,6 @@ from pos_terminal.checkout import (
     ReconcileReport,
 )
 from pos_terminal.checkout.errors import Stopped
-from pos_terminal.checkout.late_charges import gave_up_message
-from pos_terminal.checkout.late_charges import note as late_charge_note
 from pos_terminal.checkout.validation import (
     check_code,
     check_code_format,
@@ -40,6 +38,7 @@ from pos_terminal.journal import (
 )
 from pos_terminal.journal.views import VN_TZ
 from pos_terminal.receipts.content import NoReceipt
+from pos_terminal.sentences.labels import late_charge_note
 from pos_terminal.wallet.errors import FieldError, RsaKeyError, WalletError
 from pos_terminal.wallet.messages import Item
 from pos_terminal.wallet.probe import ServiceCheck
@@ -52,6 +51,6 @@ __all__ = [
     "ReconcileReport", "RedirectResult", "RefundNotAllowed", "RefundRefTaken", "RefundView",
     "Report", "RsaKeyError", "SaleRefTaken", "ServiceCheck", "Stopped", "UnknownPayment",
     "UnknownRefund", "WalletError", "check_code", "check_code_format", "check_description",
-    "check_items", "gave_up_message", "late_charge_note", "mask_code", "parse_amount",
+    "check_items", "late_charge_note", "mask_code", "parse_amount",
     "pmc_name", "vn_time",
 ]

@@ -13,6 +13,7 @@ from pos_terminal.journal.errors import (
     UnknownPayment,
     UnknownRefund,
 )
+from pos_terminal.journal.machine import Answer, Refused
 from pos_terminal.journal.reports import Report
 from pos_terminal.journal.schema import SCHEMA_VERSION
 from pos_terminal.journal.states import (
@@ -20,6 +21,7 @@ from pos_terminal.journal.states import (
     PAYMENT_TRANSITIONS,
     PENDING_STATES,
     REFUND_TRANSITIONS,
+    PaymentEvent,
     PaymentState,
     can_move,
 )
@@ -33,6 +35,7 @@ __all__ = [
     "REFUND_TRANSITIONS",
     "SCHEMA_VERSION",
     "AlreadyReturned",
+    "Answer",
     "CodeClaimed",
     "EventView",
     "IllegalTransition",
@@ -40,11 +43,13 @@ __all__ = [
     "JournalCorrupt",
     "JournalError",
     "JournalUnavailable",
+    "PaymentEvent",
     "PaymentState",
     "PaymentView",
     "RefundNotAllowed",
     "RefundRefTaken",
     "RefundView",
+    "Refused",
     "Report",
     "SaleRefTaken",
     "UnknownPayment",

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pos_terminal.base.i18n import _
+from pos_terminal.base.reasons import Reason
 from pos_terminal.journal.errors import JournalError
 from pos_terminal.journal.store import Journal
 from pos_terminal.journal.views import vn_time
@@ -63,8 +63,9 @@ def check_scopes(scopes: Iterable[str]) -> tuple[str, ...]:
     chosen = tuple(dict.fromkeys(s.strip() for s in scopes if s.strip()))
     unknown = [s for s in chosen if s not in SCOPES]
     if unknown or not chosen:
-        raise TokenError(_("Unknown scope {scopes}: use some of {allowed}.").format(
-            scopes=", ".join(repr(s) for s in unknown) or "''", allowed=", ".join(SCOPES)))
+        raise TokenError(Reason.of("token.unknown_scope",
+                                   scopes=", ".join(repr(s) for s in unknown) or "''",
+                                   allowed=", ".join(SCOPES)))
     return chosen
 
 
@@ -83,17 +84,14 @@ class ApiTokens:
             authorised_by: str | None = None) -> tuple[str, ApiToken]:
         """A new token (returned once, never stored) and its row."""
         if not _NAME.fullmatch(name):
-            raise TokenError(_("{name} is not a usable token name: use 1 to 64 letters, digits, "
-                               "'.', '_' or '-'.").format(name=repr(name[:80])))
+            raise TokenError(Reason.of("token.bad_name", name=repr(name[:80])))
         chosen = check_scopes(scopes)
         token = PREFIX + secrets.token_urlsafe(32)
         t = self.journal.now()
         with self.journal._tx() as conn:
             if conn.execute("SELECT 1 FROM api_tokens WHERE name=? AND removed_ms IS NULL",
                             (name,)).fetchone():
-                raise TokenError(_("A token named {name} exists already: remove it first "
-                                   "(pos-terminal api-token remove {name}) or pick another "
-                                   "name.").format(name=name))
+                raise TokenError(Reason.of("token.exists", name=name))
             cur = conn.execute(
                 "INSERT INTO api_tokens(name, token_hash, scopes, authorised_by, created_ms) "
                 "VALUES (?,?,?,?,?)", (name, token_hash(token), " ".join(chosen), authorised_by, t))
@@ -113,8 +111,7 @@ class ApiTokens:
             cur = conn.execute("UPDATE api_tokens SET removed_ms=? WHERE name=? AND "
                                "removed_ms IS NULL", (t, name))
             if cur.rowcount == 0:
-                raise TokenError(_("There is no token named {name}; see pos-terminal api-token "
-                                   "list.").format(name=repr(name[:80])))
+                raise TokenError(Reason.of("token.unknown", name=repr(name[:80])))
             row = conn.execute(f"SELECT {_COLUMNS} FROM api_tokens WHERE name=? "  # noqa: S608
                                "ORDER BY id DESC LIMIT 1", (name,)).fetchone()
         return _token(row)

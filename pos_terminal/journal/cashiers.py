@@ -20,8 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pos_terminal.base.clock import duration_words
-from pos_terminal.base.i18n import _, ngettext
+from pos_terminal.base.reasons import Reason
 from pos_terminal.journal.errors import JournalError
 from pos_terminal.journal.store import Journal
 from pos_terminal.journal.views import vn_time
@@ -46,13 +45,13 @@ class UnknownCashier(CashierError, LookupError):
 
 
 class PinRejected(CashierError):
-    def __init__(self, message: str, attempts_left: int) -> None:
+    def __init__(self, message: Reason | str, attempts_left: int) -> None:
         super().__init__(message)
         self.attempts_left = attempts_left
 
 
 class CashierLocked(CashierError):
-    def __init__(self, message: str, locked_until_ms: int) -> None:
+    def __init__(self, message: Reason | str, locked_until_ms: int) -> None:
         super().__init__(message)
         self.locked_until_ms = locked_until_ms
 
@@ -63,7 +62,7 @@ class NotSupervisor(CashierError):
 
 def check_pin_format(pin: str) -> str:
     if not _PIN.fullmatch(pin):
-        raise CashierError(_("A PIN is 4 to 8 digits (0-9), nothing else."))
+        raise CashierError(Reason.of("pin.format"))
     return pin
 
 
@@ -78,13 +77,10 @@ def check_cashier_id(cashier_id: str) -> str:
 def check_cashier_name(name: str) -> str:
     """The name as stored (trimmed): printed on receipts and shown on screens, so plain text."""
     if not name.strip():
-        raise CashierError(_("A cashier needs a name (it is printed on receipts)."))
+        raise CashierError(Reason.of("cashier.name_missing"))
     bad = control_character(name)
     if bad is not None:
-        raise CashierError(_("A cashier's name is printed on receipts and shown on screens, so "
-                             "it cannot hold a control character ({bad}: an escape, a newline, "
-                             "a tab or similar). Type the name as plain text; nothing "
-                             "changed.").format(bad=bad))
+        raise CashierError(Reason.of("cashier.name_control_character", bad=bad))
     return name.strip()
 
 
@@ -280,17 +276,13 @@ class Cashiers:
         with self.journal._tx() as conn:
             current = self._get_in(conn, cashier_id)
             if not current.active:
-                raise UnknownCashier(_("Cashier {cashier_id} ({name}) was removed on {time} and "
-                                       "cannot sign in.").format(
-                    cashier_id=repr(cashier_id), name=current.name,
-                    time=vn_time(current.removed_ms)))
+                raise UnknownCashier(Reason.of(
+                    "cashier.removed", cashier_id=cashier_id, name=current.name,
+                    time_ms=current.removed_ms))
             if current.locked_until_ms is not None and current.locked_until_ms > t:
                 raise CashierLocked(
-                    _("Cashier {cashier_id} is locked after {count} wrong PINs until {time} "
-                      "(Vietnam time); a supervisor can unlock it now: `pos-terminal cashier "
-                      "unlock {plain_id}`.").format(
-                        cashier_id=repr(cashier_id), count=self.max_attempts,
-                        time=vn_time(current.locked_until_ms), plain_id=cashier_id),
+                    Reason.of("cashier.locked", cashier_id=cashier_id, count=self.max_attempts,
+                              time_ms=current.locked_until_ms),
                     current.locked_until_ms)
             stored = conn.execute("SELECT pin_hash FROM cashiers WHERE id=?",
                                   (cashier_id,)).fetchone()[0]
@@ -308,22 +300,15 @@ class Cashiers:
                              "WHERE id=?", (until, cashier_id))
                 self._event(conn, cashier_id, t, "locked", f"until {vn_time(until)}")
                 refusal = CashierLocked(
-                    _("Wrong PIN for {cashier_id}: {count} wrong PINs in a row, so it is locked "
-                      "until {time} (Vietnam time); a supervisor can unlock it: `pos-terminal "
-                      "cashier unlock {plain_id}`.").format(
-                        cashier_id=repr(cashier_id), count=failed, time=vn_time(until),
-                        plain_id=cashier_id), until)
+                    Reason.of("pin.locked_now", cashier_id=cashier_id, count=failed,
+                              time_ms=until), until)
             else:
                 conn.execute("UPDATE cashiers SET failed_attempts=? WHERE id=?",
                              (failed, cashier_id))
                 left = self.max_attempts - failed
-                sentence = ngettext(
-                    "Wrong PIN for {cashier_id}; {left} more wrong try locks it for {duration}.",
-                    "Wrong PIN for {cashier_id}; {left} more wrong tries lock it for {duration}.",
-                    left)
-                refusal = PinRejected(sentence.format(
-                    cashier_id=repr(cashier_id), left=left,
-                    duration=duration_words(self.lockout_ms / 1000)), left)
+                refusal = PinRejected(Reason.of(
+                    "pin.wrong", cashier_id=cashier_id, left=left,
+                    seconds=self.lockout_ms // 1000), left)
         raise refusal
 
     def require_supervisor(self, pin: str, supervisor_id: str | None = None) -> Cashier:
@@ -341,9 +326,8 @@ class Cashiers:
             supervisor_id = str(rows[0][0])
         cashier = self.get(supervisor_id)
         if not cashier.is_supervisor:
-            raise NotSupervisor(_("{cashier_id} ({name}) is a cashier, not a supervisor: a "
-                                  "supervisor must authorise this.").format(
-                cashier_id=repr(supervisor_id), name=cashier.name))
+            raise NotSupervisor(Reason.of("cashier.not_supervisor", cashier_id=supervisor_id,
+                                          name=cashier.name))
         return self.verify_pin(supervisor_id, pin)
 
     # ------------------------------------------------------------ shifts

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Self, TypeVar
 
 from pos_terminal.base.money import format_vnd
+from pos_terminal.base.reasons import Reason, stored
 from pos_terminal.journal.errors import (
     JournalError,
     UnknownPayment,
@@ -61,7 +62,7 @@ _EVENT_COLUMNS = (
 def _payment(row: Sequence[Any]) -> PaymentView:
     return PaymentView(
         app_trans_id=row[0], state=PaymentState(row[1]), amount=row[2], description=row[3],
-        return_code=row[4], message=row[5], service_message=row[6], zp_trans_id=row[7],
+        return_code=row[4], why=Reason.loads(row[5]), service_message=row[6], zp_trans_id=row[7],
         code_last4=row[8], created_ms=row[9], updated_ms=row[10], polls=row[11],
         refunded_amount=row[12], needs_review=bool(row[13]), kind=row[14], generation=row[15],
         sub_return_code=row[16], submitted_ms=row[17], order_url=row[18], qr_code=row[19],
@@ -73,7 +74,8 @@ def _payment(row: Sequence[Any]) -> PaymentView:
 def _refund(row: Sequence[Any]) -> RefundView:
     return RefundView(
         m_refund_id=row[0], app_trans_id=row[1], amount=row[2], description=row[3],
-        state=PaymentState(row[4]), return_code=row[5], sub_return_code=row[6], message=row[7],
+        state=PaymentState(row[4]), return_code=row[5], sub_return_code=row[6],
+        why=Reason.loads(row[7]),
         service_message=row[8], refund_id=row[9], request_ms=row[10], created_ms=row[11],
         updated_ms=row[12], needs_review=bool(row[13]), z_number=row[14], cashier_id=row[15],
         auto=bool(row[16]), authorised_by=row[17], refund_ref=row[18],
@@ -81,7 +83,11 @@ def _refund(row: Sequence[Any]) -> RefundView:
 
 
 def _event(row: Sequence[Any]) -> EventView:
-    return EventView(*row)
+    return EventView(
+        id=row[0], app_trans_id=row[1], m_refund_id=row[2], time_ms=row[3], kind=row[4],
+        from_state=row[5], to_state=row[6], return_code=row[7], sub_return_code=row[8],
+        why=Reason.loads(row[9]), reason=row[10], who=row[11], cashier_id=row[12],
+    )
 
 
 def read_connection(path: Path, busy_timeout_s: float = 5.0) -> sqlite3.Connection:
@@ -222,7 +228,7 @@ class JournalBase:
         to_state: str,
         return_code: int | None = None,
         sub_return_code: int | None = None,
-        message: str = "",
+        message: Reason | str = "",
         m_refund_id: str | None = None,
         reason: str | None = None,
         who: str | None = None,
@@ -233,7 +239,7 @@ class JournalBase:
             "return_code, sub_return_code, message, reason, who, cashier_id) "
             "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             (app_trans_id, m_refund_id, time_ms, kind, from_state, to_state, return_code,
-             sub_return_code, message, reason, who, cashier_id),
+             sub_return_code, stored(message), reason, who, cashier_id),
         )
 
     def _reading(self, read: Callable[[sqlite3.Connection], T]) -> T:

@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from pos_terminal.base.errors import ExitCode, PosError
+from pos_terminal.base.reasons import Reason
 
 
 class JournalError(PosError):
@@ -23,7 +24,7 @@ class JournalUnavailable(JournalError):
     New payments stop: a charge is never sent without its record.
     """
 
-    def __init__(self, message: str, reason: str = "unavailable") -> None:
+    def __init__(self, message: str | Reason, reason: str = "unavailable") -> None:
         super().__init__(message)
         self.reason = reason
 

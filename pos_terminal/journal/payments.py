@@ -10,6 +10,7 @@ from collections.abc import Collection, Iterator, Sequence
 from typing import Any
 
 from pos_terminal.base.codes import code_last4
+from pos_terminal.base.reasons import Reason, stored
 from pos_terminal.journal.connection import (
     _EVENT_COLUMNS,
     _PAYMENT_COLUMNS,
@@ -75,7 +76,7 @@ class PaymentRows(LeaseRows):
         items: Sequence[Any] = (),
         payment_code: str | None = None,
         payload_hash: str | None = None,
-        message: str = "",
+        message: Reason | str = "",
         now: int | None = None,
         lease_ttl_ms: int | None = None,
         code_window_ms: float | None = None,
@@ -110,8 +111,8 @@ class PaymentRows(LeaseRows):
                 "submitted_ms, updated_ms, cashier_id, sale_ref) "
                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (app_trans_id, kind, generation, PaymentState.SUBMITTING.value, amount,
-                 description, items_json, fp, last4, payload_hash, message, t, t, t, cashier_id,
-                 sale_ref),
+                 description, items_json, fp, last4, payload_hash, stored(message), t, t, t,
+                 cashier_id, sale_ref),
             )
             if lease_ttl_ms is not None:
                 self._take_lease_in(conn, "payments", app_trans_id, lease_ttl_ms)
@@ -166,7 +167,7 @@ class PaymentRows(LeaseRows):
             self._release_in(conn, "payments", "app_trans_id", app_trans_id)
 
     def conclude_never_arrived(
-        self, app_trans_id: str, *, grace_s: float, message: str,
+        self, app_trans_id: str, *, grace_s: float, message: Reason | str,
         return_code: int | None = None, sub_return_code: int | None = None,
         service_message: str = "", count_poll: bool = False,
     ) -> tuple[PaymentView, str]:
@@ -191,7 +192,7 @@ class PaymentRows(LeaseRows):
             return view, "failed"
 
     def record_late_success(
-        self, app_trans_id: str, *, message: str, return_code: int | None,
+        self, app_trans_id: str, *, message: Reason | str, return_code: int | None,
         sub_return_code: int | None, service_message: str, zp_trans_id: str | None,
     ) -> PaymentView:
         """A success for a payment already concluded FAILED: SUCCEEDED with the `late` flag and
@@ -205,7 +206,7 @@ class PaymentRows(LeaseRows):
                 "UPDATE payments SET state='succeeded', late=1, needs_review=0, message=?, "
                 "return_code=?, sub_return_code=?, service_message=?, zp_trans_id=?, "
                 "updated_ms=? WHERE app_trans_id=?",
-                (message, return_code, sub_return_code, service_message, zp_trans_id, t,
+                (stored(message), return_code, sub_return_code, service_message, zp_trans_id, t,
                  app_trans_id),
             )
             self._append_event(
@@ -218,7 +219,7 @@ class PaymentRows(LeaseRows):
             return self._get_in(conn, app_trans_id)
 
     def flag_answer(
-        self, app_trans_id: str, message: str, *, return_code: int | None = None,
+        self, app_trans_id: str, message: Reason | str, *, return_code: int | None = None,
         sub_return_code: int | None = None, service_message: str = "",
         zp_trans_id: str | None = None,
     ) -> PaymentView:
@@ -234,8 +235,8 @@ class PaymentRows(LeaseRows):
                 "UPDATE payments SET state=?, needs_review=1, message=?, return_code=?, "
                 "sub_return_code=?, service_message=?, "
                 "zp_trans_id=coalesce(zp_trans_id, ?), updated_ms=? WHERE app_trans_id=?",
-                (to.value, message, return_code, sub_return_code, service_message, zp_trans_id,
-                 t, app_trans_id),
+                (to.value, stored(message), return_code, sub_return_code, service_message,
+                 zp_trans_id, t, app_trans_id),
             )
             self._release_in(conn, "payments", "app_trans_id", app_trans_id)
             self._append_event(
@@ -256,7 +257,7 @@ class PaymentRows(LeaseRows):
         )
         return [_payment(r) for r in rows]
 
-    def mark_abandoned(self, app_trans_id: str, message: str, *,
+    def mark_abandoned(self, app_trans_id: str, message: Reason | str, *,
                        cashier_id: str | None = None) -> PaymentView:
         """The cashier gave up waiting for an open payment: it stays open (status queries go
         on) and a success from now on is a late charge. A row already settled is returned as
@@ -267,7 +268,7 @@ class PaymentRows(LeaseRows):
             if current.abandoned or current.state not in PENDING_STATES:
                 return current
             conn.execute("UPDATE payments SET abandoned=1, message=?, updated_ms=? "
-                         "WHERE app_trans_id=?", (message, t, app_trans_id))
+                         "WHERE app_trans_id=?", (stored(message), t, app_trans_id))
             self._append_event(
                 conn, app_trans_id=app_trans_id, time_ms=t, kind="transition",
                 from_state=current.state.value, to_state=current.state.value, message=message,
@@ -291,7 +292,7 @@ class PaymentRows(LeaseRows):
         app_trans_id: str,
         to_state: PaymentState,
         *,
-        message: str,
+        message: Reason | str,
         return_code: int | None = _UNSET,
         sub_return_code: int | None = _UNSET,
         service_message: str = _UNSET,
@@ -317,7 +318,7 @@ class PaymentRows(LeaseRows):
 
     def _transition_in(
         self, conn: sqlite3.Connection, app_trans_id: str, to_state: PaymentState, *,
-        message: str, return_code: Any, sub_return_code: Any, service_message: Any,
+        message: Reason | str, return_code: Any, sub_return_code: Any, service_message: Any,
         zp_trans_id: Any, order_url: Any, qr_code: Any, count_poll: bool,
         allowed_from: Collection[PaymentState] | None, release: bool,
     ) -> PaymentView:
@@ -334,7 +335,8 @@ class PaymentRows(LeaseRows):
                 f"Payment {app_trans_id} cannot go from {current.state.value} to "
                 f"{to_state.value}."
             )
-        sets: dict[str, Any] = {"state": to_state.value, "message": message, "updated_ms": t}
+        sets: dict[str, Any] = {"state": to_state.value, "message": stored(message),
+                                "updated_ms": t}
         for column, value in (
             ("return_code", return_code), ("sub_return_code", sub_return_code),
             ("service_message", service_message), ("zp_trans_id", zp_trans_id),
@@ -363,7 +365,8 @@ class PaymentRows(LeaseRows):
         return self._get_in(conn, app_trans_id)
 
     def override(
-        self, app_trans_id: str, to_state: PaymentState, *, reason: str, who: str, message: str,
+        self, app_trans_id: str, to_state: PaymentState, *, reason: str, who: str,
+        message: Reason | str,
         cashier_id: str | None = None,
     ) -> PaymentView:
         """A cashier's explicit decision (after checking the merchant portal), never silent."""
@@ -389,7 +392,7 @@ class PaymentRows(LeaseRows):
             conn.execute(
                 "UPDATE payments SET state=?, message=?, needs_review=0, updated_ms=? "
                 "WHERE app_trans_id=?",
-                (to_state.value, message, t, app_trans_id),
+                (to_state.value, stored(message), t, app_trans_id),
             )
             self._append_event(
                 conn, app_trans_id=app_trans_id, time_ms=t, kind="override",
@@ -398,7 +401,7 @@ class PaymentRows(LeaseRows):
             )
             return self._get_in(conn, app_trans_id)
 
-    def flag_for_review(self, app_trans_id: str, message: str) -> PaymentView:
+    def flag_for_review(self, app_trans_id: str, message: Reason | str) -> PaymentView:
         """Mark a row that can no longer be resolved by a status query; its state stays as is."""
         t = self._clock()
         with self._tx() as conn:
@@ -407,7 +410,7 @@ class PaymentRows(LeaseRows):
                 return current
             conn.execute(
                 "UPDATE payments SET needs_review=1, message=?, updated_ms=? WHERE app_trans_id=?",
-                (message, t, app_trans_id),
+                (stored(message), t, app_trans_id),
             )
             self._append_event(
                 conn, app_trans_id=app_trans_id, time_ms=t, kind="review",

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator
 from typing import Any
 
-from pos_terminal.base.i18n import _
+from pos_terminal.base.reasons import Reason, stored
 from pos_terminal.journal.connection import _REFUND_COLUMNS, _UNSET, _refund, vnd
 from pos_terminal.journal.errors import (
     AlreadyReturned,
@@ -31,7 +31,7 @@ class RefundRows(LeaseRows):
         amount: int | None,
         description: str,
         request_ms: int,
-        message: str = "",
+        message: Reason | str = "",
         lease_ttl_ms: int | None = None,
         cashier_id: str | None = None,
         auto: bool = False,
@@ -97,14 +97,16 @@ class RefundRows(LeaseRows):
                 "request_ms, message, created_ms, updated_ms, cashier_id, auto, authorised_by, "
                 "refund_ref) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (m_refund_id, app_trans_id, wanted, description, PaymentState.REFUNDING.value,
-                 request_ms, message, t, t, cashier_id, int(auto), authorised_by, refund_ref),
+                 request_ms, stored(message), t, t, cashier_id, int(auto), authorised_by,
+                 refund_ref),
             )
             if lease_ttl_ms is not None:
                 self._take_lease_in(conn, "refunds", m_refund_id, lease_ttl_ms)
             self._append_event(
                 conn, app_trans_id=app_trans_id, m_refund_id=m_refund_id, time_ms=t,
                 kind="transition", from_state=PaymentState.NEW.value,
-                to_state=PaymentState.REFUNDING.value, message=message or f"refund {vnd(wanted)}",
+                to_state=PaymentState.REFUNDING.value,
+                message=message or Reason.of("refund.intent", amount=wanted),
                 cashier_id=cashier_id,
             )
             return self._get_refund_in(conn, m_refund_id)
@@ -114,12 +116,12 @@ class RefundRows(LeaseRows):
         m_refund_id: str,
         to_state: PaymentState,
         *,
-        message: str,
+        message: Reason | str,
         return_code: int | None = _UNSET,
         sub_return_code: int | None = _UNSET,
         service_message: str = _UNSET,
         refund_id: str | None = _UNSET,
-        full_refund_message: str = "",
+        full_refund_message: Reason | str = "",
         release: bool = False,
     ) -> RefundView:
         """Settle (or refresh) a refund; REFUNDED adds to the payment's refunded_amount and moves
@@ -133,7 +135,8 @@ class RefundRows(LeaseRows):
                     f"Refund {m_refund_id} cannot go from {current.state.value} to "
                     f"{to_state.value}."
                 )
-            sets: dict[str, Any] = {"state": to_state.value, "message": message, "updated_ms": t}
+            sets: dict[str, Any] = {"state": to_state.value, "message": stored(message),
+                                    "updated_ms": t}
             for column, value in (
                 ("return_code", return_code), ("sub_return_code", sub_return_code),
                 ("service_message", service_message), ("refund_id", refund_id),
@@ -165,11 +168,9 @@ class RefundRows(LeaseRows):
                 )
                 payment = self._get_in(conn, current.app_trans_id)
                 if payment.refunded_amount == payment.amount:
-                    text = full_refund_message or (
-                        _("Charged late and returned automatically ({amount}): the customer "
-                          "has the money back.").format(amount=vnd(payment.amount))
-                        if current.auto else _("Refunded in full ({amount}).").format(
-                            amount=vnd(payment.amount)))
+                    text = stored(full_refund_message or Reason.of(
+                        "late.returned" if current.auto else "refund.full",
+                        amount=payment.amount))
                     conn.execute(
                         "UPDATE payments SET state=?, message=?, needs_review=0 "
                         "WHERE app_trans_id=?",
@@ -206,7 +207,7 @@ class RefundRows(LeaseRows):
                 return "owner_live"
             return "failed" if quiet >= grace_s else "grace"
 
-    def flag_refund_for_review(self, m_refund_id: str, message: str) -> RefundView:
+    def flag_refund_for_review(self, m_refund_id: str, message: Reason | str) -> RefundView:
         t = self._clock()
         with self._tx() as conn:
             current = self._get_refund_in(conn, m_refund_id)
@@ -214,7 +215,7 @@ class RefundRows(LeaseRows):
                 return current
             conn.execute(
                 "UPDATE refunds SET needs_review=1, message=?, updated_ms=? WHERE m_refund_id=?",
-                (message, t, m_refund_id),
+                (stored(message), t, m_refund_id),
             )
             self._append_event(
                 conn, app_trans_id=current.app_trans_id, m_refund_id=m_refund_id, time_ms=t,

@@ -13,8 +13,6 @@ import sqlite3
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from pos_terminal.base.i18n import N_, _
-from pos_terminal.base.money import format_vnd
 from pos_terminal.journal.views import vn_time
 
 _SALE_STATES = ("succeeded", "refunded")
@@ -57,74 +55,6 @@ class Report:
         data["closed_vn"] = vn_time(self.closed_ms)
         data["generated_vn"] = vn_time(self.generated_ms)
         return data
-
-    def lines(self) -> list[str]:
-        title = (_("Z report #{number}").format(number=self.number) if self.kind == "z"
-                 else _("X report (day still open)"))
-        until = vn_time(self.closed_ms or self.generated_ms)
-        period = ("  " + _("from {start} to {end} (Vietnam time)").format(
-                      start=vn_time(self.opened_ms), end=until) if self.opened_ms
-                  else "  " + _("no payments yet; as of {time} (Vietnam time)").format(
-                      time=until))
-        out = [title, period, *total_lines(self)]
-        if self.late_count:
-            out.append(
-                _row(LATE_PAID, self.late_count, self.late_amount) + " " + _(
-                    "(charged after the terminal said failed; in sales above: check none was "
-                    "paid twice)")
-            )
-        out.extend(_late_lines(self.auto_returned_count, self.auto_returned_amount,
-                               self.late_review_count))
-        if self.refunds_failed_count:
-            out.append("  " + _("refunds failed {count}").format(
-                count=f"{self.refunds_failed_count:4d}"))
-        if self.unresolved_count or self.refunds_pending_count:
-            out.append(
-                _row(STILL_OPEN, self.unresolved_count, self.unresolved_amount) + " " + _(
-                    "(+{count} refunds in progress); run `pos-terminal reconcile`; they are "
-                    "carried to the next day").format(count=self.refunds_pending_count)
-            )
-        if self.needs_review_count:
-            out.append(
-                _row(NEED_REVIEW, self.needs_review_count) + "  " + _(
-                    "(too old for a status query: check the merchant portal, then "
-                    "`pos-terminal override`)")
-            )
-        return out
-
-
-SALES, REFUNDS, NET, FAILED = N_("sales"), N_("refunds"), N_("net"), N_("failed")
-LATE_PAID, STILL_OPEN, NEED_REVIEW = N_("LATE PAID"), N_("still open"), N_("need review")
-AUTO_RETURNED, LATE_REVIEW = N_("AUTO-RETURNED"), N_("LATE, REVIEW")
-
-
-def _row(label: str, count: int | None, amount: int | None = None) -> str:
-    """``  sales             3       75.000 ₫``: label, count and amount in their columns."""
-    name = _(label)
-    width = max(1, 6 - max(0, len(name) - 12))  # a longer label eats into the count column
-    text = f"  {name:<12} " + (f"{count:{width}d}" if count is not None else " " * width)
-    return text if amount is None else f"{text}  {format_vnd(amount):>17}"
-
-
-def total_lines(report: Any) -> list[str]:
-    """Sales, refunds, net and failed: the lines every report starts with."""
-    return [
-        _row(SALES, report.sales_count, report.sales_amount),
-        _row(REFUNDS, report.refunds_count, -report.refunds_amount),
-        _row(NET, None, report.net_amount),
-        _row(FAILED, report.failed_count),
-    ]
-
-
-def _late_lines(count: int, amount: int, review: int = 0) -> list[str]:
-    out = []
-    if count:
-        out.append(_row(AUTO_RETURNED, count, amount) + " " + _(
-            "(late charges returned automatically; in refunds above)"))
-    if review:
-        out.append(_row(LATE_REVIEW, review) + "  " + _(
-            "(charged late, left for a person: refund them or keep the sale)"))
-    return out
 
 
 def _in(states: tuple[str, ...]) -> str:
@@ -272,22 +202,6 @@ class GroupTotals:
         data["opened_vn"] = vn_time(self.opened_ms) or None
         data["closed_vn"] = vn_time(self.closed_ms) or None
         return data
-
-    def title(self) -> str:
-        who = (f"{self.cashier_name} ({self.cashier_id})" if self.cashier_id
-               else _("(no cashier signed in)"))
-        if self.by == "cashier":
-            return who
-        until = vn_time(self.closed_ms) if self.closed_ms else _("still open")
-        return _("shift {key}: {who}, {start} to {end}").format(
-            key=self.key, who=who, start=vn_time(self.opened_ms), end=until)
-
-    def lines(self) -> list[str]:
-        return [
-            self.title(),
-            *total_lines(self),
-            *_late_lines(self.auto_returned_count, self.auto_returned_amount),
-        ]
 
 
 def grouped_report(conn: sqlite3.Connection, *, by: str, z_number: int | None,

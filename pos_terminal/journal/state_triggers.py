@@ -25,7 +25,8 @@ def _names(states: Iterable[str]) -> str:
 
 def _allowed(moves: Sequence[Move]) -> str:
     """SQL true exactly for the moves listed (OLD and NEW of an UPDATE), one move a line."""
-    pairs = sorted((m.source.value, m.target.value) for m in moves if not m.late_only)
+    pairs = sorted({(m.source.value, m.target.value) for m in moves
+                    if not m.late_only and m.source is not m.target})
     rows = ",\n".join(f"            ('{a}', '{b}')" for a, b in pairs)
     clauses = [f"(OLD.state, NEW.state) IN (VALUES\n{rows})"]
     clauses += [f"(OLD.state = '{m.source}' AND NEW.state = '{m.target}'"

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from pos_terminal.base.codes import code_last4
 from pos_terminal.base.files import create_private, loose_permissions
-from pos_terminal.base.i18n import _
+from pos_terminal.base.reasons import Reason
 from pos_terminal.journal.connection import now_ms, vnd
 from pos_terminal.journal.day_reports import DayReports
 from pos_terminal.journal.errors import (
@@ -30,16 +30,15 @@ from pos_terminal.journal.errors import (
     JournalUnavailable,
     unavailable_from,
 )
-from pos_terminal.journal.payments import PaymentRows
+from pos_terminal.journal.machine import StateMachine
 from pos_terminal.journal.receipt_prints import ReceiptPrints
-from pos_terminal.journal.refunds import RefundRows
 from pos_terminal.journal.schema import MIGRATIONS, SCHEMA_VERSION
 from pos_terminal.journal.upkeep import Upkeep
 
 __all__ = ["Journal", "code_last4", "now_ms", "vnd"]
 
 
-class Journal(PaymentRows, RefundRows, DayReports, ReceiptPrints, Upkeep):
+class Journal(StateMachine, DayReports, ReceiptPrints, Upkeep):
     """The SQLite journal (checkout.ports.JournalStore). Thread-safe (one connection behind a
     lock); several processes may share the file."""
 
@@ -161,12 +160,10 @@ def _check_permissions(path: Path, *, private: bool) -> None:
     loose = [f for f, what in found.items() if what == "write" or (private and what == "read")]
     if not loose:
         return
-    message = (_("Other users can change the payment journal {path}. Nothing was sent. Run: "
-                 "chmod 600 {files}") if any(found[f] == "write" for f in loose) else
-               _("Other users can read the payment journal {path}, which holds the payments "
-                 "and the cashiers' PIN hashes. Nothing was sent. Run: chmod 600 {files}"))
-    raise JournalUnavailable(message.format(
-        path=path, files=" ".join(str(f) for f in files if f.exists())), "permissions")
+    kind = "write" if any(found[f] == "write" for f in loose) else "read"
+    raise JournalUnavailable(Reason.of(
+        f"journal.others_can_{kind}", path=str(path),
+        files=" ".join(str(f) for f in files if f.exists())), "permissions")
 
 
 def _split_sql(script: str) -> list[str]:

@@ -8,19 +8,30 @@ from typing import Any
 
 from pos_terminal.base.clock import VN_TZ
 from pos_terminal.base.clock import format_stamp as vn_time
+from pos_terminal.base.reasons import Reason, render
 from pos_terminal.journal.states import FINAL_STATES, PaymentState
 
 __all__ = ["VN_TZ", "vn_time"]
 
 
+class _Said:
+    """A row's reason, and its sentence in the current language when it is read."""
+
+    why: Reason
+
+    @property
+    def message(self) -> str:
+        return render(self.why)
+
+
 @dataclass(frozen=True)
-class PaymentView:
+class PaymentView(_Said):
     app_trans_id: str
     state: PaymentState
     amount: int
     description: str
     return_code: int | None
-    message: str
+    why: Reason  # what the terminal says about it (`message`: in the current language)
     service_message: str
     zp_trans_id: str | None
     code_last4: str | None
@@ -66,6 +77,8 @@ class PaymentView:
             "amount": self.amount,
             "return_code": self.return_code,
             "message": self.message,
+            "reason_code": self.why.code,
+            "reason_params": dict(self.why.params),
             "zp_trans_id": self.zp_trans_id,
             "sub_return_code": self.sub_return_code,
             "service_message": self.service_message,
@@ -94,7 +107,7 @@ class PaymentView:
 
 
 @dataclass(frozen=True)
-class RefundView:
+class RefundView(_Said):
     m_refund_id: str
     app_trans_id: str
     amount: int
@@ -102,7 +115,7 @@ class RefundView:
     state: PaymentState
     return_code: int | None
     sub_return_code: int | None
-    message: str
+    why: Reason
     service_message: str
     refund_id: str | None
     request_ms: int
@@ -128,6 +141,8 @@ class RefundView:
             "return_code": self.return_code,
             "sub_return_code": self.sub_return_code,
             "message": self.message,
+            "reason_code": self.why.code,
+            "reason_params": dict(self.why.params),
             "service_message": self.service_message,
             "refund_id": self.refund_id,
             "description": self.description,
@@ -145,7 +160,7 @@ class RefundView:
 
 
 @dataclass(frozen=True)
-class EventView:
+class EventView(_Said):
     id: int
     app_trans_id: str
     m_refund_id: str | None
@@ -155,7 +170,7 @@ class EventView:
     to_state: str
     return_code: int | None
     sub_return_code: int | None
-    message: str
+    why: Reason
     reason: str | None
     who: str | None
     cashier_id: str | None = None
@@ -173,6 +188,8 @@ class EventView:
             "return_code": self.return_code,
             "sub_return_code": self.sub_return_code,
             "message": self.message,
+            "reason_code": self.why.code,
+            "reason_params": dict(self.why.params),
             "reason": self.reason,
             "who": self.who,
             "cashier_id": self.cashier_id,

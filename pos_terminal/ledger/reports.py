@@ -12,6 +12,7 @@ from psycopg.rows import dict_row
 
 from pos_terminal.base.clock import VN_TZ
 from pos_terminal.base.money import format_vnd
+from pos_terminal.base.reasons import Reason, render
 from pos_terminal.journal.views import vn_time
 from pos_terminal.ledger.store import Conn
 from pos_terminal.text_safety import clean, csv_cell
@@ -176,6 +177,7 @@ def open_items(conn: Conn) -> list[dict[str, Any]]:
                     f"WHERE {LEGIT} ORDER BY created_ms, id")
         rows = cur.fetchall()
     for row in rows:
+        row["message"] = render(Reason.loads(row["message"]))  # a reason, or an older row's text
         row["created_vn"] = vn_time(row.pop("created_ms"))
         row["updated_vn"] = vn_time(row.pop("updated_ms"))
     return [_cleaned(row) for row in rows]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
+from pos_terminal.base.reasons import Reason
 from pos_terminal.text_safety import AbsurdNumber, bounded_int, clean
 
 from .constants import (
@@ -222,7 +223,7 @@ def payment_result(data: Answer, generation: str, app_trans_id: str) -> PaymentR
         return_code=rc,
         sub_return_code=sub,
         message=message,
-        cashier_message=describe(rc, sub, message),
+        why=describe(rc, sub, message),
         zp_trans_id=get_id(data, names.zp_trans_id),
         amount=get_int(data, names.amount, required=False),
         is_processing=processing_flag or (outcome is Outcome.PROCESSING and not duplicate),
@@ -255,7 +256,7 @@ def refund_result(data: Answer, generation: str, m_refund_id: str) -> RefundResu
         return_code=rc,
         sub_return_code=sub,
         message=message,
-        cashier_message=describe(rc, sub, message, refund=True),
+        why=describe(rc, sub, message, refund=True),
         refund_id=get_id(data, names.refund_id),
         raw=dict(data),
     )
@@ -313,7 +314,7 @@ def gateway_order_result(data: Answer, generation: str, app_trans_id: str) -> Ga
     message = _message(data, generation)
     if rc != RC_SUCCESS:
         raise ServiceRefused(
-            f"the service refused the order: {describe(rc, sub, message)}", rc, sub, message
+            Reason.of("gateway.refused", why=describe(rc, sub, message)), rc, sub, message
         )
     order_url = get_text(data, names.order_url) or None
     if order_url is None:

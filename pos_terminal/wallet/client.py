@@ -249,7 +249,7 @@ class WalletClient:
         retrying = Retrying(
             stop=stop_after_attempt(self._retry_attempts),
             wait=wait_exponential(multiplier=self._retry_wait_s, max=2.0),
-            retry=retry_if_exception_type((NoAnswer, UnreadableAnswer)),
+            retry=retry_if_exception_type((NoAnswer, NotSent, UnreadableAnswer)),
             reraise=True,
         )
         return retrying(call)

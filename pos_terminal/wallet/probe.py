@@ -7,7 +7,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Protocol
 
-from .errors import NoAnswer, ServiceRefused, UnreadableAnswer
+from .errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
 from .results import Outcome, PaymentResult
 from .returncodes import deciding_code
 
@@ -33,7 +33,7 @@ def check_service(client: StatusQuery, probe_app_trans_id: str) -> tuple[Service
     """The service's state and a detail (its code and message, or why it did not answer)."""
     try:
         result = client.query_status(probe_app_trans_id)
-    except NoAnswer as exc:
+    except (NoAnswer, NotSent) as exc:
         return ServiceCheck.UNREACHABLE, exc.message
     except UnreadableAnswer as exc:
         return ServiceCheck.REFUSED, exc.message

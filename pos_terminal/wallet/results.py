@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from pos_terminal.base.reasons import Reason
+
 from .returncodes import REQUEST_REFUSALS, SEND_AMBIGUOUS, deciding_code
 
 
@@ -59,7 +61,7 @@ class PaymentResult:
     return_code: int
     sub_return_code: int | None
     message: str  # the service's own text
-    cashier_message: str  # what happened + what to do next
+    why: Reason  # what happened (pos_terminal.sentences words it, with the next step)
     zp_trans_id: str | None
     amount: int | None
     is_processing: bool
@@ -83,7 +85,7 @@ class RefundResult:
     return_code: int
     sub_return_code: int | None
     message: str
-    cashier_message: str
+    why: Reason
     refund_id: str | None
     raw: Mapping[str, object] = field(repr=False)
 

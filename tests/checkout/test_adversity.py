@@ -16,7 +16,7 @@ import pytest
 
 from pos_terminal.checkout import Checkout, PaymentState
 from pos_terminal.checkout.hooks import PAUSE_FILE, STOP_AT
-from pos_terminal.checkout.outcomes import MSG_OWNER_LIVE
+from pos_terminal.checkout.outcomes import SENDER_LIVE
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
 from tests.checkout.conftest import add_fault, charged, ledger, wallet_code, write_config
@@ -74,7 +74,7 @@ def test_a_stopped_payer_is_not_concluded_failed(settings: Settings, emulator: A
         assert done.returncode == 3, done.stderr.decode()  # still open, never "resolved"
         [row] = _answer(done.stdout)["payments"]
         assert (row["app_trans_id"], row["state"]) == (tid, "submitting")
-        assert row["message"] == MSG_OWNER_LIVE
+        assert (row["reason_code"], row["message"]) == (SENDER_LIVE.code, str(SENDER_LIVE))
         assert ledger(emulator)["requests"].get("quick_pay", 0) == 0
     finally:
         proc.send_signal(signal.SIGCONT)

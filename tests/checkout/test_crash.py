@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from pos_terminal.checkout.hooks import PAUSE_AT, PAUSE_FILE
-from pos_terminal.checkout.outcomes import MSG_NEVER_ARRIVED
+from pos_terminal.checkout.outcomes import NEVER_ARRIVED
 from pos_terminal.config import Settings
 from tests.checkout.conftest import add_fault, charged, ledger, wallet_code, write_config
 from tests.checkout.processes import cli
@@ -104,7 +104,8 @@ def test_killed_at_a_pause_point(settings: Settings, emulator: Any, tmp_path: Pa
     assert row["app_trans_id"] == app_trans_id
     if step == "after_intent":  # the request never left
         assert ledger(emulator)["requests"].get("quick_pay", 0) == 0
-        assert (row["state"], row["message"]) == ("failed", MSG_NEVER_ARRIVED)
+        assert (row["state"], row["reason_code"]) == ("failed", NEVER_ARRIVED.code)
+        assert row["message"] == str(NEVER_ARRIVED)
     else:  # charged, answer lost with the process
         assert row["state"] == "succeeded"
 

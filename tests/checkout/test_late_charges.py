@@ -14,6 +14,8 @@ from typing import Any
 from pos_terminal.checkout import Checkout, PaymentState, verdict
 from pos_terminal.checkout.hooks import PAUSE_AT, PAUSE_FILE
 from pos_terminal.config import Settings
+from pos_terminal.sentences.labels import headline
+from pos_terminal.sentences.reports import report_lines
 from tests.checkout.conftest import (
     add_fault,
     charged,
@@ -78,13 +80,13 @@ def test_an_abandoned_payment_charged_later_is_returned_once(
         assert view.message == RETURNED
         assert (refund.state, refund.amount, refund.auto, refund.cashier_id) == (
             S.REFUNDED, 15_000, True, "ann")  # counted for the cashier of the sale
-        assert verdict.headline(view) == "CHARGED LATE, RETURNED"
+        assert headline(view) == "CHARGED LATE, RETURNED"
         co.reconcile()  # and again: nothing more is returned
         assert len(co.journal.refunds(tid)) == 1
         x = co.journal.x_report()
         assert (x.auto_returned_count, x.auto_returned_amount) == (1, 15_000)
         assert any(line.startswith("  AUTO-RETURNED     1           15.000 ₫")
-                   for line in x.lines()), x.lines()
+                   for line in report_lines(x)), report_lines(x)
         [ann] = co.journal.grouped_report("cashier")
         assert (ann.cashier_id, ann.sales_amount, ann.refunds_amount, ann.net_amount,
                 ann.auto_returned_count, ann.auto_returned_amount) == (
@@ -128,7 +130,7 @@ def test_review_leaves_a_late_charge_to_a_person(
         final = co.journal.get(view.app_trans_id)
         assert (final.state, final.needs_review, final.charged_late) == (S.SUCCEEDED, True, True)
         assert final.message.startswith("CHARGED LATE: the wallet charged 15.000 ₫")
-        assert verdict.headline(final) == "NEEDS REVIEW"
+        assert headline(final) == "NEEDS REVIEW"
         assert co.journal.refunds(view.app_trans_id) == []
         # a person decides: the customer paid only this way, the sale stands
         kept = co.override(view.app_trans_id, S.SUCCEEDED, "customer paid only by wallet", "lan")

@@ -14,9 +14,12 @@ from typing import Any
 import pytest
 
 from pos_terminal.checkout import Checkout, PaymentState, verdict
-from pos_terminal.checkout.outcomes import MSG_OWNER_LIVE
+from pos_terminal.checkout.outcomes import SENDER_LIVE
 from pos_terminal.config import Settings
 from pos_terminal.journal import CodeClaimed, Journal, lease
+from pos_terminal.sentences import use_front_end
+from pos_terminal.sentences.labels import headline
+from pos_terminal.sentences.reports import report_lines
 from tests.checkout.conftest import (
     add_fault,
     charged,
@@ -49,7 +52,9 @@ def test_an_answer_that_does_not_fit_the_order_needs_review(
         events = co.journal.events(view.app_trans_id)
     assert view.needs_review and view.state is S.UNKNOWN  # never SUCCEEDED, never FAILED
     assert needle in view.message
-    assert "do not charge again" in view.message and "pos-terminal override" in view.message
+    assert "do not charge again" in view.message and "History (O: override)" in view.message
+    use_front_end("commands")  # the CLI's next step for the same row is its command
+    assert view.message.endswith("then mark it with pos-terminal override.")
     assert verdict.payment_exit(view) == 3
     assert verdict.payment_answer(view)["outcome"] == "needs_review"
     assert events[-1].kind == "review"
@@ -151,8 +156,8 @@ def test_a_late_success_is_recorded_and_counted(settings: Settings, emulator: An
         assert (review.kind, review.to_state) == ("review", "succeeded")
         x = co.journal.x_report()
         assert (x.late_count, x.late_amount, x.sales_count) == (1, 15_000, 1)
-        assert any("LATE PAID" in line for line in x.lines())
-        assert verdict.payment_exit(view) == 3 and verdict.headline(view) == "NEEDS REVIEW"
+        assert any("LATE PAID" in line for line in report_lines(x))
+        assert verdict.payment_exit(view) == 3 and headline(view) == "NEEDS REVIEW"
         assert co.journal.refunds(tid) == []
     finally:
         co.close()
@@ -269,7 +274,7 @@ def test_owner_live_message_while_the_sender_runs(settings: Settings, emulator: 
         with Checkout(settings) as other:
             report = other.reconcile()
         [row] = report.payments
-        assert row.state is S.SUBMITTING and row.message == MSG_OWNER_LIVE
+        assert row.state is S.SUBMITTING and row.why == SENDER_LIVE
         assert report.still_open == 1
 
 

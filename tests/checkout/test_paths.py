@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
+from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout import Checkout, CodeRefused, PaymentState, PaymentView
-from pos_terminal.checkout.outcomes import MSG_NEVER_ARRIVED, apply_payment_result
+from pos_terminal.checkout.outcomes import NEVER_ARRIVED, apply_payment_result
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
 from pos_terminal.wallet.client import WalletClient
@@ -145,7 +146,8 @@ def test_code_of_an_old_unresolved_payment_is_refused(settings: Settings,
     code = wallet_code(emulator, "binh")
     with Checkout(settings) as co:
         first = co.pay(5_000, code, deadline_s=0.01)
-        with pytest.raises(CodeRefused, match=r"still unknown\. Run pos-terminal reconcile") as err:
+        with pytest.raises(CodeRefused, match=r"still unknown: the terminal keeps checking it\. "
+                           "Ask the customer to show a fresh code") as err:
             co.pay(5_000, code)
         assert err.value.reason == "unresolved" and err.value.app_trans_id == first.app_trans_id
 
@@ -189,7 +191,7 @@ def test_an_answer_about_another_payment_is_never_applied(settings: Settings) ->
                                      generation="v2", payment_code="x")
         other = PaymentResult(app_trans_id="261121_t_other", outcome=Outcome.SUCCEEDED,
                               return_code=1, sub_return_code=1, message="ok",
-                              cashier_message="paid", zp_trans_id="5", amount=7_000,
+                              why=Reason.text("paid"), zp_trans_id="5", amount=7_000,
                               is_processing=False, raw={})
         after = apply_payment_result(journal, view, other, from_query=True,
                                      not_found_grace_s=0)
@@ -205,7 +207,7 @@ def test_not_found_waits_for_the_grace_period(settings: Settings, emulator: Any)
         seen: list[str] = []
         view = co.pay(5_000, wallet_code(emulator, "an"),
                       on_progress=lambda v: seen.append(v.state.value))
-        assert view.state is S.FAILED and view.message == MSG_NEVER_ARRIVED
+        assert view.state is S.FAILED and view.why == NEVER_ARRIVED
         assert "unknown" in seen
         assert _path(co, view) == [("new", "submitting"), ("submitting", "unknown"),
                                    ("unknown", "failed")]
@@ -223,7 +225,7 @@ def test_a_stale_answer_from_another_process_keeps_the_settled_state(
             assert second.follow(view.app_trans_id, deadline_s=5).state is S.SUCCEEDED
         late = PaymentResult(app_trans_id=view.app_trans_id, outcome=Outcome.PROCESSING,
                              return_code=3, sub_return_code=3, message="processing",
-                             cashier_message="still processing", zp_trans_id=None,
+                             why=Reason.text("still processing"), zp_trans_id=None,
                              amount=5_000, is_processing=True, raw={})
         after = apply_payment_result(first.journal, view, late, from_query=True,
                                      not_found_grace_s=0)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from pos_terminal.checkout import Checkout, InvalidPayment, PaymentState
-from pos_terminal.checkout.recovery import review_message
+from pos_terminal.checkout.recovery import too_old
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal, RefundNotAllowed
 from tests.checkout.conftest import BALANCES, add_fault, ledger, wallet_code
@@ -94,7 +94,7 @@ def test_rows_too_old_to_query_are_flagged_not_guessed(settings: Settings,
         assert (report.checked, report.resolved, report.still_open, report.flagged) == (1, 0, 1, 1)
         view = co.journal.get("261119_t_old")
         assert view.state is S.SUBMITTING and view.needs_review
-        assert view.message == review_message(48)
+        assert view.why == too_old(48)
         assert co.journal.events("261119_t_old")[-1].kind == "review"
         again = co.reconcile()
         assert again.flagged == 1 and len(co.journal.events("261119_t_old")) == 2

@@ -172,6 +172,8 @@ def test_fleet_report_open_and_csv(make_terminal: Any, emulator: Any, ledger_dsn
     items = json.loads(opened.stdout)["open"]
     assert [(i["type"], i["terminal_id"], i["id"], i["amount"]) for i in items] == [
         ("payment", "B2", slow.app_trans_id, 9_000)]
+    # the journal keeps a reason (JSON); the fleet shows its sentence, never the JSON
+    assert items[0]["message"] and not items[0]["message"].startswith("{"), items[0]
     assert slow.app_trans_id in (tmp_path / "o.csv").read_text(encoding="utf-8")
 
     text = run_cli("fleet", config, "report", "--day", "2001-01-01")

@@ -22,6 +22,7 @@ from pos_terminal.journal.cashiers import (
     UnknownCashier,
     pin_matches,
 )
+from pos_terminal.sentences.reports import group_lines
 from tests.checkout.conftest import add_fault, wallet_code
 
 
@@ -139,7 +140,7 @@ def test_require_supervisor(book: Cashiers) -> None:
 
 def test_cashier_on_payment_refund_override_and_reports(settings: Settings,
                                                         emulator: Any) -> None:
-    with Checkout(settings, reconciles_in_background=False) as co:
+    with Checkout(settings) as co:
         assert co.journal.schema_version == SCHEMA_VERSION
         book = Cashiers(co.journal)
         book.add("ann", "Ann Tran", "2468")
@@ -168,7 +169,7 @@ def test_cashier_on_payment_refund_override_and_reports(settings: Settings,
         assert (ann.sales_count, ann.sales_amount, ann.failed_count) == (1, 30_000, 1)
         assert (boss.refunds_count, boss.refunds_amount, boss.sales_count) == (1, 10_000, 0)
         assert (nobody.sales_count, nobody.sales_amount) == (1, 7_000)
-        assert ann.lines()[0] == "Ann Tran (ann)"
+        assert group_lines(ann)[0] == "Ann Tran (ann)"
         [per_shift] = journal.grouped_report("shift")
         assert (per_shift.key, per_shift.cashier_id) == (str(shift.id), "ann")
         assert (per_shift.sales_count, per_shift.sales_amount) == (1, 30_000)
@@ -181,7 +182,7 @@ def test_cashier_on_payment_refund_override_and_reports(settings: Settings,
 def test_outbox_carries_the_cashier(settings: Settings, emulator: Any) -> None:
     import json
 
-    with Checkout(settings, reconciles_in_background=False) as co:
+    with Checkout(settings) as co:
         paid = co.pay(30_000, wallet_code(emulator, "an"), cashier_id="ann")
         anonymous = co.pay(1_000, wallet_code(emulator, "an"))
         refund = co.refund(paid.app_trans_id, 10_000, cashier_id="boss")

@@ -26,6 +26,7 @@ from pos_terminal.journal import (
 from pos_terminal.journal import schema as journal_schema
 from pos_terminal.journal.export import write_csv
 from pos_terminal.journal.views import vn_time
+from pos_terminal.sentences.reports import report_lines
 
 S = PaymentState
 CODE = "123456789012345678"
@@ -442,5 +443,6 @@ def test_journal_files_and_folder_are_private(tmp_path: Path) -> None:
 
 def test_x_report_of_a_day_with_no_payments_says_so(journal: Journal) -> None:
     x = journal.x_report()
-    assert x.lines()[1] == f"  no payments yet; as of {vn_time(x.generated_ms)} (Vietnam time)"
+    assert report_lines(x)[1] == (
+        f"  no payments yet; as of {vn_time(x.generated_ms)} (Vietnam time)")
     assert (x.sales_count, x.net_amount) == (0, 0)

@@ -13,6 +13,7 @@ from textual.widgets import Input
 
 from pos_terminal.base import i18n
 from pos_terminal.base.i18n import _
+from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout import Checkout, PaymentState, PaymentView
 from pos_terminal.config import Settings
 from pos_terminal.counter import Counter
@@ -111,7 +112,8 @@ def fixed_journal(path: Path) -> Journal:
 def success_view() -> PaymentView:
     return PaymentView(
         app_trans_id="261121_counter1_1015x", state=S.SUCCEEDED, amount=50_000,
-        description="2 cà phê sữa đá", return_code=1, message=text("paid"), service_message="",
+        description="2 cà phê sữa đá", return_code=1, why=Reason.text(text("paid")),
+        service_message="",
         zp_trans_id="261121000000107", code_last4="4567", created_ms=T0, updated_ms=T0 + 1_800,
         polls=0, refunded_amount=0, needs_review=False)
 
@@ -218,7 +220,8 @@ async def show_qr(pilot: Pilot) -> None:
     await pilot.app.push_screen(screen)
     view = PaymentView(
         app_trans_id="261121_counter1_1020q", state=S.PROCESSING, amount=99_000,
-        description="table 4", return_code=3, message="Waiting.", service_message="",
+        description="table 4", return_code=3, why=Reason.text("Waiting."),
+        service_message="",
         zp_trans_id=None, code_last4=None, created_ms=T0, updated_ms=T0, polls=0,
         refunded_amount=0, needs_review=False, kind="gateway",
         order_url="http://127.0.0.1:8765/gateway/order/3f9a0c1e2b7d4e55")
@@ -231,7 +234,7 @@ async def show_qr(pilot: Pilot) -> None:
 def processing_view() -> PaymentView:
     return PaymentView(
         app_trans_id="261121_counter1_1017p", state=S.PROCESSING, amount=120_000,
-        description="", return_code=3, message=text("confirming"),
+        description="", return_code=3, why=Reason.text(text("confirming")),
         service_message="", zp_trans_id=None, code_last4="7913", created_ms=T0,
         updated_ms=T0, polls=4, refunded_amount=0, needs_review=False)
 

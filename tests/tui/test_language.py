@@ -4,7 +4,7 @@ any screen (what was typed survives), and the footer shows the switch."""
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Label
+from textual.widgets import DataTable, Label
 
 from pos_terminal.base import i18n
 from pos_terminal.checkout import Checkout, PaymentState
@@ -115,3 +115,32 @@ async def test_history_is_redrawn_in_the_new_language(make_app, key_clock) -> No
         await type_keys(pilot, key_clock, "escape")  # Sale was under it: redrawn on return
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen)
                          and hint(pilot) == HINT_VI, what="the Vietnamese sale screen")
+
+
+async def test_a_payment_taken_in_vietnamese_reads_in_english_after_f8(
+        settings: Settings, make_app, key_clock, emulator, checkout: Checkout) -> None:
+    """Issue 22: the journal keeps the reason, not the Vietnamese sentence, so the result and
+    History's note read in English after F8 (and the stored row is the same)."""
+    english = "The customer's wallet balance is too low."
+    async with make_app(settings=vietnamese(settings)).run_test(size=(120, 30)) as pilot:
+        await charge(pilot, key_clock, emulator, "70000", "dung")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
+        [row] = checkout.journal.list_payments()
+        first = str(pilot.app.screen.query(".result-line").first().render())
+        assert first.startswith("Số dư ví của khách không đủ.")
+        await type_keys(pilot, key_clock, "f8")
+        await wait_until(pilot, lambda: str(pilot.app.screen.query(".result-line").first()
+                                            .render()).startswith(english),
+                         what="the English reason on the result")
+        await type_keys(pilot, key_clock, "enter", "f2")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, HistoryScreen),
+                         what="history")
+
+        def note() -> str:
+            table = pilot.app.screen.query_one(DataTable)
+            return str(table.get_row_at(0)[4]) if table.row_count else ""
+
+        await wait_until(pilot, lambda: note().startswith(english),
+                         what="History's note in English")
+    assert checkout.journal.get(row.app_trans_id).why == row.why
+    assert row.why.code == "declined.balance"

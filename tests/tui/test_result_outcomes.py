@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout import PaymentState
 from pos_terminal.tui.outcome import Outcome
 from tests.tui.scenes import success_view
@@ -14,7 +15,7 @@ S = PaymentState
 
 def test_a_late_success_is_paid_and_says_so() -> None:
     view = replace(success_view(), late=True,
-                   message="LATE SUCCESS: the wallet service reports this payment as PAID.")
+                   why=Reason.of("late.success", amount=50_000))
     outcome = Outcome.from_view(view)
     assert (outcome.success, outcome.headline) == (True, "PAID (LATE)")
     assert outcome.lines[0].startswith("LATE SUCCESS")
@@ -22,7 +23,7 @@ def test_a_late_success_is_paid_and_says_so() -> None:
 
 def test_needs_review_is_neither_paid_nor_not_paid() -> None:
     view = replace(success_view(), state=S.UNKNOWN, needs_review=True,
-                   message="The wallet service's answer does not fit this order: ...")
+                   why=Reason.text("The wallet service's answer does not fit this order: ..."))
     outcome = Outcome.from_view(view)
     assert (outcome.success, outcome.headline) == (False, "NEEDS REVIEW")
     assert outcome.lines[0] == view.message

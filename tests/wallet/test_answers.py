@@ -58,7 +58,7 @@ def test_v2_success_fields() -> None:
     assert result.zp_trans_id == "2411210001"
     assert result.amount == 5000
     assert result.message == "Giao dịch thành công"
-    assert result.cashier_message == "Payment received. The sale is complete."
+    assert str(result.why) == "Payment received. The sale is complete."
     assert not result.is_processing
 
 
@@ -68,7 +68,7 @@ def test_failure_message_prefers_the_detailed_one() -> None:
          "sub_return_message": "insufficient balance", "zp_trans_id": 0}, "v2", ID)
     assert result.message == "insufficient balance"
     assert result.zp_trans_id is None
-    assert result.cashier_message.startswith("The customer's wallet balance is too low.")
+    assert str(result.why).startswith("The customer's wallet balance is too low.")
 
 
 def test_an_answer_about_another_order_is_never_applied() -> None:

@@ -47,7 +47,7 @@ def test_the_client_sends_the_terminals_own_address_by_default(any_settings: Set
 def test_a_configured_user_ip_is_what_the_service_sees(settings: Settings,
                                                        emulator: Any) -> None:
     configured = settings.replace_section("terminal", user_ip="10.20.30.40")
-    with Checkout(configured, reconciles_in_background=False) as checkout:
+    with Checkout(configured) as checkout:
         assert checkout.client.user_ip == "10.20.30.40"
         checkout.client.quick_pay(_order(), _code(emulator.base_url))
     assert [c["user_ip"] for c in _charges(emulator.base_url)] == ["10.20.30.40"]

@@ -1,0 +1,179 @@
+"""`apply(subject, event, answer)`: the one way the checkout moves a payment or a refund.
+
+The move is looked up in the table (journal/states.py) by the row's current state and the
+event; a (state, event) the table does not list is refused (IllegalTransition), and so is a
+move whose guard does not hold (`Refused`, naming the guard). The row is then written by the
+journal's writer for that kind of move, which checks the state again inside its own write
+transaction (and the database's triggers, generated from the same table, refuse any other move
+whoever writes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import overload
+
+from pos_terminal.base.reasons import Reason
+from pos_terminal.journal.connection import _UNSET
+from pos_terminal.journal.errors import IllegalTransition
+from pos_terminal.journal.payments import PaymentRows
+from pos_terminal.journal.refunds import RefundRows
+from pos_terminal.journal.states import Move, PaymentEvent, PaymentState, move_for, sources_of
+from pos_terminal.journal.views import PaymentView, RefundView
+
+E = PaymentEvent
+S = PaymentState
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the journal keeps of a wallet's answer: its codes, its words, the wallet's id (the
+    zp_trans_id of a payment, the refund_id of a refund) and a gateway order's page."""
+
+    return_code: int | None = None
+    sub_return_code: int | None = None
+    service_message: str = ""
+    wallet_id: str | None = None
+    order_url: str | None = None
+    qr_code: str | None = None
+
+
+#: Moves of the table made by the write that creates or completes something else.
+_BY_THEIR_OWN_WRITE = {
+    E.INTENT: "recorded with the row itself (record_intent)",
+    E.REFUND_INTENT: "recorded with the refund row (record_refund_intent)",
+    E.REFUNDED_IN_FULL: "made by the refund that completes the amount (REFUND_DONE)",
+}
+
+
+class Refused(IllegalTransition):
+    """The table has the move but its guard does not hold: ``guard`` names it, ``detail`` says
+    how (for "quiet": "owner_live", its sender still runs, or "grace", not quiet long enough)."""
+
+    def __init__(self, message: str, guard: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.guard = guard
+        self.detail = detail
+
+
+def _move(subject: str, state: object, event: PaymentEvent, *, refund: bool) -> Move:
+    move = move_for(state, event, refund=refund)  # type: ignore[arg-type]
+    if move is None:
+        kind = "Refund" if refund else "Payment"
+        raise IllegalTransition(
+            f"{kind} {subject} is {getattr(state, 'value', state)}: the state table has no move "
+            f"for {event.value} from there; nothing changed.")
+    return move
+
+
+class StateMachine(PaymentRows, RefundRows):
+    """`apply`, over the journal's writers."""
+
+    @overload
+    def apply(self, subject: RefundView, event: PaymentEvent, answer: Answer | None = ...,
+              *, message: Reason | str, count_poll: bool = ..., release: bool = ...,
+              grace_s: float = ..., reason: str = ..., who: str = ...,
+              cashier_id: str | None = ...) -> RefundView: ...
+
+    @overload
+    def apply(self, subject: PaymentView | str, event: PaymentEvent,
+              answer: Answer | None = ..., *, message: Reason | str, count_poll: bool = ...,
+              release: bool = ..., grace_s: float = ..., reason: str = ..., who: str = ...,
+              cashier_id: str | None = ...) -> PaymentView: ...
+
+    def apply(self, subject: PaymentView | RefundView | str, event: PaymentEvent,
+              answer: Answer | None = None, *, message: Reason | str, count_poll: bool = False,
+              release: bool = False, grace_s: float = 0.0, reason: str = "", who: str = "",
+              cashier_id: str | None = None) -> PaymentView | RefundView:
+        """Move `subject` (a payment, by view or app_trans_id, or a refund's view) by `event`.
+
+        `answer`: the wallet's answer that caused it; `count_poll`: it answered a status query;
+        `release`: end this process's lease on the row in the same write; `grace_s`: the quiet
+        period of "never arrived"; `reason`, `who`, `cashier_id`: a person's decision.
+        """
+        if isinstance(subject, RefundView):
+            return self._apply_refund(subject, event, answer, message=message, release=release)
+        app_trans_id = subject if isinstance(subject, str) else subject.app_trans_id
+        current = self.get(app_trans_id)
+        if event in _BY_THEIR_OWN_WRITE:
+            raise IllegalTransition(f"Payment {app_trans_id}: {event.value} is "
+                                    f"{_BY_THEIR_OWN_WRITE[event]}; nothing changed.")
+        overriding = event in (E.OVERRIDE_PAID, E.OVERRIDE_FAILED)
+        if overriding and move_for(current.state, event) is None:
+            raise IllegalTransition(  # a person reads it: say which payments can be overridden
+                f"Payment {app_trans_id} is already {current.state.value}; only an unresolved "
+                "payment (submitting, processing, unknown) can be overridden.")
+        move = _move(app_trans_id, current.state, event, refund=False)
+        _check_guard(move, current, app_trans_id)
+        if overriding:  # "by_a_person": journal.override names what is missing
+            return self.override(app_trans_id, move.target, reason=reason, who=who,
+                                 message=message, cashier_id=cashier_id)
+        got = answer or Answer()
+        if event is E.NEVER_ARRIVED:
+            view, verdict = self.conclude_never_arrived(
+                app_trans_id, grace_s=grace_s, message=message, return_code=got.return_code,
+                sub_return_code=got.sub_return_code, service_message=got.service_message,
+                count_poll=count_poll)
+            if verdict in ("owner_live", "grace"):
+                raise Refused(f"Payment {app_trans_id}: {verdict}", "quiet", verdict)
+            return view
+        if event is E.MISFIT or event is E.LATE_REVIEW:
+            return self.flag_answer(
+                app_trans_id, message, return_code=got.return_code,
+                sub_return_code=got.sub_return_code, service_message=got.service_message,
+                zp_trans_id=got.wallet_id)
+        if event is E.TOO_OLD:
+            return self.flag_for_review(app_trans_id, message)
+        if event is E.ABANDONED:
+            return self.mark_abandoned(app_trans_id, message, cashier_id=cashier_id)
+        if event is E.LATE_SUCCESS:
+            return self.record_late_success(
+                app_trans_id, message=message, return_code=got.return_code,
+                sub_return_code=got.sub_return_code, service_message=got.service_message,
+                zp_trans_id=got.wallet_id)
+        if answer is None:
+            return self.transition(app_trans_id, move.target, message=message,
+                                   count_poll=count_poll, release=release,
+                                   allowed_from=sources_of(event))
+        return self.transition(
+            app_trans_id, move.target, message=message, return_code=answer.return_code,
+            sub_return_code=answer.sub_return_code, service_message=answer.service_message,
+            zp_trans_id=_UNSET if answer.wallet_id is None else answer.wallet_id,
+            order_url=_UNSET if answer.order_url is None else answer.order_url,
+            qr_code=_UNSET if answer.qr_code is None else answer.qr_code,
+            count_poll=count_poll, release=release,
+            allowed_from=sources_of(event))
+
+    def _apply_refund(self, subject: RefundView, event: PaymentEvent, answer: Answer | None, *,
+                      message: Reason | str, release: bool) -> RefundView:
+        current = self.get_refund(subject.m_refund_id)
+        if event in _BY_THEIR_OWN_WRITE:
+            raise IllegalTransition(f"Refund {current.m_refund_id}: {event.value} is "
+                                    f"{_BY_THEIR_OWN_WRITE[event]}; nothing changed.")
+        move = _move(current.m_refund_id, current.state, event, refund=True)
+        if event is E.REFUND_TOO_OLD:
+            if current.needs_review:
+                raise Refused(f"Refund {current.m_refund_id} already waits for a person",
+                              "not_flagged")
+            return self.flag_refund_for_review(current.m_refund_id, message)
+        if answer is None:
+            return self.refund_transition(current.m_refund_id, move.target, message=message,
+                                          release=release)
+        return self.refund_transition(
+            current.m_refund_id, move.target, message=message, return_code=answer.return_code,
+            sub_return_code=answer.sub_return_code, service_message=answer.service_message,
+            refund_id=_UNSET if answer.wallet_id is None else answer.wallet_id, release=release)
+
+
+def _check_guard(move: Move, current: PaymentView, app_trans_id: str) -> None:
+    """The guards a row's own fields decide (the "quiet" guard is the lease's: see apply)."""
+    failed = {
+        "not_late": current.late,
+        "not_abandoned": current.abandoned,
+        "not_flagged": current.needs_review,
+        "left_for_review": not current.needs_review,
+        "charged_late": not current.charged_late,
+    }.get(move.guard, False)
+    if failed:
+        raise Refused(f"Payment {app_trans_id} is {current.state.value}: the move "
+                      f"{move.event.value} needs {move.guard}; nothing changed.", move.guard)

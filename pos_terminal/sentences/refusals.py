@@ -1,0 +1,115 @@
+"""Refusals decided on this terminal: bad input, a payment code already in use, cashiers' PINs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pos_terminal.base.i18n import N_
+from pos_terminal.sentences import Said, by_front_end, register
+
+
+def _in_flight(said: Said) -> str:
+    if said["app_trans_id"]:
+        return said.say(N_("This payment code ({code}) is already being charged in payment "
+                           "{app_trans_id}. Wait for its result; do not charge again."))
+    return said.say(N_("This payment code ({code}) is already being charged (its payment is "
+                       "being prepared). Wait for its result; do not charge again."))
+
+
+def _cashier(said: Said, msgid: str) -> str:
+    """Cashier sentences name the id quoted, and plainly in a command to type."""
+    return said.say(msgid, cashier_id=repr(said["cashier_id"]), plain_id=said["cashier_id"],
+                    time=said.format("time_ms", said["time_ms"]))
+
+
+def _duration(said: Said, seconds: int) -> str:
+    """A waiting time as a person says it ("5 minutes", not "300 s"), in the reason's language."""
+    for unit, one, many in ((3600, N_("{count} hour"), N_("{count} hours")),
+                            (60, N_("{count} minute"), N_("{count} minutes"))):
+        if seconds >= unit and seconds % unit == 0:
+            count = seconds // unit
+            return said.tr(one if count == 1 else many).format(count=count)
+    return said.tr(N_("{count} second") if seconds == 1 else N_("{count} seconds")).format(
+        count=seconds)
+
+
+def _value(msgid: str) -> Callable[[Said], str]:
+    """The refused value as it was given (not formatted as money: it may not be an amount)."""
+    return lambda said: said.say(msgid, amount=said["value"])
+
+
+register({
+    # amounts
+    "amount.not_whole": _value(N_("The amount must be a whole number of VND, not {amount}.")),
+    "amount.not_positive": _value(N_("The amount must be a positive number of VND, not "
+                                     "{amount}.")),
+    "amount.too_small": N_("The amount {amount} is too small: the minimum is {minimum}."),
+    "amount.too_large": N_("The amount {amount} is above the maximum of {maximum} for one "
+                           "payment."),
+    "amount.not_digits": N_("The amount {text} is not a whole number of VND (digits 0-9 only, "
+                            "no decimals or separators)."),
+    "amount.not_digits.other_scripts": N_(
+        "The amount {text} is not a whole number of VND (digits 0-9 only, no decimals or "
+        "separators; digits of other scripts such as ١٢٣ or １２３ do not count)."),
+    "amount.far_too_large": N_("The amount {text}... is far above the maximum of {maximum} for "
+                               "one payment."),
+    "refund.amount.not_whole": _value(N_("A refund amount must be a whole number of VND, not "
+                                         "{amount}.")),
+    "refund.amount.not_positive": _value(N_("A refund amount must be positive, not {amount}.")),
+    "refund.not_allowed.state": N_("Payment {app_trans_id} is {state}; only a succeeded payment "
+                                   "can be refunded."),
+    "refund.not_allowed.no_transaction_number": N_(
+        "Payment {app_trans_id} has no wallet transaction number (it was marked paid by hand); "
+        "refund it from the merchant portal."),
+    # payment codes
+    "code.empty": N_("The payment code is empty: scan the customer's payment code."),
+    "code.unreadable_characters": N_(
+        "The scanned payment code holds characters a payment code never has (binary or control "
+        "characters): scan it again."),
+    "refused.code_in_flight": _in_flight,
+    "refused.code_charged": N_(
+        "This payment code ({code}) was already charged on this terminal (payment "
+        "{app_trans_id}). Ask the customer to show a fresh code in the wallet app."),
+    "refused.code_unresolved": by_front_end(N_(
+        "This payment code ({code}) belongs to payment {app_trans_id}, whose result is still "
+        "unknown. Run pos-terminal reconcile, and ask the customer to show a fresh code."), N_(
+        "This payment code ({code}) belongs to payment {app_trans_id}, whose result is still "
+        "unknown: the terminal keeps checking it. Ask the customer to show a fresh code.")),
+    # cashiers
+    "pin.format": N_("A PIN is 4 to 8 digits (0-9), nothing else."),
+    "cashier.name_missing": N_("A cashier needs a name (it is printed on receipts)."),
+    "cashier.name_control_character": N_(
+        "A cashier's name is printed on receipts and shown on screens, so it cannot hold a "
+        "control character ({bad}: an escape, a newline, a tab or similar). Type the name as "
+        "plain text; nothing changed."),
+    # the Terminal API's tokens
+    "token.unknown_scope": N_("Unknown scope {scopes}: use some of {allowed}."),
+    "token.bad_name": N_("{name} is not a usable token name: use 1 to 64 letters, digits, '.', "
+                         "'_' or '-'."),
+    "token.exists": N_("A token named {name} exists already: remove it first (pos-terminal "
+                       "api-token remove {name}) or pick another name."),
+    "token.unknown": N_("There is no token named {name}; see pos-terminal api-token list."),
+    # the journal's file
+    "journal.others_can_write": N_("Other users can change the payment journal {path}. Nothing "
+                                   "was sent. Run: chmod 600 {files}"),
+    "journal.others_can_read": N_(
+        "Other users can read the payment journal {path}, which holds the payments and the "
+        "cashiers' PIN hashes. Nothing was sent. Run: chmod 600 {files}"),
+    "cashier.removed": lambda said: _cashier(said, N_(
+        "Cashier {cashier_id} ({name}) was removed on {time} and cannot sign in.")),
+    "cashier.locked": lambda said: _cashier(said, N_(
+        "Cashier {cashier_id} is locked after {count} wrong PINs until {time} (Vietnam "
+        "time); a supervisor can unlock it now: `pos-terminal cashier unlock {plain_id}`.")),
+    "pin.locked_now": lambda said: _cashier(said, N_(
+        "Wrong PIN for {cashier_id}: {count} wrong PINs in a row, so it is locked until "
+        "{time} (Vietnam time); a supervisor can unlock it: `pos-terminal cashier unlock "
+        "{plain_id}`.")),
+    "pin.wrong": lambda said: said.say(N_(
+        "Wrong PIN for {cashier_id}; {left} more wrong try locks it for {duration}.")
+        if said["left"] == 1 else N_(
+        "Wrong PIN for {cashier_id}; {left} more wrong tries lock it for {duration}."),
+        cashier_id=repr(said["cashier_id"]), duration=_duration(said, said["seconds"])),
+    "cashier.not_supervisor": lambda said: _cashier(said, N_(
+        "{cashier_id} ({name}) is a cashier, not a supervisor: a supervisor must authorise "
+        "this.")),
+})

@@ -1,0 +1,97 @@
+"""X/Z reports and per-cashier / per-shift totals as the lines a person reads (the journal
+computes the numbers: journal/reports.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pos_terminal.base.clock import format_stamp as vn_time
+from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.money import format_vnd
+
+SALES, REFUNDS, NET, FAILED = N_("sales"), N_("refunds"), N_("net"), N_("failed")
+LATE_PAID, STILL_OPEN, NEED_REVIEW = N_("LATE PAID"), N_("still open"), N_("need review")
+AUTO_RETURNED, LATE_REVIEW = N_("AUTO-RETURNED"), N_("LATE, REVIEW")
+
+
+def _row(label: str, count: int | None, amount: int | None = None) -> str:
+    """``  sales             3       75.000 ₫``: label, count and amount in their columns."""
+    name = _(label)
+    width = max(1, 6 - max(0, len(name) - 12))  # a longer label eats into the count column
+    text = f"  {name:<12} " + (f"{count:{width}d}" if count is not None else " " * width)
+    return text if amount is None else f"{text}  {format_vnd(amount):>17}"
+
+
+def total_lines(report: Any) -> list[str]:
+    """Sales, refunds, net and failed: the lines every report starts with."""
+    return [
+        _row(SALES, report.sales_count, report.sales_amount),
+        _row(REFUNDS, report.refunds_count, -report.refunds_amount),
+        _row(NET, None, report.net_amount),
+        _row(FAILED, report.failed_count),
+    ]
+
+
+def _late_lines(count: int, amount: int, review: int = 0) -> list[str]:
+    out = []
+    if count:
+        out.append(_row(AUTO_RETURNED, count, amount) + " " + _(
+            "(late charges returned automatically; in refunds above)"))
+    if review:
+        out.append(_row(LATE_REVIEW, review) + "  " + _(
+            "(charged late, left for a person: refund them or keep the sale)"))
+    return out
+
+
+def report_lines(report: Any) -> list[str]:
+    """An X or Z report (journal.Report)."""
+    title = (_("Z report #{number}").format(number=report.number) if report.kind == "z"
+             else _("X report (day still open)"))
+    until = vn_time(report.closed_ms or report.generated_ms)
+    period = ("  " + _("from {start} to {end} (Vietnam time)").format(
+                  start=vn_time(report.opened_ms), end=until) if report.opened_ms
+              else "  " + _("no payments yet; as of {time} (Vietnam time)").format(time=until))
+    out = [title, period, *total_lines(report)]
+    if report.late_count:
+        out.append(
+            _row(LATE_PAID, report.late_count, report.late_amount) + " " + _(
+                "(charged after the terminal said failed; in sales above: check none was "
+                "paid twice)")
+        )
+    out.extend(_late_lines(report.auto_returned_count, report.auto_returned_amount,
+                           report.late_review_count))
+    if report.refunds_failed_count:
+        out.append("  " + _("refunds failed {count}").format(
+            count=f"{report.refunds_failed_count:4d}"))
+    if report.unresolved_count or report.refunds_pending_count:
+        out.append(
+            _row(STILL_OPEN, report.unresolved_count, report.unresolved_amount) + " " + _(
+                "(+{count} refunds in progress); run `pos-terminal reconcile`; they are "
+                "carried to the next day").format(count=report.refunds_pending_count)
+        )
+    if report.needs_review_count:
+        out.append(
+            _row(NEED_REVIEW, report.needs_review_count) + "  " + _(
+                "(too old for a status query: check the merchant portal, then "
+                "`pos-terminal override`)")
+        )
+    return out
+
+
+def group_title(group: Any) -> str:
+    """One cashier's or one shift's heading (journal.GroupTotals)."""
+    who = (f"{group.cashier_name} ({group.cashier_id})" if group.cashier_id
+           else _("(no cashier signed in)"))
+    if group.by == "cashier":
+        return who
+    until = vn_time(group.closed_ms) if group.closed_ms else _("still open")
+    return _("shift {key}: {who}, {start} to {end}").format(
+        key=group.key, who=who, start=vn_time(group.opened_ms), end=until)
+
+
+def group_lines(group: Any) -> list[str]:
+    return [
+        group_title(group),
+        *total_lines(group),
+        *_late_lines(group.auto_returned_count, group.auto_returned_amount),
+    ]

@@ -1,0 +1,104 @@
+"""What the wallet's return codes say (wallet/returncodes.py names them; no number here)."""
+
+from __future__ import annotations
+
+from pos_terminal.base.i18n import N_
+from pos_terminal.sentences import Said, register
+
+_PROCESSING = N_("The payment is still being processed. Wait for the result; do not charge again.")
+
+
+def _request_data(said: Said) -> str:
+    sentence = said.tr(N_(
+        "The service refused the request data and nothing was charged. Check the amount and "
+        "details and try again; if it happens again, call support."))
+    if said["service_message"]:
+        return said.tr(N_("{sentence} (Service: {service_message})")).format(
+            sentence=sentence, service_message=said["service_message"])
+    return sentence
+
+
+def _declined_code(said: Said) -> str:
+    if said["detail"]:
+        return said.say(N_("The payment failed: {detail} (code {code}). Ask for another way to "
+                           "pay or call support."))
+    return said.say(N_("The payment failed (code {code}). Ask for another way to pay or call "
+                       "support."))
+
+
+def _refund_failed_code(said: Said) -> str:
+    if said["detail"]:
+        return said.say(N_("The refund failed: {detail} (code {code}). Call support."))
+    return said.say(N_("The refund failed (code {code}). Call support."))
+
+
+def _said(said: Said) -> str:
+    if said["detail"]:
+        return said.tr(N_(" ({detail}, code {code})")).format(detail=said["detail"],
+                                                              code=said["code"])
+    return said.tr(N_(" (code {code})")).format(code=said["code"])
+
+
+register({
+    "paid": N_("Payment received. The sale is complete."),
+    "declined": N_("The payment failed and the customer was not charged. Ask for another way to "
+                   "pay."),
+    "processing": _PROCESSING,
+    "declined.order_expired": N_("The order expired before it was paid. Start a new payment."),
+    "declined.balance": N_("The customer's wallet balance is too low. Ask the customer to top up "
+                           "the wallet or pay another way."),
+    "processing.duplicate": N_("This transaction was already sent to the service. The terminal "
+                               "is checking its status; do not charge again."),
+    "refused.transaction_number": N_("The service refused the transaction number (wrong date or "
+                                     "format). Check the terminal's clock, then start a new "
+                                     "payment."),
+    "not_found": N_("The service has no record of this payment. If it was just sent, wait and "
+                    "check again; otherwise the customer was not charged."),
+    "declined.bank_error": N_("The customer's bank reported an error and nothing was charged. "
+                              "Ask the customer to try again or pay another way."),
+    "declined.code_expired": N_("The payment code expired and the customer was not charged. Ask "
+                                "the customer to refresh the code in the wallet app and scan "
+                                "again."),
+    "declined.cancelled": N_("The customer cancelled the payment. Ask how they would like to "
+                             "pay."),
+    "refused.request_data": _request_data,
+    "refused.credentials": N_("The service refused this terminal's credentials and nothing was "
+                              "charged. Check [service] app_id and key1 (or the environment "
+                              "variable POS_KEY1) in the configuration, or call support."),
+    "refused.busy": N_("The service is busy and refused the payment. Wait a few seconds, then "
+                       "scan again."),
+    "refused.internal_error": N_("The wallet service had an internal error and refused the "
+                                 "payment. Wait a moment, then try again."),
+    "refused.maintenance": N_("The wallet service is down for maintenance. Ask the customer to "
+                              "pay another way for now."),
+    "declined.code_used": N_(
+        "This payment code was already used once and cannot be used again; the customer was not "
+        "charged for this attempt. Ask the customer to refresh the code in the wallet app and "
+        "scan the new one."),
+    "declined.code_unknown": N_(
+        "The service did not recognise this payment code and the customer was not charged. Ask "
+        "the customer to refresh the code in the wallet app and scan again."),
+    "refused.rsa_key": N_(
+        "The terminal's RSA public key does not match this app id: the service cannot decrypt "
+        "the payment code, and nothing was charged. Check [service] rsa_public_key / "
+        "POS_RSA_PUBLIC_KEY."),
+    "declined.code": _declined_code,
+    "refund.done": N_("The refund is complete."),
+    "refund.failed": N_("The refund failed and no money moved. Check the amount and try again, "
+                        "or call support."),
+    "refund.processing": N_("The refund is being processed. Check its status again later."),
+    "refund.not_found": N_("The service has no record of this refund. If it was just sent, "
+                           "check again shortly."),
+    "refund.failed.code": _refund_failed_code,
+    "banks.refused.credentials": lambda said: said.tr(N_(
+        "The service refused the bank list request: it does not accept this terminal's app id "
+        "or signature{said}. Check [service] app_id and key1 (or the environment variable "
+        "POS_KEY1).")).format(said=_said(said)),
+    "banks.refused.busy": lambda said: said.tr(N_(
+        "The service refused the bank list request for now{said}: it is busy or in maintenance. "
+        "Try again in a few minutes.")).format(said=_said(said)),
+    "banks.refused": lambda said: said.tr(N_(
+        "The service refused the bank list request{said}. Check [service] app_id, key1 and "
+        "gateway_url in the configuration.")).format(said=_said(said)),
+    "gateway.refused": N_("The service refused the order: {why}"),
+})

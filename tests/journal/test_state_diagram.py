@@ -1,0 +1,25 @@
+"""The state table's picture in docs/architecture.md is generated from the table and current."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pos_terminal.journal.state_diagram import BEGIN, END, block
+from pos_terminal.journal.states import PAYMENT_MOVES, REFUND_MOVES
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "architecture.md"
+
+
+def test_the_diagram_in_the_docs_is_the_table() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    start, end = text.index(BEGIN), text.index(END) + len(END)
+    assert text[start:end] == block(), (
+        "docs/architecture.md: regenerate with `python -m pos_terminal.journal.state_diagram`")
+
+
+def test_every_move_is_drawn() -> None:
+    drawn = block()
+    for move in (*PAYMENT_MOVES, *REFUND_MOVES):
+        assert move.event.value in drawn
+        if move.guard:
+            assert f"{move.event.value} [{move.guard}]" in drawn
