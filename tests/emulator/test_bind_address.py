@@ -81,7 +81,8 @@ def test_demo_reports_a_host_it_cannot_bind(tmp_path: Any) -> None:
         [sys.executable, "-m", "pos_terminal", "demo", "--config", str(DEFAULT_CONFIG),
          "--host", "192.0.2.77", "--port", "0"],
         capture_output=True, text=True, timeout=60, check=False, cwd=tmp_path,
-        env=child_env())
+        # The demo speaks Vietnamese unless the locale names another language.
+        env=child_env(LANG="en_US.UTF-8", LC_ALL="en_US.UTF-8"))
     assert done.returncode != 0
     assert "the emulator could not start on 192.0.2.77:0" in done.stderr
     assert "Traceback" not in done.stderr

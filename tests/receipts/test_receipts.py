@@ -314,11 +314,11 @@ def test_two_copies_and_a_signed_refund_slip(settings: Settings, emulator: Any,
     """[printer] copies = 2: the customer's copy and the shop's, each marked and cut; a refund
     slip carries the customer's and the cashier's signature lines (issue 21, item 15)."""
     app_trans_id = _paid(settings, emulator)
-    with Checkout(settings, reconciles_in_background=False) as co:
+    with Checkout(settings) as co:
         refund = co.refund(app_trans_id, 10_000, "Bánh mì returned")
     target = tmp_path / "printer.bin"
     two = settings.replace_section("printer", copies=2, target=f"file:{target}")
-    with Checkout(two, reconciles_in_background=False) as co:
+    with Checkout(two) as co:
         journal = co.journal
         print_receipt(journal, two, app_trans_id, labels=VIETNAMESE)
         assert target.read_bytes().count(CUT) == 2
