@@ -98,8 +98,8 @@ def release_for_other_commands() -> None:
 
 def _ignore_signals_at_exit() -> None:
     """The answer is out: from here on a signal could only change the exit status (CPython puts
-    the default handlers back while it shuts down, but leaves ignored signals ignored). Not for a command that gave them back: the default
-    behaviour stays to the end there."""
+    the default handlers back while it shuts down, but leaves ignored signals ignored).
+    Not for a command that gave them back: the default behaviour stays to the end there."""
     if not _State.program:
         return
     for sig in SIGNALS:
