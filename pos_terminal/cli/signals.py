@@ -75,6 +75,12 @@ def install_at_start() -> None:
     _State.program = True
     for sig in SIGNALS:
         signal.signal(sig, _handle)
+    if not _State.exit_guard:
+        # From start-up, not only once a command took the signals over: a payment refused
+        # before it started (a bad --code) answers too, and a SIGTERM while the interpreter then
+        # shuts down must not turn its exit 2 into a death by signal.
+        _State.exit_guard = True
+        atexit.register(_ignore_signals_at_exit)
 
 
 def release_for_other_commands() -> None:
@@ -92,16 +98,16 @@ def release_for_other_commands() -> None:
 
 def _ignore_signals_at_exit() -> None:
     """The answer is out: from here on a signal could only change the exit status (CPython puts
-    the default handlers back while it shuts down, but leaves ignored signals ignored)."""
+    the default handlers back while it shuts down, but leaves ignored signals ignored).
+    Not for a command that gave them back: the default behaviour stays to the end there."""
+    if not _State.program:
+        return
     for sig in SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
 
 
 @contextmanager
 def stop_on_signals() -> Iterator[SignalStop]:
-    if _State.program and not _State.exit_guard:
-        _State.exit_guard = True
-        atexit.register(_ignore_signals_at_exit)
     stop = SignalStop()
     for name in _State.early:
         stop.deliver(name)

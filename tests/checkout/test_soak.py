@@ -6,6 +6,7 @@ by hand with --payments 300 for the figures in docs/reliability.md."""
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -29,3 +30,23 @@ def test_a_short_money_soak_holds() -> None:
     assert (summary["lost"], summary["charged_twice"],
             summary["reported_not_charged_but_charged"]) == (0, 0, 0)
     assert summary["payments"] == 14
+
+
+def test_the_soak_tells_a_pay_killed_before_its_handlers_from_one_that_lost_its_answer() -> None:
+    from bench.soak_money import died_before_handlers
+
+    # SIGTERM at once after the process is created: Python has not reached install_at_start.
+    proc = subprocess.Popen([sys.executable, "-m", "pos_terminal.cli", "pay", "--amount", "1000",
+                             "--code", "123456789012345678", "--json"], cwd=REPO,
+                            env=child_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    early = {"adversity": "sigterm", "answer": None, "exit": proc.returncode,
+             "stderr": err.decode()}
+    assert (out, proc.returncode) == (b"", -signal.SIGTERM)
+    assert died_before_handlers(early)
+    # The handlers ran (their line on stderr) but no answer came: that one stays a problem.
+    taken_over = {**early, "stderr": "SIGTERM: finishing what is under way, then answering"}
+    assert not died_before_handlers(taken_over)
+    assert not died_before_handlers({**early, "adversity": "none"})
