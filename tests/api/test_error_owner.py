@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 from pos_terminal.counter import PaymentError
 from tests.api.conftest import Api, wait_until
