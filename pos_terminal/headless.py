@@ -44,7 +44,7 @@ from pos_terminal.counter import outcome as verdict
 from pos_terminal.counter.background import RECONCILE_EVERY_S, start_reconciler
 from pos_terminal.counter.cashiers import AuthorityRequired
 from pos_terminal.counter.sales import SaleDesk, SaleRefused, check_ref
-from pos_terminal.counter.types import PaymentView
+from pos_terminal.counter.types import PaymentView, intent_of
 from pos_terminal.sentences import use_front_end
 from pos_terminal.text_safety import json_line
 
@@ -227,7 +227,7 @@ class CounterLoop:
     def _error_answer(self, command: str, args: str, exc: Exception) -> dict[str, Any]:
         """ok:false with the error; about a payment that exists: its state and app_trans_id."""
         answer: dict[str, Any] = {"ok": False, "command": command, "error": _message(exc)}
-        subject = self.counter.last_intent if command == "PAY" else None
+        subject = intent_of(exc) if command == "PAY" else None
         if command == "STATUS" and args and self.counter.find(args) is not None:
             subject = args
         if subject is not None:

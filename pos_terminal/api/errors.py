@@ -27,6 +27,7 @@ from pos_terminal.counter.types import (
     RefundNotAllowed,
     UnknownPayment,
     UnknownRefund,
+    intent_of,
 )
 
 log = logging.getLogger(__name__)
@@ -138,6 +139,13 @@ def _validation_message(exc: RequestValidationError) -> tuple[str, str]:
     return code, sentence.format(field=field, problem=str(first.get("msg", ""))[:120])
 
 
+def _payment_of(exc: Exception) -> dict[str, Any]:
+    """The payment an error happened to after its intent was recorded: the error's own (never
+    another request's, however many are paid in parallel)."""
+    app_trans_id = intent_of(exc)
+    return {} if app_trans_id is None else {"app_trans_id": app_trans_id}
+
+
 def install(app: FastAPI) -> None:
     """Every error, the framework's own included, answers by the table."""
 
@@ -166,7 +174,7 @@ def install(app: FastAPI) -> None:
         code = code_of(exc)
         if code == "internal":
             log.error("unexpected %s in the Terminal API", type(exc).__name__)
-        return error_response(code, exc.message or type(exc).__name__)
+        return error_response(code, exc.message or type(exc).__name__, **_payment_of(exc))
 
     @app.exception_handler(Exception)
     async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
@@ -174,4 +182,5 @@ def install(app: FastAPI) -> None:
         log.error("unexpected %s in the Terminal API", type(exc).__name__)
         return error_response("internal", _("Unexpected error ({error}). If a payment was "
                                             "under way, ask for it by its sale_ref: never "
-                                            "charge again.").format(error=type(exc).__name__))
+                                            "charge again.").format(error=type(exc).__name__),
+                              **_payment_of(exc))

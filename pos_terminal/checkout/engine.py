@@ -20,7 +20,7 @@ from pos_terminal.base.codes import mask_code
 from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout import gateway, late_charges, outcomes, recovery, refunds
 from pos_terminal.checkout.answer_checks import other_order
-from pos_terminal.checkout.errors import AnswerNotRecorded, CodeRefused, Stopped
+from pos_terminal.checkout.errors import AnswerNotRecorded, CodeRefused, Stopped, mark_intent
 from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
 from pos_terminal.checkout.ports import JournalStore, WalletPort
@@ -107,9 +107,6 @@ class Checkout:
         self._codes_in_flight: dict[str, str] = {}  # fingerprint -> app_trans_id
         self._rows_in_flight: set[str] = set()
         self._requests = 0  # quick pays, status queries, refunds: for reports and benchmarks
-        #: The app_trans_id of the last payment whose intent this Checkout recorded (None before
-        #: one): what an error or a signal after the intent must answer about.
-        self.last_intent: str | None = None
         self.last_refund: str | None = None
 
     # ---------------------------------------------------------------- helpers
@@ -207,7 +204,6 @@ class Checkout:
         outcome, including no answer at all, comes back as a PaymentView. A charge that could not
         even connect (NotSent) is FAILED at once: nothing reached the service.
         """
-        self.last_intent = None
         deadline = Deadline.start(self._cfg.poll_deadline_s if deadline_s is None else deadline_s)
         amount = self.validate_amount(amount)
         code = self.validate_code(payment_code)
@@ -253,23 +249,26 @@ class Checkout:
             except CodeClaimed as exc:  # another process claimed this code first
                 raise CodeRefused(refusal(mask_code(code), exc.reason, exc.app_trans_id),
                                   exc.reason, exc.app_trans_id) from None
-            self.last_intent = app_trans_id
-            with self._following(app_trans_id):
-                if on_progress is not None:
-                    on_progress(view)
-                pause_point("after_intent")
-                if stop is not None and stop.is_set():
-                    view = self._not_sent(app_trans_id, Reason.of("not_sent.stopped"))
-                elif not self.journal.claim_send(app_trans_id, self.lease_ttl_ms()):
-                    view = self._not_sent(app_trans_id, Reason.of("not_sent.lease_lost"))
-                else:
-                    pause_point("before_send")
-                    view = self._send(view, prepared)
-                if on_progress is not None:
-                    on_progress(view)
-                view = self._follow(view, deadline, on_progress, cancel)
-                # abandoned meanwhile (the cashier gave up while the send was still waiting)
-                return late_charges.settle(self, view)
+            try:
+                with self._following(app_trans_id):
+                    if on_progress is not None:
+                        on_progress(view)
+                    pause_point("after_intent")
+                    if stop is not None and stop.is_set():
+                        view = self._not_sent(app_trans_id, Reason.of("not_sent.stopped"))
+                    elif not self.journal.claim_send(app_trans_id, self.lease_ttl_ms()):
+                        view = self._not_sent(app_trans_id, Reason.of("not_sent.lease_lost"))
+                    else:
+                        pause_point("before_send")
+                        view = self._send(view, prepared)
+                    if on_progress is not None:
+                        on_progress(view)
+                    view = self._follow(view, deadline, on_progress, cancel)
+                    # abandoned meanwhile (the cashier gave up while the send was still waiting)
+                    return late_charges.settle(self, view)
+            except BaseException as exc:  # what escapes names its own payment (parallel pays)
+                mark_intent(exc, app_trans_id)
+                raise
         finally:
             self._release_code(fp)
 

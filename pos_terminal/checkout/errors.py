@@ -50,3 +50,21 @@ class AnswerNotRecorded(JournalUnavailable):
 
 class Stopped(CheckoutError):
     """Asked to stop (a signal, the cashier) before the payment was recorded: nothing was sent."""
+
+
+#: The attribute Checkout.pay sets on whatever escapes it after the payment's intent was recorded.
+_INTENT_ATTR = "pos_intent_app_trans_id"
+
+
+def mark_intent(exc: BaseException, app_trans_id: str) -> None:
+    """Tie an error to the payment whose intent was recorded before it: the error itself says
+    which payment it belongs to, so parallel payments on one Checkout never name each other's."""
+    if intent_of(exc) is None:
+        setattr(exc, _INTENT_ATTR, app_trans_id)
+
+
+def intent_of(exc: BaseException) -> str | None:
+    """The app_trans_id of the payment this error happened to after its intent was recorded
+    (None: raised before the intent, or not by Checkout.pay)."""
+    value = getattr(exc, _INTENT_ATTR, None)
+    return value if isinstance(value, str) else None

@@ -75,6 +75,7 @@ from pos_terminal.counter.types import (
     check_code_format,
     check_description,
     check_items,
+    intent_of,
     parse_amount,
     vn_time,
 )
@@ -138,7 +139,8 @@ def _unexpected(co: Counter, exc: Exception, *, as_json: bool, kind: str,
 @contextmanager
 def _checkout(settings: Settings, as_json: bool, *, pay: bool = False,
               amount: int | None = None, kind: str = "",
-              subject: Callable[[Counter], str | None] | None = None) -> Iterator[Counter]:
+              subject: Callable[[Counter, Exception], str | None] | None = None
+              ) -> Iterator[Counter]:
     """A Counter for one command. The CLI runs no background reconciler, so an open payment's
     message says to run `pos-terminal reconcile`. With `pay`, errors carry the pay contract.
     An unexpected error inside answers by the one rule (never a traceback)."""
@@ -162,7 +164,7 @@ def _checkout(settings: Settings, as_json: bool, *, pay: bool = False,
         raise
     except Exception as exc:
         _unexpected(co, exc, as_json=as_json, kind=kind or ("pay" if pay else ""),
-                    subject=subject(co) if subject is not None else None, amount=amount)
+                    subject=subject(co, exc) if subject is not None else None, amount=amount)
     finally:
         co.close()
 
@@ -459,7 +461,7 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
                        amount=amount, field="scanner")
     assert code is not None
     with stop_on_signals() as stop, _checkout(settings, as_json, pay=True, amount=amount,
-                                              subject=lambda c: c.last_intent) as co:
+                                              subject=lambda _c, exc: intent_of(exc)) as co:
         _show_progress(co, as_json)
         try:
             view = co.pay(amount, code, description=description, items=item_list,
@@ -480,9 +482,9 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
                             "error": exc.message, "reason": exc.reason})
             _exit(EXIT_UNRESOLVED)
         except (JournalError, WalletError, CheckoutError) as exc:
-            if co.last_intent is not None:  # after the intent: never "nothing was sent"
-                _unexpected(co, exc, as_json=as_json, kind="pay", subject=co.last_intent,
-                            amount=amount)
+            intent = intent_of(exc)
+            if intent is not None:  # after the intent: never "nothing was sent"
+                _unexpected(co, exc, as_json=as_json, kind="pay", subject=intent, amount=amount)
             _pay_error(exc.message, as_json=as_json, amount=amount,
                        **({"reason": getattr(exc, "reason", "journal")}
                           if isinstance(exc, JournalError) else {}))
@@ -511,7 +513,7 @@ def status_cmd(ctx: click.Context, app_trans_id: str, as_json: bool) -> None:
     """Show a payment; an unresolved one is asked about once first. Exit as for pay."""
     settings = load_settings_or_exit(ctx)
     with stop_on_signals() as stop, _checkout(settings, as_json, kind="status",
-                                              subject=lambda _c: app_trans_id) as co:
+                                              subject=lambda _c, _e: app_trans_id) as co:
         try:
             view = co.status(app_trans_id)
         except UnknownPayment as exc:
@@ -595,7 +597,7 @@ def refund_cmd(ctx: click.Context, app_trans_id: str, amount_text: str | None,
     authorised_by = authorise(settings, action=N_("refund"), supervisor_id=supervisor_id,
                               pins=PinReader(pin_stdin), as_json=as_json)
     with stop_on_signals() as stop, _checkout(settings, as_json, kind="refund",
-                                              subject=lambda c: c.last_refund) as co:
+                                              subject=lambda c, _e: c.last_refund) as co:
         try:
             view = co.refund(app_trans_id, amount, description, cancel=stop.event,
                              cashier_id=cashier_id, authorised_by=authorised_by)

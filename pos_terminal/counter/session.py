@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from pos_terminal.base.codes import mask_code
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.checkout import Checkout, GatewayOrderView, ReconcileReport
+from pos_terminal.checkout.errors import intent_of
 from pos_terminal.checkout.late_charges import returns_automatically
 from pos_terminal.config import Settings
 from pos_terminal.counter.bus import EventBus
@@ -116,17 +117,10 @@ class Counter:
 
     # ---------------------------------------------------------------- what was last recorded
     @property
-    def last_intent(self) -> str | None:
-        """The app_trans_id of the last payment whose intent was recorded (None before one):
-        what an error or a signal after the intent must answer about."""
-        return self.checkout.last_intent
-
-    @property
     def last_refund(self) -> str | None:
         return self.checkout.last_refund
 
     def forget_last(self) -> None:
-        self.checkout.last_intent = None
         self.checkout.last_refund = None
 
     @property
@@ -313,7 +307,7 @@ class Counter:
 
     def _publish_error(self, sale: int | None, amount: int | None, exc: Exception,
                        app_trans_id: str | None = None) -> None:
-        subject = app_trans_id or self.checkout.last_intent
+        subject = app_trans_id or intent_of(exc)
         view = None
         if subject is not None:
             try:

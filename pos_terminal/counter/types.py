@@ -12,7 +12,7 @@ from pos_terminal.checkout import (
     InvalidPayment,
     ReconcileReport,
 )
-from pos_terminal.checkout.errors import Stopped
+from pos_terminal.checkout.errors import Stopped, intent_of
 from pos_terminal.checkout.validation import (
     check_code,
     check_code_format,
@@ -51,6 +51,6 @@ __all__ = [
     "ReconcileReport", "RedirectResult", "RefundNotAllowed", "RefundRefTaken", "RefundView",
     "Report", "RsaKeyError", "SaleRefTaken", "ServiceCheck", "Stopped", "UnknownPayment",
     "UnknownRefund", "WalletError", "check_code", "check_code_format", "check_description",
-    "check_items", "late_charge_note", "mask_code", "parse_amount",
+    "check_items", "intent_of", "late_charge_note", "mask_code", "parse_amount",
     "pmc_name", "vn_time",
 ]
