@@ -24,6 +24,7 @@ from pos_terminal.journal.errors import (
     SaleRefTaken,
     UnknownPayment,
 )
+from pos_terminal.journal.filters import created_filter
 from pos_terminal.journal.leasing import LeaseRows
 from pos_terminal.journal.states import (
     FINAL_STATES,
@@ -487,18 +488,7 @@ def _payments_query(
 ) -> tuple[str, list[Any]]:
     """Payments by their creation time (index payments_created), in (created_ms, app_trans_id)
     order, from the row after `cursor` on."""
-    where: list[str] = []
-    args: list[Any] = []
-    if since_ms is not None:
-        where.append("created_ms >= ?")
-        args.append(since_ms)
-    if until_ms is not None:
-        where.append("created_ms < ?")
-        args.append(until_ms)
-    if states:
-        # unary +: the day, not the state, picks the index (states span every day)
-        where.append(f"+state IN ({','.join('?' for _ in states)})")
-        args.extend(s.value for s in states)
+    where, args = created_filter(since_ms, until_ms, states)
     if cursor is not None:
         op = "<" if newest_first else ">"
         where.append(f"created_ms {op}= ? AND (created_ms {op} ? OR app_trans_id {op} ?)")

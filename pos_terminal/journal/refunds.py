@@ -15,6 +15,7 @@ from pos_terminal.journal.errors import (
     RefundNotAllowed,
     RefundRefTaken,
 )
+from pos_terminal.journal.filters import created_filter
 from pos_terminal.journal.leasing import LeaseRows
 from pos_terminal.journal.states import PaymentState, can_move
 from pos_terminal.journal.views import RefundView
@@ -256,17 +257,7 @@ class RefundRows(LeaseRows):
                      states: Collection[PaymentState] | None = None) -> Iterator[RefundView]:
         """Refunds created in [since_ms, until_ms), oldest first, streamed (index
         refunds_created; a batch in memory at a time)."""
-        where: list[str] = []
-        args: list[Any] = []
-        if since_ms is not None:
-            where.append("created_ms >= ?")
-            args.append(since_ms)
-        if until_ms is not None:
-            where.append("created_ms < ?")
-            args.append(until_ms)
-        if states:
-            where.append(f"+state IN ({','.join('?' for _ in states)})")
-            args.extend(s.value for s in states)
+        where, args = created_filter(since_ms, until_ms, states)
         sql = f"SELECT {_REFUND_COLUMNS} FROM refunds"  # noqa: S608
         if where:
             sql += " WHERE " + " AND ".join(where)

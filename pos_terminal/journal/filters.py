@@ -1,0 +1,26 @@
+"""The WHERE clause of the streamed lists (payments, refunds): by creation time and state."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from pos_terminal.journal.states import PaymentState
+
+
+def created_filter(since_ms: int | None, until_ms: int | None,
+                   states: Collection[PaymentState] | None) -> tuple[list[str], list[Any]]:
+    """Conditions and arguments for rows created in [since_ms, until_ms) in one of `states`."""
+    where: list[str] = []
+    args: list[Any] = []
+    if since_ms is not None:
+        where.append("created_ms >= ?")
+        args.append(since_ms)
+    if until_ms is not None:
+        where.append("created_ms < ?")
+        args.append(until_ms)
+    if states:
+        # unary +: the day, not the state, picks the index (states span every day)
+        where.append(f"+state IN ({','.join('?' for _ in states)})")
+        args.extend(s.value for s in states)
+    return where, args
