@@ -36,15 +36,17 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pos_terminal.base.amounts import CURRENCY_MARKS, parse_amount, parse_refund_amount
 from pos_terminal.base.codes import mask_last4
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.reasons import Reason
 from pos_terminal.counter import Counter, ScannedCode, Scanner
 from pos_terminal.counter import outcome as verdict
 from pos_terminal.counter.background import RECONCILE_EVERY_S, start_reconciler
 from pos_terminal.counter.cashiers import AuthorityRequired
 from pos_terminal.counter.sales import SaleDesk, SaleRefused, check_ref
-from pos_terminal.counter.types import PaymentView, intent_of
+from pos_terminal.counter.types import InvalidPayment, PaymentView, intent_of
 from pos_terminal.sentences import use_front_end
 from pos_terminal.text_safety import json_line
 
@@ -83,21 +85,22 @@ class _Terminate(BaseException):
     """Raised by the signal handler while the loop waits for a line (nothing under way)."""
 
 
-_AMOUNT = re.compile(r"[0-9]{1,16}")  # not str.isdigit(): it says yes to "١٢٣" and "１２３"
+def _words_of_amount(args: str) -> tuple[str, str]:
+    """The amount's words at the head of `args` (a currency mark after a space, as in
+    "50.000 đ", belongs to it) and the rest of the line."""
+    amount_text, _sep, rest = args.partition(" ")
+    mark, _sep, after = rest.strip().partition(" ")
+    if mark and mark.lower() in CURRENCY_MARKS:
+        return f"{amount_text} {mark}", after.strip()
+    return amount_text, rest.strip()
 
 
-def _amount(text: str, what: str) -> int:
-    if not _AMOUNT.fullmatch(text):
-        if text.isascii() and text.isdigit():
-            raise LineError(_("{what} must be at most 16 digits (far above any maximum), got "
-                              "{text}...").format(what=_(what), text=repr(text[:20])))
-        if any(ch.isdigit() and not ch.isascii() for ch in text):
-            sentence = _("{what} must be a whole number of VND (digits only: 0-9; digits of "
-                         "other scripts such as ١٢٣ or １２３ do not count), got {text}")
-        else:
-            sentence = _("{what} must be a whole number of VND (digits only), got {text}")
-        raise LineError(sentence.format(what=_(what), text=repr(text[:40])))
-    return int(text)
+def _refused(read: int | Reason) -> int:
+    """An amount by the one rule (base/amounts.py), or its refusal, answered like every other
+    refusal before anything was sent."""
+    if isinstance(read, Reason):
+        raise InvalidPayment("amount", read)
+    return read
 
 
 def _options(args: str, names: tuple[str, ...]) -> tuple[list[str], dict[str, str]]:
@@ -137,7 +140,6 @@ def _decoded(raw: str | bytes) -> str | None:
 
 NOT_UTF8 = N_("the line is not UTF-8 text (it holds bytes that are not UTF-8): nothing was "
               "done; send commands as UTF-8 lines, e.g. PAY 25000")
-THE_AMOUNT, THE_REFUND_AMOUNT = N_("the amount"), N_("the refund amount")
 
 
 def _message(exc: BaseException) -> str:
@@ -254,12 +256,12 @@ class CounterLoop:
             if not args:
                 raise LineError(_("PAY needs an amount: PAY <amount> [REF=<sale_ref>] "
                                   "[description]"))
-            amount_text, _sep, rest = args.partition(" ")
-            to_pay = _amount(amount_text, THE_AMOUNT)
-            first, _sep, after = rest.strip().partition(" ")
+            amount_text, rest = _words_of_amount(args)
+            to_pay = _refused(parse_amount(amount_text, self.counter.settings.checkout))
+            first, _sep, after = rest.partition(" ")
             if first.upper().startswith(REF):
                 return self.pay_sale(to_pay, _sale_ref(first), after.strip())
-            return self.pay(to_pay, rest.strip())
+            return self.pay(to_pay, rest)
         if command == "STATUS":
             if not args or " " in args:
                 raise LineError(_("STATUS needs one app_trans_id: STATUS <app_trans_id> or "
@@ -281,7 +283,6 @@ class CounterLoop:
         return {"ok": True, **self.counter.reconcile(cancel=self.stop).to_json()}
 
     def pay(self, amount: int, description: str) -> dict[str, Any]:
-        self.counter.validate_amount(amount)  # limits before any scan
         code = self.wait_for_code()
         view = self.counter.pay(amount, code, description=description, cancel=self.stop,
                                 stop=self.stop)
@@ -289,7 +290,6 @@ class CounterLoop:
 
     def pay_sale(self, amount: int, sale_ref: str, description: str) -> dict[str, Any]:
         """PAY under the sale system's reference: at most one charge per sale (SaleDesk)."""
-        self.counter.validate_amount(amount)  # limits before any scan
         if self.scanner is None and self.counter.find_by_sale_ref(sale_ref) is None:
             raise LineError(_("no scanner: start with --scanner SPEC to take payment codes"))
         view = self.desk.pay(sale_ref, amount, description=description, stop=self.stop)
@@ -317,10 +317,12 @@ class CounterLoop:
         recorded or sent; journaled with who asked (CASHIER=, else the payment's cashier) and
         who authorised."""
         parts, options = _options(args, ("SUPERVISOR", "PIN", "CASHIER"))
+        if len(parts) == 3 and parts[2].lower() in CURRENCY_MARKS:  # "REFUND <id> 5.000 đ"
+            parts = [parts[0], f"{parts[1]} {parts[2]}"]
         if not 1 <= len(parts) <= 2:
             raise LineError(_("REFUND needs an app_trans_id and optionally an amount: "
                               "{usage}").format(usage=REFUND_USAGE))
-        amount = _amount(parts[1], THE_REFUND_AMOUNT) if len(parts) == 2 else None
+        amount = _refused(parse_refund_amount(parts[1])) if len(parts) == 2 else None
         try:
             asked_by = (self.counter.asking_cashier(options["CASHIER"])
                         if "CASHIER" in options else None)

@@ -13,10 +13,12 @@ from pos_terminal.api.auth import RefundToken
 from pos_terminal.api.errors import ApiError
 from pos_terminal.api.models import REF, RefundIn
 from pos_terminal.api.terminal import Terminal, terminal_of
+from pos_terminal.base.amounts import check_refund_amount
 from pos_terminal.base.i18n import _
+from pos_terminal.base.reasons import Reason
 from pos_terminal.counter import outcome as verdict
 from pos_terminal.counter.admin import ApiToken
-from pos_terminal.counter.types import RefundRefTaken, RefundView
+from pos_terminal.counter.types import InvalidPayment, RefundRefTaken, RefundView
 
 router = APIRouter(prefix="/v1/refunds", tags=["refunds"])
 
@@ -41,7 +43,9 @@ def refund(body: RefundIn, request: Request,
            token: RefundToken) -> dict[str, Any]:
     terminal = terminal_of(request)
     counter = terminal.counter
-    counter.validate_amount(body.amount)  # whole VND within the limits of a payment
+    refused = check_refund_amount(body.amount)  # the one rule of every front end
+    if isinstance(refused, Reason):
+        raise InvalidPayment("amount", refused)
     authorised_by = _authorised_by(terminal, token, body)
     existing = counter.find_refund_by_ref(body.refund_ref)
     if existing is not None:

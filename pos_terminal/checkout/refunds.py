@@ -13,10 +13,10 @@ import threading
 
 from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout import outcomes
-from pos_terminal.checkout.errors import InvalidPayment
 from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
 from pos_terminal.checkout.ports import CheckoutContext
+from pos_terminal.checkout.validation import check_refund_amount
 from pos_terminal.journal import (
     Answer,
     IllegalTransition,
@@ -60,10 +60,8 @@ def refund(
     `auto`: the automatic return of a late charge (checkout/late_charges.py). `refund_ref`: the
     sale system's reference, unique in the journal (RefundRefTaken before anything is sent)."""
     co.last_refund = None
-    if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
-        raise InvalidPayment("amount", Reason.of("refund.amount.not_whole", value=repr(amount)))
-    if amount is not None and amount <= 0:
-        raise InvalidPayment("amount", Reason.of("refund.amount.not_positive", value=amount))
+    if amount is not None:
+        amount = check_refund_amount(amount)
     journal = co.journal
     if refund_ref is not None:
         taken = journal.find_refund_by_ref(refund_ref)

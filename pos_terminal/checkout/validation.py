@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pos_terminal.base import amounts
 from pos_terminal.base.codes import CodeProblem, code_problem, format_problem
 from pos_terminal.base.money import format_vnd
 from pos_terminal.base.reasons import Reason
@@ -13,43 +14,19 @@ from pos_terminal.text_safety import control_character
 from pos_terminal.wallet.messages import Item
 
 
-def vnd(amount: int) -> str:
-    """An amount as every message shows it: "25.000 ₫" (pos_terminal.base.money)."""
-    return format_vnd(amount)
-
-
 def check_amount(amount: object, cfg: CheckoutSettings) -> int:
-    if isinstance(amount, bool) or not isinstance(amount, int):
-        raise InvalidPayment("amount", Reason.of("amount.not_whole", value=repr(amount)))
-    if amount <= 0:
-        raise InvalidPayment("amount", Reason.of("amount.not_positive", value=amount))
-    if amount < cfg.min_amount:
-        raise InvalidPayment(
-            "amount",
-            Reason.of("amount.too_small", amount=amount, minimum=cfg.min_amount),
-        )
-    if amount > cfg.max_amount:
-        raise InvalidPayment(
-            "amount",
-            Reason.of("amount.too_large", amount=amount, maximum=cfg.max_amount),
-        )
-    return amount
+    """A payment's amount by the one rule (base/amounts.py), refused as InvalidPayment."""
+    checked = amounts.check_amount(amount, cfg)
+    if isinstance(checked, Reason):
+        raise InvalidPayment("amount", checked)
+    return checked
 
 
-def parse_amount(text: str, cfg: CheckoutSettings) -> int:
-    """An amount typed by a person or a script: digits only (no decimals, VND has none)."""
-    cleaned = text.strip()
-    body = cleaned[1:] if cleaned[:1] in "+-" else cleaned
-    if not body.isdigit() or not body.isascii():
-        other_digits = any(ch.isdigit() and not ch.isascii() for ch in body)
-        raise InvalidPayment("amount", Reason.of(
-            "amount.not_digits.other_scripts" if other_digits else "amount.not_digits",
-            text=repr(text[:40])))
-    if len(body.lstrip("0")) > 16:  # more than any configured maximum; int() of it is costly
-        raise InvalidPayment(
-            "amount", Reason.of("amount.far_too_large", text=repr(text[:24]),
-                                maximum=cfg.max_amount))
-    return check_amount(int(cleaned), cfg)
+def check_refund_amount(amount: object) -> int:
+    checked = amounts.check_refund_amount(amount)
+    if isinstance(checked, Reason):
+        raise InvalidPayment("amount", checked)
+    return checked
 
 
 def check_code(code: object) -> str:
@@ -75,20 +52,11 @@ def check_code_format(code: str, scanner: ScannerSettings, field: str = "payment
     problem = format_problem(code, alphabet=scanner.code_alphabet, min_length=low,
                              max_length=high)
     if problem is CodeProblem.LENGTH:
-        size = f"{low}" if low == high else f"{low} to {high}"
-        raise InvalidPayment(
-            field,
-            f"{field} has {len(code)} characters, but a payment code has {size} ([scanner] "
-            "code_min_length / code_max_length). Nothing was sent: scan or type the customer's "
-            "whole code.",
-        )
+        raise InvalidPayment(field, Reason.of(
+            "code.length", field=field, count=len(code), low=low, high=high))
     if problem is CodeProblem.ALPHABET:
-        raise InvalidPayment(
-            field,
-            f"{field} holds characters a payment code never has (allowed: "
-            f"{scanner.code_alphabet!r}, the [scanner] code_alphabet). Nothing was sent: scan "
-            "or type the customer's code again.",
-        )
+        raise InvalidPayment(field, Reason.of(
+            "code.alphabet", field=field, alphabet=repr(scanner.code_alphabet)))
     return code
 
 
@@ -130,7 +98,8 @@ def check_items(
         if total != amount:
             raise InvalidPayment(
                 "items",
-                f"{items_label} add up to {vnd(total)} but {amount_label} is {vnd(amount)}. "
+                f"{items_label} add up to {format_vnd(total)} but {amount_label} is "
+                f"{format_vnd(amount)}. "
                 f"Make {amount_label} equal to the items' total (or leave the items out); "
                 "nothing was sent.",
             )

@@ -19,11 +19,13 @@ from typing import Any, NoReturn, TextIO, TypeVar
 
 import click
 
+from pos_terminal.base.amounts import parse_amount, parse_refund_amount
 from pos_terminal.base.clock import VN_TZ, day_bounds_ms, today
 from pos_terminal.base.codes import mask_last4
 from pos_terminal.base.files import open_private
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
+from pos_terminal.base.reasons import Reason
 from pos_terminal.cli.cashier_cmds import (
     PinReader,
     authorise,
@@ -76,7 +78,6 @@ from pos_terminal.counter.types import (
     check_description,
     check_items,
     intent_of,
-    parse_amount,
     vn_time,
 )
 from pos_terminal.sentences import use_front_end
@@ -403,10 +404,10 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
     later; never charge again), 2 bad input or configuration (nothing was charged).
     """
     settings = load_settings_or_exit(ctx)
-    try:
-        amount = parse_amount(amount_text, settings.checkout)
-    except InvalidPayment as exc:
-        _pay_error(exc.message, as_json=as_json, amount=None, field=exc.field)
+    amount_read = parse_amount(amount_text, settings.checkout)
+    if isinstance(amount_read, Reason):
+        _pay_error(str(amount_read), as_json=as_json, amount=None, field="amount")
+    amount = amount_read
     if code_stdin and code is not None:
         _pay_error(_("give the payment code once: --code-stdin or --code, not both. Nothing "
                      "was charged."), as_json=as_json, amount=amount, field="code")
@@ -583,12 +584,10 @@ def refund_cmd(ctx: click.Context, app_trans_id: str, amount_text: str | None,
     settings = load_settings_or_exit(ctx)
     amount: int | None = None
     if amount_text is not None:
-        try:
-            amount = parse_amount(amount_text, settings.checkout)
-        except InvalidPayment as exc:
-            _error(exc.message.replace(_("The amount"), _("The refund amount"), 1),
-                   as_json=as_json,
-                   field="amount")
+        refund_read = parse_refund_amount(amount_text)
+        if isinstance(refund_read, Reason):
+            _error(str(refund_read), as_json=as_json, field="amount")
+        amount = refund_read
     if cashier_id is not None:
         try:
             signed_cashier(settings, cashier_id, None)

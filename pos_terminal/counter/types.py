@@ -18,7 +18,6 @@ from pos_terminal.checkout.validation import (
     check_code_format,
     check_description,
     check_items,
-    parse_amount,
 )
 from pos_terminal.journal import (
     FINAL_STATES,
@@ -51,6 +50,6 @@ __all__ = [
     "ReconcileReport", "RedirectResult", "RefundNotAllowed", "RefundRefTaken", "RefundView",
     "Report", "RsaKeyError", "SaleRefTaken", "ServiceCheck", "Stopped", "UnknownPayment",
     "UnknownRefund", "WalletError", "check_code", "check_code_format", "check_description",
-    "check_items", "intent_of", "late_charge_note", "mask_code", "parse_amount",
-    "pmc_name", "vn_time",
+    "check_items", "intent_of", "late_charge_note", "mask_code", "pmc_name",
+    "vn_time",
 ]

@@ -33,6 +33,17 @@ def _duration(said: Said, seconds: int) -> str:
         count=seconds)
 
 
+def _code_length(said: Said) -> str:
+    """A code of the wrong length, against the [scanner] lengths (never the code itself)."""
+    if said["low"] == said["high"]:
+        return said.say(N_("{field} has {count} characters, but a payment code has {low} "
+                           "([scanner] code_min_length / code_max_length). Nothing was sent: "
+                           "scan or type the customer's whole code."))
+    return said.say(N_("{field} has {count} characters, but a payment code has {low} to {high} "
+                       "([scanner] code_min_length / code_max_length). Nothing was sent: scan "
+                       "or type the customer's whole code."))
+
+
 def _value(msgid: str) -> Callable[[Said], str]:
     """The refused value as it was given (not formatted as money: it may not be an amount)."""
     return lambda said: said.say(msgid, amount=said["value"])
@@ -46,13 +57,14 @@ register({
     "amount.too_small": N_("The amount {amount} is too small: the minimum is {minimum}."),
     "amount.too_large": N_("The amount {amount} is above the maximum of {maximum} for one "
                            "payment."),
-    "amount.not_digits": N_("The amount {text} is not a whole number of VND (digits 0-9 only, "
-                            "no decimals or separators)."),
+    "amount.missing": N_("No amount was given: type it in VND, e.g. 50000 or 50.000 đ."),
+    "amount.not_digits": N_("{text} is not an amount: give whole VND in digits 0-9, e.g. 50000 "
+                            "or 50.000 đ (no decimals)."),
     "amount.not_digits.other_scripts": N_(
-        "The amount {text} is not a whole number of VND (digits 0-9 only, no decimals or "
-        "separators; digits of other scripts such as ١٢٣ or １２３ do not count)."),
-    "amount.far_too_large": N_("The amount {text}... is far above the maximum of {maximum} for "
-                               "one payment."),
+        "{text} is not an amount: give whole VND in digits 0-9, e.g. 50000 or 50.000 đ (digits "
+        "of other scripts such as ١٢٣ or １２３ do not count)."),
+    "amount.far_too_large": N_("The amount {text}... has more than 16 digits: far above what one "
+                               "payment can be."),
     "refund.amount.not_whole": _value(N_("A refund amount must be a whole number of VND, not "
                                          "{amount}.")),
     "refund.amount.not_positive": _value(N_("A refund amount must be positive, not {amount}.")),
@@ -66,6 +78,10 @@ register({
     "code.unreadable_characters": N_(
         "The scanned payment code holds characters a payment code never has (binary or control "
         "characters): scan it again."),
+    "code.length": _code_length,
+    "code.alphabet": N_(
+        "{field} holds characters a payment code never has (allowed: {alphabet}, the [scanner] "
+        "code_alphabet). Nothing was sent: scan or type the customer's code again."),
     "refused.code_in_flight": _in_flight,
     "refused.code_charged": N_(
         "This payment code ({code}) was already charged on this terminal (payment "

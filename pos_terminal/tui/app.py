@@ -23,6 +23,7 @@ from textual.screen import ModalScreen
 from pos_terminal.base.clock import now_ms
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _, current_language, set_language
+from pos_terminal.base.money import format_vnd
 from pos_terminal.config import Settings
 from pos_terminal.counter import (
     Counter,
@@ -49,7 +50,7 @@ from pos_terminal.counter import (
 from pos_terminal.counter.types import ServiceCheck, mask_code
 from pos_terminal.text_safety import clean
 from pos_terminal.tui.cashier import no_supervisor_notice
-from pos_terminal.tui.format import format_vnd, scanner_words, source_name
+from pos_terminal.tui.format import scanner_words, source_name
 from pos_terminal.tui.keys import KeyDelivered, KeyRouter, WedgeFlush
 from pos_terminal.tui.messages import CodeScanned, ReceiptUpdate, ScannerReady
 from pos_terminal.tui.payment import PaymentRun

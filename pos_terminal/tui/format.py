@@ -5,10 +5,9 @@ from __future__ import annotations
 from pos_terminal.base.clock import day_bounds_ms, format_datetime, format_time
 from pos_terminal.base.clock import iso_day as vn_day
 from pos_terminal.base.i18n import N_, _, current_language
-from pos_terminal.base.money import format_vnd
 from pos_terminal.counter.outcome import state_label
 
-__all__ = ["day_bounds_ms", "day_hint", "format_vnd", "parse_amount", "parse_day",
+__all__ = ["day_bounds_ms", "day_hint", "parse_day",
            "scanner_words", "show_day", "source_name", "state_label", "vn_day", "vn_time"]
 
 #: What hardware says of a scan source (its own English words), as the cashier reads them.
@@ -78,20 +77,3 @@ def parse_day(text: str) -> str | None:
 def vn_time(ms: int, with_date: bool = True) -> str:
     """Unix milliseconds shown in Vietnam time, e.g. ``21/11/2026 14:03:07 (GMT+7)``."""
     return f"{format_datetime(ms)} (GMT+7)" if with_date else format_time(ms)
-
-
-CURRENCY_MARKS = ("₫", "vnđ", "vnd", "đồng", "đ", "d")
-
-
-def parse_amount(text: str) -> int | None:
-    """An amount as a cashier types or pastes it ("50000", "50.000 đ", "50,000 VND") -> int,
-    else None. Dots, commas and spaces group thousands; a currency mark may follow."""
-    digits = text.strip().lower()
-    for mark in CURRENCY_MARKS:
-        digits = digits.removesuffix(mark).strip()
-    digits = digits.replace(".", "").replace(" ", "").replace(",", "").replace("\u00a0", "")
-    if not digits or not digits.isascii() or not digits.isdigit():  # not "١٢٣" or "１２３"
-        return None
-    if len(digits.lstrip("0")) > 16:  # above any maximum (and int() refuses 4300+ digits)
-        return None
-    return int(digits)

@@ -15,8 +15,8 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
+from pos_terminal.base.money import format_vnd
 from pos_terminal.config import Settings
-from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.screens.history import PaymentDetailScreen
 from pos_terminal.tui.screens.reports import ReportsScreen
 from tests.tui.conftest import KeyClock

@@ -10,7 +10,10 @@ from rich.color import Color
 from textual.geometry import Size
 from textual.strip import Strip
 
-from pos_terminal.tui.format import format_vnd, parse_amount, vn_time
+from pos_terminal.base.amounts import read_amount
+from pos_terminal.base.money import format_vnd
+from pos_terminal.base.reasons import Reason
+from pos_terminal.tui.format import vn_time
 from pos_terminal.tui.widgets.halfblock import UPPER_HALF, image_strips, matrix_strips
 from pos_terminal.tui.widgets.qr import QrCode
 
@@ -94,7 +97,7 @@ def test_vnd_format(amount: int, text: str) -> None:
 
 
 def test_parse_amount_and_vietnam_time() -> None:
-    assert parse_amount("50.000 ₫") == 50000
-    assert parse_amount("12a") is None
+    assert read_amount("50.000 ₫") == 50000
+    assert isinstance(read_amount("12a"), Reason)
     # 2026-11-21 17:30:00 UTC is 00:30 the next day in Vietnam.
     assert vn_time(1_795_282_200_000) == "22/11/2026 00:30:00 (GMT+7)"

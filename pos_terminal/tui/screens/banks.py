@@ -13,8 +13,8 @@ from textual.widgets import DataTable, Static
 
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.money import format_vnd
 from pos_terminal.counter.types import BankList, pmc_name
-from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.line import Line, cell
 from pos_terminal.tui.widgets.table import MeasuredTable

@@ -14,8 +14,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.money import format_vnd
 from pos_terminal.counter.types import PaymentState, PaymentView, RefundView
-from pos_terminal.tui.format import format_vnd, state_label
+from pos_terminal.tui.format import state_label
 from pos_terminal.tui.widgets.line import Line
 
 

@@ -19,10 +19,12 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
+from pos_terminal.base.amounts import read_amount
 from pos_terminal.base.codes import mask_last4
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.files import open_private
 from pos_terminal.base.i18n import N_, _, ngettext
+from pos_terminal.base.money import format_vnd
 from pos_terminal.counter import PrintOutcome
 from pos_terminal.counter.types import (
     EventView,
@@ -36,8 +38,6 @@ from pos_terminal.tui.csv_headers import header
 from pos_terminal.tui.format import (
     day_bounds_ms,
     day_hint,
-    format_vnd,
-    parse_amount,
     parse_day,
     show_day,
     state_label,
@@ -133,7 +133,7 @@ def matches(view: PaymentView, search: str) -> bool:
         return True
     if len(search) >= 4 and (search in (view.zp_trans_id or "") or search in view.app_trans_id):
         return True
-    return parse_amount(search) == view.amount
+    return read_amount(search) == view.amount
 
 
 def totals_line(rows: Sequence[PaymentView]) -> str:

@@ -17,7 +17,8 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from pos_terminal.base.i18n import N_, _
-from pos_terminal.tui.format import format_vnd, source_name
+from pos_terminal.base.money import format_vnd
+from pos_terminal.tui.format import source_name
 from pos_terminal.tui.messages import (
     CodeScanned,
     PaymentConcluded,

@@ -18,8 +18,9 @@ from textual.widgets import Static
 
 from pos_terminal.base.codes import mask_last4
 from pos_terminal.base.i18n import N_, _, ngettext
+from pos_terminal.base.money import format_vnd
 from pos_terminal.counter.types import PaymentState, PaymentView
-from pos_terminal.tui.format import format_vnd, source_name
+from pos_terminal.tui.format import source_name
 from pos_terminal.tui.messages import (
     CodeScanned,
     PaymentConcluded,

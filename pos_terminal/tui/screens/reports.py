@@ -13,8 +13,9 @@ from textual.widgets import Static
 
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _, ngettext
+from pos_terminal.base.money import format_vnd
 from pos_terminal.counter.types import Report
-from pos_terminal.tui.format import format_vnd, vn_time
+from pos_terminal.tui.format import vn_time
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.dialogs import ConfirmDialog
 from pos_terminal.tui.widgets.line import Line

@@ -12,8 +12,8 @@ from textual.containers import Vertical
 from textual.widget import Widget
 
 from pos_terminal.base.i18n import _
+from pos_terminal.base.money import format_vnd
 from pos_terminal.counter import PrintOutcome
-from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.messages import CodeScanned, ReceiptUpdate
 from pos_terminal.tui.outcome import Outcome
 from pos_terminal.tui.sales import NextSale

@@ -13,7 +13,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Input, Label, Static
 
 from pos_terminal.base.i18n import N_, _, ngettext
-from pos_terminal.tui.format import format_vnd
+from pos_terminal.base.money import format_vnd
 from pos_terminal.tui.messages import CodeScanned
 from pos_terminal.tui.sales import NextSale, Sale, SaleItem
 from pos_terminal.tui.screens.base import PosScreen
@@ -44,7 +44,7 @@ class SaleScreen(PosScreen[None]):
         with Vertical(id="sale"):
             yield Label(_("Amount (type digits; Backspace corrects, Delete clears)"),
                         classes="hint")
-            yield AmountField(id="amount")
+            yield AmountField(self.pos.settings.checkout, id="amount")
             yield Input(placeholder=_("Description (optional)"), id="description",
                         max_length=100)
             with Horizontal(id="item-form", classes="hidden"):
@@ -93,25 +93,13 @@ class SaleScreen(PosScreen[None]):
         message.set_class(error, "error")
         self._input_error = error and about_input
 
-    def limit_problem(self, amount: int) -> str | None:
-        low, high = self.pos.settings.checkout.min_amount, self.pos.settings.checkout.max_amount
-        if amount <= 0:
-            return _("Type the amount first (digits), then press Enter.")
-        if amount < low:
-            return _("{amount} is below the minimum of {minimum}: type a larger amount.").format(
-                amount=format_vnd(amount), minimum=format_vnd(low))
-        if amount > high:
-            return _("{amount} is above the maximum of {maximum}: split the sale or type a "
-                     "smaller amount.").format(amount=format_vnd(amount),
-                                               maximum=format_vnd(high))
-        return None
-
     def action_charge(self) -> None:
         sale = self.current_sale()
-        problem = self.limit_problem(sale.amount)
-        if problem:
-            self.say(problem, error=True, about_input=True)
-            self.query_one("#amount", AmountField).focus()
+        field = self.query_one("#amount", AmountField)
+        problem = field.problem()
+        if problem is not None:
+            self.say(str(problem), error=True, about_input=True)
+            field.focus()
             return
         self.say("")
         self.charge_sale(sale)

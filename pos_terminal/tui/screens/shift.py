@@ -15,8 +15,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.money import format_vnd
 from pos_terminal.counter import Counter
-from pos_terminal.tui.format import format_vnd, vn_time
+from pos_terminal.tui.format import vn_time
 from pos_terminal.tui.widgets.line import Line
 
 METHODS = {"quick_pay": N_("Wallet (code scanned)"), "gateway": N_("Wallet (QR shown)")}

@@ -16,8 +16,8 @@ from textual.widgets import Input, Label, Static
 
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.money import format_vnd
 from pos_terminal.counter.types import PaymentState, PaymentView
-from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.outcome import Outcome
 from pos_terminal.tui.sales import NextSale
 from pos_terminal.tui.screens.base import PosScreen
@@ -57,7 +57,7 @@ class ShowQrScreen(PosScreen[NextSale | None]):
             with Vertical(id="qr-form"):
                 yield Label(_("Amount for the customer to pay by phone, then Enter"),
                             classes="hint")
-                yield AmountField(id="qr-amount")
+                yield AmountField(self.pos.settings.checkout, id="qr-amount")
                 yield Input(placeholder=_("Description (optional)"), id="qr-description",
                             max_length=100)
             with Horizontal(id="qr-body"):
@@ -100,12 +100,12 @@ class ShowQrScreen(PosScreen[NextSale | None]):
     def action_create(self) -> None:
         if self.view is not None:
             return
-        amount = self.query_one("#qr-amount", AmountField).amount
-        low, high = self.pos.settings.checkout.min_amount, self.pos.settings.checkout.max_amount
-        if not low <= amount <= high:
-            self.say(_("Type an amount between {low} and {high}, then Enter.").format(
-                low=format_vnd(low), high=format_vnd(high)), True)
+        field = self.query_one("#qr-amount", AmountField)
+        problem = field.problem()
+        if problem is not None:
+            self.say(str(problem), True)
             return
+        amount = field.amount
         description = self.query_one("#qr-description", Input).value.strip()
         self.say(_("Creating the order…"))
         self.create(amount, description)

@@ -7,15 +7,18 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from pos_terminal.base.amounts import Limits, parse_amount
 from pos_terminal.base.i18n import _
-from pos_terminal.tui.format import format_vnd, parse_amount
+from pos_terminal.base.money import format_vnd
+from pos_terminal.base.reasons import Reason
 
 MAX_DIGITS = 12
 ASCII_DIGITS = "0123456789"
 
 
 class AmountField(Widget, can_focus=True):
-    """Digits and Backspace edit; Delete clears. Read-only while `locked` (item list total)."""
+    """Digits and Backspace edit; Delete clears. Read-only while `locked` (item list total).
+    `limits`: the payment's bounds, by which a paste and the amount typed are judged."""
 
     DEFAULT_CSS = """
     AmountField { height: 3; border: tall $accent; padding: 0 1; content-align: right middle; }
@@ -39,6 +42,10 @@ class AmountField(Widget, can_focus=True):
             self.field = field
             self.text = text
 
+    def __init__(self, limits: Limits, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.limits = limits
+
     @property
     def amount(self) -> int:
         return int(self.digits) if self.digits else 0
@@ -59,13 +66,17 @@ class AmountField(Widget, can_focus=True):
         event.stop()
         if self.locked:
             return
-        amount = parse_amount(event.text)
-        if amount is None or len(str(amount)) > MAX_DIGITS:
-            self.post_message(self.Refused(self, _(
-                "{text} is not an amount: paste or type digits only, e.g. 50000 or "
-                "50.000 đ.").format(text=repr(event.text[:40]))))
+        amount = parse_amount(event.text, self.limits)
+        if isinstance(amount, Reason):  # the sentence every front end gives (base/amounts.py)
+            self.post_message(self.Refused(self, str(amount)))
             return
         self.amount = amount
+
+    def problem(self) -> Reason | None:
+        """What the one rule (base/amounts.py) says of the amount typed: None when it may be
+        charged (the empty field is "no amount")."""
+        checked = parse_amount(self.digits, self.limits)
+        return checked if isinstance(checked, Reason) else None
 
     def on_key(self, event: events.Key) -> None:
         if self.locked:
