@@ -34,12 +34,8 @@ from pos_terminal.text_safety import clean, json_line
 _HEADERS = ("CODE", "NAME", "MIN", "MAX")
 
 
-def _vnd(amount: int) -> str:
-    return format_number(amount)
-
-
 def _bank_row(bank: Bank) -> tuple[str, str, str, str]:
-    return (bank.bankcode, bank.name, _vnd(bank.minamount), _vnd(bank.maxamount))
+    return (bank.bankcode, bank.name, format_number(bank.minamount), format_number(bank.maxamount))
 
 
 def format_bank_table(banks: BankList) -> str:

@@ -18,7 +18,6 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
-from pos_terminal.base.money import format_vnd
 from pos_terminal.base.reasons import Reason, stored
 from pos_terminal.journal.errors import (
     JournalError,
@@ -35,11 +34,6 @@ T = TypeVar("T")
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
-
-
-def vnd(amount: int) -> str:
-    """An amount as every message shows it: "25.000 ₫" (pos_terminal.base.money)."""
-    return format_vnd(amount)
 
 
 _PAYMENT_COLUMNS = (

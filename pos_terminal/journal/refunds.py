@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator
 from typing import Any
 
+from pos_terminal.base.money import format_vnd
 from pos_terminal.base.reasons import Reason, stored
-from pos_terminal.journal.connection import _REFUND_COLUMNS, _UNSET, _refund, vnd
+from pos_terminal.journal.connection import _REFUND_COLUMNS, _UNSET, _refund
 from pos_terminal.journal.errors import (
     AlreadyReturned,
     IllegalTransition,
@@ -78,18 +79,18 @@ class RefundRows(LeaseRows):
             if wanted <= 0:
                 pending = " (refunds still in progress count too)" if in_flight else ""
                 if amount is not None and left > 0:
-                    raise RefundNotAllowed(
-                        f"A refund amount must be a positive number of VND, not {amount}."
-                    )
+                    raise RefundNotAllowed(Reason.of("refund.amount.not_positive", value=amount))
                 raise RefundNotAllowed(
-                    f"Nothing is left to refund on {app_trans_id}: {vnd(payment.amount)} paid, "
-                    f"{vnd(payment.refunded_amount)} refunded{pending}."
+                    f"Nothing is left to refund on {app_trans_id}: "
+                    f"{format_vnd(payment.amount)} paid, "
+                    f"{format_vnd(payment.refunded_amount)} refunded{pending}."
                 )
             if wanted > left:
                 raise RefundNotAllowed(
-                    f"Cannot refund {vnd(wanted)} on {app_trans_id}: only {vnd(left)} is left "
-                    f"({vnd(payment.amount)} paid, {vnd(payment.refunded_amount)} refunded, "
-                    f"{vnd(int(in_flight))} in progress)."
+                    f"Cannot refund {format_vnd(wanted)} on {app_trans_id}: only "
+                    f"{format_vnd(left)} is left ({format_vnd(payment.amount)} paid, "
+                    f"{format_vnd(payment.refunded_amount)} refunded, "
+                    f"{format_vnd(int(in_flight))} in progress)."
                 )
             if cashier_id is None:
                 cashier_id = payment.cashier_id

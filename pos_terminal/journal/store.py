@@ -22,7 +22,7 @@ from pathlib import Path
 from pos_terminal.base.codes import code_last4
 from pos_terminal.base.files import create_private, loose_permissions
 from pos_terminal.base.reasons import Reason
-from pos_terminal.journal.connection import now_ms, vnd
+from pos_terminal.journal.connection import now_ms
 from pos_terminal.journal.day_reports import DayReports
 from pos_terminal.journal.errors import (
     JournalCorrupt,
@@ -35,7 +35,7 @@ from pos_terminal.journal.receipt_prints import ReceiptPrints
 from pos_terminal.journal.schema import MIGRATIONS, SCHEMA_VERSION
 from pos_terminal.journal.upkeep import Upkeep
 
-__all__ = ["Journal", "code_last4", "now_ms", "vnd"]
+__all__ = ["Journal", "code_last4", "now_ms"]
 
 
 class Journal(StateMachine, DayReports, ReceiptPrints, Upkeep):

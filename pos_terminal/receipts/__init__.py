@@ -2,11 +2,10 @@
 
 from pos_terminal.receipts.content import NoReceipt, Receipt, Shop, payment_receipt, refund_receipt
 from pos_terminal.receipts.labels import ENGLISH, LABELS, VIETNAMESE, ReceiptLabels
-from pos_terminal.receipts.money import format_vnd
 from pos_terminal.receipts.printing import ReceiptFontMissing, encode_cp1258, to_escpos
 
 __all__ = [
     "ENGLISH", "LABELS", "VIETNAMESE", "NoReceipt", "Receipt", "ReceiptFontMissing",
-    "ReceiptLabels", "Shop", "encode_cp1258", "format_vnd", "payment_receipt",
+    "ReceiptLabels", "Shop", "encode_cp1258", "payment_receipt",
     "refund_receipt", "to_escpos",
 ]

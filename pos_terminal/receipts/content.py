@@ -10,9 +10,9 @@ import textwrap
 from dataclasses import dataclass, replace
 
 from pos_terminal.base.errors import PosError
+from pos_terminal.base.money import format_vnd
 from pos_terminal.journal import PaymentState, PaymentView, RefundView, vn_time
 from pos_terminal.receipts.labels import ENGLISH, ReceiptLabels
-from pos_terminal.receipts.money import format_vnd
 from pos_terminal.text_safety import clean
 
 #: Only money that moved gets a receipt.
