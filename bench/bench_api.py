@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_checkout import ms, settings_for
 
 from pos_terminal.api.server import ApiServer, Binding, open_terminal
-from pos_terminal.checkout import Checkout, PaymentState
+from pos_terminal.checkout import PaymentState
 from pos_terminal.config import default_config_path, load_settings
-from pos_terminal.counter import open_counter
+from pos_terminal.counter import open_checkout, open_counter
 from pos_terminal.counter.admin import ApiTokens
 from pos_terminal.emulator import start_emulator
 
@@ -52,7 +52,7 @@ def main() -> None:
         direct: list[float] = []
         through_api: list[float] = []
         try:
-            with Checkout(direct_settings) as co:
+            with open_checkout(direct_settings) as co:
                 for n in range(args.payments):
                     code = emulator.control.code("an")
                     start = time.perf_counter()

@@ -25,10 +25,12 @@ from typing import Any
 
 import requests
 
-from pos_terminal.checkout import Checkout, PaymentState
+from pos_terminal.checkout import PaymentState
 from pos_terminal.config import Settings, default_config_path, load_settings
+from pos_terminal.counter import open_checkout
 from pos_terminal.emulator import start_emulator
 from pos_terminal.journal import Journal
+from pos_terminal.wallet.adapter import ZaloPayWallet
 from pos_terminal.wallet.client import PreparedQuickPay, WalletClient
 from pos_terminal.wallet.crypto import encrypt_payment_code, load_public_key
 from pos_terminal.wallet.ids import new_app_trans_id
@@ -102,7 +104,8 @@ def bench_overhead(emulator: Any, folder: Path, n: int) -> tuple[list[float], li
     settings = settings_for(emulator.base_url, folder / "pay.sqlite3")
     client = TimedClient(settings.service)
     overhead, total = [], []
-    with Checkout(settings, client=client) as co:
+    wallet = ZaloPayWallet(client, terminal_id=settings.terminal.terminal_id)
+    with open_checkout(settings, client=wallet) as co:
         for _ in range(n):
             code = emulator.control.code("an")
             client.network_s = 0.0
@@ -144,7 +147,7 @@ def bench_recovery(emulator: Any, folder: Path, rows: int, charged: int) -> None
         conn.execute("COMMIT")
         conn.close()
     before = requests.get(f"{emulator.base_url}/_emulator/ledger", timeout=5).json()["requests"]
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         start = time.perf_counter()
         report = co.reconcile()
         elapsed = time.perf_counter() - start

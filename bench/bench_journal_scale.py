@@ -46,10 +46,11 @@ from click.testing import CliRunner
 from grown_journal import DAY_MS, grown
 
 from pos_terminal.base.clock import day_bounds_ms, iso_day
-from pos_terminal.checkout import Checkout, PaymentState
+from pos_terminal.checkout import PaymentState
 from pos_terminal.cli import main as cli_main
 from pos_terminal.cli.ui_cmds import open_counter_or_exit
 from pos_terminal.config import Settings, default_config_path, load_settings
+from pos_terminal.counter import open_checkout
 from pos_terminal.emulator import start_emulator
 from pos_terminal.journal import Journal
 
@@ -254,7 +255,7 @@ def pay_latency(size: Size, emulator: Any, n: int,
     shutil.copyfile(size.path, other)
     other_config = toml_config(size.settings, other, folder / "pos-other.toml")
     out: dict[str, list[float]] = {}
-    with Checkout(settings) as co, Journal.open(other) as other_journal:
+    with open_checkout(settings) as co, Journal.open(other) as other_journal:
         def pays() -> list[float]:
             times = []
             for _ in range(n):

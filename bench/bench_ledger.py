@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pos_terminal.config import Settings, default_config_path, load_settings  # noqa: E402
+from pos_terminal.counter import open_checkout  # noqa: E402
 from pos_terminal.journal import Journal, PaymentState  # noqa: E402
 from pos_terminal.ledger import BackgroundSync, LedgerSync  # noqa: E402
 from pos_terminal.wallet.ids import new_app_trans_id  # noqa: E402
@@ -124,7 +125,6 @@ def throughput(pg: PgServer, folder: Path, counters: int, payments: int
 
 
 def lag(pg: PgServer, folder: Path, counters: int, payments: int) -> list[float]:
-    from pos_terminal.checkout import Checkout
     from pos_terminal.emulator import start_emulator
 
     base = load_settings(default_config_path(), env={})
@@ -134,7 +134,7 @@ def lag(pg: PgServer, folder: Path, counters: int, payments: int) -> list[float]
         settings = [counter_settings(folder / f"L{c}.sqlite3", f"L{c}", counter_login(dsn, f"L{c}"),
                                      emulator.base_url, pg.ca_file) for c in range(counters)]
         syncs = [BackgroundSync(s).start() for s in settings]
-        checkouts = [Checkout(s) for s in settings]
+        checkouts = [open_checkout(s) for s in settings]
         try:
             paid: list[str] = []
             for i in range(payments):

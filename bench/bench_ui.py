@@ -31,9 +31,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from hardware import CodeFilter, SyntheticSource, open_source  # noqa: E402
-from pos_terminal.checkout import Checkout  # noqa: E402
 from pos_terminal.config import Settings, default_config_path, load_settings  # noqa: E402
-from pos_terminal.counter import Counter  # noqa: E402
+from pos_terminal.counter import Counter, open_checkout  # noqa: E402
 from pos_terminal.emulator import start_emulator  # noqa: E402
 from pos_terminal.tui.app import PosApp  # noqa: E402
 from pos_terminal.tui.demo import DemoController  # noqa: E402
@@ -126,7 +125,7 @@ async def ui_payments(settings: Settings, emulator: object, count: int) -> list[
     from textual import events
 
     times: list[float] = []
-    with Checkout(settings) as checkout:
+    with open_checkout(settings) as checkout:
         app = PosApp(settings, Counter(settings, checkout), background=False)
         async with app.run_test(size=(80, 24)) as pilot:
             for _ in range(count):
@@ -164,7 +163,7 @@ def _sale():  # type: ignore[no-untyped-def]
 
 def bench_scan_to_result(settings: Settings, emulator: object, count: int) -> None:
     ui = asyncio.run(ui_payments(settings, emulator, count))
-    with Checkout(settings) as checkout:
+    with open_checkout(settings) as checkout:
         direct = []
         for _ in range(count):
             code = fresh_code(emulator)
@@ -189,7 +188,7 @@ async def camera_run(settings: Settings, emulator: object, seconds: float) -> No
     # A symbol on screen that is no payment code: the decoder works every frame, the code
     # filter drops the read, so the Pay screen stays up.
     source.show("BENCH-NOT-A-PAYMENT-CODE")
-    with Checkout(settings) as checkout:
+    with open_checkout(settings) as checkout:
         app = PosApp(settings, Counter(settings, checkout), lambda: source, demo,
                      background=False)
         async with app.run_test(size=(120, 40)) as pilot:

@@ -8,26 +8,22 @@ charge (so never "not paid") but cannot be shown as paid: a person checks the me
 from __future__ import annotations
 
 from pos_terminal.base.reasons import Reason
+from pos_terminal.base.wallet_types import ChargeAnswer, WalletOutcome
 from pos_terminal.journal import PaymentView
-from pos_terminal.wallet.results import Outcome, PaymentResult
-from pos_terminal.wallet.returncodes import success_with_failure_detail
 
 
-def answer_problems(view: PaymentView, result: PaymentResult) -> list[Reason]:
+def answer_problems(view: PaymentView, result: ChargeAnswer) -> list[Reason]:
     """What is wrong with `result` as an answer about `view` (empty: nothing)."""
     problems: list[Reason] = []
     if result.amount is not None:
         if result.amount < 0:
             problems.append(Reason.of("problem.negative_amount", amount=result.amount))
-        elif result.amount != view.amount and result.outcome is not Outcome.NOT_FOUND:
+        elif result.amount != view.amount and result.outcome is not WalletOutcome.NOT_FOUND:
             problems.append(Reason.of("problem.other_amount", amount=result.amount,
                                       ordered=view.amount))
-    if result.outcome is Outcome.SUCCEEDED:
-        if success_with_failure_detail(result.sub_return_code):
-            problems.append(Reason.of("problem.failure_subcode", code=result.return_code,
-                                      sub_code=result.sub_return_code))
-        if not result.zp_trans_id:
-            problems.append(Reason.of("problem.no_transaction_number"))
+    problems.extend(result.problems)  # what the provider finds wrong in its own answer
+    if result.outcome is WalletOutcome.PAID and not result.transaction_id:
+        problems.append(Reason.of("problem.no_transaction_number"))
     return problems
 
 

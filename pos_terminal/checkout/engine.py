@@ -14,10 +14,17 @@ import math
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from typing import Any
 
 from pos_terminal.base.codes import mask_code
 from pos_terminal.base.reasons import Reason
+from pos_terminal.base.wallet_errors import (
+    MismatchedAnswer,
+    NoAnswer,
+    NotSent,
+    ServiceRefused,
+    UnreadableAnswer,
+)
+from pos_terminal.base.wallet_types import Item, Order, PreparedCharge
 from pos_terminal.checkout import gateway, late_charges, outcomes, recovery, refunds
 from pos_terminal.checkout.answer_checks import other_order
 from pos_terminal.checkout.errors import AnswerNotRecorded, CodeRefused, Stopped, mark_intent
@@ -46,17 +53,6 @@ from pos_terminal.journal import (
     RefundView,
     SaleRefTaken,
 )
-from pos_terminal.wallet.client import WalletClient
-from pos_terminal.wallet.errors import (
-    MismatchedAnswer,
-    NoAnswer,
-    NotSent,
-    ServiceRefused,
-    UnreadableAnswer,
-)
-from pos_terminal.wallet.ids import new_app_trans_id
-from pos_terminal.wallet.messages import Item, QuickPayOrder
-from pos_terminal.wallet.returncodes import never_arrived
 
 log = logging.getLogger(__name__)
 S = PaymentState
@@ -87,22 +83,20 @@ class Checkout:
     def __init__(
         self,
         settings: Settings,
-        client: WalletPort | None = None,
+        client: WalletPort,
         journal: JournalStore | None = None,
+        *,
+        owns_client: bool = False,
     ) -> None:
+        """`client`: the wallet provider (counter.open_checkout makes the configured one);
+        `owns_client`: closed with this Checkout. `journal`: None opens the configured one."""
         self.settings = settings
         self._owns_journal = journal is None
         self.journal: JournalStore = (
             journal if journal is not None
             else Journal.open(settings.terminal.journal, private=settings.private_files))
-        self._owns_client = client is None
-        try:
-            self.client: WalletPort = client if client is not None else WalletClient(
-                settings.service, user_ip=settings.terminal.user_ip or None)
-        except BaseException:
-            if self._owns_journal:
-                self.journal.close()
-            raise
+        self._owns_client = owns_client
+        self.client: WalletPort = client
         self._lock = threading.Lock()
         self._codes_in_flight: dict[str, str] = {}  # fingerprint -> app_trans_id
         self._rows_in_flight: set[str] = set()
@@ -216,16 +210,11 @@ class Checkout:
         fp = self._claim_code(code)
         try:
             now = self.journal.now()
-            app_trans_id = new_app_trans_id(self.settings.terminal.terminal_id, now)
-            order = QuickPayOrder(
-                app_trans_id=app_trans_id,
-                app_user=self.settings.terminal.app_user,
-                app_time=now,
-                amount=amount,
-                description=description,
-                items=tuple(items),
-            )
-            prepared = self.client.build_quick_pay(order, code)
+            app_trans_id = self.client.new_order_id(now)
+            order = Order(order_id=app_trans_id, amount=amount, created_ms=now,
+                          customer=self.settings.terminal.app_user, description=description,
+                          items=tuple(items))
+            prepared = self.client.prepare_charge(order, code)
             with self._lock:
                 self._codes_in_flight[fp] = app_trans_id
             if stop is not None and stop.is_set():
@@ -291,13 +280,13 @@ class Checkout:
             self.journal.release(app_trans_id)
             return self.journal.get(app_trans_id)
 
-    def _send(self, view: PaymentView, prepared: Any) -> PaymentView:
+    def _send(self, view: PaymentView, prepared: PreparedCharge) -> PaymentView:
         """The single send, its answer committed with the release of this process's lease."""
         app_trans_id = view.app_trans_id
         j = self.journal
         try:
             self.count_request()
-            result = self.client.send_quick_pay(prepared)
+            result = self.client.send_charge(prepared)
         except NotSent as exc:
             pause_point("after_answer")
             never_sent = outcomes.not_sent(exc.cause)
@@ -390,7 +379,7 @@ class Checkout:
         only a success changes it, as a late success)."""
         try:
             self.count_request()
-            result = self.client.query_status(view.app_trans_id)
+            result = self.client.query_charge(view.app_trans_id)
         except MismatchedAnswer as exc:
             if view.is_final:
                 return self.journal.get(view.app_trans_id)
@@ -428,8 +417,7 @@ class Checkout:
     def _may_land_late(self, view: PaymentView) -> bool:
         """Concluded "never reached the service" recently enough that the charge could still
         land (the service refuses an order whose app_time is more than 15 min old)."""
-        if view.state is not S.FAILED or view.late or not never_arrived(view.return_code,
-                                                                        view.sub_return_code):
+        if view.late or not outcomes.never_arrived(view):
             return False
         return self.journal.now() - view.updated_ms <= LATE_CHECK_WINDOW_MS
 

@@ -11,12 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from pos_terminal.base.reasons import Reason
+from pos_terminal.base.wallet_errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
+from pos_terminal.base.wallet_types import HostedOrder
 from pos_terminal.checkout import outcomes
 from pos_terminal.checkout.ports import CheckoutContext
 from pos_terminal.journal import Answer, PaymentEvent, PaymentState, PaymentView
-from pos_terminal.wallet.errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
-from pos_terminal.wallet.ids import new_app_trans_id
-from pos_terminal.wallet.messages import EmbedData, GatewayOrder
 
 S = PaymentState
 E = PaymentEvent
@@ -60,18 +59,12 @@ def create_gateway_order(
     amount = co.validate_amount(amount)
     journal = co.journal
     now = journal.now()
-    app_trans_id = new_app_trans_id(co.settings.terminal.terminal_id, now)
-    redirect = co.settings.service.redirect_url or None
-    order = GatewayOrder(
-        app_trans_id=app_trans_id,
-        app_user=co.settings.terminal.app_user,
-        app_time=now,
-        amount=amount,
-        description=description,
-        embed_data=EmbedData(redirecturl=redirect),
-        bank_code=bank_code,
-    )
-    order.validate(co.client.generation)
+    app_trans_id = co.client.new_order_id(now)
+    order = HostedOrder(order_id=app_trans_id, amount=amount, created_ms=now,
+                        customer=co.settings.terminal.app_user, description=description,
+                        bank_code=bank_code,
+                        redirect_url=co.settings.service.redirect_url or None)
+    co.client.check_hosted_order(order)
     view = journal.record_intent(
         app_trans_id=app_trans_id, amount=amount, generation=co.client.generation,
         kind="gateway", description=description, message=Reason.of("gateway.creating"), now=now,
@@ -79,7 +72,7 @@ def create_gateway_order(
     token: str | None = None
     try:
         co.count_request()
-        result = co.client.create_order(order)
+        result = co.client.create_hosted_order(order)
     except NotSent as exc:
         view = journal.apply(app_trans_id, E.DECLINED, message=outcomes.not_sent(exc.cause))
     except (NoAnswer, UnreadableAnswer) as exc:
@@ -88,8 +81,8 @@ def create_gateway_order(
         view = journal.apply(app_trans_id, E.DECLINED, Answer(
             exc.return_code, exc.sub_return_code, exc.service_message), message=exc.why)
     else:
-        token = result.zp_trans_token
+        token = result.token
         view = journal.apply(app_trans_id, E.ACCEPTED, Answer(
-            result.return_code, None, result.message, order_url=result.order_url,
+            result.return_code, None, result.service_message, order_url=result.order_url,
             qr_code=result.qr_code), message=WAITING)
     return GatewayOrderView(view, token)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 
 from pos_terminal.base.reasons import Reason
+from pos_terminal.base.wallet_errors import WalletError
 from pos_terminal.checkout import refunds
 from pos_terminal.checkout.errors import InvalidPayment
 from pos_terminal.checkout.hooks import pause_point
@@ -26,7 +27,6 @@ from pos_terminal.journal import (
     RefundNotAllowed,
     RefundView,
 )
-from pos_terminal.wallet.errors import WalletError
 
 log = logging.getLogger(__name__)
 S = PaymentState

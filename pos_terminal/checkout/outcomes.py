@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 
 from pos_terminal.base.reasons import Reason
+from pos_terminal.base.wallet_types import ChargeAnswer, RefundAnswer, WalletOutcome
 from pos_terminal.checkout.answer_checks import answer_problems, review
 from pos_terminal.checkout.ports import JournalStore
 from pos_terminal.journal import (
@@ -21,7 +22,6 @@ from pos_terminal.journal import (
     RefundView,
     Refused,
 )
-from pos_terminal.wallet.results import PaymentResult, RefundResult, WalletOutcome
 
 log = logging.getLogger(__name__)
 S = PaymentState
@@ -51,17 +51,23 @@ def not_sent(cause: str) -> Reason:
     return Reason.of("not_sent", cause=cause)
 
 
-def answer_of(result: PaymentResult | RefundResult | None) -> Answer | None:
+def answer_of(result: ChargeAnswer | RefundAnswer | None) -> Answer | None:
     """What the journal keeps of a wallet answer: its codes, its words and the wallet's id."""
     if result is None:
         return None
-    wallet_id = result.zp_trans_id if isinstance(result, PaymentResult) else result.refund_id
-    return Answer(result.return_code, result.sub_return_code, result.message, wallet_id)
+    wallet_id = (result.transaction_id if isinstance(result, ChargeAnswer)
+                 else result.provider_refund_id)
+    return Answer(result.return_code, result.sub_return_code, result.service_message, wallet_id)
+
+
+def never_arrived(view: PaymentView) -> bool:
+    """Concluded FAILED because the wallet had no record of it (the charge may still land)."""
+    return view.state is S.FAILED and view.why.code == NEVER_ARRIVED.code
 
 
 def _settle(
     journal: JournalStore, view: PaymentView, event: PaymentEvent, *, message: Reason,
-    result: PaymentResult | None = None, poll: bool = False, release: bool = False,
+    result: ChargeAnswer | None = None, poll: bool = False, release: bool = False,
 ) -> PaymentView:
     try:
         return journal.apply(view, event, answer_of(result), message=message, count_poll=poll,
@@ -79,7 +85,7 @@ def _settle(
         return current
 
 
-def late(journal: JournalStore, current: PaymentView, result: PaymentResult) -> PaymentView:
+def late(journal: JournalStore, current: PaymentView, result: ChargeAnswer) -> PaymentView:
     """A success for a row concluded FAILED: that charge happened, late."""
     log.warning("late success for %s, concluded failed before", current.app_trans_id)
     try:
@@ -96,7 +102,7 @@ def stay(journal: JournalStore, view: PaymentView, message: Reason, *, poll: boo
 
 
 def needs_review(journal: JournalStore, view: PaymentView, message: Reason,
-                 result: PaymentResult | None = None) -> PaymentView:
+                 result: ChargeAnswer | None = None) -> PaymentView:
     """An answer that does not fit its order: flagged, never paid, never "not paid"."""
     log.warning("payment %s needs review: %s", view.app_trans_id, message.code)
     try:
@@ -108,7 +114,7 @@ def needs_review(journal: JournalStore, view: PaymentView, message: Reason,
 def apply_payment_result(
     journal: JournalStore,
     view: PaymentView,
-    result: PaymentResult,
+    result: ChargeAnswer,
     *,
     from_query: bool,
     not_found_grace_s: float,
@@ -116,18 +122,18 @@ def apply_payment_result(
 ) -> PaymentView:
     """Commit what `result` says about `view` (with `release`, in the same transaction that ends
     this process's lease on it: the answer to its own send)."""
-    if result.app_trans_id != view.app_trans_id:
-        log.warning("ignored an answer for %s while resolving %s", result.app_trans_id,
+    if result.order_id != view.app_trans_id:
+        log.warning("ignored an answer for %s while resolving %s", result.order_id,
                     view.app_trans_id)
         return stay(
             journal, view,
-            Reason.of("unknown.other_payment", app_trans_id=result.app_trans_id),
+            Reason.of("unknown.other_payment", app_trans_id=result.order_id),
             poll=from_query,
         )
     problems = answer_problems(view, result)
     if problems:
         return needs_review(journal, view, review(view.app_trans_id, problems), result)
-    meaning = result.meaning(from_query=from_query)
+    meaning = result.outcome
     if meaning is WalletOutcome.PAID:
         return _settle(journal, view, E.PAID, message=result.why,
                        result=result, poll=from_query, release=release)
@@ -163,7 +169,7 @@ def apply_payment_result(
             Reason.of("unknown.query_refused", reason=result.why),
         )
     if meaning is WalletOutcome.UNKNOWN:
-        return _settle(journal, view, E.NO_ANSWER, message=no_answer(result.message
+        return _settle(journal, view, E.NO_ANSWER, message=no_answer(result.service_message
                        or f"code {result.code}"), result=result, release=release)
     return _settle(journal, view, E.DECLINED, message=result.why, result=result,
                    poll=from_query, release=release)
@@ -174,7 +180,7 @@ def apply_payment_result(
 
 def _refund_settle(
     journal: JournalStore, refund: RefundView, event: PaymentEvent, *, message: Reason,
-    result: RefundResult | None = None, release: bool = False,
+    result: RefundAnswer | None = None, release: bool = False,
 ) -> RefundView:
     try:
         return journal.apply(refund, event, answer_of(result), message=message, release=release)
@@ -191,13 +197,13 @@ def refund_pending(journal: JournalStore, refund: RefundView, message: Reason, *
 
 
 def apply_refund_result(
-    journal: JournalStore, refund: RefundView, result: RefundResult, *, from_query: bool,
+    journal: JournalStore, refund: RefundView, result: RefundAnswer, *, from_query: bool,
     not_found_grace_s: float, release: bool = False,
 ) -> RefundView:
-    if result.m_refund_id != refund.m_refund_id:
+    if result.refund_id != refund.m_refund_id:
         return refund_pending(journal, refund, Reason.of("refund.other_refund"),
                               release=release)
-    meaning = result.meaning(from_query=from_query)
+    meaning = result.outcome
     if meaning is WalletOutcome.PAID:
         return _refund_settle(journal, refund, E.REFUND_DONE, message=result.why,
                               result=result, release=release)
@@ -222,12 +228,12 @@ def apply_refund_result(
                           result=result, release=release)
 
 
-def recheck_final(journal: JournalStore, view: PaymentView, result: PaymentResult) -> PaymentView:
+def recheck_final(journal: JournalStore, view: PaymentView, result: ChargeAnswer) -> PaymentView:
     """A status answer about a row already final: only a success for a FAILED row changes it
     (a late success; or, if the answer does not fit the order, a flag for review)."""
     current = journal.get(view.app_trans_id)
-    if (current.state is not S.FAILED or result.meaning(from_query=True) is not WalletOutcome.PAID
-            or result.app_trans_id != view.app_trans_id):
+    if (current.state is not S.FAILED or result.outcome is not WalletOutcome.PAID
+            or result.order_id != view.app_trans_id):
         return current
     problems = answer_problems(current, result)
     if problems:

@@ -1,8 +1,10 @@
 """What the checkout needs from the wallet client and the journal store, as interfaces.
 
-The checkout depends on these Protocols, not on the classes behind them: `WalletClient`
-(wallet/client.py) and `Journal` (journal/store.py, SQLite) satisfy them today; a second wallet
-provider or another store satisfies them to take their place. `CheckoutContext` is the part of
+The checkout depends on these Protocols, not on the classes behind them: `ZaloPayWallet`
+(wallet/adapter.py) and `Journal` (journal/store.py, SQLite) satisfy them today; a second wallet
+provider or another store satisfies them to take their place. The wallet port speaks the
+terminal's own types only (base/wallet_types.py): the checkout imports nothing of
+pos_terminal.wallet (an import-linter contract). `CheckoutContext` is the part of
 `Checkout` its helpers (gateway, recovery, refunds) use, so none of them imports the engine.
 """
 
@@ -13,29 +15,50 @@ from pathlib import Path
 from typing import Any, Protocol, overload
 
 from pos_terminal.base.reasons import Reason
+from pos_terminal.base.wallet_types import (
+    BankList,
+    ChargeAnswer,
+    HostedOrder,
+    HostedOrderAnswer,
+    Order,
+    PreparedCharge,
+    Refund,
+    RefundAnswer,
+    ServiceCheck,
+)
 from pos_terminal.config import Settings
 from pos_terminal.journal import EventView, PaymentState, PaymentView, RefundView, Report
 from pos_terminal.journal.machine import Answer
 from pos_terminal.journal.reports import GroupTotals
 from pos_terminal.journal.states import PaymentEvent
-from pos_terminal.wallet.client import PreparedQuickPay
-from pos_terminal.wallet.messages import GatewayOrder, QuickPayOrder, RefundRequest
-from pos_terminal.wallet.results import BankList, GatewayOrderResult, PaymentResult, RefundResult
 
 
 class WalletPort(Protocol):
-    """The wallet service, as the checkout uses it. Raises wallet.errors: NoAnswer and
-    UnreadableAnswer mean "outcome unknown", NotSent "nothing reached the service"."""
+    """A wallet provider, as the checkout uses it, in the terminal's own types
+    (base/wallet_types.py). Raises base/wallet_errors: NoAnswer and UnreadableAnswer mean
+    "outcome unknown", NotSent "nothing reached the service", MismatchedAnswer "an answer about
+    another order", ServiceRefused "a hosted order or a refund refused"; anything the provider
+    refuses before sending (a WalletError of its own, or InvalidPayment) comes out of
+    `prepare_charge`, `check_refund` and `check_hosted_order`, before anything is recorded.
 
+    ZaloPay's is pos_terminal.wallet.adapter.ZaloPayWallet; a second provider is a package of
+    its own with a class that has these methods (tests/checkout/second_wallet/ is one)."""
+
+    #: The protocol spoken, journaled with each payment (e.g. ZaloPay's "v2").
     generation: str
 
-    def build_quick_pay(self, order: QuickPayOrder, payment_code: str) -> PreparedQuickPay: ...
-    def send_quick_pay(self, prepared: PreparedQuickPay) -> PaymentResult: ...
-    def query_status(self, app_trans_id: str) -> PaymentResult: ...
-    def refund(self, req: RefundRequest) -> RefundResult: ...
-    def query_refund(self, m_refund_id: str) -> RefundResult: ...
-    def create_order(self, order: GatewayOrder) -> GatewayOrderResult: ...
+    def new_order_id(self, now_ms: int) -> str: ...
+    def new_refund_id(self, now_ms: int) -> str: ...
+    def prepare_charge(self, order: Order, payment_code: str) -> PreparedCharge: ...
+    def send_charge(self, prepared: PreparedCharge) -> ChargeAnswer: ...
+    def query_charge(self, order_id: str) -> ChargeAnswer: ...
+    def check_refund(self, refund: Refund) -> None: ...
+    def refund(self, refund: Refund) -> RefundAnswer: ...
+    def query_refund(self, refund_id: str) -> RefundAnswer: ...
+    def check_hosted_order(self, order: HostedOrder) -> None: ...
+    def create_hosted_order(self, order: HostedOrder) -> HostedOrderAnswer: ...
     def list_banks(self) -> BankList: ...
+    def check_service(self, probe_order_id: str) -> tuple[ServiceCheck, str]: ...
     def close(self) -> None: ...
 
 

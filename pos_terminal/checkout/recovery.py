@@ -10,6 +10,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 
 from pos_terminal.base.reasons import Reason
+from pos_terminal.checkout import outcomes
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
 from pos_terminal.checkout.ports import CheckoutContext
 from pos_terminal.journal import (
@@ -19,7 +20,6 @@ from pos_terminal.journal import (
     PaymentView,
     RefundView,
 )
-from pos_terminal.wallet.returncodes import never_arrived
 
 #: How long after "never reached the service" a payment is still asked about, in case its charge
 #: lands late: the service refuses an order whose app_time is more than 15 minutes away from its
@@ -126,7 +126,7 @@ def reconcile(
     # Payments concluded "never reached the service" lately are asked about once more: a charge
     # that landed late after all is recorded as a late success, never dropped.
     for p in journal.failed_since(journal.now() - LATE_CHECK_WINDOW_MS):
-        if not never_arrived(p.return_code, p.sub_return_code):
+        if not outcomes.never_arrived(p):
             continue
         if p.app_trans_id in skip or p.app_trans_id in payment_ids:
             continue

@@ -12,6 +12,8 @@ from __future__ import annotations
 import threading
 
 from pos_terminal.base.reasons import Reason
+from pos_terminal.base.wallet_errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
+from pos_terminal.base.wallet_types import Refund
 from pos_terminal.checkout import outcomes
 from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
@@ -26,9 +28,6 @@ from pos_terminal.journal import (
     RefundRefTaken,
     RefundView,
 )
-from pos_terminal.wallet.errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
-from pos_terminal.wallet.ids import new_refund_id
-from pos_terminal.wallet.messages import RefundRequest
 
 S = PaymentState
 E = PaymentEvent
@@ -78,15 +77,14 @@ def refund(
             Reason.of("refund.not_allowed.no_transaction_number", app_trans_id=app_trans_id)
         )
     now = journal.now()
-    m_refund_id = new_refund_id(co.settings.service.app_id, now,
-                                terminal_id=co.settings.terminal.terminal_id)
+    m_refund_id = co.client.new_refund_id(now)
     # What the customer reads in the wallet's history: in the shop's language.
     text = description or REFUND_DESCRIPTION.get(
         co.settings.terminal.language, REFUND_DESCRIPTION["en"]).format(app_trans_id=app_trans_id)
     # Validate the request with the largest amount it could carry before recording anything.
-    probe = RefundRequest(m_refund_id=m_refund_id, zp_trans_id=payment.zp_trans_id,
-                          amount=amount or payment.amount, description=text, timestamp=now)
-    probe.validate(co.client.generation, co.settings.service.app_id)
+    co.client.check_refund(Refund(refund_id=m_refund_id, transaction_id=payment.zp_trans_id,
+                                  amount=amount or payment.amount, description=text,
+                                  created_ms=now))
     ttl_ms = co.lease_ttl_ms()
     view = journal.record_refund_intent(
         m_refund_id=m_refund_id, app_trans_id=app_trans_id, amount=amount, description=text,
@@ -95,8 +93,8 @@ def refund(
         cashier_id=cashier_id, auto=auto, authorised_by=authorised_by, refund_ref=refund_ref,
     )
     co.last_refund = m_refund_id
-    request = RefundRequest(m_refund_id=m_refund_id, zp_trans_id=payment.zp_trans_id,
-                            amount=view.amount, description=text, timestamp=now)
+    request = Refund(refund_id=m_refund_id, transaction_id=payment.zp_trans_id,
+                     amount=view.amount, description=text, created_ms=now)
     pause_point("refund_after_intent")
     if not journal.refund_claim_send(m_refund_id, ttl_ms):
         # Held up after recording it, and another process has taken it over: this process

@@ -8,10 +8,10 @@ from pos_terminal.base import amounts
 from pos_terminal.base.codes import CodeProblem, code_problem, format_problem
 from pos_terminal.base.money import format_vnd
 from pos_terminal.base.reasons import Reason
+from pos_terminal.base.wallet_types import Item
 from pos_terminal.checkout.errors import InvalidPayment
 from pos_terminal.config import CheckoutSettings, ScannerSettings
 from pos_terminal.text_safety import control_character
-from pos_terminal.wallet.messages import Item
 
 
 def check_amount(amount: object, cfg: CheckoutSettings) -> int:

@@ -32,6 +32,7 @@ from pos_terminal.counter.opening import open_counter
 from pos_terminal.counter.receipts import PrintOutcome
 from pos_terminal.counter.scanning import Scanner, SourceFactory, missing_device, source_factory
 from pos_terminal.counter.session import UNRESOLVED, Counter, SaleLine, ScannedCode
+from pos_terminal.counter.wallets import open_checkout, wallet_for
 
 __all__ = [
     "UNRESOLVED", "AwaitingCode", "CodeIgnored", "CodeRead", "Counter", "CounterEvent",
@@ -40,6 +41,6 @@ __all__ = [
     "PaymentUnresolved", "PendingCount", "PrintOutcome", "ReceiptPrinted", "ReceiptPrinting",
     "ReconcileFailed", "RefundSettled", "SaleLine", "ScannedCode", "Scanner", "ScannerStatus",
     "ScannerUnavailable", "ServiceStatus", "SignedIn",
-    "SourceFactory", "Subscription", "events", "missing_device", "open_counter", "outcome",
-    "source_factory",
+    "SourceFactory", "Subscription", "events", "missing_device", "open_checkout", "open_counter",
+    "outcome", "source_factory", "wallet_for",
 ]

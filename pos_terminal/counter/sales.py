@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 
 from pos_terminal.base.errors import ExitCode, PosError
 from pos_terminal.base.i18n import _
+from pos_terminal.base.wallet_types import Item
 from pos_terminal.checkout.errors import Stopped
 from pos_terminal.checkout.validation import check_code, check_description
 from pos_terminal.counter.scanning import Scanner
 from pos_terminal.counter.session import UNRESOLVED, Counter, SaleLine, ScannedCode
 from pos_terminal.journal import PaymentView, SaleRefTaken
-from pos_terminal.wallet.messages import Item
 
 _REF_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:/-")
 MAX_REF = 64

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from pos_terminal.base.codes import mask_code
 from pos_terminal.base.errors import cashier_message
+from pos_terminal.base.wallet_types import BankList, Item, ServiceCheck
 from pos_terminal.checkout import Checkout, GatewayOrderView, ReconcileReport
 from pos_terminal.checkout.errors import intent_of
 from pos_terminal.checkout.late_charges import returns_automatically
@@ -49,6 +50,7 @@ from pos_terminal.counter.events import (
     Via,
 )
 from pos_terminal.counter.receipts import PrintOutcome, print_for_counter, print_slip
+from pos_terminal.counter.wallets import open_checkout
 from pos_terminal.journal import (
     FINAL_STATES,
     EventView,
@@ -60,10 +62,6 @@ from pos_terminal.journal import (
 )
 from pos_terminal.journal.cashiers import Cashier, Cashiers, Shift
 from pos_terminal.journal.reports import GroupTotals
-from pos_terminal.wallet.ids import new_app_trans_id
-from pos_terminal.wallet.messages import Item
-from pos_terminal.wallet.probe import ServiceCheck, check_service
-from pos_terminal.wallet.results import BankList
 
 if TYPE_CHECKING:
     from pos_terminal.receipts import Receipt
@@ -104,7 +102,7 @@ class Counter:
                  bus: EventBus | None = None) -> None:
         self.settings = settings
         self._owns_checkout = checkout is None
-        self.checkout = checkout if checkout is not None else Checkout(settings)
+        self.checkout = checkout if checkout is not None else open_checkout(settings)
         self.bus = bus if bus is not None else EventBus()
         self._sales = itertools.count(1)
         #: who is signed in at this counter (a front end with sign-in sets it): receipts
@@ -381,9 +379,9 @@ class Counter:
         "ok" only once the service accepted this terminal's app id and key1; otherwise
         credentials wrong, unreachable, busy or refused, with a detail. Blocking, never raises;
         published as ServiceStatus."""
-        probe = new_app_trans_id(self.settings.terminal.terminal_id, int(time.time() * 1000))
+        client = self.checkout.client
         try:
-            state, detail = check_service(self.checkout.client, probe)
+            state, detail = client.check_service(client.new_order_id(int(time.time() * 1000)))
         except Exception as exc:  # never let the check stop the counter
             state, detail = ServiceCheck.REFUSED, f"{type(exc).__name__}: {exc}"
         self.bus.publish(ServiceStatus(state is not ServiceCheck.UNREACHABLE, state.value,

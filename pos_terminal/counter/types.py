@@ -4,6 +4,7 @@ Re-exported here so that the UI, the CLI and headless mode import nothing from `
 `checkout` or `journal` (import-linter contract in pyproject.toml)."""
 
 from pos_terminal.base.codes import mask_code
+from pos_terminal.base.wallet_types import Bank, BankList, Item, ServiceCheck
 from pos_terminal.checkout import (
     AnswerNotRecorded,
     CheckoutError,
@@ -39,9 +40,7 @@ from pos_terminal.journal.views import VN_TZ
 from pos_terminal.receipts.content import NoReceipt
 from pos_terminal.sentences.labels import late_charge_note
 from pos_terminal.wallet.errors import FieldError, RsaKeyError, WalletError
-from pos_terminal.wallet.messages import Item
-from pos_terminal.wallet.probe import ServiceCheck
-from pos_terminal.wallet.results import Bank, BankList, RedirectResult, pmc_name
+from pos_terminal.wallet.results import RedirectResult, pmc_name
 
 __all__ = [
     "FINAL_STATES", "VN_TZ", "AnswerNotRecorded", "Bank", "BankList", "CheckoutError",

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from pos_terminal.base.codes import CodeProblem, code_problem
+from pos_terminal.base.wallet_types import Item
 
 from . import signing
 from .errors import FieldError
@@ -41,22 +42,6 @@ _MIN_MS = 1_000_000_000_000
 def to_json(value: object) -> str:
     """The one serialisation of item/embed_data: compact, UTF-8 kept, keys in the given order."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-@dataclass(frozen=True)
-class Item:
-    itemid: str
-    itemname: str
-    itemprice: int
-    itemquantity: int
-
-    def as_wire(self) -> dict[str, object]:
-        return {
-            "itemid": self.itemid,
-            "itemname": self.itemname,
-            "itemprice": self.itemprice,
-            "itemquantity": self.itemquantity,
-        }
 
 
 EMBED_DATA_KEYS = (

@@ -4,8 +4,9 @@ service checked the app id and the signature and accepted them."""
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Protocol
+
+from pos_terminal.base.wallet_types import ServiceCheck
 
 from .errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
 from .results import Outcome, PaymentResult
@@ -16,17 +17,9 @@ _BUSY = frozenset({-429, -500, -999})
 
 
 class StatusQuery(Protocol):
-    """Any wallet client (WalletClient, or another behind checkout.ports.WalletPort)."""
+    """The ZaloPay client, or a wrapper of it."""
 
     def query_status(self, app_trans_id: str) -> PaymentResult: ...
-
-
-class ServiceCheck(StrEnum):
-    OK = "ok"                    # a signed call was accepted
-    CREDENTIALS_WRONG = "wrong"  # the service refused the app id or the signature (-402)
-    UNREACHABLE = "unreachable"  # no answer (network, address, TLS)
-    BUSY = "busy"                # answered, but refused for now (busy, maintenance)
-    REFUSED = "refused"          # answered with something else: the detail says what
 
 
 def check_service(client: StatusQuery, probe_app_trans_id: str) -> tuple[ServiceCheck, str]:

@@ -1,4 +1,5 @@
-"""One result type per kind of answer, the same for both generations."""
+"""One result type per kind of answer, the same for both generations (the adapter, adapter.py,
+maps them to the terminal's own types, base/wallet_types.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from pos_terminal.base.reasons import Reason
+from pos_terminal.base.wallet_types import Bank, BankList, WalletOutcome
 
 from .returncodes import REQUEST_REFUSALS, SEND_AMBIGUOUS, deciding_code
 
@@ -18,18 +20,6 @@ class Outcome(StrEnum):
     PROCESSING = "processing"
     FAILED = "failed"
     NOT_FOUND = "not_found"
-
-
-class WalletOutcome(StrEnum):
-    """What an answer means for the payment (or refund) it is about: the vocabulary the checkout
-    acts on, so that no return-code number is read outside the wallet package."""
-
-    PAID = "paid"  # paid (refunded, for a refund)
-    DECLINED = "declined"  # definitely not paid (no money moved)
-    PROCESSING = "processing"  # the order exists and is not settled: ask again
-    NOT_FOUND = "not_found"  # the service has no record of it (yet)
-    REFUSED_REQUEST = "refused_request"  # a status query itself was refused: says nothing
-    UNKNOWN = "unknown"  # a send's failure after which the charge may still have happened
 
 
 def _meaning(outcome: Outcome, code: int, *, from_query: bool,
@@ -113,22 +103,6 @@ def pmc_name(pmcid: int) -> str:
 
 
 @dataclass(frozen=True)
-class Bank:
-    bankcode: str
-    name: str
-    displayorder: int
-    pmcid: int
-    minamount: int
-    maxamount: int
-
-
-@dataclass(frozen=True)
-class BankList:
-    banks_by_pmcid: dict[int, list[Bank]]  # pmcid ascending, banks by displayorder
-    raw: Mapping[str, object] = field(repr=False)
-
-
-@dataclass(frozen=True)
 class GatewayOrderResult:
     app_trans_id: str
     return_code: int
@@ -183,3 +157,7 @@ class CallbackResult:
         """The service's transaction number, as text (it is a JSON number in the data)."""
         value = self._value("zp_trans_id", "zptransid")
         return str(value) if isinstance(value, int | str) and not isinstance(value, bool) else None
+
+
+__all__ = ["Bank", "BankList", "CallbackResult", "GatewayOrderResult", "Outcome", "PaymentResult",
+           "RedirectResult", "RefundResult", "WalletOutcome", "pmc_name"]

@@ -2,7 +2,7 @@
 Checkout does when the configured journal's file system takes no write. It runs in a process of
 its own because that file system (tests/tmpfs.py) may exist only in another mount namespace.
 
-- read-only: `Checkout(settings)` on the journal as it is;
+- read-only: `open_checkout(settings)` on the journal as it is;
 - full: the journal opened, its file system then filled, `pay(5000, code)`.
 
 Prints one JSON object: the JournalUnavailable's reason and message, or {"error": null}."""
@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 import sys
 
-from pos_terminal.checkout import Checkout, JournalUnavailable
+from pos_terminal.checkout import JournalUnavailable
 from pos_terminal.config import load_settings
+from pos_terminal.counter import open_checkout
 from pos_terminal.journal import Journal
 from tests.tmpfs import fill
 
@@ -26,12 +27,12 @@ def main(config: str, condition: str) -> None:
             journal = Journal.open(settings.terminal.journal)
             fill(settings.terminal.journal.parent)
             try:
-                with Checkout(settings, journal=journal) as checkout:
+                with open_checkout(settings, journal=journal) as checkout:
                     checkout.pay(5_000, code)
             finally:
                 journal.close()
         else:
-            Checkout(settings).close()
+            open_checkout(settings).close()
     except JournalUnavailable as err:
         print(json.dumps({"error": "JournalUnavailable", "reason": err.reason,
                           "message": str(err)}))

@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 
-from pos_terminal.checkout import Checkout, PaymentState
+from pos_terminal.checkout import PaymentState
 from pos_terminal.checkout.hooks import PAUSE_FILE, STOP_AT
 from pos_terminal.checkout.outcomes import SENDER_LIVE
 from pos_terminal.config import Settings
+from pos_terminal.counter import open_checkout
 from pos_terminal.journal import Journal
 from tests.checkout.conftest import add_fault, charged, ledger, wallet_code, write_config
 from tests.checkout.processes import cli
@@ -137,7 +138,7 @@ def test_a_signal_mid_poll_answers_with_the_payment(settings: Settings, emulator
 def test_a_stopped_refund_is_not_concluded_failed(settings: Settings, emulator: Any,
                                                   tmp_path: Path) -> None:
     config = write_config(settings, tmp_path / "pos.toml", not_found_grace_s=0.1)
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         paid = co.pay(30_000, wallet_code(emulator, "an"))
     marker = tmp_path / "stopped"
     proc = subprocess.Popen(cli(config, "refund", paid.app_trans_id, "--json"),

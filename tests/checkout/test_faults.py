@@ -18,9 +18,10 @@ from typing import Any
 
 import pytest
 
-from pos_terminal.checkout import Checkout, JournalUnavailable, PaymentState
+from pos_terminal.checkout import JournalUnavailable, PaymentState
 from pos_terminal.checkout.errors import AnswerNotRecorded
 from pos_terminal.config import Settings
+from pos_terminal.counter import open_checkout
 from pos_terminal.journal import Journal
 from tests.checkout.conftest import (
     BALANCES,
@@ -63,7 +64,7 @@ def test_fault_on_the_charge(any_settings: Settings, emulator: Any, mode: str,
     if mode == "delay_before_commit":
         settings = settings.replace_section("checkout", not_found_grace_s=2.5)
     add_fault(emulator, endpoint="quick_pay", mode=mode, **extra)
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         view = co.pay(15_000, wallet_code(emulator, "an"))
         path = [(e.from_state, e.to_state) for e in co.journal.events(view.app_trans_id)]
     assert view.state is final
@@ -80,7 +81,7 @@ def test_commit_then_drop_while_processing_settles_by_polling(settings: Settings
                                                               emulator: Any) -> None:
     add_fault(emulator, endpoint="quick_pay", mode="drop_after_commit")
     add_fault(emulator, endpoint="query", mode="garbage", count=2)
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         view = co.pay(9_000, wallet_code(emulator, "binh"))
     assert view.state is S.SUCCEEDED
     assert len(charged(emulator, view.app_trans_id)) == 1
@@ -91,7 +92,7 @@ def test_status_queries_that_fail_never_settle_the_payment(settings: Settings,
                                                            emulator: Any) -> None:
     add_fault(emulator, endpoint="quick_pay", mode="drop_after_commit")
     add_fault(emulator, endpoint="query", mode="http500", count=0)  # until cleared
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         view = co.pay(9_000, wallet_code(emulator, "an"), deadline_s=0.5)
         assert view.state is S.UNKNOWN
         assert view.message.startswith("No final result after")
@@ -105,7 +106,7 @@ def test_locked_journal_sends_nothing(settings: Settings, emulator: Any) -> None
     holder = sqlite3.connect(settings.terminal.journal, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
-        with Checkout(settings, journal=journal) as co, pytest.raises(
+        with open_checkout(settings, journal=journal) as co, pytest.raises(
                 JournalUnavailable, match=r"locked by another program\. New payments are stopped"):
             co.pay(5_000, wallet_code(emulator, "an"))
     finally:
@@ -155,7 +156,7 @@ def test_raw_code_is_in_no_byte_of_the_journal_or_the_logs(
     caplog.set_level(logging.DEBUG)
     codes = [wallet_code(emulator, w) for w in ("an", "binh", "dung")]
     add_fault(emulator, endpoint="quick_pay", mode="drop_after_commit", wallet="binh")
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         paid = co.pay(20_000, codes[0])
         co.pay(20_000, codes[1])
         co.pay(20_000, codes[2])
@@ -188,7 +189,7 @@ def test_journal_locked_after_sending_keeps_the_intent_for_reconcile(
 
     locker = threading.Thread(target=lock_once_sent)
     locker.start()
-    with Checkout(settings, journal=journal) as co:
+    with open_checkout(settings, journal=journal) as co:
         with pytest.raises(JournalUnavailable, match=r"was sent, but its answer could not be "
                            r"recorded: .* run pos-terminal reconcile") as err:
             co.pay(5_000, wallet_code(emulator, "an"))
@@ -209,7 +210,7 @@ def test_refusals_of_the_charge(any_settings: Settings, emulator: Any) -> None:
     """-429 says nothing was charged: FAILED at once. -500 may hide a charge: query first."""
     add_fault(emulator, endpoint="quick_pay", mode="refuse", return_code=-429)
     add_fault(emulator, endpoint="quick_pay", mode="refuse", return_code=-500)
-    with Checkout(any_settings) as co:
+    with open_checkout(any_settings) as co:
         busy = co.pay(3_000, wallet_code(emulator, "an"))
         assert busy.state is S.FAILED and -429 in (busy.return_code, busy.sub_return_code)
         assert [e.to_state for e in co.journal.events(busy.app_trans_id)] == [
@@ -225,7 +226,7 @@ def test_a_refused_status_query_never_settles_the_payment(any_settings: Settings
                                                           emulator: Any) -> None:
     add_fault(emulator, endpoint="quick_pay", mode="drop_after_commit")
     add_fault(emulator, endpoint="query", mode="refuse", return_code=-402, count=3)
-    with Checkout(any_settings) as co:
+    with open_checkout(any_settings) as co:
         view = co.pay(3_000, wallet_code(emulator, "an"))
         assert view.state is S.SUCCEEDED
         assert ledger(emulator)["requests"]["query"] >= 4  # 3 refused, then the real answer
@@ -246,7 +247,7 @@ def test_unreachable_service_fails_at_once_and_the_code_stays_usable(
     status queries, no waiting out the deadline) with a sentence naming the cause."""
     code = wallet_code(emulator, "an")
     unreachable = any_settings.replace_service(base_url=f"http://127.0.0.1:{_closed_port()}")
-    with Checkout(unreachable) as co:
+    with open_checkout(unreachable) as co:
         view = co.pay(15_000, code, deadline_s=600)
         assert view.state is S.FAILED
         assert view.message == (
@@ -257,7 +258,7 @@ def test_unreachable_service_fails_at_once_and_the_code_stays_usable(
         assert co.requests_sent == 1  # the charge only: no status query followed
     assert ledger(emulator)["requests"] == {}
     # The code was not used up: the same code charges once the service is reachable.
-    with Checkout(any_settings) as co:
+    with open_checkout(any_settings) as co:
         again = co.pay(15_000, code)
     assert again.state is S.SUCCEEDED
     assert len(charged(emulator, again.app_trans_id)) == 1
@@ -267,7 +268,7 @@ def test_unreachable_service_fails_at_once_and_the_code_stays_usable(
 def test_a_dropped_reused_connection_stays_unknown(settings: Settings, emulator: Any,
                                                    mode: str) -> None:
     """A close on a kept-alive connection may hide a charge: UNKNOWN, then the status query."""
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         first = co.pay(1_000, wallet_code(emulator, "an"))  # opens the kept-alive connection
         assert first.state is S.SUCCEEDED
         add_fault(emulator, endpoint="quick_pay", mode=mode)

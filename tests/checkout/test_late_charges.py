@@ -14,6 +14,7 @@ from typing import Any
 from pos_terminal.checkout import Checkout, PaymentState, verdict
 from pos_terminal.checkout.hooks import PAUSE_AT, PAUSE_FILE
 from pos_terminal.config import Settings
+from pos_terminal.counter import open_checkout
 from pos_terminal.sentences.labels import headline
 from pos_terminal.sentences.reports import report_lines
 from tests.checkout.conftest import (
@@ -46,7 +47,7 @@ def _abandoned_then_charged(settings: Settings, emulator: Any, hold: ProcessingH
                             cashier_id: str | None = None) -> tuple[Checkout, str]:
     """Wallet binh answers "processing" (held); the terminal stops waiting after 0.3 s and the
     cashier gives up. Then the customer confirms: the wallet charges it."""
-    co = Checkout(settings)
+    co = open_checkout(settings)
     view = co.pay(15_000, wallet_code(emulator, "binh"), deadline_s=0.3, cashier_id=cashier_id)
     assert view.state is S.PROCESSING
     gave_up = co.abandon(view.app_trans_id)
@@ -102,7 +103,7 @@ def test_an_abandoned_payment_charged_later_is_returned_once(
 def test_a_late_success_after_failed_is_returned(settings: Settings, emulator: Any) -> None:
     settings = settings.replace_service(timeout_s=0.5)
     add_fault(emulator, endpoint="quick_pay", mode="delay_before_commit", delay_s=2.5)
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         view = co.pay(15_000, wallet_code(emulator, "an"))
         assert view.state is S.FAILED
         wait_until("the late charge", lambda: charged(emulator, view.app_trans_id))
@@ -115,7 +116,7 @@ def test_a_late_success_after_failed_is_returned(settings: Settings, emulator: A
 def test_review_leaves_a_late_charge_to_a_person(
         settings: Settings, emulator: Any, hold_processing: ProcessingHold) -> None:
     settings = settings.replace_section("checkout", late_success="review")
-    co = Checkout(settings)
+    co = open_checkout(settings)
     try:
         view = co.pay(15_000, wallet_code(emulator, "binh"), deadline_s=0.3)
         gave_up = co.abandon(view.app_trans_id)
@@ -145,7 +146,7 @@ def test_review_leaves_a_late_charge_to_a_person(
 
 def test_a_payment_settled_before_the_cashier_gives_up_is_not_abandoned(
         settings: Settings, emulator: Any) -> None:
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         view = co.pay(15_000, wallet_code(emulator, "an"))
         assert view.state is S.SUCCEEDED
         after = co.abandon(view.app_trans_id)
@@ -180,7 +181,7 @@ def test_pay_exiting_3_gives_up_and_the_late_charge_is_returned(
     for proc in procs:
         _out, err = proc.communicate(timeout=60)
         assert proc.returncode == 0, err.decode()
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         _returned(co, tid)
         assert [r.auto for r in co.journal.refunds(tid)] == [True]
         assert co.journal.get(tid).state is S.REFUNDED
@@ -203,7 +204,7 @@ def test_a_crash_between_the_late_success_and_its_return(
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         view = co.journal.get(tid)
         assert (view.state, view.charged_late, co.journal.refunds(tid)) == (S.SUCCEEDED, True,
                                                                              [])

@@ -16,6 +16,7 @@ import pytest
 from pos_terminal.checkout import Checkout, PaymentState, verdict
 from pos_terminal.checkout.outcomes import SENDER_LIVE
 from pos_terminal.config import Settings
+from pos_terminal.counter import open_checkout
 from pos_terminal.journal import CodeClaimed, Journal, lease
 from pos_terminal.sentences import use_front_end
 from pos_terminal.sentences.labels import headline
@@ -47,7 +48,7 @@ REVIEW_CASES = [
 def test_an_answer_that_does_not_fit_the_order_needs_review(
         settings: Settings, emulator: Any, mode: str, extra: dict[str, Any], needle: str) -> None:
     add_fault(emulator, endpoint="quick_pay", mode=mode, **extra)
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         view = co.pay(15_000, wallet_code(emulator, "an"))
         events = co.journal.events(view.app_trans_id)
     assert view.needs_review and view.state is S.UNKNOWN  # never SUCCEEDED, never FAILED
@@ -64,7 +65,7 @@ def test_an_answer_that_does_not_fit_the_order_needs_review(
 def test_a_status_answer_that_does_not_fit_needs_review(settings: Settings,
                                                         emulator: Any) -> None:
     add_fault(emulator, endpoint="query", mode="answer_amount", count=0)
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         view = co.pay(8_000, wallet_code(emulator, "binh"), deadline_s=10)
     assert view.needs_review and view.state in (S.PROCESSING, S.UNKNOWN)
     assert "it reports 9.000 ₫ for an order of 8.000 ₫" in view.message
@@ -73,7 +74,7 @@ def test_a_status_answer_that_does_not_fit_needs_review(settings: Settings,
 def test_legacy_subcode_free_success_still_needs_its_transaction_id(
         settings_v001: Settings, emulator: Any) -> None:
     add_fault(emulator, endpoint="quick_pay", mode="answer_no_zptransid")
-    with Checkout(settings_v001) as co:
+    with open_checkout(settings_v001) as co:
         view = co.pay(15_000, wallet_code(emulator, "an"))
     assert view.needs_review and view.state is S.UNKNOWN
 
@@ -82,7 +83,7 @@ def test_an_undocumented_positive_legacy_code_goes_to_status_queries(
         settings_v001: Settings, emulator: Any) -> None:
     """Issue 12: a legacy 7 is not a failure (the cashier would charge again): query it."""
     add_fault(emulator, endpoint="quick_pay", mode="answer_undocumented_code")
-    with Checkout(settings_v001) as co:
+    with open_checkout(settings_v001) as co:
         view = co.pay(15_000, wallet_code(emulator, "an"))
         path = [(e.from_state, e.to_state) for e in co.journal.events(view.app_trans_id)]
     assert view.state is S.SUCCEEDED
@@ -95,7 +96,7 @@ def test_an_absurd_return_code_is_unknown_then_resolved(any_settings: Settings,
                                                         emulator: Any) -> None:
     """Thousands of digits: never exit 1; the charge is found by a status query."""
     add_fault(emulator, endpoint="quick_pay", mode="answer_huge_code")
-    with Checkout(any_settings) as co:
+    with open_checkout(any_settings) as co:
         view = co.pay(15_000, wallet_code(emulator, "an"))
         path = [(e.from_state, e.to_state) for e in co.journal.events(view.app_trans_id)]
     assert path[1] == ("submitting", "unknown")
@@ -106,7 +107,7 @@ def test_an_absurd_return_code_is_unknown_then_resolved(any_settings: Settings,
 def test_absurd_status_answers_keep_the_payment_open(settings: Settings, emulator: Any) -> None:
     add_fault(emulator, endpoint="quick_pay", mode="drop_after_commit")
     add_fault(emulator, endpoint="query", mode="answer_huge_code", count=0)
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         view = co.pay(15_000, wallet_code(emulator, "an"), deadline_s=1.0)
     assert view.state is S.UNKNOWN and verdict.payment_exit(view) == 3
 
@@ -116,7 +117,7 @@ def test_nan_poll_intervals_given_programmatically(settings: Settings, emulator:
     checkout = settings.checkout.model_copy(
         update={"poll_intervals_s": (math.nan, -1.0, math.inf)})
     settings = settings.model_copy(update={"checkout": checkout})
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         view = co.pay(5_000, wallet_code(emulator, "binh"), deadline_s=math.nan)
         assert view.state is S.PROCESSING  # a nan deadline has passed: open, exit 3
         assert co.follow(view.app_trans_id, deadline_s=10).state is S.SUCCEEDED
@@ -128,7 +129,7 @@ def _concluded_failed_then_charged(settings: Settings, emulator: Any) -> tuple[C
     not found and the grace (0 s) over, concludes FAILED. Then the charge lands."""
     settings = settings.replace_service(timeout_s=0.5)
     add_fault(emulator, endpoint="quick_pay", mode="delay_before_commit", delay_s=2.5)
-    co = Checkout(settings)
+    co = open_checkout(settings)
     view = co.pay(15_000, wallet_code(emulator, "an"))
     assert view.state is S.FAILED and verdict.payment_exit(view) == 1
     wait_until("the late charge", lambda: charged(emulator, view.app_trans_id))
@@ -256,7 +257,7 @@ def test_the_grace_period_ignores_wall_clock_jumps(tmp_path: Path) -> None:
 
 def test_a_sender_whose_lease_was_taken_over_does_not_send(settings: Settings,
                                                            emulator: Any) -> None:
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         co.journal.record_intent(app_trans_id="261121_t_x", amount=5, generation="v2",
                                  lease_ttl_ms=60_000)
         here = lease.me()
@@ -268,10 +269,10 @@ def test_a_sender_whose_lease_was_taken_over_does_not_send(settings: Settings,
 def test_owner_live_message_while_the_sender_runs(settings: Settings, emulator: Any) -> None:
     """A second Checkout (the UI's reconciler, another terminal) sees "not found" while this
     process still owns the intent: it keeps the payment open."""
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         co.journal.record_intent(app_trans_id="261121_t_y", amount=5, generation="v2",
                                  lease_ttl_ms=60_000)
-        with Checkout(settings) as other:
+        with open_checkout(settings) as other:
             report = other.reconcile()
         [row] = report.payments
         assert row.state is S.SUBMITTING and row.why == SENDER_LIVE
@@ -293,7 +294,7 @@ def test_the_code_is_claimed_inside_the_intents_transaction(tmp_path: Path) -> N
 
 def test_a_refund_of_a_stalled_refund_is_refused_while_in_flight(settings: Settings,
                                                                  emulator: Any) -> None:
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         paid = co.pay(30_000, wallet_code(emulator, "an"))
         assert paid.state is S.SUCCEEDED
         co.journal.record_refund_intent(m_refund_id="261121_1_r", app_trans_id=paid.app_trans_id,
@@ -319,12 +320,12 @@ def test_a_sender_whose_answer_is_lost_keeps_what_another_process_found(
 
     def other_process() -> None:
         wait_until("the charge", lambda: ledger(emulator)["charges"])
-        with Checkout(settings) as other:
+        with open_checkout(settings) as other:
             found.append(other.reconcile())
 
     helper = threading.Thread(target=other_process)
     helper.start()
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         view = co.pay(15_000, wallet_code(emulator, "an"))
     helper.join()
     assert found and found[0].payments[0].state is S.SUCCEEDED

@@ -12,7 +12,9 @@ from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout import Checkout, CodeRefused, PaymentState, PaymentView
 from pos_terminal.checkout.outcomes import NEVER_ARRIVED, apply_payment_result
 from pos_terminal.config import Settings
+from pos_terminal.counter import open_checkout
 from pos_terminal.journal import Journal
+from pos_terminal.wallet.adapter import charge_answer
 from pos_terminal.wallet.client import WalletClient
 from pos_terminal.wallet.ids import new_app_trans_id
 from pos_terminal.wallet.messages import Item, QuickPayOrder
@@ -29,7 +31,7 @@ def _path(co: Checkout, view: PaymentView) -> list[tuple[str | None, str]]:
 
 def test_instant_success(any_settings: Settings, emulator: Any) -> None:
     seen: list[str] = []
-    with Checkout(any_settings) as co:
+    with open_checkout(any_settings) as co:
         view = co.pay(12_000, wallet_code(emulator, "an"), description="Tea",
                       items=[Item("t1", "Tea", 12_000, 1)],
                       on_progress=lambda v: seen.append(v.state.value))
@@ -45,7 +47,7 @@ def test_instant_success(any_settings: Settings, emulator: Any) -> None:
 
 
 def test_processing_then_paid(any_settings: Settings, emulator: Any) -> None:
-    with Checkout(any_settings) as co:
+    with open_checkout(any_settings) as co:
         view = co.pay(30_000, wallet_code(emulator, "binh"))
         assert view.state is S.SUCCEEDED and view.polls >= 1
         assert _path(co, view) == [("new", "submitting"), ("submitting", "processing"),
@@ -54,7 +56,7 @@ def test_processing_then_paid(any_settings: Settings, emulator: Any) -> None:
 
 
 def test_processing_then_failed(any_settings: Settings, emulator: Any) -> None:
-    with Checkout(any_settings) as co:
+    with open_checkout(any_settings) as co:
         view = co.pay(30_000, wallet_code(emulator, "chi"))
         assert view.state is S.FAILED
         assert _path(co, view) == [("new", "submitting"), ("submitting", "processing"),
@@ -65,7 +67,7 @@ def test_processing_then_failed(any_settings: Settings, emulator: Any) -> None:
 
 
 def test_declined_insufficient_balance(any_settings: Settings, emulator: Any) -> None:
-    with Checkout(any_settings) as co:
+    with open_checkout(any_settings) as co:
         view = co.pay(30_000, wallet_code(emulator, "dung"))
         assert view.state is S.FAILED
         assert -63 in (view.return_code, view.sub_return_code)
@@ -74,7 +76,7 @@ def test_declined_insufficient_balance(any_settings: Settings, emulator: Any) ->
 
 
 def test_unknown_code_is_declined_by_the_service(any_settings: Settings, emulator: Any) -> None:
-    with Checkout(any_settings) as co:
+    with open_checkout(any_settings) as co:
         view = co.pay(1_000, "999999999999999999")
         assert view.state is S.FAILED
         assert -401 in (view.return_code, view.sub_return_code)
@@ -83,12 +85,12 @@ def test_unknown_code_is_declined_by_the_service(any_settings: Settings, emulato
 
 def test_deadline_leaves_processing_open_then_reconcile_settles_it(
         any_settings: Settings, emulator: Any) -> None:
-    with Checkout(any_settings) as co:
+    with open_checkout(any_settings) as co:
         view = co.pay(5_000, wallet_code(emulator, "binh"), deadline_s=0.05)
         assert view.state is S.PROCESSING
         assert view.message.startswith("No final result after 0 s. The payment stays open")
         assert co.pending_count() == 1
-    with Checkout(any_settings) as co:
+    with open_checkout(any_settings) as co:
         report = co.reconcile(wait_s=5)
         assert (report.checked, report.resolved, report.still_open) == (1, 1, 0)
         assert co.journal.get(view.app_trans_id).state is S.SUCCEEDED
@@ -99,7 +101,7 @@ def test_deadline_leaves_processing_open_then_reconcile_settles_it(
 def test_cancel_hands_the_payment_to_reconciliation(settings: Settings, emulator: Any) -> None:
     cancel = threading.Event()
     cancel.set()
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         view = co.pay(5_000, wallet_code(emulator, "binh"), cancel=cancel)
         assert view.state is S.PROCESSING
         follow = co.follow(view.app_trans_id, deadline_s=5)
@@ -108,7 +110,7 @@ def test_cancel_hands_the_payment_to_reconciliation(settings: Settings, emulator
 
 def test_status_asks_once_and_final_rows_are_not_asked(
         settings: Settings, emulator: Any, hold_processing: ProcessingHold) -> None:
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         view = co.pay(5_000, wallet_code(emulator, "binh"), deadline_s=0.01)
         assert view.state is S.PROCESSING
         before = ledger(emulator)["requests"].get("query", 0)
@@ -125,7 +127,7 @@ def test_status_asks_once_and_final_rows_are_not_asked(
 def test_code_read_twice_and_code_already_charged_are_refused(settings: Settings,
                                                               emulator: Any) -> None:
     code = wallet_code(emulator, "binh")
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         first = co.pay(5_000, code, deadline_s=0.01)
         assert first.state is S.PROCESSING
         with pytest.raises(CodeRefused, match="already being charged in payment") as err:
@@ -144,7 +146,7 @@ def test_code_of_an_old_unresolved_payment_is_refused(settings: Settings,
                                                       emulator: Any) -> None:
     settings = settings.replace_section("checkout", code_reuse_window_s=0.0)
     code = wallet_code(emulator, "binh")
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         first = co.pay(5_000, code, deadline_s=0.01)
         with pytest.raises(CodeRefused, match=r"still unknown: the terminal keeps checking it\. "
                            "Ask the customer to show a fresh code") as err:
@@ -155,10 +157,10 @@ def test_code_of_an_old_unresolved_payment_is_refused(settings: Settings,
 def test_code_used_by_another_terminal_is_declined_by_the_service(
         settings: Settings, emulator: Any, tmp_path: Any) -> None:
     code = wallet_code(emulator, "an")
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         assert co.pay(5_000, code).state is S.SUCCEEDED
     other = settings.replace_section("terminal", journal=tmp_path / "other.sqlite3")
-    with Checkout(other) as co:
+    with open_checkout(other) as co:
         view = co.pay(5_000, code)
     assert view.state is S.FAILED and -322 in (view.return_code, view.sub_return_code)
     assert ledger(emulator)["balances"]["an"] == BALANCES["an"] - 5_000
@@ -177,10 +179,11 @@ def test_duplicate_app_trans_id_answer_is_queried_not_failed(settings: Settings,
         assert client.quick_pay(order, wallet_code(emulator, "an")).outcome is Outcome.SUCCEEDED
         again = client.quick_pay(order, wallet_code(emulator, "binh"))
         assert again.duplicate
-        view = apply_payment_result(journal, view, again, from_query=False,
-                                    not_found_grace_s=0)
+        view = apply_payment_result(
+            journal, view, charge_answer(again, from_query=False), from_query=False,
+            not_found_grace_s=0)
         assert view.state is S.UNKNOWN
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         assert co.follow(view.app_trans_id, deadline_s=5).state is S.SUCCEEDED
     assert len(charged(emulator, order.app_trans_id)) == 1
 
@@ -193,8 +196,9 @@ def test_an_answer_about_another_payment_is_never_applied(settings: Settings) ->
                               return_code=1, sub_return_code=1, message="ok",
                               why=Reason.text("paid"), zp_trans_id="5", amount=7_000,
                               is_processing=False, raw={})
-        after = apply_payment_result(journal, view, other, from_query=True,
-                                     not_found_grace_s=0)
+        after = apply_payment_result(
+            journal, view, charge_answer(other, from_query=True), from_query=True,
+            not_found_grace_s=0)
         assert after.state is S.UNKNOWN and after.zp_trans_id is None
         assert after.message.startswith("An answer about another payment (261121_t_other)")
 
@@ -203,7 +207,7 @@ def test_not_found_waits_for_the_grace_period(settings: Settings, emulator: Any)
     """A dropped request never reached the service: FAILED only once the grace has passed."""
     settings = settings.replace_section("checkout", not_found_grace_s=0.5)
     add_fault(emulator, endpoint="quick_pay", mode="drop")
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         seen: list[str] = []
         view = co.pay(5_000, wallet_code(emulator, "an"),
                       on_progress=lambda v: seen.append(v.state.value))
@@ -218,17 +222,18 @@ def test_not_found_waits_for_the_grace_period(settings: Settings, emulator: Any)
 
 def test_a_stale_answer_from_another_process_keeps_the_settled_state(
         settings: Settings, emulator: Any) -> None:
-    with Checkout(settings) as first:
+    with open_checkout(settings) as first:
         view = first.pay(5_000, wallet_code(emulator, "binh"), deadline_s=0.01)
         assert view.state is S.PROCESSING
-        with Checkout(settings) as second:  # its own connection, like another process
+        with open_checkout(settings) as second:  # its own connection, like another process
             assert second.follow(view.app_trans_id, deadline_s=5).state is S.SUCCEEDED
         late = PaymentResult(app_trans_id=view.app_trans_id, outcome=Outcome.PROCESSING,
                              return_code=3, sub_return_code=3, message="processing",
                              why=Reason.text("still processing"), zp_trans_id=None,
                              amount=5_000, is_processing=True, raw={})
-        after = apply_payment_result(first.journal, view, late, from_query=True,
-                                     not_found_grace_s=0)
+        after = apply_payment_result(
+            first.journal, view, charge_answer(late, from_query=True), from_query=True,
+            not_found_grace_s=0)
         assert after.state is S.SUCCEEDED
         assert [e.to_state for e in first.journal.events(view.app_trans_id)] == [
             "submitting", "processing", "succeeded"]

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pos_terminal.checkout import Checkout, PaymentState
+from pos_terminal.checkout import PaymentState
 from pos_terminal.checkout.ports import JournalStore, WalletPort
 from pos_terminal.config import Settings
+from pos_terminal.counter import open_checkout
 from pos_terminal.journal import Journal
 from pos_terminal.wallet.client import WalletClient
 from tests.checkout.conftest import charged, wallet_code
@@ -47,7 +48,7 @@ def test_a_second_wallet_implementation_takes_the_clients_place(settings: Settin
     wallet = LoggingWallet(WalletClient(settings.service))
     port: WalletPort = wallet  # the interface the checkout asks for
     store: JournalStore = Journal.open(settings.terminal.journal)
-    with Checkout(settings, client=port, journal=store) as co:
+    with open_checkout(settings, client=port, journal=store) as co:
         view = co.pay(12_000, wallet_code(emulator, "an"))
         refunded = co.refund(view.app_trans_id, 2_000, "one item back")
     assert view.state is PaymentState.SUCCEEDED

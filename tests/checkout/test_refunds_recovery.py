@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from pos_terminal.checkout import Checkout, InvalidPayment, PaymentState
+from pos_terminal.checkout import InvalidPayment, PaymentState
 from pos_terminal.checkout.recovery import too_old
 from pos_terminal.config import Settings
+from pos_terminal.counter import open_checkout
 from pos_terminal.journal import Journal, RefundNotAllowed
 from tests.checkout.conftest import BALANCES, add_fault, ledger, wallet_code
 
@@ -18,7 +19,7 @@ HOUR_MS = 3_600_000
 
 
 def test_partial_then_full_refund(any_settings: Settings, emulator: Any) -> None:
-    with Checkout(any_settings) as co:
+    with open_checkout(any_settings) as co:
         paid = co.pay(50_000, wallet_code(emulator, "an"))
         part = co.refund(paid.app_trans_id, 20_000, "one tea returned")
         assert (part.state, part.amount) == (S.REFUNDED, 20_000)
@@ -40,7 +41,7 @@ def test_partial_then_full_refund(any_settings: Settings, emulator: Any) -> None
 
 def test_refund_of_a_failed_payment_and_bad_amounts_are_refused(settings: Settings,
                                                                 emulator: Any) -> None:
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         failed = co.pay(5_000, wallet_code(emulator, "dung"))
         with pytest.raises(RefundNotAllowed, match="is failed; only a succeeded payment"):
             co.refund(failed.app_trans_id)
@@ -53,7 +54,7 @@ def test_refund_of_a_failed_payment_and_bad_amounts_are_refused(settings: Settin
 
 def test_refund_with_a_lost_answer_is_resolved_by_the_refund_status(settings: Settings,
                                                                     emulator: Any) -> None:
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         paid = co.pay(40_000, wallet_code(emulator, "an"))
         add_fault(emulator, endpoint="refund", mode="drop_after_commit")
         refund = co.refund(paid.app_trans_id, 10_000)
@@ -66,7 +67,7 @@ def test_refund_with_a_lost_answer_is_resolved_by_the_refund_status(settings: Se
 
 def test_refund_left_in_flight_is_settled_by_reconcile(settings: Settings,
                                                        emulator: Any) -> None:
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         paid = co.pay(40_000, wallet_code(emulator, "an"))
         add_fault(emulator, endpoint="refund", mode="drop_after_commit")
         add_fault(emulator, endpoint="query_refund", mode="http500", count=0)
@@ -76,7 +77,7 @@ def test_refund_left_in_flight_is_settled_by_reconcile(settings: Settings,
         with pytest.raises(RefundNotAllowed, match=r"only 30\.000 ₫ is left"):
             co.refund(paid.app_trans_id, 30_001)
     emulator.control.clear_faults()
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         report = co.reconcile(wait_s=5)
         assert (report.refunds_checked, report.refunds_resolved) == (1, 1)
         assert co.journal.get_refund(refund.m_refund_id).state is S.REFUNDED
@@ -89,7 +90,7 @@ def test_rows_too_old_to_query_are_flagged_not_guessed(settings: Settings,
         old = journal.now() - 49 * HOUR_MS
         journal.record_intent(app_trans_id="261119_t_old", amount=8_000, generation="v2",
                               payment_code="123412341234123412", now=old)
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         report = co.reconcile()
         assert (report.checked, report.resolved, report.still_open, report.flagged) == (1, 0, 1, 1)
         view = co.journal.get("261119_t_old")
@@ -112,11 +113,11 @@ def test_recover_at_start_resolves_rows_left_by_a_previous_run(settings: Setting
                                                                emulator: Any) -> None:
     add_fault(emulator, endpoint="quick_pay", mode="drop_after_commit")
     add_fault(emulator, endpoint="query", mode="drop", count=0)
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         lost = co.pay(6_000, wallet_code(emulator, "an"), deadline_s=0.3)
         assert lost.state is S.UNKNOWN
     emulator.control.clear_faults()
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         report = co.recover()
         assert report.resolved == 1 and report.requests == 1
         assert co.journal.get(lost.app_trans_id).state is S.SUCCEEDED
@@ -124,7 +125,7 @@ def test_recover_at_start_resolves_rows_left_by_a_previous_run(settings: Setting
 
 def test_gateway_order_paid_and_cancelled(any_settings: Settings, emulator: Any) -> None:
     books = emulator.control.books
-    with Checkout(any_settings) as co:
+    with open_checkout(any_settings) as co:
         order = co.create_gateway_order(25_000, "Show QR")
         assert order.state is S.PROCESSING and order.order_url
         assert co.journal.get(order.app_trans_id).kind == "gateway"

@@ -11,6 +11,7 @@ import pytest
 from pos_terminal.checkout import Checkout, InvalidPayment
 from pos_terminal.checkout.validation import check_code_format
 from pos_terminal.config import ConfigError, ScannerSettings, Settings, load_settings
+from pos_terminal.counter import open_checkout
 from pos_terminal.wallet.messages import Item
 from tests.checkout.conftest import quick_pay_requests, wallet_code, write_config
 
@@ -23,7 +24,7 @@ def _nothing_recorded(co: Checkout) -> bool:
                                          "bidi\u202eevil", "nul\x00"])
 def test_control_characters_in_the_description_are_refused(
         settings: Settings, emulator: Any, description: str) -> None:
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         with pytest.raises(InvalidPayment, match="control character") as err:
             co.pay(10_000, wallet_code(emulator, "an"), description=description)
         assert err.value.field == "description"
@@ -32,7 +33,7 @@ def test_control_characters_in_the_description_are_refused(
 
 
 def test_vietnamese_text_is_not_a_control_character(settings: Settings, emulator: Any) -> None:
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         view = co.pay(25_000, wallet_code(emulator, "an"), description="Cà phê sữa đá, bàn 4",
                       items=[Item("1", "Cà phê sữa đá", 12_500, 2)])
     assert view.description == "Cà phê sữa đá, bàn 4"
@@ -40,7 +41,7 @@ def test_vietnamese_text_is_not_a_control_character(settings: Settings, emulator
 
 def test_items_that_do_not_add_up_to_the_amount_are_refused(settings: Settings,
                                                             emulator: Any) -> None:
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         with pytest.raises(InvalidPayment) as err:
             co.pay(25_000, wallet_code(emulator, "an"),
                    items=[Item("1", "Tea", 12_000, 2)])

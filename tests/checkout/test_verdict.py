@@ -9,9 +9,9 @@ import threading
 import time
 from typing import Any
 
-from pos_terminal.checkout import Checkout, verdict
+from pos_terminal.checkout import verdict
 from pos_terminal.config import Settings
-from pos_terminal.counter import Counter
+from pos_terminal.counter import Counter, open_checkout
 from pos_terminal.headless import CounterLoop
 from pos_terminal.journal import Journal
 from tests.checkout.conftest import add_fault, journal_and_holder, quick_pay_requests, wallet_code
@@ -34,7 +34,7 @@ def test_headless_error_after_the_intent_carries_state_and_app_trans_id(
 
     out = io.StringIO()
     source = open_source("wedge")
-    with Checkout(settings, journal=journal) as co:
+    with open_checkout(settings, journal=journal) as co:
         loop = CounterLoop(Counter(settings, co), source, out, scan_timeout_s=20)
         helper = threading.Thread(target=scan_then_lock)
         helper.start()

@@ -12,8 +12,8 @@ from typing import Any
 import psycopg
 from psycopg.rows import dict_row
 
-from pos_terminal.checkout import Checkout
 from pos_terminal.config import Settings
+from pos_terminal.counter import open_checkout
 from pos_terminal.journal.outbox import PAYMENT_FIELDS, REFUND_FIELDS
 from pos_terminal.journal.views import PaymentView
 
@@ -26,7 +26,7 @@ def pay(settings: Settings, emulator: Any, amounts: Sequence[int],
     """Charge each amount on this counter (a real Checkout, real journal writes)."""
     codes = emulator.control.rotate(wallet, len(amounts))
     out = []
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         for amount, code in zip(amounts, codes, strict=True):
             out.append(co.pay(amount, code, description=f"fleet test {amount}"))
     return out

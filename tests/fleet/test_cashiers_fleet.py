@@ -7,7 +7,7 @@ from typing import Any
 
 import psycopg
 
-from pos_terminal.checkout import Checkout
+from pos_terminal.counter import open_checkout
 from pos_terminal.ledger import LedgerSync
 from tests.fleet.helpers import assert_ledger_is_union
 
@@ -16,7 +16,7 @@ def test_ledger_cashier_is_the_journaled_cashier(make_terminal: Any, emulator: A
                                                   ledger_dsn: str) -> None:
     settings = make_terminal("C1")
     code_a, code_b = emulator.control.rotate("an", 2)
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         signed = co.pay(30_000, code_a, cashier_id="ann")
         anonymous = co.pay(2_000, code_b)
         refund = co.refund(signed.app_trans_id, 5_000, cashier_id="boss")

@@ -15,9 +15,8 @@ from typing import Any
 import psycopg
 import pytest
 
-from pos_terminal.checkout import Checkout
 from pos_terminal.config import load_settings
-from pos_terminal.counter import Counter
+from pos_terminal.counter import Counter, open_checkout
 from pos_terminal.headless import CounterLoop, serve
 from pos_terminal.ledger import BackgroundSync, LedgerError, LedgerSync
 from pos_terminal.tui.app import PosApp
@@ -38,7 +37,7 @@ async def test_ui_header_shows_how_far_behind_the_ledger_is(make_terminal: Any, 
                                                           ledger_dsn: str) -> None:
     counter = make_terminal("U1")
     pay(counter, emulator, [4000])
-    with Checkout(counter) as checkout:
+    with open_checkout(counter) as checkout:
         app = PosApp(counter, Counter(counter, checkout), background=False)
         async with app.run_test(size=(100, 24)) as pilot:
             # Unreachable first: the counter still works, the header says so.
@@ -63,7 +62,7 @@ def test_headless_answers_ledger_with_the_background_sync_status(make_terminal: 
     out = io.StringIO()
     sync = BackgroundSync(counter).start()
     try:
-        with Checkout(counter) as checkout:
+        with open_checkout(counter) as checkout:
             loop = CounterLoop(Counter(counter, checkout), None, out,
                                ledger=lambda: sync.status.to_json())
             for _ in range(200):
@@ -87,7 +86,7 @@ def test_headless_answers_ledger_with_the_background_sync_status(make_terminal: 
 def test_headless_ready_line_carries_the_ledger_status(make_terminal: Any) -> None:
     counter = make_terminal("H2")
     out = io.StringIO()
-    with Checkout(counter) as checkout:
+    with open_checkout(counter) as checkout:
         serve(Counter(counter, checkout), lambda: None, ["QUIT"], out,
               ledger=lambda: {"behind": 3, "reachable": False, "error": "x", "last_ok_ms": None})
     ready = json.loads(out.getvalue().splitlines()[0])
@@ -140,7 +139,7 @@ def test_fleet_report_open_and_csv(make_terminal: Any, emulator: Any, ledger_dsn
     a, b = make_terminal("A1"), make_terminal("B2")
     pay(a, emulator, [10_000, 20_000])
     pay(b, emulator, [5_000])
-    with Checkout(b) as co:  # one refund, one payment left processing
+    with open_checkout(b) as co:  # one refund, one payment left processing
         paid = co.pay(7_000, emulator.control.rotate("an")[0])
         co.refund(paid.app_trans_id, 2_000)
         slow = co.pay(9_000, emulator.control.rotate("binh")[0], deadline_s=0.01)

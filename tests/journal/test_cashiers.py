@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from pos_terminal.checkout import Checkout, PaymentState
+from pos_terminal.checkout import PaymentState
 from pos_terminal.config import Settings
+from pos_terminal.counter import open_checkout
 from pos_terminal.journal import SCHEMA_VERSION, Journal
 from pos_terminal.journal.cashiers import (
     SALT_BYTES,
@@ -140,7 +141,7 @@ def test_require_supervisor(book: Cashiers) -> None:
 
 def test_cashier_on_payment_refund_override_and_reports(settings: Settings,
                                                         emulator: Any) -> None:
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         assert co.journal.schema_version == SCHEMA_VERSION
         book = Cashiers(co.journal)
         book.add("ann", "Ann Tran", "2468")
@@ -182,7 +183,7 @@ def test_cashier_on_payment_refund_override_and_reports(settings: Settings,
 def test_outbox_carries_the_cashier(settings: Settings, emulator: Any) -> None:
     import json
 
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         paid = co.pay(30_000, wallet_code(emulator, "an"), cashier_id="ann")
         anonymous = co.pay(1_000, wallet_code(emulator, "an"))
         refund = co.refund(paid.app_trans_id, 10_000, cashier_id="boss")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pos_terminal.checkout import Checkout
 from pos_terminal.config import Settings
+from pos_terminal.counter import open_checkout
 from pos_terminal.journal import Journal, JournalError, SaleRefTaken
 from pos_terminal.journal.schema import SCHEMA_VERSION
 from tests.conftest import ProcessingHold
@@ -60,7 +60,7 @@ def test_two_checkouts_racing_on_one_sale_charge_once(
     outcomes: list[object] = []
 
     def pay(code: str) -> None:
-        with Checkout(settings) as checkout:
+        with open_checkout(settings) as checkout:
             try:
                 outcomes.append(checkout.pay(10000, code, sale_ref="race-1", deadline_s=0.5))
             except SaleRefTaken as exc:

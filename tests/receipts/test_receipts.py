@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from hardware.printers import PrinterError, send
-from pos_terminal.checkout import Checkout
 from pos_terminal.cli import main
 from pos_terminal.config import Settings, load_settings
+from pos_terminal.counter import open_checkout
 from pos_terminal.journal import Journal, vn_time
 from pos_terminal.receipts import (
     ENGLISH,
@@ -85,7 +85,7 @@ def printer() -> Iterator[Listener]:
 
 
 def _paid(settings: Settings, emulator: Any) -> str:
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         view = co.pay(40_000, wallet_code(emulator, "an"), description="Table 4", items=[
             Item("c1", "Cà phê sữa đá", 15_000, 2), Item("b1", "Bánh mì", 10_000, 1)])
     assert view.state.value == "succeeded"
@@ -254,7 +254,7 @@ def test_unknown_and_unsettled_get_no_receipt(settings: Settings, emulator: Any,
     unknown = _run(config, "receipt", "261123_nope")
     assert unknown.exit_code == 2
     assert "No payment (app_trans_id) or refund (m_refund_id) '261123_nope'" in unknown.stderr
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         failed = co.pay(5_000, wallet_code(emulator, "dung"))
     assert failed.state.value == "failed"
     result = _run(config, "receipt", failed.app_trans_id)
@@ -267,7 +267,7 @@ def test_unknown_and_unsettled_get_no_receipt(settings: Settings, emulator: Any,
 
 def test_refund_receipt(settings: Settings, emulator: Any, tmp_path: Path) -> None:
     app_trans_id = _paid(settings, emulator)
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         refund = co.refund(app_trans_id, 10_000, "Bánh mì returned")
     assert refund.state.value == "refunded"
     config = _config(settings, tmp_path, "[printer]\nwidth = 48\n")
@@ -314,11 +314,11 @@ def test_two_copies_and_a_signed_refund_slip(settings: Settings, emulator: Any,
     """[printer] copies = 2: the customer's copy and the shop's, each marked and cut; a refund
     slip carries the customer's and the cashier's signature lines (issue 21, item 15)."""
     app_trans_id = _paid(settings, emulator)
-    with Checkout(settings) as co:
+    with open_checkout(settings) as co:
         refund = co.refund(app_trans_id, 10_000, "Bánh mì returned")
     target = tmp_path / "printer.bin"
     two = settings.replace_section("printer", copies=2, target=f"file:{target}")
-    with Checkout(two) as co:
+    with open_checkout(two) as co:
         journal = co.journal
         print_receipt(journal, two, app_trans_id, labels=VIETNAMESE)
         assert target.read_bytes().count(CUT) == 2

@@ -13,7 +13,7 @@ import requests
 
 from pos_terminal.checkout import Checkout
 from pos_terminal.config import Settings
-from pos_terminal.counter import Counter
+from pos_terminal.counter import Counter, open_checkout
 from pos_terminal.counter.listeners import attach
 from pos_terminal.tui.app import PosApp
 
@@ -42,7 +42,7 @@ def key_clock() -> KeyClock:
 
 @pytest.fixture
 def checkout(settings: Settings) -> Iterator[Checkout]:
-    with Checkout(settings) as engine:
+    with open_checkout(settings) as engine:
         yield engine
 
 

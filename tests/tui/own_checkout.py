@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 from pos_terminal.checkout import Checkout
 from pos_terminal.config import Settings
-from pos_terminal.counter import Counter
+from pos_terminal.counter import Counter, open_checkout
 from pos_terminal.tui.app import PosApp
 
 
@@ -23,7 +23,7 @@ def app_on_own_checkout(make_app: Callable[..., PosApp],
                         settings: Settings) -> Iterator[tuple[PosApp, Checkout]]:
     """The app (from the make_app fixture) and its Checkout, both on `settings`; the Checkout
     is closed on leaving."""
-    with Checkout(settings) as engine:
+    with open_checkout(settings) as engine:
         app = make_app(settings=settings)
         app.counter = Counter(settings, engine)
         yield app, engine

@@ -14,9 +14,9 @@ from textual.widgets import Input
 from pos_terminal.base import i18n
 from pos_terminal.base.i18n import _
 from pos_terminal.base.reasons import Reason
-from pos_terminal.checkout import Checkout, PaymentState, PaymentView
+from pos_terminal.checkout import PaymentState, PaymentView
 from pos_terminal.config import Settings
-from pos_terminal.counter import Counter
+from pos_terminal.counter import Counter, open_checkout
 from pos_terminal.journal import Journal
 from pos_terminal.journal.cashiers import Cashier
 from pos_terminal.tui.app import PosApp
@@ -319,7 +319,7 @@ SCENES: dict[str, Callable[[Pilot], Awaitable[None]]] = {
 
 def scene_app(settings: Settings, journal_path: Path) -> PosApp:
     i18n.set_language(settings.terminal.language)  # the journal is written in it
-    checkout = Checkout(settings, journal=fixed_journal(journal_path))
+    checkout = open_checkout(settings, journal=fixed_journal(journal_path))
     return PosApp(settings, Counter(settings, checkout), background=False)
 
 

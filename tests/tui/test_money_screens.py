@@ -12,9 +12,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
-from pos_terminal.checkout import Checkout, PaymentState
+from pos_terminal.checkout import PaymentState
 from pos_terminal.config import Settings
-from pos_terminal.counter import Counter
+from pos_terminal.counter import Counter, open_checkout
 from pos_terminal.journal import Journal
 from pos_terminal.tui.app import PosApp
 from pos_terminal.tui.screens.history import HistoryScreen
@@ -60,7 +60,7 @@ async def in_flight_app(settings: Settings, tmp_path: Path) -> AsyncIterator[Pil
     """The scenes' journal with add_money_in_flight(), on an 80x24 screen."""
     journal = fixed_journal(tmp_path / "journal.sqlite3")
     add_money_in_flight(journal)
-    checkout = Checkout(settings, journal=journal)
+    checkout = open_checkout(settings, journal=journal)
     app = PosApp(settings, Counter(settings, checkout), background=False)
     try:
         async with app.run_test(size=(80, 24)) as pilot:

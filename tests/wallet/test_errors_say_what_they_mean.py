@@ -7,8 +7,10 @@ import socket
 
 from pos_terminal.base.errors import ExitCode, PosError
 from pos_terminal.base.reasons import Reason
-from pos_terminal.checkout import Checkout, CodeRefused, InvalidPayment, PaymentState
+from pos_terminal.checkout import CodeRefused, InvalidPayment, PaymentState
 from pos_terminal.config import Settings
+from pos_terminal.counter import open_checkout
+from pos_terminal.wallet.adapter import ZaloPayWallet
 from pos_terminal.wallet.client import WalletClient
 from pos_terminal.wallet.errors import (
     FieldError,
@@ -62,7 +64,7 @@ def test_a_status_query_that_cannot_connect_leaves_the_payment_open(settings: Se
     offline = settings.replace_service(base_url=f"http://127.0.0.1:{_closed_port()}",
                                        connect_timeout_s=0.5)
     with WalletClient(offline.service, retry_wait_s=0.01) as client, \
-            Checkout(offline, client) as co:
+            open_checkout(offline, ZaloPayWallet(client, terminal_id="t")) as co:
         view = co.journal.record_intent(app_trans_id="261125_t_nq1", amount=5000,
                                         generation="v2", message=Reason.of("sending"))
         try:

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
 
-from pos_terminal.checkout.engine import Checkout
 from pos_terminal.config import Settings, load_settings
+from pos_terminal.counter import wallet_for
 from pos_terminal.wallet.client import WalletClient
 from pos_terminal.wallet.ids import current_ms, new_app_trans_id
 from pos_terminal.wallet.messages import QuickPayOrder
@@ -47,9 +48,9 @@ def test_the_client_sends_the_terminals_own_address_by_default(any_settings: Set
 def test_a_configured_user_ip_is_what_the_service_sees(settings: Settings,
                                                        emulator: Any) -> None:
     configured = settings.replace_section("terminal", user_ip="10.20.30.40")
-    with Checkout(configured) as checkout:
-        assert checkout.client.user_ip == "10.20.30.40"
-        checkout.client.quick_pay(_order(), _code(emulator.base_url))
+    with closing(wallet_for(configured)) as wallet:  # the terminal's own wallet, as configured
+        assert wallet.client.user_ip == "10.20.30.40"
+        wallet.client.quick_pay(_order(), _code(emulator.base_url))
     assert [c["user_ip"] for c in _charges(emulator.base_url)] == ["10.20.30.40"]
 
 
