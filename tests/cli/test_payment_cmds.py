@@ -246,8 +246,8 @@ def test_progress_says_why_it_waits_after_no_answer(emulator: Any, settings: Set
 @pytest.mark.parametrize(("args", "needle"), [
     (["--amount", "0"], "The amount must be a positive number of VND, not 0."),
     (["--amount", "-5"], "The amount must be a positive number of VND, not -5."),
-    (["--amount", "abc"], "The amount 'abc' is not a whole number of VND"),
-    (["--amount", "12.5"], "The amount '12.5' is not a whole number of VND"),
+    (["--amount", "abc"], "'abc' is not an amount: give whole VND in digits 0-9"),
+    (["--amount", "12.5"], "'12.5' is not an amount: give whole VND in digits 0-9"),
     (["--amount", "100000001"], "above the maximum of 100.000.000 ₫"),
     (["--amount", "1000", "--code", ""], "The payment code is empty"),
     (["--amount", "1000", "--code", "12\x0134\x7f"], "holds characters a payment code never has"),

@@ -148,8 +148,9 @@ def test_bad_lines_get_an_error_and_the_loop_goes_on(counter: Counter, scanner: 
                  "[description] | STATUS <app_trans_id> | STATUS REF=<sale_ref> | "
                  "REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] | "
                  "RECONCILE | LEDGER | QUIT"}
-    assert counter.ask("PAY 50.000đ")["error"] == (
-        "the amount must be a whole number of VND (digits only), got '50.000đ'")
+    assert counter.ask("PAY 50.5đ")["error"] == (
+        "'50.5đ' is not an amount: give whole VND in digits 0-9, e.g. 50000 or 50.000 đ (no "
+        "decimals).")
     assert counter.ask("PAY")["error"] == (
         "PAY needs an amount: PAY <amount> [REF=<sale_ref>] [description]")
     too_big = counter.ask("PAY 999999999999")

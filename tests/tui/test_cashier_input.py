@@ -45,7 +45,7 @@ async def test_an_error_goes_when_the_amount_changes(make_app, key_clock) -> Non
     async with make_app().run_test(size=(80, 24)) as pilot:
         await type_keys(pilot, key_clock, "enter")
         assert text_of(pilot, "#sale-message") == (
-            "Type the amount first (digits), then press Enter.")
+            "No amount was given: type it in VND, e.g. 50000 or 50.000 đ.")
         await type_keys(pilot, key_clock, "5")
         assert text_of(pilot, "#sale-message") == ""
 

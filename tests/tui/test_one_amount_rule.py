@@ -87,19 +87,28 @@ def headless_verdict(settings: Settings, text: str) -> str:
 
 
 # ---------------------------------------------------------------- the TUI's Sale screen
+def sale_error(pilot: Any) -> str:
+    """The Sale screen's error line (not its notices: a hint, the supervisor notice)."""
+    message = pilot.app.screen.query_one("#sale-message")
+    return text_of(pilot, "#sale-message") if message.has_class("error") else ""
+
+
 async def tui_verdict(make_app: Any, text: str) -> str:
     async with make_app().run_test(size=(100, 30)) as pilot:
         field = pilot.app.screen.query_one(AmountField)
         paste = events.Paste(text)
         paste.set_sender(pilot.app)
         pilot.app._driver.send_message(paste)  # as the terminal's bracketed paste arrives
-        await pilot.pause()
+        await wait_until(pilot, lambda: field.amount > 0 or bool(sale_error(pilot)),
+                         what="the paste taken or refused")
+        if sale_error(pilot):  # refused as it was pasted
+            return sale_error(pilot)
         await pilot.press("enter")
         await wait_until(pilot, lambda: type(pilot.app.screen).__name__ == "PayScreen"
-                         or bool(text_of(pilot, "#sale-message")), what="a verdict")
+                         or bool(sale_error(pilot)), what="a verdict")
         if type(pilot.app.screen).__name__ == "PayScreen":
-            return ACCEPTED if field.amount > 0 else "charged nothing?"
-        return text_of(pilot, "#sale-message")
+            return ACCEPTED
+        return sale_error(pilot)
 
 
 # ---------------------------------------------------------------- the Terminal API
