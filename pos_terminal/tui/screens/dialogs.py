@@ -13,8 +13,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from pos_terminal.base.amounts import parse_refund_amount
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
+from pos_terminal.base.reasons import Reason
 from pos_terminal.counter.types import PaymentState, PaymentView, RefundView
 from pos_terminal.tui.format import state_label
 from pos_terminal.tui.widgets.line import Line
@@ -78,9 +80,13 @@ class RefundDialog(ModalScreen[RefundRequestUi | None]):
     @on(Input.Submitted, "#refund-amount")
     def _check(self, event: Input.Submitted) -> None:
         left = self.left
-        amount = int(event.value) if event.value else 0
+        amount = parse_refund_amount(event.value)  # the refund rule of every front end
         message = self.query_one("#refund-message", Static)
-        if amount <= 0 or amount > left:
+        if isinstance(amount, Reason):
+            message.update(str(amount))
+            message.add_class("error")
+            return
+        if amount > left:  # what is left of this payment, as the dialog shows it
             message.update(_("Type an amount between {low} and {high}, then Enter.").format(
                 low=format_vnd(1), high=format_vnd(left)))
             message.add_class("error")
