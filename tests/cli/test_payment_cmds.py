@@ -130,7 +130,7 @@ CONTRACT_KEYS = {"state", "app_trans_id", "amount", "return_code", "message", "z
 
 
 @pytest.mark.parametrize(("args", "field", "amount", "needle"), [
-    (["--amount", "abc"], "amount", None, "is not a whole number"),
+    (["--amount", "abc"], "amount", None, "is not an amount"),
     (["--amount", "5", "--code", "123"], "code",  5, "--code has 3 characters"),
     (["--amount", "5", "--code", "12345678901234567a"], "code", 5, "--code holds characters"),
     (["--amount", "25000", "--item", '{"itemid":"1","itemname":"Tea","itemprice":12000,'
