@@ -230,8 +230,9 @@ def test_messages_in_vietnamese_with_language_vi(config_file: Path, scanner: Ser
     counter = Counter(config_file, scanner)
     try:
         assert counter.read()["command"] == "READY"
-        assert counter.ask("PAY 50.000đ")["error"] == (
-            "số tiền phải là số nguyên VND (chỉ chữ số), nhận được '50.000đ'")
+        assert counter.ask("PAY 50.5đ")["error"] == (
+            "'50.5đ' không phải số tiền: hãy nhập số VND chẵn bằng các chữ số 0-9, ví dụ 50000 "
+            "hoặc 50.000 đ (không có phần lẻ).")
         scanner.hold_up(fresh_code(emulator, "an"))
         paid = counter.ask("PAY 25000")
         scanner.take_away()
