@@ -40,7 +40,8 @@ async def test_the_sale_screen_speaks_vietnamese(settings: Settings, make_app,
         footer = await wait_for_footer(pilot)
         assert footer.strip() == FOOTER_VI  # every key hint fits 80 columns in Vietnamese too
         await type_keys(pilot, key_clock, "enter")
-        assert text_of(pilot, "#sale-message") == "Nhập số tiền trước (chữ số), rồi nhấn Enter."
+        assert text_of(pilot, "#sale-message") == (
+            "Chưa có số tiền: hãy nhập số tiền bằng VND, ví dụ 50000 hoặc 50.000 đ.")
         await type_keys(pilot, key_clock, *"15000")
         assert str(pilot.app.screen.query_one(AmountField).render()) == "15.000 ₫"
 
