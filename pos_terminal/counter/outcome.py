@@ -48,7 +48,7 @@ def refusal_answer(exc: CodeRefused, counter: Counter, amount: int,
     """A code refused locally (the answer, its exit code, the payment to show if any). In
     flight or unresolved: answer with THAT payment (exit 3; this code is already being charged
     there). Already charged: this attempt failed (exit 1)."""
-    other = counter.find(exc.app_trans_id) if exc.app_trans_id else None
+    other = counter.payments.find(exc.app_trans_id) if exc.app_trans_id else None
     if exc.reason != "charged" and (other is None or not other.is_final):
         message = exc.message
         if exc.app_trans_id:
