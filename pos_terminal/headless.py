@@ -231,7 +231,7 @@ class CounterLoop:
         if command == "STATUS" and args and self.counter.payments.find(args) is not None:
             subject = args
         if subject is not None:
-            data, _code = verdict.error_answer(exc, self.counter, subject, None)
+            data, _code = verdict.error_answer(exc, self.counter.payments, subject, None)
             answer.update({k: v for k, v in data.items() if k != "error"})
             answer["ok"] = False
         elif command == "REFUND" and self.counter.refunds.last is not None:
@@ -284,7 +284,7 @@ class CounterLoop:
         self.counter.payments.validate_amount(amount)  # limits before any scan
         code = self.wait_for_code()
         view = self.counter.payments.pay(amount, code, description=description, cancel=self.stop,
-                                stop=self.stop)
+                                         stop=self.stop)
         return self._answer(view, code)
 
     def pay_sale(self, amount: int, sale_ref: str, description: str) -> dict[str, Any]:
@@ -325,7 +325,7 @@ class CounterLoop:
             asked_by = (self.counter.cashiers.asking(options["CASHIER"])
                         if "CASHIER" in options else None)
             authorised_by = self.counter.cashiers.authorise(options.get("SUPERVISOR"),
-                                                   options.get("PIN"))
+                                                            options.get("PIN"))
         except AuthorityRequired:
             raise LineError(_("a supervisor must authorise a refund: send {usage} with a "
                               "supervisor's id and PIN. Nothing was sent.").format(
@@ -333,8 +333,8 @@ class CounterLoop:
         except Exception as exc:  # a refusal, or the journal unreadable: nothing is sent
             raise LineError(_("{reason} Nothing was sent.").format(
                 reason=_message(exc))) from None
-        refund = self.counter.refunds.create(parts[0], amount, cancel=self.stop, cashier_id=asked_by,
-                                     authorised_by=authorised_by)
+        refund = self.counter.refunds.create(parts[0], amount, cancel=self.stop,
+                                             cashier_id=asked_by, authorised_by=authorised_by)
         return {"ok": refund.state.value != "failed", **verdict.refund_answer(refund)}
 
     def wait_for_code(self) -> ScannedCode:
@@ -372,8 +372,9 @@ def serve(counter: Counter, source_factory: Callable[[], ScanSource | None],
     reconciler = start_reconciler(counter, done, "headless-reconcile",
                                   every_s=lambda: RECONCILE_EVERY_S, busy=lambda: loop.busy)
     try:
-        ready: dict[str, Any] = {"ok": True, "command": "READY", "scanner": loop.source.spec
-                                 if loop.source else None, "pending": counter.payments.pending_count()}
+        ready: dict[str, Any] = {"ok": True, "command": "READY",
+                                 "scanner": loop.source.spec if loop.source else None,
+                                 "pending": counter.payments.pending_count()}
         if ledger is not None:
             ready["ledger"] = ledger()
         loop.emit(ready)

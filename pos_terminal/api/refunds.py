@@ -49,7 +49,7 @@ def refund(body: RefundIn, request: Request,
     try:
         # who asked: the payment's cashier (the POS names no cashier); who authorised: above
         view = counter.refunds.create(body.app_trans_id, body.amount, body.description,
-                              authorised_by=authorised_by, refund_ref=body.refund_ref)
+                                      authorised_by=authorised_by, refund_ref=body.refund_ref)
     except RefundRefTaken as exc:  # the same refund_ref recorded meanwhile (a parallel retry)
         view = _same(counter.refunds.get(exc.m_refund_id), body)
     return verdict.refund_answer(view)

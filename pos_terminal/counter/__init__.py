@@ -30,9 +30,9 @@ from pos_terminal.counter.events import (
     ServiceStatus,
 )
 from pos_terminal.counter.opening import open_counter
+from pos_terminal.counter.payments import UNRESOLVED, SaleLine, ScannedCode
 from pos_terminal.counter.receipts import PrintOutcome
 from pos_terminal.counter.scanning import Scanner, SourceFactory, missing_device, source_factory
-from pos_terminal.counter.payments import UNRESOLVED, SaleLine, ScannedCode
 from pos_terminal.counter.session import Counter
 
 __all__ = [

@@ -23,8 +23,8 @@ from pos_terminal.base.errors import ExitCode, PosError
 from pos_terminal.base.i18n import _
 from pos_terminal.checkout.errors import Stopped
 from pos_terminal.checkout.validation import check_code, check_description
-from pos_terminal.counter.scanning import Scanner
 from pos_terminal.counter.payments import UNRESOLVED, SaleLine, ScannedCode
+from pos_terminal.counter.scanning import Scanner
 from pos_terminal.counter.session import Counter
 from pos_terminal.journal import PaymentView, SaleRefTaken
 from pos_terminal.wallet.messages import Item
@@ -186,8 +186,8 @@ class SaleDesk:
 
         try:
             view = self.counter.payments.pay(run.amount, code, description=description, items=lines,
-                                    deadline_s=deadline_s, cancel=run.stop, stop=run.stop,
-                                    on_progress=learn, sale=sale, sale_ref=run.sale_ref)
+                                             deadline_s=deadline_s, cancel=run.stop, stop=run.stop,
+                                             on_progress=learn, sale=sale, sale_ref=run.sale_ref)
         except SaleRefTaken as exc:  # another process recorded this sale first
             other = self.counter.payments.get(exc.app_trans_id)
             self._same_as_row(other, run.amount, code.text if isinstance(code, ScannedCode)
@@ -268,8 +268,9 @@ class SaleDesk:
             run.stop.set()
             run.done.wait(wait_s)
             sale_ref = run.sale_ref
-        row = (self.counter.payments.get(app_trans_id) if app_trans_id is not None
-               else self.counter.payments.find_by_sale_ref(sale_ref) if sale_ref is not None else None)
+        payments = self.counter.payments
+        row = (payments.get(app_trans_id) if app_trans_id is not None
+               else payments.find_by_sale_ref(sale_ref) if sale_ref is not None else None)
         if row is None:
             if run is None:
                 raise KeyError(sale_ref)

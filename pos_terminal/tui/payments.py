@@ -96,8 +96,8 @@ class PaymentController:
         items = tuple(SaleLine(i.name, i.price, i.quantity) for i in run.sale.items)
         with contextlib.suppress(Exception):  # published as PaymentError
             counter.payments.pay(run.sale.amount, code, description=run.sale.description,
-                        items=items, cancel=run.cancel, sale=run.sale_id,
-                        cashier_id=run.cashier_id)
+                                 items=items, cancel=run.cancel, sale=run.sale_id,
+                                 cashier_id=run.cashier_id)
 
     # ---- the counter's news of the payment ----------------------------------------------
     def news(self, event: PaymentNews) -> None:

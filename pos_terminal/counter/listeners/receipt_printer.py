@@ -34,6 +34,6 @@ def register(counter: Counter) -> None:
             return
         # The cashier signed in at the counter prints it (the payment's own when nobody is).
         counter.receipts.print(subject, cashier_id=counter.cashiers.at_counter or cashier,
-                              app_trans_id=payment)
+                               app_trans_id=payment)
 
     counter.bus.subscribe((PaymentSettled, RefundSettled), on_settled, name="receipt printer")

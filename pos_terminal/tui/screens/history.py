@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -324,7 +323,7 @@ class HistoryScreen(PosScreen[None]):
             example = show_day("2026-11-21")
             self.notify(_("{text} is not a date: type it as {form}, e.g. {example}.").format(
                 text=repr(event.value), form=day_hint().split(",")[0], example=example),
-                severity="error", markup=False)
+                        severity="error", markup=False)
             return
         self.day = day
         event.input.remove_class("shown")
@@ -531,8 +530,8 @@ class PaymentDetailScreen(PosScreen[None]):
     def refund(self, amount: int, authorised_by: str | None = None) -> None:
         try:  # asked by the cashier signed in here, authorised by the supervisor's PIN
             result = self.pos.counter.refunds.create(self.app_trans_id, amount,
-                                             cashier_id=self.pos.cashier_id,
-                                             authorised_by=authorised_by)
+                                                     cashier_id=self.pos.cashier_id,
+                                                     authorised_by=authorised_by)
         except Exception as exc:
             text = cashier_message(exc)
             self.app.call_from_thread(self.say, _("Refund not done: {reason}").format(
@@ -572,9 +571,9 @@ class PaymentDetailScreen(PosScreen[None]):
     @work(thread=True, group="override", exit_on_error=False)
     def override(self, request: OverrideRequestUi, cashier_id: str | None = None) -> None:
         try:
-            view = self.pos.counter.payments.override(self.app_trans_id, request.state, request.reason,
-                                             cashier_id or self.pos.settings.terminal.app_user,
-                                             cashier_id=cashier_id)
+            view = self.pos.counter.payments.override(
+                self.app_trans_id, request.state, request.reason,
+                cashier_id or self.pos.settings.terminal.app_user, cashier_id=cashier_id)
         except Exception as exc:
             text = cashier_message(exc)
             self.app.call_from_thread(self.say, _("Override not recorded: {reason}").format(

@@ -114,7 +114,7 @@ class ShiftDialog(ModalScreen[bool]):
     def _print(self) -> None:
         width = self.counter.settings.printer.width
         outcome = self.counter.receipts.slip(f"shift-{self.totals.shift_id}",
-                                          self.totals.slip(width, self.now_ms))
+                                             self.totals.slip(width, self.now_ms))
         self.app.call_from_thread(self._printed, outcome.message, outcome.printed)
 
     def _printed(self, text: str, printed: bool) -> None:

@@ -122,8 +122,8 @@ class ShowQrScreen(PosScreen[NextSale | None]):
         self.app.call_from_thread(self._created, view)
         try:
             final = self.pos.counter.payments.follow(view.app_trans_id, deadline_s=FOLLOW_FOR_S,
-                                            on_progress=self._progress, cancel=self.cancel,
-                                            via="gateway")
+                                                     on_progress=self._progress, cancel=self.cancel,
+                                                     via="gateway")
         except Exception as exc:
             text = cashier_message(exc)
             self.app.call_from_thread(self.say, _("Status not available: {reason}").format(
