@@ -24,9 +24,9 @@ from pos_terminal.cli.money_common import (
 from pos_terminal.cli.pay_answers import refused_result, show_progress
 from pos_terminal.cli.pay_inputs import WEDGE_REFUSAL, code_from_stdin, parse_items, read_scan
 from pos_terminal.counter import outcome as verdict
-from pos_terminal.counter.admin import CashierError
 from pos_terminal.counter.types import (
     AnswerNotRecorded,
+    CashierError,
     CheckoutError,
     CodeRefused,
     FieldError,

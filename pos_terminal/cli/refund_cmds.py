@@ -24,8 +24,8 @@ from pos_terminal.cli.money_common import (
     unexpected,
 )
 from pos_terminal.counter import outcome as verdict
-from pos_terminal.counter.admin import CashierError
 from pos_terminal.counter.types import (
+    CashierError,
     FieldError,
     IllegalTransition,
     InvalidPayment,

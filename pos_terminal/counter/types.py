@@ -36,6 +36,7 @@ from pos_terminal.journal import (
     UnknownRefund,
     vn_time,
 )
+from pos_terminal.journal.cashiers import CashierError
 from pos_terminal.journal.views import VN_TZ
 from pos_terminal.receipts.content import NoReceipt
 from pos_terminal.sentences.labels import late_charge_note
@@ -45,7 +46,8 @@ from pos_terminal.wallet.probe import ServiceCheck
 from pos_terminal.wallet.results import Bank, BankList, RedirectResult, pmc_name
 
 __all__ = [
-    "FINAL_STATES", "VN_TZ", "AnswerNotRecorded", "Bank", "BankList", "CheckoutError",
+    "FINAL_STATES", "VN_TZ", "AnswerNotRecorded", "Bank", "BankList", "CashierError",
+    "CheckoutError",
     "CodeRefused", "EventView", "FieldError", "GatewayOrderView", "IllegalTransition",
     "InvalidPayment", "Item", "JournalError", "NoReceipt", "PaymentState", "PaymentView",
     "ReconcileReport", "RedirectResult", "RefundNotAllowed", "RefundRefTaken", "RefundView",
