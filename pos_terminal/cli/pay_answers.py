@@ -1,5 +1,7 @@
-"""What `pay` shows beside its answer: the payment's progress on stderr, and the answer when
-the payment code was refused locally (already charged, or being charged by another payment)."""
+"""What `pay` shows beside a payment's own answer: its progress on stderr, and the answer when
+Checkout.pay raised instead of answering with a row (a signal before the intent, bad input, a
+code refused locally, a journal that failed after the send, any other error), each by the one
+outcome rule."""
 
 from __future__ import annotations
 
@@ -9,14 +11,33 @@ from typing import Any, NoReturn
 
 import click
 
+from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import _
 from pos_terminal.base.reasons import Reason
 from pos_terminal.cli.common import EXIT_UNRESOLVED, print_json
-from pos_terminal.cli.money_common import exit_with, money, payment_line
+from pos_terminal.cli.money_common import (
+    exit_with,
+    money,
+    not_sent,
+    pay_error,
+    payment_line,
+    unexpected,
+)
 from pos_terminal.counter import Counter, PaymentProgress
 from pos_terminal.counter import outcome as verdict
 from pos_terminal.counter.payments import PaymentService
-from pos_terminal.counter.types import FINAL_STATES, CodeRefused, PaymentState, PaymentView
+from pos_terminal.counter.types import (
+    FINAL_STATES,
+    AnswerNotRecorded,
+    CodeRefused,
+    FieldError,
+    InvalidPayment,
+    JournalError,
+    PaymentState,
+    PaymentView,
+    Stopped,
+    intent_of,
+)
 from pos_terminal.sentences.labels import state_label
 
 S = PaymentState
@@ -48,6 +69,31 @@ def show_progress(co: Counter, as_json: bool) -> None:
 
     co.bus.subscribe(PaymentProgress, show, name="pay progress")
 
+
+
+def not_paid(co: Counter, exc: Exception, *, amount: int, as_json: bool,
+             signal: str | None) -> NoReturn:
+    """The answer when Checkout.pay raised (a CheckoutError, JournalError or WalletError)."""
+    if isinstance(exc, Stopped):
+        pay_error(exc.message, as_json=as_json, amount=amount, signal=signal)
+    if isinstance(exc, (InvalidPayment, FieldError)):
+        pay_error(exc.message, as_json=as_json, amount=amount, field=exc.field)
+    if isinstance(exc, CodeRefused):
+        refused_result(co, exc, amount, as_json)
+    if isinstance(exc, AnswerNotRecorded):
+        # The charge left, its answer is not journaled: unresolved, never charge again.
+        click.echo(f"error: {exc.message}", err=True)
+        if as_json:
+            print_json({**not_sent(exc.message, amount, state=S.UNKNOWN.value,
+                                   app_trans_id=exc.app_trans_id),
+                        "error": exc.message, "reason": exc.reason})
+        exit_with(EXIT_UNRESOLVED)
+    intent = intent_of(exc)
+    if intent is not None:  # after the intent: never "nothing was sent"
+        unexpected(co, exc, as_json=as_json, kind="pay", subject=intent, amount=amount)
+    pay_error(cashier_message(exc), as_json=as_json, amount=amount,
+              **({"reason": getattr(exc, "reason", "journal")}
+                 if isinstance(exc, JournalError) else {}))
 
 
 def refused_result(co: Counter, exc: CodeRefused, amount: int,

@@ -1,19 +1,30 @@
-"""What `pay` reads besides its options: the --item JSON, the payment code from stdin (never
-from the command line), and one code from a scan source."""
+"""What `pay` reads and checks before the counter opens: the amount, the --item JSON, the
+payment code from stdin (never from the command line) or from a scan source, the cashier."""
 
 from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass
 from typing import NoReturn
 
 import click
 
 from pos_terminal.base.i18n import N_, _
+from pos_terminal.cli.cashier_cmds import PinReader, signed_cashier
 from pos_terminal.cli.money_common import pay_error
 from pos_terminal.config import Settings
 from pos_terminal.counter import Scanner, source_factory
-from pos_terminal.counter.types import InvalidPayment, Item
+from pos_terminal.counter.types import (
+    CashierError,
+    InvalidPayment,
+    Item,
+    check_code,
+    check_code_format,
+    check_description,
+    check_items,
+    parse_amount,
+)
 from pos_terminal.text_safety import AbsurdNumber, bounded_int, clean
 
 
@@ -93,7 +104,6 @@ def read_scan(settings: Settings, spec: str, timeout_s: float) -> str:
 
 
 
-# ------------------------------------------------------------------ pay
 WEDGE_REFUSAL = N_(
     "the keyboard wedge is read by the terminal UI, not by `pay` (a keyboard-wedge scanner types "
     "into the terminal UI): for a scanner in keyboard mode use --scanner "
@@ -101,3 +111,79 @@ WEDGE_REFUSAL = N_(
     "was charged."
 )
 
+
+@dataclass(frozen=True)
+class PayRequest:
+    """What `pay` charges, read and checked before the counter opens (nothing was charged
+    when any of it is refused)."""
+
+    amount: int
+    code: str
+    items: list[Item]
+
+
+def read_request(settings: Settings, *, amount_text: str, code: str | None, code_stdin: bool,
+                 scanner_spec: str | None, scan_timeout: float, description: str,
+                 items: tuple[str, ...], cashier_id: str | None, pin_stdin: bool,
+                 as_json: bool) -> PayRequest:
+    """The options of `pay` as a request: the amount, the code (from --code, stdin or a scan)
+    and the items. Refuses bad input with exit 2 before a customer is asked to scan: the
+    description and items are checked here, naming the options, before Checkout.pay checks
+    them again (as every front end's input is)."""
+    try:
+        amount = parse_amount(amount_text, settings.checkout)
+    except InvalidPayment as exc:
+        pay_error(exc.message, as_json=as_json, amount=None, field=exc.field)
+    if code_stdin and code is not None:
+        pay_error(_("give the payment code once: --code-stdin or --code, not both. Nothing "
+                    "was charged."), as_json=as_json, amount=amount, field="code")
+    if code_stdin:
+        code = "-"
+    if (code is None) == (scanner_spec is None):
+        pay_error(_("give exactly one of --code-stdin (the code on stdin) or --scanner SPEC"),
+                  as_json=as_json, amount=amount, field="code")
+    if code == "-":
+        code = code_from_stdin(as_json, amount)
+    if scanner_spec is not None and scanner_spec.strip().partition(":")[0].lower() == "wedge":
+        pay_error(_(WEDGE_REFUSAL), as_json=as_json, amount=amount, field="scanner")
+    if code is not None:
+        try:
+            check_code(code)
+            check_code_format(code, settings.scanner, field="--code")
+        except InvalidPayment as exc:
+            pay_error(exc.message, as_json=as_json, amount=amount, field="code")
+    item_list = parse_items(items, as_json, amount)
+    if cashier_id is not None:
+        try:
+            signed_cashier(settings, cashier_id, PinReader(True) if pin_stdin else None)
+        except CashierError as exc:
+            pay_error(exc.message + " " + _("Nothing was charged."), as_json=as_json,
+                      amount=amount, field="cashier")
+    elif pin_stdin:
+        pay_error(_("--pin-stdin checks the PIN of --cashier ID: give --cashier too. Nothing "
+                    "was charged."), as_json=as_json, amount=amount, field="cashier")
+    try:
+        check_description(description, label="--description")
+        check_items(item_list, amount, items_label="The --item values",
+                    amount_label="--amount")
+    except InvalidPayment as exc:
+        field = "item" if exc.field == "items" else exc.field
+        pay_error(exc.message, as_json=as_json, amount=amount, field=field)
+    if scanner_spec is not None:
+        from pos_terminal.cli.ui_cmds import scanner_unusable
+        from pos_terminal.counter import missing_device
+
+        problem = missing_device(scanner_spec)
+        if problem is not None:
+            pay_error(scanner_unusable(scanner_spec, problem), as_json=as_json, amount=amount,
+                      field="scanner")
+        try:
+            code = read_scan(settings, scanner_spec, scan_timeout)
+        except InvalidPayment as exc:
+            pay_error(exc.message, as_json=as_json, amount=amount, field=exc.field)
+        except (ValueError, OSError) as exc:
+            pay_error(_("the scanner {spec} cannot be used: {error}").format(
+                spec=repr(scanner_spec), error=exc), as_json=as_json, amount=amount,
+                field="scanner")
+    assert code is not None
+    return PayRequest(amount, code, item_list)
