@@ -17,7 +17,7 @@ from pos_terminal.config import Settings
 from pos_terminal.journal import EventView, PaymentState, PaymentView, RefundView, Report
 from pos_terminal.journal.machine import Answer
 from pos_terminal.journal.reports import GroupTotals
-from pos_terminal.journal.states import PaymentEvent
+from pos_terminal.journal.states import PaymentEvent, RefundEvent
 from pos_terminal.wallet.client import PreparedQuickPay
 from pos_terminal.wallet.messages import GatewayOrder, QuickPayOrder, RefundRequest
 from pos_terminal.wallet.results import BankList, GatewayOrderResult, PaymentResult, RefundResult
@@ -60,7 +60,7 @@ class PaymentStore(Protocol):
     def claim_send(self, app_trans_id: str, ttl_ms: int) -> bool: ...
     def release(self, app_trans_id: str) -> None: ...
     @overload
-    def apply(self, subject: RefundView, event: PaymentEvent, answer: Answer | None = ...,
+    def apply(self, subject: RefundView, event: RefundEvent, answer: Answer | None = ...,
               *, message: Reason | str, count_poll: bool = ..., release: bool = ...,
               grace_s: float = ..., reason: str = ..., who: str = ...,
               cashier_id: str | None = ...) -> RefundView: ...

@@ -20,8 +20,8 @@ from pos_terminal.checkout.ports import CheckoutContext
 from pos_terminal.journal import (
     Answer,
     IllegalTransition,
-    PaymentEvent,
     PaymentState,
+    RefundEvent,
     RefundNotAllowed,
     RefundRefTaken,
     RefundView,
@@ -31,7 +31,7 @@ from pos_terminal.wallet.ids import new_refund_id
 from pos_terminal.wallet.messages import RefundRequest
 
 S = PaymentState
-E = PaymentEvent
+RE = RefundEvent
 
 
 #: What the customer reads in the wallet's history, in the shop's language: data sent to the
@@ -130,7 +130,7 @@ def _settle_own(co: CheckoutContext, m_refund_id: str, *, message: Reason,
     """This process's refund was refused or never left: FAILED, lease released in the same
     transaction; if another process settled it meanwhile, its verdict stands."""
     try:
-        return co.journal.apply(co.journal.get_refund(m_refund_id), E.REFUND_FAILED, answer,
+        return co.journal.apply(co.journal.get_refund(m_refund_id), RE.FAILED, answer,
                                 message=message, release=True)
     except IllegalTransition:
         co.journal.refund_release(m_refund_id)

@@ -84,9 +84,8 @@ from pos_terminal.sentences.reports import group_lines, report_lines
 from pos_terminal.text_safety import AbsurdNumber, bounded_int, clean
 
 S = PaymentState
-#: States a payment row can be in (NEW is before the intent; REFUNDING is a refund row's state).
-STATE_NAMES = [s.value for s in PaymentState if s not in (PaymentState.NEW,
-                                                            PaymentState.REFUNDING)]
+#: States a payment row can be in (NEW is before the intent).
+STATE_NAMES = [s.value for s in PaymentState if s is not PaymentState.NEW]
 
 
 # ------------------------------------------------------------------ shared helpers
