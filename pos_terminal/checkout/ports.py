@@ -124,7 +124,6 @@ class CheckoutContext(Protocol):
 
     settings: Settings
     client: WalletPort
-    last_refund: str | None
 
     @property
     def journal(self) -> JournalStore: ...

@@ -31,6 +31,7 @@ from pos_terminal.counter.types import (
     RefundState,
     RefundView,
     late_charge_note,
+    refund_of,
 )
 from pos_terminal.text_safety import clean
 from pos_terminal.tui.csv_headers import header
@@ -536,8 +537,15 @@ class PaymentDetailScreen(PosScreen[None]):
                                              authorised_by=authorised_by)
         except Exception as exc:
             text = cashier_message(exc)
-            self.app.call_from_thread(self.say, _("Refund not done: {reason}").format(
-                reason=text), True)
+            recorded = refund_of(exc)  # this refund's own id, whatever else runs meanwhile
+            if recorded is None:
+                self.app.call_from_thread(self.say, _("Refund not done: {reason}").format(
+                    reason=text), True)
+                return
+            self.app.call_from_thread(self.say, _(
+                "Refund {m_refund_id} recorded, its outcome not known yet: {reason}").format(
+                    m_refund_id=recorded, reason=text), True)
+            self.app.call_from_thread(self.load)
             return
         state = state_label(result.state.value)
         ok = result.state is RefundState.REFUNDED
