@@ -8,6 +8,8 @@ broken refund, and the other call answers with its own row.
 
 from __future__ import annotations
 
+import io
+import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -17,6 +19,8 @@ import pytest
 from pos_terminal.checkout import Checkout, RefundState
 from pos_terminal.checkout.errors import refund_of
 from pos_terminal.config import Settings
+from pos_terminal.counter import Counter
+from pos_terminal.headless import CounterLoop
 from pos_terminal.journal import RefundNotAllowed
 from tests.checkout.conftest import wait_until, wallet_code
 
@@ -69,3 +73,25 @@ def test_an_error_before_the_refund_is_recorded_names_no_refund(settings: Settin
         with pytest.raises(RefundNotAllowed) as refused:
             co.refund(paid.app_trans_id, 50_000)  # more than is left: nothing recorded
         assert refund_of(refused.value) is None
+
+
+def test_headless_refund_broken_after_it_was_recorded_answers_with_that_refund(
+        settings: Settings, emulator: Any) -> None:
+    out = io.StringIO()
+    with Checkout(settings) as co:
+        paid = co.pay(30_000, wallet_code(emulator, "an"))
+        loop = CounterLoop(Counter(settings, co), None, out)
+        journal = co.journal
+
+        def claim(m_refund_id: str, ttl_ms: int) -> bool:
+            raise LeaseBroke("the journal's lease broke")
+
+        journal.refund_claim_send = claim  # type: ignore[method-assign]
+        try:
+            assert loop.handle(f"REFUND {paid.app_trans_id} 5000") is True
+        finally:
+            loop.close()
+        [refund] = journal.refunds(paid.app_trans_id)
+    answer = json.loads(out.getvalue().splitlines()[-1])
+    assert (answer["ok"], answer["command"]) == (False, "REFUND")
+    assert (answer["m_refund_id"], answer["state"]) == (refund.m_refund_id, "refunding")
