@@ -25,6 +25,7 @@ from pos_terminal.journal.states import (
     PaymentMove,
     PaymentState,
     RefundEvent,
+    RefundMove,
     move_for,
     sources_of,
 )
@@ -165,10 +166,8 @@ class StateMachine(PaymentRows, RefundRows):
         move = move_for(current.state, event)
         if move is None:
             raise _no_move("Refund", current.m_refund_id, current.state.value, event.value)
+        _check_guard(move, current, current.m_refund_id)
         if event is RE.TOO_OLD:
-            if current.needs_review:
-                raise Refused(f"Refund {current.m_refund_id} already waits for a person",
-                              "not_flagged")
             return self.flag_refund_for_review(current.m_refund_id, message)
         if event is RE.NEVER_ARRIVED:
             verdict = self.refund_never_arrived_allowed(current.m_refund_id, grace_s)
@@ -183,15 +182,19 @@ class StateMachine(PaymentRows, RefundRows):
             refund_id=_UNSET if answer.wallet_id is None else answer.wallet_id, release=release)
 
 
-def _check_guard(move: PaymentMove, current: PaymentView, app_trans_id: str) -> None:
-    """The guards a row's own fields decide (the "quiet" guard is the lease's: see apply)."""
-    failed = {
-        "not_late": current.late,
-        "not_abandoned": current.abandoned,
-        "not_flagged": current.needs_review,
-        "left_for_review": not current.needs_review,
-        "charged_late": not current.charged_late,
-    }.get(move.guard, False)
-    if failed:
-        raise Refused(f"Payment {app_trans_id} is {current.state.value}: the move "
+def _check_guard(move: PaymentMove | RefundMove, current: PaymentView | RefundView,
+                 subject: str) -> None:
+    """The guards a row's own fields decide (the "quiet" guard is the lease's: see apply;
+    "by_a_person" and "whole_amount" are checked by their writers)."""
+    failed = {"not_flagged": current.needs_review}
+    if isinstance(current, PaymentView):
+        failed.update({
+            "not_late": current.late,
+            "not_abandoned": current.abandoned,
+            "left_for_review": not current.needs_review,
+            "charged_late": not current.charged_late,
+        })
+    if failed.get(move.guard, False):
+        kind = "Payment" if isinstance(current, PaymentView) else "Refund"
+        raise Refused(f"{kind} {subject} is {current.state.value}: the move "
                       f"{move.event.value} needs {move.guard}; nothing changed.", move.guard)

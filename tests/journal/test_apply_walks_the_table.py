@@ -221,3 +221,14 @@ def test_the_table_has_no_move_for_an_event_of_the_other_kind(journal: Journal) 
         with pytest.raises(IllegalTransition, match="no move"):
             journal.apply(refund, payment_event, message=SAID)  # type: ignore[call-overload]
     assert journal.get_refund("r") == refund
+
+
+def test_a_refund_move_whose_guard_fails_is_refused_and_changes_nothing(
+        journal: Journal) -> None:
+    move = next(m for m in REFUND_MOVES if m.guard == "not_flagged")
+    _refund(journal, "r", move.source, needs_review=1)
+    before = journal.get_refund("r")
+    with pytest.raises(Refused) as refused:
+        journal.apply(before, move.event, message=SAID)
+    assert refused.value.guard == "not_flagged"
+    assert journal.get_refund("r") == before
