@@ -30,9 +30,8 @@ from pos_terminal.counter.types import (
 from pos_terminal.text_safety import clean
 
 S = PaymentState
-#: States a payment row can be in (NEW is before the intent; REFUNDING is a refund row's state).
-STATE_NAMES = [s.value for s in PaymentState if s not in (PaymentState.NEW,
-                                                            PaymentState.REFUNDING)]
+#: States a payment row can be in (NEW is before the intent).
+STATE_NAMES = [s.value for s in PaymentState if s is not PaymentState.NEW]
 
 T = TypeVar("T")
 

@@ -28,6 +28,7 @@ from pos_terminal.counter.types import (
     PaymentView,
     RefundView,
     RsaKeyError,
+    refund_of,
 )
 from pos_terminal.sentences import use_front_end
 from pos_terminal.text_safety import clean
@@ -91,7 +92,7 @@ def unexpected(co: Counter, exc: Exception, *, as_json: bool, kind: str,
     data, code = verdict.error_answer(exc, co.payments, target, amount)
     if kind == "status" and target is not None and code == EXIT_USAGE:
         code = EXIT_UNRESOLVED
-    if kind == "refund" and code == EXIT_USAGE and co.refunds.last is not None:
+    if kind == "refund" and code == EXIT_USAGE and refund_of(exc) is not None:
         code = EXIT_UNRESOLVED
     if as_json:
         print_json(data)

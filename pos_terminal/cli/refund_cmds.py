@@ -35,6 +35,7 @@ from pos_terminal.counter.types import (
     UnknownPayment,
     WalletError,
     parse_amount,
+    refund_of,
 )
 
 S = PaymentState
@@ -76,7 +77,7 @@ def refund_cmd(ctx: click.Context, app_trans_id: str, amount_text: str | None,
     authorised_by = authorise(settings, action=N_("refund"), supervisor_id=supervisor_id,
                               pins=PinReader(pin_stdin), as_json=as_json)
     with stop_on_signals() as stop, counter_for(settings, as_json, kind="refund",
-                                                subject=lambda c, _e: c.refunds.last) as co:
+                                                subject=lambda _c, exc: refund_of(exc)) as co:
         try:
             view = co.refunds.create(app_trans_id, amount, description, cancel=stop.event,
                                      cashier_id=cashier_id, authorised_by=authorised_by)
@@ -85,8 +86,8 @@ def refund_cmd(ctx: click.Context, app_trans_id: str, amount_text: str | None,
         except (FieldError, InvalidPayment) as exc:
             fail(exc.message, as_json=as_json, field=exc.field)
         except (JournalError, WalletError) as exc:
-            if co.refunds.last is not None:  # after the refund's intent: answer with it
-                unexpected(co, exc, as_json=as_json, kind="refund", subject=co.refunds.last,
+            if refund_of(exc) is not None:  # after the refund's intent: answer with it
+                unexpected(co, exc, as_json=as_json, kind="refund", subject=refund_of(exc),
                            amount=None)
             fail(exc.message, as_json=as_json)
     if as_json:

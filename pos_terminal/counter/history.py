@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, TextIO
 
-from pos_terminal.journal import EventView, PaymentState, PaymentView, RefundView
+from pos_terminal.journal import EventView, PaymentState, PaymentView, RefundState, RefundView
 from pos_terminal.journal.export import (
     CSV_COLUMNS,
     REFUND_CSV_COLUMNS,
@@ -43,7 +43,7 @@ class HistoryJournal(Protocol):
     ) -> Iterator[PaymentView]: ...
     def iter_refunds(
         self, *, since_ms: int | None = ..., until_ms: int | None = ...,
-        states: Collection[PaymentState] | None = ...,
+        states: Collection[RefundState] | None = ...,
     ) -> Iterator[RefundView]: ...
 
 
@@ -82,7 +82,7 @@ class HistoryService:
                                            limit=limit, newest_first=newest_first, after=after)
 
     def iter_refunds(self, *, since_ms: int | None = None, until_ms: int | None = None,
-                     states: Collection[PaymentState] | None = None) -> Iterator[RefundView]:
+                     states: Collection[RefundState] | None = None) -> Iterator[RefundView]:
         return self._journal.iter_refunds(since_ms=since_ms, until_ms=until_ms, states=states)
 
     def events(self, app_trans_id: str) -> builtins.list[EventView]:

@@ -47,14 +47,6 @@ class RefundService:
             self._bus.publish(RefundSettled(view, "refund"))
         return view
 
-    @property
-    def last(self) -> str | None:
-        """The m_refund_id of the last refund this counter recorded (its intent at least)."""
-        return self._checkout.last_refund
-
-    def forget_last(self) -> None:
-        self._checkout.last_refund = None
-
     def get(self, m_refund_id: str) -> RefundView:
         """UnknownRefund when the journal has no such refund."""
         return self._rows.get_refund(m_refund_id)
