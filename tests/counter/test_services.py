@@ -16,7 +16,7 @@ from pos_terminal.counter.office import BackOffice
 from pos_terminal.counter.payments import PaymentRows
 from pos_terminal.counter.refunds import RefundRows
 from pos_terminal.counter.reports import ReportJournal
-from pos_terminal.counter.types import PaymentState
+from pos_terminal.counter.types import PaymentState, RefundState
 from pos_terminal.journal import Journal
 from tests.checkout.conftest import wallet_code
 
@@ -44,7 +44,7 @@ def test_a_sale_goes_through_the_services_of_its_resources(settings: Settings,
         refund = co.refunds.create(paid.app_trans_id, 10_000)
         co.bus.drain()
         # the refund is asked for by the cashier signed in at this counter
-        assert refund.cashier_id == "ann" and refund.state is PaymentState.REFUNDED
+        assert refund.cashier_id == "ann" and refund.state is RefundState.REFUNDED
         assert [e.refund.m_refund_id for e in settled] == [refund.m_refund_id]
         assert co.refunds.list(paid.app_trans_id) == [co.refunds.get(refund.m_refund_id)]
 
