@@ -262,6 +262,5 @@ def _check_export_target(output: Path, journal: Path) -> None:
              as_json=False, field="output")
 
 
-
 def register(group: click.Group) -> None:
     group.add_command(journal_group)

@@ -135,7 +135,6 @@ def override_cmd(ctx: click.Context, app_trans_id: str, mark: str, reason: str,
     exit_with(verdict.state_exit(view.state))
 
 
-
 def register(group: click.Group) -> None:
-    for command in (refund_cmd, override_cmd,):
+    for command in (refund_cmd, override_cmd):
         group.add_command(command)

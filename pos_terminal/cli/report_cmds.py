@@ -71,6 +71,5 @@ def report_z(ctx: click.Context, number: int | None, by: str | None, as_json: bo
     _show_report(report, groups, as_json)
 
 
-
 def register(group: click.Group) -> None:
     group.add_command(report_group)

@@ -79,7 +79,6 @@ def reconcile_cmd(ctx: click.Context, wait_s: float, as_json: bool) -> None:
     exit_with(EXIT_UNRESOLVED if open_left or report.flagged else EXIT_OK)
 
 
-
 def register(group: click.Group) -> None:
-    for command in (status_cmd, reconcile_cmd,):
+    for command in (status_cmd, reconcile_cmd):
         group.add_command(command)
