@@ -15,6 +15,7 @@ from pos_terminal.base.reasons import Reason
 from pos_terminal.base.wallet_errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
 from pos_terminal.base.wallet_types import Refund
 from pos_terminal.checkout import outcomes
+from pos_terminal.checkout.errors import mark_refund
 from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
 from pos_terminal.checkout.ports import CheckoutContext
@@ -22,15 +23,15 @@ from pos_terminal.checkout.validation import check_refund_amount
 from pos_terminal.journal import (
     Answer,
     IllegalTransition,
-    PaymentEvent,
     PaymentState,
+    RefundEvent,
     RefundNotAllowed,
     RefundRefTaken,
     RefundView,
 )
 
 S = PaymentState
-E = PaymentEvent
+RE = RefundEvent
 
 
 #: What the customer reads in the wallet's history, in the shop's language: data sent to the
@@ -57,8 +58,10 @@ def refund(
 ) -> RefundView:
     """Refund `amount` VND (None: all that is left) and follow it until final or the deadline.
     `auto`: the automatic return of a late charge (checkout/late_charges.py). `refund_ref`: the
-    sale system's reference, unique in the journal (RefundRefTaken before anything is sent)."""
-    co.last_refund = None
+    sale system's reference, unique in the journal (RefundRefTaken before anything is sent).
+
+    The answer is the refund's own row (its m_refund_id with it); whatever escapes after the
+    refund was recorded names that refund (`errors.refund_of`), never another call's."""
     if amount is not None:
         amount = check_refund_amount(amount)
     journal = co.journal
@@ -92,9 +95,20 @@ def refund(
         lease_ttl_ms=ttl_ms,
         cashier_id=cashier_id, auto=auto, authorised_by=authorised_by, refund_ref=refund_ref,
     )
-    co.last_refund = m_refund_id
-    request = Refund(refund_id=m_refund_id, transaction_id=payment.zp_trans_id,
-                     amount=view.amount, description=text, created_ms=now)
+    try:
+        return _send(co, view, Refund(
+            refund_id=m_refund_id, transaction_id=payment.zp_trans_id, amount=view.amount,
+            description=text, created_ms=now), ttl_ms, deadline_s=deadline_s, cancel=cancel)
+    except BaseException as exc:  # what escapes names its own refund (refunds at once)
+        mark_refund(exc, m_refund_id)
+        raise
+
+
+def _send(co: CheckoutContext, view: RefundView, request: Refund, ttl_ms: int, *,
+          deadline_s: float | None, cancel: threading.Event | None) -> RefundView:
+    """Send the recorded refund `view` (if this process still owns it) and follow it."""
+    journal = co.journal
+    m_refund_id = view.m_refund_id
     pause_point("refund_after_intent")
     if not journal.refund_claim_send(m_refund_id, ttl_ms):
         # Held up after recording it, and another process has taken it over: this process
@@ -126,7 +140,7 @@ def _settle_own(co: CheckoutContext, m_refund_id: str, *, message: Reason,
     """This process's refund was refused or never left: FAILED, lease released in the same
     transaction; if another process settled it meanwhile, its verdict stands."""
     try:
-        return co.journal.apply(co.journal.get_refund(m_refund_id), E.REFUND_FAILED, answer,
+        return co.journal.apply(co.journal.get_refund(m_refund_id), RE.FAILED, answer,
                                 message=message, release=True)
     except IllegalTransition:
         co.journal.refund_release(m_refund_id)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pos_terminal.checkout import PaymentState
+from pos_terminal.checkout import PaymentState, RefundState
 from pos_terminal.checkout.ports import WalletPort
 from pos_terminal.config import Settings
 from pos_terminal.counter import Counter, open_checkout
@@ -65,7 +65,7 @@ def test_a_payment_through_a_second_provider_goes_processing_then_paid_then_refu
     assert view.generation == "soxanh-1" and view.app_trans_id.startswith("sx-counter1-")
     assert service.calls.count("charge") == 1  # charged once; the doubt settled by queries
     assert service.calls.count("status") == 3  # waiting, waiting, paid
-    assert refund.state is S.REFUNDED and refund.amount == 2_000
+    assert refund.state is RefundState.REFUNDED and refund.amount == 2_000
     assert charge.refunded == 2_000 and service.refunds[refund.m_refund_id][1] == 2_000
     assert payment_after.refunded_amount == 2_000 and payment_after.state is S.SUCCEEDED
     assert CODE not in repr(service.charges) and charge.code_last4 == CODE[-4:]
