@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from textual import events
 
 from pos_terminal.base.amounts import parse_amount
-from pos_terminal.cli import payment_cmds
+from pos_terminal.cli import money_cmds
 from pos_terminal.cli.common import add_config_option
 from pos_terminal.config import Settings
 from pos_terminal.counter import Counter, open_checkout
@@ -61,7 +61,7 @@ def test_the_table_is_what_the_rule_says(settings: Settings) -> None:
 # ---------------------------------------------------------------- the CLI
 def cli_verdict(settings: Settings, tmp_path: Path, text: str) -> str:
     group = click.Group("pos-terminal")
-    payment_cmds.register(group)
+    money_cmds.register(group)
     add_config_option(group)
     config = write_config(settings, tmp_path / "pos.toml")
     # an empty code is refused after the amount: an amount that passes says so
