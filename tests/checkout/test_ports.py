@@ -80,8 +80,8 @@ def test_the_counter_runs_on_a_second_provider(soxanh_settings: Settings) -> Non
             open_checkout(soxanh_settings, client=wallet, journal=journal) as co:
         counter = Counter(soxanh_settings, co)
         state, _detail = counter.check_service()
-        banks = counter.list_banks()
-        order = counter.create_gateway_order(30_000, "Bàn 4")
+        banks = counter.payments.list_banks()
+        order = counter.payments.create_gateway_order(30_000, "Bàn 4")
         paid = co.follow(order.app_trans_id, deadline_s=5)
     assert state.value == "ok" and banks.banks_by_pmcid[1][0].name == "Sổ Xanh"
     assert order.zp_trans_token == order.app_trans_id and order.qr_code is not None
