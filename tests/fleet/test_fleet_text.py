@@ -39,7 +39,7 @@ def test_fleet_commands_print_a_counters_text_clean_and_csv_without_formulas(
     a = make_terminal("X1")
     pay(a, emulator, [4_000])
     sync_now(a)
-    as_a = a.ledger.dsn + f"&sslrootcert={pg.ca_file}"
+    as_a = a.ledger.dsn.get_secret_value() + f"&sslrootcert={pg.ca_file}"
     with psycopg.connect(as_a, autocommit=True) as conn:
         sql, params = payment_insert("261125_X1_evil", "X1", 6_000, state="processing",
                                      message=HOSTILE)

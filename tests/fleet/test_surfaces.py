@@ -201,7 +201,8 @@ def test_a_ledger_newer_than_this_program_is_refused(make_terminal: Any, emulato
     pay(counter, emulator, [6_100])
     with psycopg.connect(ledger_dsn, autocommit=True) as conn:  # head office's owner login
         conn.execute("INSERT INTO schema_migrations(version) VALUES (999)")
-    done = run_cli("sync", write_config(counter, tmp_path / "n1.toml", dsn=counter.ledger.dsn))
+    config = write_config(counter, tmp_path / "n1.toml", dsn=counter.ledger.dsn.get_secret_value())
+    done = run_cli("sync", config)
     assert done.returncode == 5
     assert "schema version 999, newer than this pos-terminal understands" in done.stderr
     assert "4 journal rows wait in the outbox" in done.stderr

@@ -94,7 +94,7 @@ def test_the_tls_rule(dsn: str, insecure: bool, expected: str) -> None:
 def test_a_unix_socket_needs_no_tls(make_terminal: Any, emulator: Any, pg: PgServer,
                                     ledger_dsn: str) -> None:
     tcp = make_terminal("S9")
-    user_password = tcp.ledger.dsn.split("//")[1].split("@")[0]
+    user_password = tcp.ledger.dsn.get_secret_value().split("//")[1].split("@")[0]
     db = ledger_dsn.split("/")[3].split("?")[0]
     counter = tcp.replace_section(
         "ledger", dsn=f"postgresql://{user_password}@/{db}?host={pg.root}&port={pg.port}",
