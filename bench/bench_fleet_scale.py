@@ -48,8 +48,8 @@ from pos_terminal.ledger.reports import (  # noqa: E402
     vn_day_bounds,
     vn_today,
 )
-from tests.fleet.logins import counter_login, migrate  # noqa: E402
-from tests.fleet.pgserver import PgServer  # noqa: E402
+from tests.ledger.logins import counter_login, migrate  # noqa: E402
+from tests.ledger.pgserver import PgServer  # noqa: E402
 
 READ_BAR, LAG_BAR_S = 1.5, 2.0
 DAY_MS = 86_400_000

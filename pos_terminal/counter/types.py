@@ -34,9 +34,7 @@ from pos_terminal.journal import (
     SaleRefTaken,
     UnknownPayment,
     UnknownRefund,
-    vn_time,
 )
-from pos_terminal.journal.views import VN_TZ
 from pos_terminal.receipts.content import NoReceipt
 from pos_terminal.sentences.labels import late_charge_note
 from pos_terminal.wallet.errors import FieldError, RsaKeyError, WalletError
@@ -45,12 +43,12 @@ from pos_terminal.wallet.probe import ServiceCheck
 from pos_terminal.wallet.results import Bank, BankList, RedirectResult, pmc_name
 
 __all__ = [
-    "FINAL_STATES", "VN_TZ", "AnswerNotRecorded", "Bank", "BankList", "CheckoutError",
+    "FINAL_STATES", "AnswerNotRecorded", "Bank", "BankList", "CheckoutError",
     "CodeRefused", "EventView", "FieldError", "GatewayOrderView", "IllegalTransition",
     "InvalidPayment", "Item", "JournalError", "NoReceipt", "PaymentState", "PaymentView",
     "ReconcileReport", "RedirectResult", "RefundNotAllowed", "RefundRefTaken", "RefundView",
     "Report", "RsaKeyError", "SaleRefTaken", "ServiceCheck", "Stopped", "UnknownPayment",
     "UnknownRefund", "WalletError", "check_code", "check_code_format", "check_description",
     "check_items", "intent_of", "late_charge_note", "mask_code", "parse_amount",
-    "pmc_name", "vn_time",
+    "pmc_name",
 ]

@@ -11,11 +11,11 @@ from typing import Any
 
 import psycopg
 
-from tests.fleet.attacks import payment_insert
-from tests.fleet.crashes_helpers import run_cli, write_config
-from tests.fleet.helpers import pay
-from tests.fleet.pgserver import PgServer
-from tests.fleet.syncing import sync_now
+from tests.ledger.attacks import payment_insert
+from tests.ledger.crashes_helpers import run_cli, write_config
+from tests.ledger.helpers import pay
+from tests.ledger.pgserver import PgServer
+from tests.ledger.syncing import sync_now
 
 HOSTILE = "\x1b]8;;http://evil.example\x07click\x1b]8;;\x07\x1b[2J\x1b]0;owned\x07\x9b31m done"
 FORMULA = '=HYPERLINK("http://evil.example","refund")'

@@ -16,10 +16,10 @@ import psycopg
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal, PaymentState
 from pos_terminal.ledger import BackgroundSync
-from tests.fleet.crashes_helpers import run_sync, write_config
-from tests.fleet.helpers import assert_ledger_is_union, backup, pay, restore
-from tests.fleet.pgserver import PgServer
-from tests.fleet.syncing import pay_and_sync_concurrently, sync_now
+from tests.ledger.crashes_helpers import run_sync, write_config
+from tests.ledger.helpers import assert_ledger_is_union, backup, pay, restore
+from tests.ledger.pgserver import PgServer
+from tests.ledger.syncing import pay_and_sync_concurrently, sync_now
 from tests.processes import child_env
 
 

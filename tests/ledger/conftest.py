@@ -16,8 +16,8 @@ import pytest
 
 from pos_terminal.config import Settings
 from tests.conftest import _pointed_at
-from tests.fleet.logins import counter_login, migrate
-from tests.fleet.pgserver import PgServer
+from tests.ledger.logins import counter_login, migrate
+from tests.ledger.pgserver import PgServer
 
 
 @pytest.fixture(scope="session")

@@ -12,11 +12,11 @@ from typing import Any
 import psycopg
 
 from pos_terminal.ledger.schema import LEDGER_SCHEMA_VERSION
-from tests.fleet.attacks import outcome, payment_insert, rows_of
-from tests.fleet.crashes_helpers import run_cli, write_config
-from tests.fleet.helpers import assert_ledger_is_union, pay
-from tests.fleet.pgserver import PgServer
-from tests.fleet.syncing import sync_now
+from tests.ledger.attacks import outcome, payment_insert, rows_of
+from tests.ledger.crashes_helpers import run_cli, write_config
+from tests.ledger.helpers import assert_ledger_is_union, pay
+from tests.ledger.pgserver import PgServer
+from tests.ledger.syncing import sync_now
 
 FORGED = 99_999_999
 
