@@ -7,6 +7,7 @@ import io
 import json
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 from pos_terminal.checkout import Checkout, verdict
@@ -15,10 +16,11 @@ from pos_terminal.counter import Counter
 from pos_terminal.headless import CounterLoop
 from pos_terminal.journal import Journal
 from tests.checkout.conftest import add_fault, journal_and_holder, quick_pay_requests, wallet_code
+from tests.hardware.tty import FakeTty
 
 
 def test_headless_error_after_the_intent_carries_state_and_app_trans_id(
-        settings: Settings, emulator: Any) -> None:
+        settings: Settings, emulator: Any, tmp_path: Path) -> None:
     from hardware import open_source
 
     journal, holder = journal_and_holder(settings)
@@ -28,12 +30,13 @@ def test_headless_error_after_the_intent_carries_state_and_app_trans_id(
 
     def scan_then_lock() -> None:
         while quick_pay_requests(emulator) == 0 and not done.is_set():
-            source.feed_text(code)  # the scanner, until the charge is sent
+            tty.send(code.encode() + b"\r\n")  # the scanner, until the charge is sent
             time.sleep(0.05)
         holder.execute("BEGIN EXCLUSIVE")  # the journal fails once the charge has left
 
     out = io.StringIO()
-    source = open_source("wedge")
+    tty = FakeTty(tmp_path / "ttyACM0")  # a serial scanner in USB-serial mode
+    source = open_source(f"serial:{tty.link}")
     with Checkout(settings, journal=journal) as co:
         loop = CounterLoop(Counter(settings, co), source, out, scan_timeout_s=20)
         helper = threading.Thread(target=scan_then_lock)
@@ -46,6 +49,7 @@ def test_headless_error_after_the_intent_carries_state_and_app_trans_id(
             holder.execute("ROLLBACK")
             holder.close()
             loop.close()
+            tty.unplug()
         answer = json.loads(out.getvalue().splitlines()[-1])
         [row] = co.journal.pending()
     journal.close()

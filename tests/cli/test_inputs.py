@@ -31,9 +31,8 @@ from tests.checkout.conftest import (
     wallet_code,
     write_config,
 )
-from tests.checkout.processes import cli
 from tests.conftest import in_a_shared_group
-from tests.processes import REPO, child_env
+from tests.processes import REPO, child_env, cli
 
 pytestmark = pytest.mark.e2e
 

@@ -9,9 +9,6 @@ import pytest
 from pydantic import SecretStr
 
 from pos_terminal.config import Settings
-from tests.processes import REPO as REPO
-from tests.processes import child_env as cli_env  # noqa: F401 (the name older tests import)
-from tests.processes import cli_command as cli_command
 
 
 def _toml(value: object) -> str:
