@@ -1,8 +1,8 @@
 """Load and validate the TOML configuration into one typed, immutable Settings object.
 
 The `[service]` and `[terminal]` keys are a contract (other programs write these files:
-docs/contracts.md); every other section is optional with defaults. Unknown keys, missing keys
-and bad values raise ConfigError naming the file and the key.
+docs/external-contracts.md); every other section is optional with defaults. Unknown keys,
+missing keys and bad values raise ConfigError naming the file and the key.
 
 Where the values come from is pydantic-settings' business: the file (a TOML source), the
 secrets of the environment above it (POS_KEY1, POS_KEY2, POS_RSA_PUBLIC_KEY, POS_LEDGER_DSN)

@@ -1,4 +1,5 @@
-"""The configuration contract: the DESIGN.md keys load; every mistake names the file and key."""
+"""The configuration contract (docs/external-contracts.md): the contract keys load; every
+mistake names the file and key."""
 
 from __future__ import annotations
 

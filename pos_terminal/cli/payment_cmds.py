@@ -1,6 +1,6 @@
 """Headless payment commands: pay, status, reconcile, refund, override, journal, report.
 
-Exit codes (the CLI contract of DESIGN.md): 0 succeeded, 1 failed or declined, 3 still
+Exit codes (docs/external-contracts.md#the-command-line): 0 succeeded, 1 failed or declined, 3 still
 unresolved (processing or unknown after the deadline), 2 usage, configuration or journal error.
 With --json every command prints exactly one JSON object on stdout.
 """

@@ -34,7 +34,8 @@ def command_group() -> click.Group:
 
 
 def write_config(tmp_path: Path, settings: Settings, base_url: str | None = None) -> Path:
-    """A file with only the contract keys of DESIGN.md, as other programs write them."""
+    """A file with only the contract keys (docs/external-contracts.md), as other programs write
+    them."""
     s = settings.service
     url = base_url or s.base_url
     path = tmp_path / "pos.toml"
