@@ -22,12 +22,8 @@ from tests.ledger.pgserver import PgServer
 
 @pytest.fixture(scope="session")
 def pg() -> Iterator[PgServer]:
-    server = PgServer(fsync=False)  # PostgresMissing fails the tests with what to install
-    server.start()
-    try:
+    with PgServer(fsync=False) as server:  # PostgresMissing fails with what to install
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture
