@@ -16,6 +16,7 @@ import requests
 from pos_terminal import sentences  # the renderer, as every front end installs it
 from pos_terminal.base import i18n
 from pos_terminal.config import Settings, load_settings
+from tests.scanners import SerialScanner
 
 # Subprocesses (the CLI, headless mode, the demo in tmux) take their default language from the
 # locale: English for the suite, whatever the machine says.
@@ -81,6 +82,14 @@ def reset_emulator(server: Any) -> Any:
     """`server` (a running emulator) back to fresh wallets, no faults, no orders."""
     requests.post(f"{server.base_url}/_emulator/reset", json={}, timeout=5).raise_for_status()
     return server
+
+
+@pytest.fixture
+def scanner() -> Iterator[SerialScanner]:
+    """A serial scanner on a pty (`serial:{scanner.path}`), unplugged at the end."""
+    device = SerialScanner()
+    yield device
+    device.close()
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ import io
 import json
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 from pos_terminal.checkout import Checkout, verdict
@@ -16,11 +15,10 @@ from pos_terminal.counter import Counter
 from pos_terminal.headless import CounterLoop
 from pos_terminal.journal import Journal
 from tests.checkout.conftest import add_fault, journal_and_holder, quick_pay_requests, wallet_code
-from tests.hardware.tty import FakeTty
 
 
 def test_headless_error_after_the_intent_carries_state_and_app_trans_id(
-        settings: Settings, emulator: Any, tmp_path: Path) -> None:
+        settings: Settings, emulator: Any, scanner: Any) -> None:
     from hardware import open_source
 
     journal, holder = journal_and_holder(settings)
@@ -29,14 +27,14 @@ def test_headless_error_after_the_intent_carries_state_and_app_trans_id(
     done = threading.Event()
 
     def scan_then_lock() -> None:
+        scanner.hold_up(code)  # the customer's phone, until the charge is sent
         while quick_pay_requests(emulator) == 0 and not done.is_set():
-            tty.send(code.encode() + b"\r\n")  # the scanner, until the charge is sent
             time.sleep(0.05)
+        scanner.take_away()
         holder.execute("BEGIN EXCLUSIVE")  # the journal fails once the charge has left
 
     out = io.StringIO()
-    tty = FakeTty(tmp_path / "ttyACM0")  # a serial scanner in USB-serial mode
-    source = open_source(f"serial:{tty.link}")
+    source = open_source(f"serial:{scanner.path}")
     with Checkout(settings, journal=journal) as co:
         loop = CounterLoop(Counter(settings, co), source, out, scan_timeout_s=20)
         helper = threading.Thread(target=scan_then_lock)
@@ -49,7 +47,6 @@ def test_headless_error_after_the_intent_carries_state_and_app_trans_id(
             holder.execute("ROLLBACK")
             holder.close()
             loop.close()
-            tty.unplug()
         answer = json.loads(out.getvalue().splitlines()[-1])
         [row] = co.journal.pending()
     journal.close()

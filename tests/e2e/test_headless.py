@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-import pty
 import subprocess
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,40 +15,9 @@ import pytest
 import requests
 
 from tests.processes import REPO, child_env, cli_command
+from tests.scanners import SerialScanner
 
 pytestmark = pytest.mark.e2e
-
-
-class SerialScanner:
-    """The device side of a pty: holds the customer's code up (writes it) until told to stop."""
-
-    def __init__(self) -> None:
-        self.master, slave = pty.openpty()
-        self.path = os.ttyname(slave)
-        self._slave = slave
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def hold_up(self, code: str) -> None:
-        self._stop.clear()
-
-        def repeat() -> None:
-            while not self._stop.is_set():
-                os.write(self.master, f"{code}\r\n".encode())
-                self._stop.wait(0.25)
-
-        self._thread = threading.Thread(target=repeat, daemon=True)
-        self._thread.start()
-
-    def take_away(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
-
-    def close(self) -> None:
-        self.take_away()
-        os.close(self.master)
-        os.close(self._slave)
 
 
 class Counter:
@@ -72,13 +39,6 @@ class Counter:
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
         return self.read()
-
-
-@pytest.fixture
-def scanner() -> Iterator[SerialScanner]:
-    device = SerialScanner()
-    yield device
-    device.close()
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ process against the emulator, its scanner a pty (tests/e2e/test_headless.py)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,8 @@ import requests
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
 from pos_terminal.journal.cashiers import Cashiers
-from tests.e2e.test_headless import Counter, SerialScanner, fresh_code
+from tests.e2e.test_headless import Counter, fresh_code
+from tests.scanners import SerialScanner
 
 pytestmark = pytest.mark.e2e
 
@@ -37,13 +37,6 @@ class Recorded(Counter):
         self.raw.append(line)
         data: dict[str, Any] = json.loads(line)
         return data
-
-
-@pytest.fixture
-def scanner() -> Iterator[SerialScanner]:
-    device = SerialScanner()
-    yield device
-    device.close()
 
 
 def _staff(settings: Settings) -> None:

@@ -16,7 +16,7 @@ from hardware.acceptance import ReadAcceptor
 from hardware.keymap import KeyTranslator, LineAssembler
 from hardware.sources.lines import EvdevSource
 from tests.hardware.helpers import CODE_A, CODE_B, Sink
-from tests.hardware.tty import FakeTty
+from tests.scanners import SerialScanner
 
 
 def listen(source: ScanSource) -> Sink:
@@ -240,8 +240,8 @@ def test_evdev_source_reads_grabs_and_survives_unplugging() -> None:
 # ---- serial scanner on a pty -------------------------------------------------------------------
 
 def test_serial_scanner_one_code_a_line_other_barcodes_ignored(tmp_path: Path) -> None:
-    tty = FakeTty(tmp_path / "ttyACM0")
-    source = open_source(f"serial:{tty.link}:115200")
+    tty = SerialScanner(tmp_path / "ttyACM0")
+    source = open_source(f"serial:{tty.path}:115200")
     sink = listen(source)
     try:
         assert reading(sink)
@@ -255,12 +255,12 @@ def test_serial_scanner_one_code_a_line_other_barcodes_ignored(tmp_path: Path) -
         source.stop()
         tty.unplug()
     assert sink.texts() == [(CODE_A, "unknown"), (CODE_B, "unknown")]
-    assert sink.events[0].source == f"serial:{tty.link}:115200"
+    assert sink.events[0].source == f"serial:{tty.path}:115200"
 
 
 def test_serial_scanner_unplugged_and_plugged_back(tmp_path: Path) -> None:
-    tty = FakeTty(tmp_path / "ttyACM0")
-    source = open_source(f"serial:{tty.link}")
+    tty = SerialScanner(tmp_path / "ttyACM0")
+    source = open_source(f"serial:{tty.path}")
     sink = listen(source)
     try:
         assert sink.wait_for(lambda: any(s.state == "running" for s in sink.statuses[1:]))
