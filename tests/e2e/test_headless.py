@@ -22,6 +22,7 @@ pytestmark = pytest.mark.e2e
 
 class Counter:
     def __init__(self, config: Path, scanner: SerialScanner) -> None:
+        self.scanner = scanner
         self.proc = subprocess.Popen(
             cli_command("--config", str(config), "headless", "--scanner",
                         f"serial:{scanner.path}", "--scan-timeout", "20"),
@@ -39,6 +40,14 @@ class Counter:
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
         return self.read()
+
+    def ask_showing(self, code: str, line: str) -> dict[str, Any]:
+        """`line` (a PAY) while the customer holds `code` up to the scanner."""
+        self.scanner.hold_up(code)
+        try:
+            return self.ask(line)
+        finally:
+            self.scanner.take_away()
 
 
 @pytest.fixture
@@ -67,9 +76,7 @@ def test_pay_status_refund_reconcile_quit(counter: Counter, scanner: SerialScann
                      "pending": 0}
 
     code = fresh_code(emulator, "an")
-    scanner.hold_up(code)
-    paid = counter.ask("PAY 50000 two coffees")
-    scanner.take_away()
+    paid = counter.ask_showing(code, "PAY 50000 two coffees")
     assert paid["ok"] is True and paid["command"] == "PAY"
     assert (paid["state"], paid["amount"], paid["description"]) == ("succeeded", 50000,
                                                                     "two coffees")
@@ -120,9 +127,7 @@ def test_bad_lines_get_an_error_and_the_loop_goes_on(counter: Counter, scanner: 
     assert counter.ask("RECONCILE now")["error"] == "RECONCILE takes no arguments"
 
     code = fresh_code(emulator, "dung")
-    scanner.hold_up(code)
-    declined = counter.ask("pay 70000")
-    scanner.take_away()
+    declined = counter.ask_showing(code, "pay 70000")
     assert (declined["ok"], declined["state"], declined["amount"]) == (False, "failed", 70000)
     assert declined["message"]  # the cashier sentence
     base = emulator.base_url
@@ -191,14 +196,10 @@ def test_messages_in_vietnamese_with_language_vi(config_file: Path, scanner: Ser
         assert counter.read()["command"] == "READY"
         assert counter.ask("PAY 50.000đ")["error"] == (
             "số tiền phải là số nguyên VND (chỉ chữ số), nhận được '50.000đ'")
-        scanner.hold_up(fresh_code(emulator, "an"))
-        paid = counter.ask("PAY 25000")
-        scanner.take_away()
+        paid = counter.ask_showing(fresh_code(emulator, "an"), "PAY 25000")
         assert (paid["ok"], paid["state"], paid["outcome"]) == (True, "succeeded", "paid")
         assert paid["message"] == "Đã nhận tiền. Giao dịch đã hoàn tất."
-        scanner.hold_up(fresh_code(emulator, "dung"))
-        declined = counter.ask("PAY 70000")
-        scanner.take_away()
+        declined = counter.ask_showing(fresh_code(emulator, "dung"), "PAY 70000")
         assert (declined["ok"], declined["state"]) == (False, "failed")
         assert declined["message"].startswith("Số dư ví của khách không đủ.")
         assert counter.ask("QUIT") == {"ok": True, "command": "QUIT"}
@@ -219,9 +220,7 @@ def test_a_payment_given_up_is_returned_when_charged_late(
     running = Counter(config, scanner)
     try:
         assert running.read()["command"] == "READY"
-        scanner.hold_up(fresh_code(emulator, "binh"))
-        given_up = running.ask("PAY 30000")
-        scanner.take_away()
+        given_up = running.ask_showing(fresh_code(emulator, "binh"), "PAY 30000")
         assert (given_up["ok"], given_up["state"], given_up["abandoned"]) == (
             False, "processing", True)
         assert given_up["exit_code"] == 3

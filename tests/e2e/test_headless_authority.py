@@ -61,9 +61,7 @@ def test_refund_on_the_line_needs_a_supervisor_once_one_exists(
     counter = Recorded(config_file, scanner)
     try:
         assert counter.read()["command"] == "READY"
-        scanner.hold_up(fresh_code(emulator, "an"))
-        paid = counter.ask("PAY 50000")
-        scanner.take_away()
+        paid = counter.ask_showing(fresh_code(emulator, "an"), "PAY 50000")
         assert paid["state"] == "succeeded"
         tid = paid["app_trans_id"]
 
@@ -132,9 +130,7 @@ def test_old_lines_keep_working_while_no_supervisor_exists(
     counter = Recorded(config_file, scanner)
     try:
         assert counter.read()["command"] == "READY"
-        scanner.hold_up(fresh_code(emulator, "an"))
-        paid = counter.ask("PAY 30000")
-        scanner.take_away()
+        paid = counter.ask_showing(fresh_code(emulator, "an"), "PAY 30000")
         done = counter.ask(f"REFUND {paid['app_trans_id']} 5000")
         assert (done["ok"], done["state"], done["authorised_by"]) == (True, "refunded", None)
         asked = counter.ask(f"REFUND {paid['app_trans_id']} 5000 CASHIER=ann")
