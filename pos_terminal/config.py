@@ -20,11 +20,12 @@ import tomllib
 from collections.abc import Mapping
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     SecretStr,
@@ -101,6 +102,27 @@ def _check_url(value: str) -> str:
     return value.rstrip("/")
 
 
+def _file_path(blank: str | None) -> BeforeValidator:
+    """A path written as text becomes a Path (strict mode takes no str for a Path); a blank one
+    is refused with `blank`, or means none when `blank` is None."""
+
+    def convert(value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        if not value.strip():
+            if blank is None:
+                return None
+            raise ValueError(blank)
+        return Path(value)
+
+    return BeforeValidator(convert)
+
+
+#: A file named in the configuration; `FilePath | None` where leaving it empty means none.
+FilePath = Annotated[Path, _file_path("must name a file")]
+OptionalFile = Annotated[Path | None, _file_path(None)]
+
+
 def _plain_text(value: str) -> str:
     """Text a person reads (a receipt, a screen, the service's records): no control character."""
     bad = control_character(value)
@@ -170,7 +192,7 @@ class ServiceSettings(_Section):
 
 
 class TerminalSettings(_Section):
-    journal: Path
+    journal: FilePath
     app_user: str = Field(min_length=1, max_length=50)
     terminal_id: str = Field(default="", pattern=r"^[A-Za-z0-9]{0,8}$")
     # Sent as `userip` on quick pay; empty: the terminal's own address, found at the first sale.
@@ -191,14 +213,6 @@ class TerminalSettings(_Section):
             raise ValueError(f"not an IP address: {value!r} (leave it out to send the "
                              "terminal's own address)") from None
 
-    @field_validator("journal", mode="before")
-    @classmethod
-    def _path(cls, value: object) -> object:
-        if isinstance(value, str):
-            if not value.strip():
-                raise ValueError("must name a file")
-            return Path(value)
-        return value
 
 
 DAY_S = 86_400.0
@@ -280,7 +294,7 @@ class ScannerSettings(_Section):
 
 
 class EmulatorSettings(_Section):
-    private_key: Path = Path("emulator-test-private-key.pem")
+    private_key: FilePath = Path("emulator-test-private-key.pem")
     host: str = "127.0.0.1"
     port: int = Field(default=8765, ge=0, le=65535)
     code_lifetime_s: float = Field(default=60.0, ge=0.1, le=DAY_S)
@@ -329,11 +343,6 @@ class EmulatorSettings(_Section):
             raise ValueError("must be a list of seconds >= 0 (one per retry)")
         return value
 
-    @field_validator("private_key", mode="before")
-    @classmethod
-    def _path(cls, value: object) -> object:
-        return Path(value) if isinstance(value, str) else value
-
     @field_validator("faults", mode="before")
     @classmethod
     def _faults(cls, value: object) -> object:
@@ -356,19 +365,12 @@ class LedgerSettings(_Section):
     statement_timeout_s: float = Field(default=15.0, gt=0)
     # The CA that signed the ledger server's certificate, when it is a private one (PEM); else
     # the machine's public CAs. Relative to this file.
-    ca_file: Path | None = None
+    ca_file: Annotated[Path | None, _file_path(
+        "must name a file (leave it out for the machine's public CAs)")] = None
     # Only with an explicit sslmode=disable|allow|prefer|require in the DSN: allows a connection
     # without verified TLS (docs/fleet.md). Never needed for a Unix socket.
     insecure: bool = False
 
-    @field_validator("ca_file", mode="before")
-    @classmethod
-    def _path(cls, value: object) -> object:
-        if isinstance(value, str):
-            if not value.strip():
-                raise ValueError("must name a file (leave it out for the machine's public CAs)")
-            return Path(value)
-        return value
 
 
 DEFAULT_RECEIPT_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")
@@ -396,14 +398,10 @@ class PrinterSettings(_Section):
     # text as a raster image drawn with `font`.
     codepage: Literal["", "CP1258"] = ""
     width: Literal[32, 42, 48] = 42  # characters per line: 58 mm paper 32, 80 mm 42 or 48
-    font: Path = DEFAULT_RECEIPT_FONT  # TrueType font with Vietnamese glyphs (raster printing)
+    font: FilePath = DEFAULT_RECEIPT_FONT  # TrueType font with Vietnamese glyphs (raster printing)
     timeout_s: float = Field(default=10.0, gt=0, le=120)
     copies: int = Field(default=1, ge=1, le=2)  # 2: "Liên 1" for the customer, "Liên 2" kept
 
-    @field_validator("font", mode="before")
-    @classmethod
-    def _path(cls, value: object) -> object:
-        return Path(value) if isinstance(value, str) else value
 
 
 class SpeakerSettings(_Section):
@@ -429,17 +427,10 @@ class ApiSettings(_Section):
 
     host: str = "127.0.0.1"  # beyond loopback only with TLS (cert_file and key_file)
     port: int = Field(default=8780, ge=0, le=65535)
-    cert_file: Path | None = None  # PEM certificate (chain) for TLS
-    key_file: Path | None = None  # its private key (PEM)
+    cert_file: OptionalFile = None  # PEM certificate (chain) for TLS
+    key_file: OptionalFile = None  # its private key (PEM)
     with_ui: bool = False  # the UI serves the API too, over its own counter (one process)
     scan_timeout_s: float = Field(default=60.0, gt=0, le=3600)  # a payment waiting for a scan
-
-    @field_validator("cert_file", "key_file", mode="before")
-    @classmethod
-    def _path(cls, value: object) -> object:
-        if value == "":
-            return None
-        return Path(value) if isinstance(value, str) else value
 
 
 #: The file and the environment of the load in progress: pydantic-settings builds its sources per
