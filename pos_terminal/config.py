@@ -537,8 +537,11 @@ class _TomlFile(TomlConfigSettingsSource):
         self.file = file
         super().__init__(settings_cls, toml_file=file)
         for section in ("service", "terminal"):
-            if not isinstance(self.toml_data.get(section), dict):
+            if section not in self.toml_data:
                 raise ConfigError(file, f"[{section}]", "missing required section")
+            if not isinstance(self.toml_data[section], dict):
+                raise ConfigError(file, f"[{section}]", f"must be a table: [{section}] on a "
+                                  "line of its own, its keys on the lines below")
 
     def _read_file(self, file_path: Any) -> dict[str, Any]:
         file = self.file

@@ -387,3 +387,10 @@ def test_the_ledger_dsn_of_the_environment_wins_over_the_file(tmp_path: Path) ->
         == env_dsn
     assert load_settings(path, env={"POS_LEDGER_DSN": ""}).ledger.dsn.get_secret_value() == (
         "postgresql://file@ledger.test/fleet")
+
+
+def test_a_contract_section_that_is_not_a_table_says_so(tmp_path: Path) -> None:
+    text = 'terminal = "counter-1"\n' + CONTRACT.split("[terminal]")[0]
+    err = error_of(write(tmp_path, text), env={"POS_KEY1": "k1"})
+    assert err.key == "[terminal]"
+    assert err.message.startswith("must be a table")
