@@ -44,7 +44,7 @@ from pos_terminal.counter import outcome as verdict
 from pos_terminal.counter.background import RECONCILE_EVERY_S, start_reconciler
 from pos_terminal.counter.cashiers import AuthorityRequired
 from pos_terminal.counter.sales import SaleDesk, SaleRefused, check_ref
-from pos_terminal.counter.types import PaymentView, intent_of
+from pos_terminal.counter.types import PaymentView, intent_of, refund_of
 from pos_terminal.sentences import use_front_end
 from pos_terminal.text_safety import json_line
 
@@ -197,7 +197,6 @@ class CounterLoop:
         verb, _sep, rest = line.partition(" ")
         command = verb.upper()
         self.busy = True
-        self.counter.forget_last()
         try:
             if command not in COMMANDS:
                 raise LineError(_("unknown command {command}; {usage}").format(
@@ -234,11 +233,11 @@ class CounterLoop:
             data, _code = verdict.error_answer(exc, self.counter, subject, None)
             answer.update({k: v for k, v in data.items() if k != "error"})
             answer["ok"] = False
-        elif command == "REFUND" and self.counter.last_refund is not None:
+        elif command == "REFUND" and (m_refund_id := refund_of(exc)) is not None:
             try:
-                refund = self.counter.get_refund(self.counter.last_refund)
+                refund = self.counter.get_refund(m_refund_id)
             except Exception:
-                answer.update(m_refund_id=self.counter.last_refund, state="refunding",
+                answer.update(m_refund_id=m_refund_id, state="refunding",
                               outcome=verdict.Verdict.UNKNOWN.value,
                               exit_code=verdict.EXIT_UNKNOWN)
             else:

@@ -20,7 +20,7 @@ from typing import Any
 from pos_terminal.base.errors import ExitCode, PosError
 from pos_terminal.base.reasons import Reason, render
 from pos_terminal.checkout.ports import PaymentStore
-from pos_terminal.journal import PaymentState, PaymentView, RefundView
+from pos_terminal.journal import PaymentState, PaymentView, RefundState, RefundView
 
 S = PaymentState
 
@@ -61,9 +61,9 @@ def of_refund(view: RefundView) -> Verdict:
     """For a refund "paid" reads "refunded" and "not paid" reads "no money moved"."""
     if view.needs_review:
         return Verdict.NEEDS_REVIEW
-    if view.state is S.REFUNDED:
+    if view.state is RefundState.REFUNDED:
         return Verdict.PAID
-    if view.state is S.FAILED:
+    if view.state is RefundState.FAILED:
         return Verdict.NOT_PAID
     return Verdict.UNKNOWN
 

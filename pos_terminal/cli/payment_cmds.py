@@ -77,15 +77,15 @@ from pos_terminal.counter.types import (
     check_items,
     intent_of,
     parse_amount,
+    refund_of,
 )
 from pos_terminal.sentences import use_front_end
 from pos_terminal.sentences.reports import group_lines, report_lines
 from pos_terminal.text_safety import AbsurdNumber, bounded_int, clean
 
 S = PaymentState
-#: States a payment row can be in (NEW is before the intent; REFUNDING is a refund row's state).
-STATE_NAMES = [s.value for s in PaymentState if s not in (PaymentState.NEW,
-                                                            PaymentState.REFUNDING)]
+#: States a payment row can be in (NEW is before the intent).
+STATE_NAMES = [s.value for s in PaymentState if s is not PaymentState.NEW]
 
 
 # ------------------------------------------------------------------ shared helpers
@@ -128,7 +128,7 @@ def _unexpected(co: Counter, exc: Exception, *, as_json: bool, kind: str,
     data, code = verdict.error_answer(exc, co, target, amount)
     if kind == "status" and target is not None and code == EXIT_USAGE:
         code = EXIT_UNRESOLVED
-    if kind == "refund" and code == EXIT_USAGE and co.last_refund is not None:
+    if kind == "refund" and code == EXIT_USAGE and refund_of(exc) is not None:
         code = EXIT_UNRESOLVED
     if as_json:
         print_json(data)
@@ -596,7 +596,7 @@ def refund_cmd(ctx: click.Context, app_trans_id: str, amount_text: str | None,
     authorised_by = authorise(settings, action=N_("refund"), supervisor_id=supervisor_id,
                               pins=PinReader(pin_stdin), as_json=as_json)
     with stop_on_signals() as stop, _checkout(settings, as_json, kind="refund",
-                                              subject=lambda c, _e: c.last_refund) as co:
+                                              subject=lambda _c, exc: refund_of(exc)) as co:
         try:
             view = co.refund(app_trans_id, amount, description, cancel=stop.event,
                              cashier_id=cashier_id, authorised_by=authorised_by)
@@ -605,8 +605,8 @@ def refund_cmd(ctx: click.Context, app_trans_id: str, amount_text: str | None,
         except (FieldError, InvalidPayment) as exc:
             _error(exc.message, as_json=as_json, field=exc.field)
         except (JournalError, WalletError) as exc:
-            if co.last_refund is not None:  # after the refund's intent: answer with it
-                _unexpected(co, exc, as_json=as_json, kind="refund", subject=co.last_refund,
+            if refund_of(exc) is not None:  # after the refund's intent: answer with it
+                _unexpected(co, exc, as_json=as_json, kind="refund", subject=refund_of(exc),
                             amount=None)
             _error(exc.message, as_json=as_json)
     if as_json:

@@ -115,14 +115,6 @@ class Counter:
         sc = settings.scanner
         self._code_filter = CodeFilter(sc.code_alphabet, sc.code_min_length, sc.code_max_length)
 
-    # ---------------------------------------------------------------- what was last recorded
-    @property
-    def last_refund(self) -> str | None:
-        return self.checkout.last_refund
-
-    def forget_last(self) -> None:
-        self.checkout.last_refund = None
-
     @property
     def journal_path(self) -> str:
         return str(self.journal.path)

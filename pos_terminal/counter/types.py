@@ -12,7 +12,7 @@ from pos_terminal.checkout import (
     InvalidPayment,
     ReconcileReport,
 )
-from pos_terminal.checkout.errors import Stopped, intent_of
+from pos_terminal.checkout.errors import Stopped, intent_of, refund_of
 from pos_terminal.checkout.validation import (
     check_code,
     check_code_format,
@@ -29,6 +29,7 @@ from pos_terminal.journal import (
     PaymentView,
     RefundNotAllowed,
     RefundRefTaken,
+    RefundState,
     RefundView,
     Report,
     SaleRefTaken,
@@ -46,9 +47,10 @@ __all__ = [
     "FINAL_STATES", "AnswerNotRecorded", "Bank", "BankList", "CheckoutError",
     "CodeRefused", "EventView", "FieldError", "GatewayOrderView", "IllegalTransition",
     "InvalidPayment", "Item", "JournalError", "NoReceipt", "PaymentState", "PaymentView",
-    "ReconcileReport", "RedirectResult", "RefundNotAllowed", "RefundRefTaken", "RefundView",
+    "ReconcileReport", "RedirectResult", "RefundNotAllowed", "RefundRefTaken", "RefundState",
+    "RefundView",
     "Report", "RsaKeyError", "SaleRefTaken", "ServiceCheck", "Stopped", "UnknownPayment",
     "UnknownRefund", "WalletError", "check_code", "check_code_format", "check_description",
     "check_items", "intent_of", "late_charge_note", "mask_code", "parse_amount",
-    "pmc_name",
+    "pmc_name", "refund_of",
 ]

@@ -28,8 +28,10 @@ from pos_terminal.counter.types import (
     EventView,
     PaymentState,
     PaymentView,
+    RefundState,
     RefundView,
     late_charge_note,
+    refund_of,
 )
 from pos_terminal.text_safety import clean
 from pos_terminal.tui.csv_headers import header
@@ -86,7 +88,7 @@ def items_text(view: PaymentView) -> str:
 def row_state(view: PaymentView, refunds: Sequence[RefundView] = ()) -> str:
     """The State column: a late charge says where its return is, never just "succeeded"."""
     auto = next((r for r in refunds if r.auto), None)
-    if view.charged_late and auto is not None and auto.state is PaymentState.REFUNDING:
+    if view.charged_late and auto is not None and auto.state is RefundState.REFUNDING:
         return _("returning")
     if view.charged_late and view.state is PaymentState.SUCCEEDED:
         return _("charged late")
@@ -104,7 +106,7 @@ def _flags(view: PaymentView, refunds: Sequence[RefundView]) -> list[str]:
         parts.append(late)
     elif view.refunded_amount:
         parts.append(_("refunded {amount}").format(amount=format_vnd(view.refunded_amount)))
-    in_flight = sum(1 for r in refunds if r.state is PaymentState.REFUNDING and not r.auto)
+    in_flight = sum(1 for r in refunds if r.state is RefundState.REFUNDING and not r.auto)
     if in_flight:
         parts.append(ngettext("{count} refund in progress", "{count} refunds in progress",
                               in_flight).format(count=in_flight))
@@ -417,7 +419,7 @@ class PaymentDetailScreen(PosScreen[None]):
 
     def _settled_refund(self) -> RefundView | None:
         """The newest refund the wallet confirmed (the one a refund receipt is for)."""
-        done = [r for r in self.refunds if r.state is PaymentState.REFUNDED]
+        done = [r for r in self.refunds if r.state is RefundState.REFUNDED]
         return done[-1] if done else None
 
     @staticmethod
@@ -535,15 +537,22 @@ class PaymentDetailScreen(PosScreen[None]):
                                              authorised_by=authorised_by)
         except Exception as exc:
             text = cashier_message(exc)
-            self.app.call_from_thread(self.say, _("Refund not done: {reason}").format(
-                reason=text), True)
+            recorded = refund_of(exc)  # this refund's own id, whatever else runs meanwhile
+            if recorded is None:
+                self.app.call_from_thread(self.say, _("Refund not done: {reason}").format(
+                    reason=text), True)
+                return
+            self.app.call_from_thread(self.say, _(
+                "Refund {m_refund_id} recorded, its outcome not known yet: {reason}").format(
+                    m_refund_id=recorded, reason=text), True)
+            self.app.call_from_thread(self.load)
             return
         state = state_label(result.state.value)
-        ok = result.state is PaymentState.REFUNDED
+        ok = result.state is RefundState.REFUNDED
         text = (_("Refund {m_refund_id}: {amount} {state}").format(
                     m_refund_id=result.m_refund_id, amount=format_vnd(result.amount), state=state)
                 + (f". {result.message}" if result.message and not ok else ""))
-        self.app.call_from_thread(self.say, text, result.state is PaymentState.FAILED)
+        self.app.call_from_thread(self.say, text, result.state is RefundState.FAILED)
         self.app.call_from_thread(self.load)
         # `[printer] auto`: the counter prints its receipt; this screen shows how it went
         # (ReceiptUpdate names this payment).
