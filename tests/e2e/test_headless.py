@@ -41,6 +41,15 @@ class Counter:
         self.proc.stdin.flush()
         return self.read()
 
+    def __enter__(self) -> Counter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Killed if it still runs (a test that failed half-way), then reaped."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=10)
+
     def ask_showing(self, code: str, line: str) -> dict[str, Any]:
         """`line` (a PAY) while the customer holds `code` up to the scanner."""
         self.scanner.hold_up(code)
@@ -52,13 +61,8 @@ class Counter:
 
 @pytest.fixture
 def counter(config_file: Path, scanner: SerialScanner) -> Iterator[Counter]:
-    running = Counter(config_file, scanner)
-    try:
+    with Counter(config_file, scanner) as running:
         yield running
-    finally:
-        if running.proc.poll() is None:
-            running.proc.kill()
-        running.proc.wait(timeout=10)
 
 
 def fresh_code(emulator: object, wallet: str) -> str:
@@ -191,8 +195,7 @@ def test_messages_in_vietnamese_with_language_vi(config_file: Path, scanner: Ser
     commands, states and outcomes stay as the contract says."""
     text = config_file.read_text("utf-8").replace("[terminal]\n", '[terminal]\nlanguage = "vi"\n')
     config_file.write_text(text, "utf-8")
-    counter = Counter(config_file, scanner)
-    try:
+    with Counter(config_file, scanner) as counter:
         assert counter.read()["command"] == "READY"
         assert counter.ask("PAY 50.000đ")["error"] == (
             "số tiền phải là số nguyên VND (chỉ chữ số), nhận được '50.000đ'")
@@ -203,10 +206,6 @@ def test_messages_in_vietnamese_with_language_vi(config_file: Path, scanner: Ser
         assert (declined["ok"], declined["state"]) == (False, "failed")
         assert declined["message"].startswith("Số dư ví của khách không đủ.")
         assert counter.ask("QUIT") == {"ok": True, "command": "QUIT"}
-    finally:
-        if counter.proc.poll() is None:
-            counter.proc.kill()
-        counter.proc.wait(timeout=10)
 
 
 def test_a_payment_given_up_is_returned_when_charged_late(
@@ -217,8 +216,7 @@ def test_a_payment_given_up_is_returned_when_charged_late(
     from tests.checkout.conftest import write_config
 
     config = write_config(settings, tmp_path / "quick.toml", poll_deadline_s=0.3)
-    running = Counter(config, scanner)
-    try:
+    with Counter(config, scanner) as running:
         assert running.read()["command"] == "READY"
         given_up = running.ask_showing(fresh_code(emulator, "binh"), "PAY 30000")
         assert (given_up["ok"], given_up["state"], given_up["abandoned"]) == (
@@ -241,10 +239,6 @@ def test_a_payment_given_up_is_returned_when_charged_late(
         refunds = requests.get(f"{base}/_emulator/ledger", timeout=5).json()["refunds"]
         assert [(r["app_trans_id"], r["amount"]) for r in refunds] == [(tid, 30000)]
         assert running.ask("QUIT") == {"ok": True, "command": "QUIT"}
-    finally:
-        if running.proc.poll() is None:
-            running.proc.kill()
-        running.proc.wait(timeout=10)
 
 
 def test_pay_under_a_sale_ref_charges_once_like_the_terminal_api(

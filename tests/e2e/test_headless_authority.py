@@ -58,8 +58,7 @@ def _refunds(emulator: Any) -> list[dict[str, Any]]:
 def test_refund_on_the_line_needs_a_supervisor_once_one_exists(
         settings: Settings, config_file: Path, scanner: SerialScanner, emulator: Any) -> None:
     _staff(settings)
-    counter = Recorded(config_file, scanner)
-    try:
+    with Recorded(config_file, scanner) as counter:
         assert counter.read()["command"] == "READY"
         paid = counter.ask_showing(fresh_code(emulator, "an"), "PAY 50000")
         assert paid["state"] == "succeeded"
@@ -100,10 +99,6 @@ def test_refund_on_the_line_needs_a_supervisor_once_one_exists(
         assert counter.ask("QUIT")["ok"] is True
         assert counter.proc.wait(timeout=10) == 0
         stderr = counter.proc.stderr.read() if counter.proc.stderr else ""
-    finally:
-        if counter.proc.poll() is None:
-            counter.proc.kill()
-        counter.proc.wait(timeout=10)
 
     journal = Journal.open(settings.terminal.journal)
     try:
@@ -127,8 +122,7 @@ def test_old_lines_keep_working_while_no_supervisor_exists(
         Cashiers(journal).add("ann", "Ann Tran", ANN_PIN)  # cashiers, but no supervisor yet
     finally:
         journal.close()
-    counter = Recorded(config_file, scanner)
-    try:
+    with Recorded(config_file, scanner) as counter:
         assert counter.read()["command"] == "READY"
         paid = counter.ask_showing(fresh_code(emulator, "an"), "PAY 30000")
         done = counter.ask(f"REFUND {paid['app_trans_id']} 5000")
@@ -136,7 +130,3 @@ def test_old_lines_keep_working_while_no_supervisor_exists(
         asked = counter.ask(f"REFUND {paid['app_trans_id']} 5000 CASHIER=ann")
         assert (asked["ok"], asked["cashier_id"], asked["authorised_by"]) == (True, "ann", None)
         assert counter.ask("QUIT")["ok"] is True
-    finally:
-        if counter.proc.poll() is None:
-            counter.proc.kill()
-        counter.proc.wait(timeout=10)
