@@ -36,6 +36,7 @@ from pos_terminal.journal import (
     UnknownPayment,
     UnknownRefund,
 )
+from pos_terminal.journal.cashiers import CashierError
 from pos_terminal.receipts.content import NoReceipt
 from pos_terminal.sentences.labels import late_charge_note
 from pos_terminal.wallet.errors import FieldError, RsaKeyError, WalletError
@@ -44,7 +45,8 @@ from pos_terminal.wallet.probe import ServiceCheck
 from pos_terminal.wallet.results import Bank, BankList, RedirectResult, pmc_name
 
 __all__ = [
-    "FINAL_STATES", "AnswerNotRecorded", "Bank", "BankList", "CheckoutError",
+    "FINAL_STATES", "AnswerNotRecorded", "Bank", "BankList", "CashierError",
+    "CheckoutError",
     "CodeRefused", "EventView", "FieldError", "GatewayOrderView", "IllegalTransition",
     "InvalidPayment", "Item", "JournalError", "NoReceipt", "PaymentState", "PaymentView",
     "ReconcileReport", "RedirectResult", "RefundNotAllowed", "RefundRefTaken", "RefundState",

@@ -82,7 +82,7 @@ def quit_question(run: PaymentRun, counter: Counter) -> str:
         "the terminal now, the payment is kept and checked again when the terminal starts: do "
         "not charge the customer again."
     ).format(amount=format_vnd(run.sale.amount), order=order)
-    if counter.returns_late_charges:
+    if counter.payments.returns_late_charges:
         text += " " + _("If the wallet charges it after you close, the money is returned to the "
                         "customer automatically.")
     else:
@@ -183,7 +183,7 @@ class PosApp(App[None]):
         """Sign-in first once the journal has cashiers; without any, Sale as before."""
         from pos_terminal.tui.screens.signin import SignInScreen
 
-        if self.counter.cashiers().any_active():
+        if self.counter.cashiers.book().any_active():
             await self.push_screen(SignInScreen())
         else:
             await self._to_sale(switch=False)
@@ -194,7 +194,7 @@ class PosApp(App[None]):
         sale = SaleScreen()
         await (self.switch_screen(sale) if switch else self.push_screen(sale))
         if sale.query("#sale-message") and not self._no_supervisor_said and not (
-                self.counter.cashiers().any_supervisor()):
+                self.counter.cashiers.book().any_supervisor()):
             self._no_supervisor_said = True  # said once, until the first sale clears it
             sale.say(no_supervisor_notice())
 
@@ -244,7 +244,7 @@ class PosApp(App[None]):
     def sign_out(self, signed: SignedIn) -> None:
         problem = None
         try:
-            self.counter.sign_out(signed.cashier.id)
+            self.counter.cashiers.sign_out(signed.cashier.id)
         except Exception as exc:  # signed out all the same; the shift is closed by hand
             problem = cashier_message(exc)
         self.call_from_thread(self._signed_out, signed, problem)
@@ -513,7 +513,7 @@ class PosApp(App[None]):
             self._quit_question = None
             if yes:
                 if run.view is not None and run.unresolved:
-                    self.counter.abandon(run.view.app_trans_id)
+                    self.counter.payments.abandon(run.view.app_trans_id)
                 self.exit()
 
         dialog = ConfirmDialog(quit_question(run, self.counter))

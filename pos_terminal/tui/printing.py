@@ -21,6 +21,6 @@ def start_print(app: App[None], counter: Counter, subject_id: str, *,
     the counter's ReceiptPrinted event."""
 
     def work() -> None:
-        counter.print_receipt(subject_id, cashier_id=cashier_id)
+        counter.receipts.print(subject_id, cashier_id=cashier_id)
 
     app.run_worker(work, thread=True, group="receipt", exit_on_error=False)

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from pos_terminal.base.clock import day_bounds_ms, iso_day, today
-from pos_terminal.cli import journal_upkeep_cmds, payment_cmds
+from pos_terminal.cli import journal_upkeep_cmds, money_cmds
 from pos_terminal.cli.common import add_config_option
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal, PaymentState, RefundState
@@ -57,7 +57,7 @@ def journal_path(tmp_path: Path) -> Path:
 @pytest.fixture
 def cli(base_settings: Settings, journal_path: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
     group = click.Group("pos-terminal")
-    payment_cmds.register(group)
+    money_cmds.register(group)
     journal_upkeep_cmds.register(group)
     add_config_option(group)
     settings = base_settings.replace_section("terminal", journal=journal_path)
