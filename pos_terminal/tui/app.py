@@ -389,9 +389,9 @@ class PosApp(App[None]):
         problem = missing_device(source.spec)
         if problem is not None:
             self.call_from_thread(
-                self.notify, _("Scanner {spec} not available: {problem}. Fix [scanner] source "
-                               "in the configuration; until then the keyboard wedge (USB "
-                               "scanner) still works.").format(spec=source.spec, problem=problem),
+                self.notify, _("Scanner {spec} not available: {problem}. Tell your supervisor; "
+                               "until it is fixed, a USB scanner that types like a keyboard "
+                               "still works.").format(spec=source.spec, problem=problem),
                 severity="error", timeout=30)
         scanner = Scanner(source, self.counter)
         self.source = scanner
@@ -531,8 +531,8 @@ class PosApp(App[None]):
         previous = self.header_state.get("service")
         if event.state == ServiceCheck.CREDENTIALS_WRONG and previous != event.state:
             self.notify(_("The wallet service refuses this terminal's credentials ({detail}): "
-                          "payments will be refused. Check [service] app_id and key1 (or the "
-                          "environment variable POS_KEY1).").format(detail=event.detail),
+                          "payments will be refused. Tell your supervisor: the terminal's "
+                          "wallet settings need fixing.").format(detail=event.detail),
                         severity="error", timeout=30, markup=False)
         # the header last: whoever sees the new state also finds the notice already there
         self.set_header(service=event.state or None, reachable=event.reachable)

@@ -81,7 +81,7 @@ def test_lockout_after_max_attempts_then_expiry_and_unlock(book: Cashiers,
         book.verify_pin("ann", "1111")
     with pytest.raises(CashierLocked, match="3 wrong PINs in a row"):
         book.verify_pin("ann", "1111")
-    with pytest.raises(CashierLocked, match="cashier unlock ann"):
+    with pytest.raises(CashierLocked, match="unlock it now on the sign-in screen: Ctrl"):
         book.verify_pin("ann", "2468")  # the right PIN does not open a locked id
     kinds = [kind for _t, kind, _d in book.events("ann")]
     assert kinds == ["added", "pin_failed", "pin_failed", "pin_failed", "locked"]

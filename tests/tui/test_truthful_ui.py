@@ -44,8 +44,8 @@ async def test_header_tells_the_truth_about_the_service(
             if "key1" in change:
                 assert notes == [
                     "The wallet service refuses this terminal's credentials (code -402: "
-                    "invalid app or signature: mac): payments will be refused. Check [service] "
-                    "app_id and key1 (or the environment variable POS_KEY1)."]
+                    "invalid app or signature: mac): payments will be refused. Tell your "
+                    "supervisor: the terminal's wallet settings need fixing."]
     assert ledger(emulator)["charges"] == []
 
 
@@ -99,5 +99,5 @@ async def test_a_missing_scanner_is_said_at_once(settings: Settings, make_app) -
         assert next(n.message for n in pilot.app._notifications) == (
             f"Scanner {spec} not available: /dev/input/event-pos-terminal-test-missing does "
             "not exist: plug the scanner in, or name its event device (ls -l "
-            "/dev/input/by-id). Fix [scanner] source in the configuration; until then the "
-            "keyboard wedge (USB scanner) still works.")
+            "/dev/input/by-id). Tell your supervisor; until it is fixed, a USB scanner that "
+            "types like a keyboard still works.")
