@@ -19,7 +19,7 @@ from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.screens.supervisor import SupervisorDialog
 from tests.receipts.test_receipts import CUT, INIT, Listener
 from tests.tui.conftest import KeyClock, wallet_code
-from tests.tui.helpers import screen_lines, text_of, type_keys, wait_until
+from tests.tui.helpers import screen_lines, shown, text_of, type_keys, wait_until
 from tests.tui.test_cashiers import on_sale, sign_in
 from tests.tui.test_flows import charge
 
@@ -109,8 +109,8 @@ async def test_a_print_failure_reads_in_the_other_language_after_f8(
         await wait_until(pilot, lambda: receipt_line(pilot).startswith("No receipt printed"),
                          what="the refusal in English")
         await type_keys(pilot, key_clock, "f8")  # redrawn, not dismissed
-        await wait_until(pilot, lambda: receipt_line(pilot).startswith("Chưa in phiếu: "),
-                         what="the refusal in Vietnamese")
+        await wait_until(pilot, lambda: shown(pilot, "#result-receipt").startswith(
+            "Chưa in phiếu: "), what="the refusal in Vietnamese")
         text = receipt_line(pilot)
         assert isinstance(pilot.app.screen, ResultScreen)
         assert text.startswith(f"Chưa in phiếu: không kết nối được máy in mạng 127.0.0.1:{port} (")
