@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from babel.numbers import format_decimal
 from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -368,7 +369,8 @@ class PosApp(App[None]):
         if status.fps is not None:
             parts.append(_("{fps} frames/s").format(fps=f"{status.fps:.0f}"))
         if status.decode_ms is not None:
-            parts.append(_("decoding {ms} ms").format(ms=f"{status.decode_ms:.1f}"))
+            parts.append(_("decoding {ms} ms").format(ms=format_decimal(
+                status.decode_ms, format="0.0", locale=current_language())))  # vi: 4,1
         if detail:
             parts.append(detail)
         return " · ".join(parts)
