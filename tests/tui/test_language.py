@@ -145,3 +145,43 @@ async def test_a_payment_taken_in_vietnamese_reads_in_english_after_f8(
                          what="History's note in English")
     assert checkout.journal.get(row.app_trans_id).why == row.why
     assert row.why.code == "declined.balance"
+
+
+async def test_enter_after_f8_on_the_result_starts_an_empty_sale(
+        settings: Settings, make_app, key_clock, emulator) -> None:
+    """F8 on the Result, then Enter ("next sale"): the Sale screen under it, redrawn in the
+    new language when it comes back, is empty; it kept the last sale's amount, which the
+    next customer would have been charged."""
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await charge(pilot, key_clock, emulator, "12000", "an")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen)
+                         and shown(pilot, "#result-headline") == "PAID", what="the result")
+        await type_keys(pilot, key_clock, "f8")
+        await wait_until(pilot, lambda: shown(pilot, "#result-headline") == "ĐÃ THANH TOÁN",
+                         what="the Vietnamese result")
+        await type_keys(pilot, key_clock, "enter")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen)
+                         and hint(pilot) == HINT_VI, what="the Vietnamese sale screen")
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert screen.query_one(AmountField).amount == 0
+        assert screen.current_sale().description == ""
+
+
+async def test_digits_after_f8_on_the_result_all_land_in_the_next_sale(
+        settings: Settings, make_app, key_clock, emulator) -> None:
+    """F8 on the Result, then the next amount typed at once: the first digit closes the Result
+    and every digit lands in the redrawn Sale screen, none undone by the redraw."""
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await charge(pilot, key_clock, emulator, "12000", "an")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen)
+                         and shown(pilot, "#result-headline") == "PAID", what="the result")
+        await type_keys(pilot, key_clock, "f8")
+        await wait_until(pilot, lambda: shown(pilot, "#result-headline") == "ĐÃ THANH TOÁN",
+                         what="the Vietnamese result")
+        await type_keys(pilot, key_clock, *"25000")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen)
+                         and hint(pilot) == HINT_VI, what="the Vietnamese sale screen")
+        field = pilot.app.screen.query_one(AmountField)
+        await wait_until(pilot, lambda: field.amount == 25_000, timeout=5,
+                         what="the amount 25000")
