@@ -1,5 +1,6 @@
 """Cashiers, shifts and receipts: `cashier add|list|remove|unlock|set-pin|events`,
-`shift open|close|list`, `receipt ID`; and the supervisor authorisation that `refund` and `override` ask for.
+`shift open|close|list`, `receipt ID`; and the supervisor authorisation that `refund` and
+`override` ask for.
 
 PINs come from stdin with --pin-stdin (one per line, for scripts) or are asked for without
 echo. They are never printed, logged or journaled (the journal keeps salted scrypt hashes).

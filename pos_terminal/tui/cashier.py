@@ -13,6 +13,7 @@ from pos_terminal.counter.admin import (
 )
 from pos_terminal.tui.format import vn_time
 
+
 def no_supervisor_notice() -> str:
     # Supervisors are added where the terminal is set up (the CLI, docs/commands.md): the
     # cashier's next step is to ask for one.

@@ -65,8 +65,8 @@ JOURNAL_COMMANDS: dict[str, tuple[str, ...]] = {
 #: payment rows do not stop them (they are checked for no traceback there), every other
 #: condition does.
 CASHIER_BOOK = {"cashier add", "cashier list", "cashier remove", "cashier unlock",
-                "cashier set-pin", "cashier events", "shift open", "shift close", "shift list", "api-token add", "api-token list",
-                "api-token remove"}
+                "cashier set-pin", "cashier events", "shift open", "shift close", "shift list",
+                "api-token add", "api-token list", "api-token remove"}
 #: Commands that never open the configured journal (demo uses a temporary one).
 NO_JOURNAL = {"demo", "emulator", "banks", "verify-redirect", "verify-callback", "scan-image",
               "scan"}

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import re
 import string
+from pathlib import Path
 
 import pytest
 
 from pos_terminal import sentences
 from pos_terminal.base.reasons import Reason
-from pos_terminal.sentences import printing, refusals, wallet_codes
 from pos_terminal.sentences import payments as payment_sentences
+from pos_terminal.sentences import printing, refusals, wallet_codes
 from pos_terminal.sentences.reports import report_lines
 
 #: A command to type or a setting to edit: a cashier's screen says neither.
@@ -31,7 +32,7 @@ def _names() -> set[str]:
     names: set[str] = set()
     for module in MODULES:
         for text in re.findall(r'N_\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)\)',
-                               open(module.__file__, encoding="utf-8").read()):
+                               Path(str(module.__file__)).read_text(encoding="utf-8")):
             joined = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', text))
             names |= {field for _l, field, _f, _c in string.Formatter().parse(joined) if field}
     return {name.split("!")[0] for name in names}
