@@ -131,7 +131,9 @@ class PosApp(App[None]):
         self.header_state: dict[str, Any] = {"reachable": None, "service": None,
                                              "pending": None}
         self.ledger_sync: BackgroundSync | None = None
-        self.shifts = Shifts(self)  # sign-in, the shift's totals, sign-out (tui/shifts.py)
+        # sign-in, the shift's totals, sign-out (tui/shifts.py)
+        self.shifts = Shifts(self, lambda: self.counter, self.set_header,
+                             self.payments.in_flight)
         # R / P / N and `[printer] auto`: which receipts print, how each went (tui/printing.py)
         self.receipts = ReceiptDesk(self, lambda: self.counter, lambda: self.cashier_id)
 

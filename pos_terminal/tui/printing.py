@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 from pos_terminal.counter import Counter, PrintOutcome, ReceiptPrinted, ReceiptPrinting
 from pos_terminal.tui.messages import ReceiptUpdate
-from pos_terminal.tui.screens.base import PosScreen
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -54,8 +53,8 @@ class ReceiptDesk:
 
     def _tell(self, message: ReceiptUpdate) -> None:
         """To every screen that shows this receipt, on top or not; none: a notification."""
-        shown = [screen for screen in self._app.screen_stack if isinstance(screen, PosScreen)
-                 and screen.shows_receipt(message.subject_id, message.app_trans_id)]
+        shown = [screen for screen in self._app.screen_stack
+                 if _shows(screen, message.subject_id, message.app_trans_id)]
         for screen in shown:
             screen.post_message(message)
         outcome = message.outcome
@@ -63,3 +62,10 @@ class ReceiptDesk:
             self._app.notify(outcome.message,
                              severity="information" if outcome.printed else "error",
                              markup=False, timeout=10)
+
+
+def _shows(screen: object, subject_id: str, app_trans_id: str) -> bool:
+    """PosScreen.shows_receipt, asked without importing the screens (they reach this module
+    through tui/host.py: a circle)."""
+    shows = getattr(screen, "shows_receipt", None)
+    return callable(shows) and bool(shows(subject_id, app_trans_id))

@@ -5,25 +5,29 @@ shift in a worker and goes back to Sign-in. The App owns the keys and asks this 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any
+
+from textual.app import App
 
 from pos_terminal.base.clock import now_ms
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import _
-from pos_terminal.counter import SignedIn
+from pos_terminal.counter import Counter, SignedIn
 from pos_terminal.tui.cashier import no_supervisor_notice
-
-if TYPE_CHECKING:
-    from pos_terminal.tui.app import PosApp
 
 #: The worker groups of money on its way: no sign-out meanwhile.
 BUSY_GROUPS = frozenset({"payment", "refund", "override"})
 
 
 class Shifts:
-    def __init__(self, app: PosApp) -> None:
+    def __init__(self, app: App[Any], counter: Callable[[], Counter],
+                 set_header: Callable[..., None], payment_in_flight: threading.Event) -> None:
         self._app = app
+        self._counter = counter  # the App's (tests may replace it after construction)
+        self._set_header = set_header
+        self._payment_in_flight = payment_in_flight
         self.signed_in: SignedIn | None = None
         self._no_supervisor_said = False
 
@@ -31,7 +35,7 @@ class Shifts:
         """Sign-in first once the journal has cashiers; without any, Sale as before."""
         from pos_terminal.tui.screens.signin import SignInScreen
 
-        if self._app.counter.cashiers().any_active():
+        if self._counter().cashiers().any_active():
             await self._app.push_screen(SignInScreen())
         else:
             await self._to_sale(switch=False)
@@ -42,18 +46,18 @@ class Shifts:
         app, sale = self._app, SaleScreen()
         await (app.switch_screen(sale) if switch else app.push_screen(sale))
         if sale.query("#sale-message") and not self._no_supervisor_said and not (
-                app.counter.cashiers().any_supervisor()):
+                self._counter().cashiers().any_supervisor()):
             self._no_supervisor_said = True  # said once, until the first sale clears it
             sale.say(no_supervisor_notice())
 
     def signed_in_as(self, signed: SignedIn) -> None:
         self.signed_in = signed
-        self._app.set_header(cashier=signed.cashier.name)
+        self._set_header(cashier=signed.cashier.name)
         self._app.call_later(self._to_sale, switch=True)
 
     def _busy(self) -> bool:
         app = self._app
-        return app.payments.in_flight.is_set() or any(
+        return self._payment_in_flight.is_set() or any(
             getattr(screen, "holds_a_payment", False) for screen in app.screen_stack) or any(
             worker.group in BUSY_GROUPS and worker.is_running for worker in app.workers)
 
@@ -81,7 +85,7 @@ class Shifts:
         signed in has a shift open (nothing to ask)."""
         from pos_terminal.tui.screens.shift import ShiftDialog, ShiftTotals
 
-        signed, counter = self.signed_in, self._app.counter
+        signed, counter = self.signed_in, self._counter()
         if signed is None:
             return False
         try:
@@ -94,12 +98,12 @@ class Shifts:
         return True
 
     def _close(self, signed: SignedIn) -> None:
-        app = self._app
+        app, counter = self._app, self._counter()
 
         def close() -> None:  # a worker thread: closing the shift writes the journal
             problem = None
             try:
-                app.counter.sign_out(signed.cashier.id)
+                counter.sign_out(signed.cashier.id)
             except Exception as exc:  # signed out all the same; the shift is closed by hand
                 problem = cashier_message(exc)
             app.call_from_thread(self._signed_out, signed, problem)
@@ -109,7 +113,7 @@ class Shifts:
 
     def _signed_out(self, signed: SignedIn, problem: str | None) -> None:
         self.signed_in = None
-        self._app.set_header(cashier=None)
+        self._set_header(cashier=None)
         self._app.call_later(self._back_to_sign_in, signed, problem)
 
     async def _back_to_sign_in(self, signed: SignedIn, problem: str | None) -> None:
