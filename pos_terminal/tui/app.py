@@ -123,7 +123,8 @@ class PosApp(App[None]):
         self._background = background
         self.keys = KeyRouter(self, KeyWedge(settings.scanner.wedge_max_interkey_ms,
                                              settings.scanner.wedge_min_length),
-                              self._deliver_key, self._wedge_scan)
+                              self._deliver_key, self._wedge_scan,
+                              lambda: getattr(self.screen, "redrawing", False))
         self.payments = PaymentController(self, lambda: self.counter, lambda: self.cashier_id)
         self.payments.on_end.append(self._payment_ended)
         self._quit_question: tuple[PaymentRun, ModalScreen[bool]] | None = None

@@ -106,6 +106,11 @@ class PosScreen(Screen[ResultT]):
             for act in pending:
                 act()
 
+    @property
+    def redrawing(self) -> bool:
+        """F8 is drawing it again: keys wait (tui/keys.py), answers wait (`once_drawn`)."""
+        return self._redrawing
+
     def once_drawn(self, act: Callable[[], object]) -> None:
         """Run `act` (which changes what the screen shows) now, or once the redraw under way
         is done: an answer that arrives while F8 draws the screen again (a Result closed in
