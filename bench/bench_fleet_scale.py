@@ -65,7 +65,7 @@ def counter_id(n: int) -> str:
 def seed_templates(pg: PgServer, folder: Path) -> tuple[str, str, str]:
     """One counter pays, refunds and ships for real: the rows every generated row copies.
     Returns (template payment id, template refund id, its journal id)."""
-    from pos_terminal.journal import Journal, PaymentState
+    from pos_terminal.journal import Journal, RefundState
 
     settings = counter_settings(folder / "seed.sqlite3", "SEED", counter_login(pg.dsn, "SEED"),
                                 ca_file=pg.ca_file)
@@ -75,7 +75,7 @@ def seed_templates(pg: PgServer, folder: Path) -> tuple[str, str, str]:
         journal.record_refund_intent(m_refund_id="seed-refund", app_trans_id=paid.app_trans_id,
                                      amount=100, description="bench",
                                      request_ms=int(time.time() * 1000))
-        journal.refund_transition("seed-refund", PaymentState.REFUNDED, message="refunded",
+        journal.refund_transition("seed-refund", RefundState.REFUNDED, message="refunded",
                                   refund_id="r1")
     sync = LedgerSync(settings)
     try:

@@ -169,9 +169,9 @@ def history(size: Size) -> None:
     counter = open_counter_or_exit(size.settings)
     try:
         since, until = day_bounds_ms(size.day)
-        rows = counter.list_payments(since_ms=since, until_ms=until, newest_first=True)
+        rows = counter.history.list(since_ms=since, until_ms=until, newest_first=True)
         for p in rows:
-            counter.refunds(p.app_trans_id)
+            counter.refunds.list(p.app_trans_id)
     finally:
         counter.close()
 

@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from pos_terminal.journal import SCHEMA_VERSION, Journal, PaymentState
+from pos_terminal.journal import SCHEMA_VERSION, Journal, PaymentState, RefundState
 from pos_terminal.journal.cashiers import Cashiers
 from pos_terminal.journal.schema import MIGRATIONS
 
@@ -153,7 +153,7 @@ def _refund(journal: Journal, tid: str, amount: int | None, *, auto: bool) -> No
                                  description="Refund", request_ms=journal.now(),
                                  lease_ttl_ms=LEASE_MS, auto=auto)
     journal.refund_claim_send(mid, LEASE_MS)
-    journal.refund_transition(mid, S.REFUNDED, message="Refunded.", return_code=1,
+    journal.refund_transition(mid, RefundState.REFUNDED, message="Refunded.", return_code=1,
                               sub_return_code=1, refund_id=mid[-10:], release=True)
 
 

@@ -44,7 +44,7 @@ from pos_terminal.counter import outcome as verdict
 from pos_terminal.counter.background import RECONCILE_EVERY_S, start_reconciler
 from pos_terminal.counter.cashiers import AuthorityRequired
 from pos_terminal.counter.sales import SaleDesk, SaleRefused, check_ref
-from pos_terminal.counter.types import PaymentView, intent_of
+from pos_terminal.counter.types import PaymentView, intent_of, refund_of
 from pos_terminal.sentences import use_front_end
 from pos_terminal.text_safety import json_line
 
@@ -197,7 +197,6 @@ class CounterLoop:
         verb, _sep, rest = line.partition(" ")
         command = verb.upper()
         self.busy = True
-        self.counter.forget_last()
         try:
             if command not in COMMANDS:
                 raise LineError(_("unknown command {command}; {usage}").format(
@@ -228,17 +227,17 @@ class CounterLoop:
         """ok:false with the error; about a payment that exists: its state and app_trans_id."""
         answer: dict[str, Any] = {"ok": False, "command": command, "error": _message(exc)}
         subject = intent_of(exc) if command == "PAY" else None
-        if command == "STATUS" and args and self.counter.find(args) is not None:
+        if command == "STATUS" and args and self.counter.payments.find(args) is not None:
             subject = args
         if subject is not None:
-            data, _code = verdict.error_answer(exc, self.counter, subject, None)
+            data, _code = verdict.error_answer(exc, self.counter.payments, subject, None)
             answer.update({k: v for k, v in data.items() if k != "error"})
             answer["ok"] = False
-        elif command == "REFUND" and self.counter.last_refund is not None:
+        elif command == "REFUND" and (m_refund_id := refund_of(exc)) is not None:
             try:
-                refund = self.counter.get_refund(self.counter.last_refund)
+                refund = self.counter.refunds.get(m_refund_id)
             except Exception:
-                answer.update(m_refund_id=self.counter.last_refund, state="refunding",
+                answer.update(m_refund_id=m_refund_id, state="refunding",
                               outcome=verdict.Verdict.UNKNOWN.value,
                               exit_code=verdict.EXIT_UNKNOWN)
             else:
@@ -266,7 +265,7 @@ class CounterLoop:
                                   "STATUS REF=<sale_ref>"))
             if args.upper().startswith(REF):
                 return self.sale_status(_sale_ref(args))
-            answer = verdict.payment_answer(self.counter.status(args))
+            answer = verdict.payment_answer(self.counter.payments.status(args))
             # As for PAY: ok only when paid, never for a payment still unknown or under review.
             return {"ok": answer["outcome"] == verdict.Verdict.PAID.value, **answer}
         if command == "REFUND":
@@ -281,32 +280,32 @@ class CounterLoop:
         return {"ok": True, **self.counter.reconcile(cancel=self.stop).to_json()}
 
     def pay(self, amount: int, description: str) -> dict[str, Any]:
-        self.counter.validate_amount(amount)  # limits before any scan
+        self.counter.payments.validate_amount(amount)  # limits before any scan
         code = self.wait_for_code()
-        view = self.counter.pay(amount, code, description=description, cancel=self.stop,
-                                stop=self.stop)
+        view = self.counter.payments.pay(amount, code, description=description, cancel=self.stop,
+                                         stop=self.stop)
         return self._answer(view, code)
 
     def pay_sale(self, amount: int, sale_ref: str, description: str) -> dict[str, Any]:
         """PAY under the sale system's reference: at most one charge per sale (SaleDesk)."""
-        self.counter.validate_amount(amount)  # limits before any scan
-        if self.scanner is None and self.counter.find_by_sale_ref(sale_ref) is None:
+        self.counter.payments.validate_amount(amount)  # limits before any scan
+        if self.scanner is None and self.counter.payments.find_by_sale_ref(sale_ref) is None:
             raise LineError(_("no scanner: start with --scanner SPEC to take payment codes"))
         view = self.desk.pay(sale_ref, amount, description=description, stop=self.stop)
         return self._answer(view)
 
     def sale_status(self, sale_ref: str) -> dict[str, Any]:
-        view = self.counter.find_by_sale_ref(sale_ref)
+        view = self.counter.payments.find_by_sale_ref(sale_ref)
         if view is None:
             raise LineError(_("no payment for sale {sale_ref}: it was never charged here "
                               "(PAY <amount> REF={sale_ref} charges it)").format(
                                   sale_ref=sale_ref))
-        answer = verdict.payment_answer(self.counter.status(view.app_trans_id))
+        answer = verdict.payment_answer(self.counter.payments.status(view.app_trans_id))
         return {"ok": answer["outcome"] == verdict.Verdict.PAID.value, **answer}
 
     def _answer(self, view: PaymentView, code: ScannedCode | None = None) -> dict[str, Any]:
         if verdict.of_payment(view) is verdict.Verdict.UNKNOWN:  # given up: returned if late
-            view = self.counter.abandon(view.app_trans_id)
+            view = self.counter.payments.abandon(view.app_trans_id)
         answer = verdict.payment_answer(view)
         return {"ok": answer["outcome"] == verdict.Verdict.PAID.value,
                 "code": code.masked if code is not None else mask_last4(view.code_last4),
@@ -322,10 +321,10 @@ class CounterLoop:
                               "{usage}").format(usage=REFUND_USAGE))
         amount = _amount(parts[1], THE_REFUND_AMOUNT) if len(parts) == 2 else None
         try:
-            asked_by = (self.counter.asking_cashier(options["CASHIER"])
+            asked_by = (self.counter.cashiers.asking(options["CASHIER"])
                         if "CASHIER" in options else None)
-            authorised_by = self.counter.authorise(options.get("SUPERVISOR"),
-                                                   options.get("PIN"))
+            authorised_by = self.counter.cashiers.authorise(options.get("SUPERVISOR"),
+                                                            options.get("PIN"))
         except AuthorityRequired:
             raise LineError(_("a supervisor must authorise a refund: send {usage} with a "
                               "supervisor's id and PIN. Nothing was sent.").format(
@@ -333,8 +332,8 @@ class CounterLoop:
         except Exception as exc:  # a refusal, or the journal unreadable: nothing is sent
             raise LineError(_("{reason} Nothing was sent.").format(
                 reason=_message(exc))) from None
-        refund = self.counter.refund(parts[0], amount, cancel=self.stop, cashier_id=asked_by,
-                                     authorised_by=authorised_by)
+        refund = self.counter.refunds.create(parts[0], amount, cancel=self.stop,
+                                             cashier_id=asked_by, authorised_by=authorised_by)
         return {"ok": refund.state.value != "failed", **verdict.refund_answer(refund)}
 
     def wait_for_code(self) -> ScannedCode:
@@ -372,8 +371,9 @@ def serve(counter: Counter, source_factory: Callable[[], ScanSource | None],
     reconciler = start_reconciler(counter, done, "headless-reconcile",
                                   every_s=lambda: RECONCILE_EVERY_S, busy=lambda: loop.busy)
     try:
-        ready: dict[str, Any] = {"ok": True, "command": "READY", "scanner": loop.source.spec
-                                 if loop.source else None, "pending": counter.pending_count()}
+        ready: dict[str, Any] = {"ok": True, "command": "READY",
+                                 "scanner": loop.source.spec if loop.source else None,
+                                 "pending": counter.payments.pending_count()}
         if ledger is not None:
             ready["ledger"] = ledger()
         loop.emit(ready)

@@ -81,7 +81,7 @@ async def display_events(request: Request, token: str | None = None) -> EventSou
 @router.get("/qr/{app_trans_id}.svg", summary="A gateway order's QR for the display")
 def qr(app_trans_id: str, request: Request, token: str | None = None) -> Response:
     display_allowed(request, token)
-    view = terminal_of(request).counter.find(app_trans_id)
+    view = terminal_of(request).counter.payments.find(app_trans_id)
     if view is None or not view.order_url:
         raise ApiError("not_found", _("No gateway order {app_trans_id} to show.").format(
             app_trans_id=app_trans_id))

@@ -28,6 +28,7 @@ from pos_terminal.counter.types import (
     UnknownPayment,
     UnknownRefund,
     intent_of,
+    refund_of,
 )
 
 log = logging.getLogger(__name__)
@@ -140,10 +141,11 @@ def _validation_message(exc: RequestValidationError) -> tuple[str, str]:
 
 
 def _payment_of(exc: Exception) -> dict[str, Any]:
-    """The payment an error happened to after its intent was recorded: the error's own (never
-    another request's, however many are paid in parallel)."""
-    app_trans_id = intent_of(exc)
-    return {} if app_trans_id is None else {"app_trans_id": app_trans_id}
+    """The payment (or refund) an error happened to after its intent was recorded: the error's
+    own (never another request's, however many are paid or refunded in parallel)."""
+    app_trans_id, m_refund_id = intent_of(exc), refund_of(exc)
+    return ({} if app_trans_id is None else {"app_trans_id": app_trans_id}) | (
+        {} if m_refund_id is None else {"m_refund_id": m_refund_id})
 
 
 def install(app: FastAPI) -> None:

@@ -56,7 +56,7 @@ def pay(body: PaymentIn, request: Request,
 def by_sale_ref(request: Request, _token: PayToken,
                 sale_ref: str = Query(pattern=REF)) -> dict[str, Any]:
     terminal = terminal_of(request)
-    view = terminal.counter.find_by_sale_ref(sale_ref)
+    view = terminal.counter.payments.find_by_sale_ref(sale_ref)
     if view is None:
         waiting = _waiting_answer(terminal, sale_ref)
         if waiting is not None:
@@ -65,14 +65,14 @@ def by_sale_ref(request: Request, _token: PayToken,
                                       "here (a new POST with it charges it).").format(
                                           sale_ref=sale_ref))
     if view.state in UNRESOLVED and terminal.desk.waiting(sale_ref) is None:
-        view = terminal.counter.status(view.app_trans_id)
+        view = terminal.counter.payments.status(view.app_trans_id)
     return payment_answer(view)
 
 
 @router.get("/{app_trans_id}", summary="A payment by its app_trans_id")
 def by_id(app_trans_id: str, request: Request,
           _token: PayToken) -> dict[str, Any]:
-    return payment_answer(terminal_of(request).counter.status(app_trans_id))
+    return payment_answer(terminal_of(request).counter.payments.status(app_trans_id))
 
 
 def _aborted(terminal: Terminal, sale_ref: str | None = None,
@@ -98,6 +98,6 @@ def abort_sale(body: AbortIn, request: Request,
              "waiting for its scan, or stop following it")
 def abort_payment(payment_id: str, request: Request, _token: PayToken) -> dict[str, Any]:
     terminal = terminal_of(request)
-    if terminal.counter.find(payment_id) is not None:
+    if terminal.counter.payments.find(payment_id) is not None:
         return _aborted(terminal, app_trans_id=payment_id)
     return _aborted(terminal, sale_ref=payment_id)  # waiting for a scan: no app_trans_id yet

@@ -24,7 +24,7 @@ router = APIRouter(prefix="/v1/refunds", tags=["refunds"])
 def _authorised_by(terminal: Terminal, token: ApiToken, body: RefundIn) -> str | None:
     if token.allows("trusted-refund"):
         return token.authorised_by
-    return terminal.counter.authorise(body.supervisor, body.pin)
+    return terminal.counter.cashiers.authorise(body.supervisor, body.pin)
 
 
 def _same(refund: RefundView, body: RefundIn) -> RefundView:
@@ -41,24 +41,24 @@ def refund(body: RefundIn, request: Request,
            token: RefundToken) -> dict[str, Any]:
     terminal = terminal_of(request)
     counter = terminal.counter
-    counter.validate_amount(body.amount)  # whole VND within the limits of a payment
+    counter.payments.validate_amount(body.amount)  # whole VND within the limits of a payment
     authorised_by = _authorised_by(terminal, token, body)
-    existing = counter.find_refund_by_ref(body.refund_ref)
+    existing = counter.refunds.find_by_ref(body.refund_ref)
     if existing is not None:
         return verdict.refund_answer(_same(existing, body))
     try:
         # who asked: the payment's cashier (the POS names no cashier); who authorised: above
-        view = counter.refund(body.app_trans_id, body.amount, body.description,
-                              authorised_by=authorised_by, refund_ref=body.refund_ref)
+        view = counter.refunds.create(body.app_trans_id, body.amount, body.description,
+                                      authorised_by=authorised_by, refund_ref=body.refund_ref)
     except RefundRefTaken as exc:  # the same refund_ref recorded meanwhile (a parallel retry)
-        view = _same(counter.get_refund(exc.m_refund_id), body)
+        view = _same(counter.refunds.get(exc.m_refund_id), body)
     return verdict.refund_answer(view)
 
 
 @router.get("", summary="The refund under a refund_ref")
 def by_ref(request: Request, _token: RefundToken,
            refund_ref: str = Query(pattern=REF)) -> dict[str, Any]:
-    found = terminal_of(request).counter.find_refund_by_ref(refund_ref)
+    found = terminal_of(request).counter.refunds.find_by_ref(refund_ref)
     if found is None:
         raise ApiError("not_found", _("No refund under {ref}: it was never made here.").format(
             ref=refund_ref))
@@ -68,4 +68,4 @@ def by_ref(request: Request, _token: RefundToken,
 @router.get("/{m_refund_id}", summary="A refund by its m_refund_id")
 def by_id(m_refund_id: str, request: Request,
           _token: RefundToken) -> dict[str, Any]:
-    return verdict.refund_answer(terminal_of(request).counter.get_refund(m_refund_id))
+    return verdict.refund_answer(terminal_of(request).counter.refunds.get(m_refund_id))

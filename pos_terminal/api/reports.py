@@ -17,19 +17,19 @@ router = APIRouter(tags=["reports and receipts"])
 
 @router.get("/v1/reports/x", summary="X report: the day so far (closes nothing)")
 def x_report(request: Request, _token: ReportsToken) -> dict[str, Any]:
-    return terminal_of(request).counter.x_report().to_json()
+    return terminal_of(request).counter.reports.x().to_json()
 
 
 @router.post("/v1/reports/z", summary="Z report: closes the day")
 def z_report(request: Request, _token: ReportsToken) -> dict[str, Any]:
-    return terminal_of(request).counter.close_day().to_json()
+    return terminal_of(request).counter.reports.z().to_json()
 
 
 @router.get("/v1/receipts/{subject_id}", summary="The receipt of a payment or refund, as lines")
 def receipt(subject_id: str, request: Request, _token: ReportsToken,
             lang: Literal["vi", "en"] | None = None) -> dict[str, Any]:
     try:
-        found = terminal_of(request).counter.receipt(subject_id, lang)
+        found = terminal_of(request).counter.receipts.lines(subject_id, lang)
     except LookupError as exc:
         raise ApiError("not_found", getattr(exc, "message", str(exc))) from None
     except NoReceipt as exc:

@@ -13,6 +13,7 @@ from pos_terminal.journal import (
     JournalUnavailable,
     PaymentState,
     PaymentView,
+    RefundState,
     RefundView,
 )
 
@@ -27,5 +28,6 @@ __all__ = [
     "PaymentState",
     "PaymentView",
     "ReconcileReport",
+    "RefundState",
     "RefundView",
 ]

@@ -107,7 +107,6 @@ class Checkout:
         self._codes_in_flight: dict[str, str] = {}  # fingerprint -> app_trans_id
         self._rows_in_flight: set[str] = set()
         self._requests = 0  # quick pays, status queries, refunds: for reports and benchmarks
-        self.last_refund: str | None = None
 
     # ---------------------------------------------------------------- helpers
     def count_request(self) -> None:

@@ -68,3 +68,22 @@ def intent_of(exc: BaseException) -> str | None:
     (None: raised before the intent, or not by Checkout.pay)."""
     value = getattr(exc, _INTENT_ATTR, None)
     return value if isinstance(value, str) else None
+
+
+#: The attribute Checkout.refund sets on whatever escapes it after the refund's intent was
+#: recorded.
+_REFUND_ATTR = "pos_refund_m_refund_id"
+
+
+def mark_refund(exc: BaseException, m_refund_id: str) -> None:
+    """Tie an error to the refund recorded before it (as `mark_intent` does for a payment): two
+    refunds at once on one Checkout never name each other's."""
+    if refund_of(exc) is None:
+        setattr(exc, _REFUND_ATTR, m_refund_id)
+
+
+def refund_of(exc: BaseException) -> str | None:
+    """The m_refund_id of the refund this error happened to after its intent was recorded
+    (None: raised before the refund was recorded, or not by Checkout.refund)."""
+    value = getattr(exc, _REFUND_ATTR, None)
+    return value if isinstance(value, str) else None

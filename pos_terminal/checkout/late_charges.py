@@ -24,6 +24,7 @@ from pos_terminal.journal import (
     PaymentState,
     PaymentView,
     RefundNotAllowed,
+    RefundState,
     RefundView,
 )
 from pos_terminal.wallet.errors import WalletError
@@ -104,7 +105,7 @@ def settle(co: CheckoutContext, view: PaymentView) -> PaymentView:
 def after_return(co: CheckoutContext, refund: RefundView) -> PaymentView:
     """A failed automatic return flags its payment for a person."""
     payment = co.journal.get(refund.app_trans_id)
-    if refund.auto and refund.state is S.FAILED and not payment.needs_review:
+    if refund.auto and refund.state is RefundState.FAILED and not payment.needs_review:
         return _flag(co, payment, return_failed(refund.amount, refund.why))
     return payment
 

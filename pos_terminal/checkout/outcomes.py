@@ -18,6 +18,7 @@ from pos_terminal.journal import (
     PaymentEvent,
     PaymentState,
     PaymentView,
+    RefundEvent,
     RefundView,
     Refused,
 )
@@ -26,6 +27,7 @@ from pos_terminal.wallet.results import PaymentResult, RefundResult, WalletOutco
 log = logging.getLogger(__name__)
 S = PaymentState
 E = PaymentEvent
+RE = RefundEvent
 
 SENDING = Reason.of("sending")
 NEVER_ARRIVED = Reason.of("not_sent.never_arrived")
@@ -173,7 +175,7 @@ def apply_payment_result(
 
 
 def _refund_settle(
-    journal: JournalStore, refund: RefundView, event: PaymentEvent, *, message: Reason,
+    journal: JournalStore, refund: RefundView, event: RefundEvent, *, message: Reason,
     result: RefundResult | None = None, release: bool = False,
 ) -> RefundView:
     try:
@@ -186,7 +188,7 @@ def _refund_settle(
 
 def refund_pending(journal: JournalStore, refund: RefundView, message: Reason, *,
                    release: bool = False) -> RefundView:
-    return _refund_settle(journal, refund, E.REFUND_PENDING, message=message,
+    return _refund_settle(journal, refund, RE.PENDING, message=message,
                           release=release)
 
 
@@ -199,26 +201,28 @@ def apply_refund_result(
                               release=release)
     meaning = result.meaning(from_query=from_query)
     if meaning is WalletOutcome.PAID:
-        return _refund_settle(journal, refund, E.REFUND_DONE, message=result.why,
+        return _refund_settle(journal, refund, RE.DONE, message=result.why,
                               result=result, release=release)
     if meaning is WalletOutcome.PROCESSING:
-        return _refund_settle(journal, refund, E.REFUND_PENDING, message=result.why,
+        return _refund_settle(journal, refund, RE.PENDING, message=result.why,
                               result=result, release=release)
     if meaning is WalletOutcome.NOT_FOUND:
         if release:
             journal.refund_release(refund.m_refund_id)
-        verdict = journal.refund_never_arrived_allowed(refund.m_refund_id, not_found_grace_s)
-        if verdict == "failed":
-            return _refund_settle(journal, refund, E.REFUND_FAILED,
-                                  message=Reason.of("refund.never_arrived"),
-                                  result=result)
-        if verdict == "owner_live":
-            return refund_pending(journal, refund, Reason.of("refund.sender_live"))
-        return refund_pending(journal, refund, Reason.of("refund.not_found_yet"))
+        try:
+            return journal.apply(refund, RE.NEVER_ARRIVED, answer_of(result),
+                                 message=Reason.of("refund.never_arrived"),
+                                 grace_s=not_found_grace_s)
+        except Refused as refused:
+            if refused.detail == "owner_live":
+                return refund_pending(journal, refund, Reason.of("refund.sender_live"))
+            return refund_pending(journal, refund, Reason.of("refund.not_found_yet"))
+        except IllegalTransition:  # settled meanwhile
+            return journal.get_refund(refund.m_refund_id)
     if meaning is WalletOutcome.REFUSED_REQUEST:
         return refund_pending(journal, refund,
                               Reason.of("refund.query_refused", reason=result.why))
-    return _refund_settle(journal, refund, E.REFUND_FAILED, message=result.why,
+    return _refund_settle(journal, refund, RE.FAILED, message=result.why,
                           result=result, release=release)
 
 

@@ -17,6 +17,7 @@ from pos_terminal.journal import (
     IllegalTransition,
     PaymentEvent,
     PaymentView,
+    RefundEvent,
     RefundView,
 )
 from pos_terminal.wallet.returncodes import never_arrived
@@ -26,6 +27,7 @@ from pos_terminal.wallet.returncodes import never_arrived
 #: clock, so 20 minutes covers it with a margin.
 LATE_CHECK_WINDOW_MS = 20 * 60 * 1000
 E = PaymentEvent
+RE = RefundEvent
 
 
 def too_old(window_h: float) -> Reason:
@@ -111,7 +113,7 @@ def reconcile(
                     continue
                 if now - r.created_ms > window_ms:
                     with suppress(IllegalTransition):
-                        journal.apply(r, E.REFUND_TOO_OLD,
+                        journal.apply(r, RE.TOO_OLD,
                                       message=too_old(cfg.status_query_window_h))
                     continue
                 view = query_refund_once(co, r)

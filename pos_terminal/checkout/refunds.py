@@ -13,15 +13,15 @@ import threading
 
 from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout import outcomes
-from pos_terminal.checkout.errors import InvalidPayment
+from pos_terminal.checkout.errors import InvalidPayment, mark_refund
 from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
 from pos_terminal.checkout.ports import CheckoutContext
 from pos_terminal.journal import (
     Answer,
     IllegalTransition,
-    PaymentEvent,
     PaymentState,
+    RefundEvent,
     RefundNotAllowed,
     RefundRefTaken,
     RefundView,
@@ -31,7 +31,7 @@ from pos_terminal.wallet.ids import new_refund_id
 from pos_terminal.wallet.messages import RefundRequest
 
 S = PaymentState
-E = PaymentEvent
+RE = RefundEvent
 
 
 #: What the customer reads in the wallet's history, in the shop's language: data sent to the
@@ -58,8 +58,10 @@ def refund(
 ) -> RefundView:
     """Refund `amount` VND (None: all that is left) and follow it until final or the deadline.
     `auto`: the automatic return of a late charge (checkout/late_charges.py). `refund_ref`: the
-    sale system's reference, unique in the journal (RefundRefTaken before anything is sent)."""
-    co.last_refund = None
+    sale system's reference, unique in the journal (RefundRefTaken before anything is sent).
+
+    The answer is the refund's own row (its m_refund_id with it); whatever escapes after the
+    refund was recorded names that refund (`errors.refund_of`), never another call's."""
     if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
         raise InvalidPayment("amount", Reason.of("refund.amount.not_whole", value=repr(amount)))
     if amount is not None and amount <= 0:
@@ -96,9 +98,20 @@ def refund(
         lease_ttl_ms=ttl_ms,
         cashier_id=cashier_id, auto=auto, authorised_by=authorised_by, refund_ref=refund_ref,
     )
-    co.last_refund = m_refund_id
-    request = RefundRequest(m_refund_id=m_refund_id, zp_trans_id=payment.zp_trans_id,
-                            amount=view.amount, description=text, timestamp=now)
+    try:
+        return _send(co, view, RefundRequest(
+            m_refund_id=m_refund_id, zp_trans_id=payment.zp_trans_id, amount=view.amount,
+            description=text, timestamp=now), ttl_ms, deadline_s=deadline_s, cancel=cancel)
+    except BaseException as exc:  # what escapes names its own refund (refunds at once)
+        mark_refund(exc, m_refund_id)
+        raise
+
+
+def _send(co: CheckoutContext, view: RefundView, request: RefundRequest, ttl_ms: int, *,
+          deadline_s: float | None, cancel: threading.Event | None) -> RefundView:
+    """Send the recorded refund `view` (if this process still owns it) and follow it."""
+    journal = co.journal
+    m_refund_id = view.m_refund_id
     pause_point("refund_after_intent")
     if not journal.refund_claim_send(m_refund_id, ttl_ms):
         # Held up after recording it, and another process has taken it over: this process
@@ -130,7 +143,7 @@ def _settle_own(co: CheckoutContext, m_refund_id: str, *, message: Reason,
     """This process's refund was refused or never left: FAILED, lease released in the same
     transaction; if another process settled it meanwhile, its verdict stands."""
     try:
-        return co.journal.apply(co.journal.get_refund(m_refund_id), E.REFUND_FAILED, answer,
+        return co.journal.apply(co.journal.get_refund(m_refund_id), RE.FAILED, answer,
                                 message=message, release=True)
     except IllegalTransition:
         co.journal.refund_release(m_refund_id)

@@ -1,33 +1,24 @@
-"""One rule for what a payment's outcome means, for the CLI, headless mode and the UI alike.
+"""The one rule for what a payment's or a refund's outcome means, as typed results:
 
-    exit 0  paid                        (SUCCEEDED or REFUNDED, nothing to review; a late success
-                                         is paid, and says so)
-    exit 1  definitely not paid         (FAILED, nothing to review)
-    exit 2  bad input / nothing sent    (refused before an intent was recorded)
-    exit 3  outcome unknown or needs review (still open, flagged, or an error after the intent)
+    PAID          SUCCEEDED or REFUNDED, nothing to review (a late success is paid, and says so)
+    NOT_PAID      FAILED, nothing to review: definitely not paid
+    NOTHING_SENT  refused before an intent was recorded
+    UNKNOWN       still open, or an error after the intent
+    NEEDS_REVIEW  flagged for a person
 
-Exit 1 is never said while the outcome is unknown: any unexpected error after the intent was
-recorded answers with the journal's row (its state and app_trans_id), exit 3 unless the row is
-already settled. Every answer is one JSON object with the CLI contract keys (state,
-app_trans_id, amount, return_code, message, zp_trans_id) plus `outcome` and `exit_code`.
+"Not paid" is never said while the outcome is unknown. The front ends turn a verdict into their
+answer: the JSON contract keys and the exit code (counter/outcome.py), a screen's headline.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
 
-from pos_terminal.base.errors import ExitCode, PosError
-from pos_terminal.base.reasons import Reason, render
-from pos_terminal.checkout.ports import PaymentStore
-from pos_terminal.journal import PaymentState, PaymentView, RefundView
+from pos_terminal.base.errors import PosError
+from pos_terminal.base.reasons import Reason
+from pos_terminal.journal import PaymentState, PaymentView, RefundState, RefundView
 
 S = PaymentState
-
-EXIT_PAID = int(ExitCode.PAID)
-EXIT_NOT_PAID = int(ExitCode.NOT_PAID)
-EXIT_NOTHING_SENT = int(ExitCode.NOTHING_SENT)
-EXIT_UNKNOWN = int(ExitCode.UNKNOWN)
 
 
 class Verdict(StrEnum):
@@ -36,15 +27,6 @@ class Verdict(StrEnum):
     NOTHING_SENT = "nothing_sent"
     UNKNOWN = "unknown"
     NEEDS_REVIEW = "needs_review"
-
-
-EXIT_CODES: dict[Verdict, int] = {
-    Verdict.PAID: EXIT_PAID,
-    Verdict.NOT_PAID: EXIT_NOT_PAID,
-    Verdict.NOTHING_SENT: EXIT_NOTHING_SENT,
-    Verdict.UNKNOWN: EXIT_UNKNOWN,
-    Verdict.NEEDS_REVIEW: EXIT_UNKNOWN,
-}
 
 
 def of_payment(view: PaymentView) -> Verdict:
@@ -61,40 +43,11 @@ def of_refund(view: RefundView) -> Verdict:
     """For a refund "paid" reads "refunded" and "not paid" reads "no money moved"."""
     if view.needs_review:
         return Verdict.NEEDS_REVIEW
-    if view.state is S.REFUNDED:
+    if view.state is RefundState.REFUNDED:
         return Verdict.PAID
-    if view.state is S.FAILED:
+    if view.state is RefundState.FAILED:
         return Verdict.NOT_PAID
     return Verdict.UNKNOWN
-
-
-def payment_exit(view: PaymentView) -> int:
-    return EXIT_CODES[of_payment(view)]
-
-
-def refund_exit(view: RefundView) -> int:
-    return EXIT_CODES[of_refund(view)]
-
-
-def payment_answer(view: PaymentView, **extra: Any) -> dict[str, Any]:
-    verdict = of_payment(view)
-    return {**view.to_json(), "outcome": verdict.value, "exit_code": EXIT_CODES[verdict],
-            **extra}
-
-
-def refund_answer(view: RefundView, **extra: Any) -> dict[str, Any]:
-    verdict = of_refund(view)
-    return {**view.to_json(), "outcome": verdict.value, "exit_code": EXIT_CODES[verdict],
-            **extra}
-
-
-def contract(message: str, amount: int | None, *, state: str = "failed",
-             app_trans_id: str | None = None, verdict: Verdict = Verdict.NOTHING_SENT,
-             **extra: Any) -> dict[str, Any]:
-    """The contract keys for an answer that is not (or not only) a journal row."""
-    return {"state": state, "app_trans_id": app_trans_id, "amount": amount,
-            "return_code": None, "message": message, "zp_trans_id": None,
-            "outcome": verdict.value, "exit_code": EXIT_CODES[verdict], **extra}
 
 
 def describe_error(exc: BaseException) -> str:
@@ -110,28 +63,5 @@ def describe_error(exc: BaseException) -> str:
 
 
 def unexpected(error: str, app_trans_id: str | None) -> Reason:
+    """Why an error nobody planned for ends a payment (before or after its intent)."""
     return Reason.of("unexpected", error=error, app_trans_id=app_trans_id)
-
-
-def error_answer(exc: BaseException, journal: PaymentStore | None, app_trans_id: str | None,
-                 amount: int | None) -> tuple[dict[str, Any], int]:
-    """The answer (and exit code) for an unexpected error: nothing sent before the intent,
-    otherwise the journal's row, unknown unless settled."""
-    error = describe_error(exc)
-    message = render(unexpected(error, app_trans_id))
-    if app_trans_id is None:
-        return contract(message, amount, error=error), EXIT_NOTHING_SENT
-    view: PaymentView | None = None
-    if journal is not None:
-        try:
-            view = journal.get(app_trans_id)
-        except Exception:
-            view = None
-    if view is None:
-        data = contract(message, amount, state=S.UNKNOWN.value, app_trans_id=app_trans_id,
-                        verdict=Verdict.UNKNOWN, error=error)
-        return data, EXIT_UNKNOWN
-    data = payment_answer(view, error=error)
-    if not view.is_final or view.needs_review:
-        data["message"] = f"{view.message} ({message})"
-    return data, int(data["exit_code"])

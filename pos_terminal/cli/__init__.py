@@ -15,7 +15,7 @@ from pos_terminal.cli import (  # noqa: E402
     emulator_cmd,
     fleet_cmds,
     journal_upkeep_cmds,
-    payment_cmds,
+    money_cmds,
     scan_cmds,
     ui_cmds,
     wallet_cmds,
@@ -67,7 +67,7 @@ def main(ctx: click.Context) -> None:
         ui_cmds.run_ui(ctx)
 
 
-for _module in (wallet_cmds, emulator_cmd, payment_cmds, journal_upkeep_cmds, scan_cmds, ui_cmds,
+for _module in (wallet_cmds, emulator_cmd, money_cmds, journal_upkeep_cmds, scan_cmds, ui_cmds,
                 fleet_cmds, cashier_cmds, api_cmds):
     _module.register(main)
 add_config_option(main)

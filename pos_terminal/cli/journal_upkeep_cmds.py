@@ -7,7 +7,7 @@ import click
 
 from pos_terminal.base.i18n import _
 from pos_terminal.cli.common import load_settings_or_exit, print_json
-from pos_terminal.cli.payment_cmds import _journal
+from pos_terminal.cli.money_common import back_office
 from pos_terminal.counter.types import vn_time
 
 
@@ -27,8 +27,8 @@ def journal_info(ctx: click.Context, as_json: bool) -> None:
     """The journal's size, rows, oldest payment and free space; warns when the disk will be
     full within 90 days at the current pace."""
     settings = load_settings_or_exit(ctx)
-    with _journal(settings, as_json) as journal:
-        info = journal.info()
+    with back_office(settings, as_json) as office:
+        info = office.journal.info()
     if as_json:
         print_json(info.to_json())
         return
@@ -66,8 +66,8 @@ def journal_compact(ctx: click.Context, as_json: bool) -> None:
     """Give the journal's free pages (of pruned rows) back to the disk. Quick on a journal made
     by this version; an older one is rewritten once, while payments wait."""
     settings = load_settings_or_exit(ctx)
-    with _journal(settings, as_json) as journal:
-        before, after = journal.compact()
+    with back_office(settings, as_json) as office:
+        before, after = office.journal.compact()
     if as_json:
         print_json({"size_before": before, "size_after": after})
         return

@@ -55,8 +55,8 @@ def open_counter_or_exit(settings: Settings) -> Counter:
     try:
         # A first read of what the UI and the loop show first (the newest rows, the open ones):
         # a journal that opens but cannot be read stops here with its sentence, not on screen.
-        counter.list_payments(limit=50, newest_first=True)
-        counter.pending_count()
+        counter.history.list(limit=50, newest_first=True)
+        counter.payments.pending_count()
     except JournalError as exc:
         counter.close()
         fail(exc.message)

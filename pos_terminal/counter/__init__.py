@@ -1,4 +1,5 @@
-"""The counter layer: the session every front end drives (pos_terminal.counter.session), the
+"""The counter layer: the session every front end drives (pos_terminal.counter.session) and
+its services by resource (payments, refunds, history, reports, cashiers, receipt_service), the
 typed events it publishes (events) on a thread-safe bus (bus), scan sources seen from the
 counter (scanning), the outcome rule (outcome), and the types the front ends name (types).
 
@@ -29,9 +30,10 @@ from pos_terminal.counter.events import (
     ServiceStatus,
 )
 from pos_terminal.counter.opening import open_counter
+from pos_terminal.counter.payments import UNRESOLVED, SaleLine, ScannedCode
 from pos_terminal.counter.receipts import PrintOutcome
 from pos_terminal.counter.scanning import Scanner, SourceFactory, missing_device, source_factory
-from pos_terminal.counter.session import UNRESOLVED, Counter, SaleLine, ScannedCode
+from pos_terminal.counter.session import Counter
 
 __all__ = [
     "UNRESOLVED", "AwaitingCode", "CodeIgnored", "CodeRead", "Counter", "CounterEvent",

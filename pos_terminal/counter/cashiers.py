@@ -1,6 +1,8 @@
-"""Who is at the counter: a signed-in cashier and their shift, and the cashier book of the
-counter's journal. PINs pass through here on their way to `Cashiers.verify_pin` and nowhere
-else: never logged, never kept."""
+"""`counter.cashiers`: who is at the counter (a signed-in cashier and their shift), the
+cashier book of the counter's journal, and the supervisor who authorises a refund. PINs pass
+through here on their way to `Cashiers.verify_pin` and nowhere else: never logged, never kept.
+
+Its port is the journal file itself: the cashier book keeps its own rows (journal/cashiers.py)."""
 
 from __future__ import annotations
 
@@ -48,3 +50,47 @@ def asking_cashier(book: Cashiers, cashier_id: str) -> str:
         raise CashierError(_("Cashier {cashier_id} ({name}) was removed.").format(
             cashier_id=repr(cashier_id), name=cashier.name))
     return cashier.id
+
+
+class CashierService:
+    """The cashiers of one counter; `at_counter` is who is signed in here (receipts, refunds
+    and abandoned payments record them)."""
+
+    def __init__(self, journal: Journal, settings: Settings) -> None:
+        self._journal = journal
+        self._settings = settings
+        self.at_counter: str | None = None
+
+    def book(self) -> Cashiers:
+        """The cashier book of this counter's journal (PIN attempts and lock-out as set up)."""
+        return cashier_book(self._journal, self._settings)
+
+    def authorise(self, supervisor_id: str | None, pin: str | None) -> str | None:
+        """Blocking (scrypt): the supervisor who authorises a refund, or None when no
+        supervisor is set up (supervisor_authority; raises CashierError)."""
+        return supervisor_authority(self.book(), supervisor_id, pin)
+
+    def asking(self, cashier_id: str) -> str:
+        """A cashier named by a front end without sign-in as the one asking (must be active)."""
+        return asking_cashier(self.book(), cashier_id)
+
+    def supervisors(self) -> list[Cashier]:
+        return [c for c in self.book().all(include_removed=False) if c.is_supervisor]
+
+    def open_shift_of(self, cashier_id: str) -> Shift | None:
+        return self.book().open_shift_of(cashier_id)
+
+    def sign_in(self, cashier_id: str, pin: str) -> SignedIn:
+        """Blocking (scrypt): check the PIN, then open (or resume) the cashier's shift; the
+        cashier is then the one at this counter. Raises CashierError (and the journal's)."""
+        book = self.book()
+        cashier = book.verify_pin(cashier_id, pin)
+        signed = SignedIn(cashier, book.open_shift(cashier.id))
+        self.at_counter = cashier.id
+        return signed
+
+    def sign_out(self, cashier_id: str) -> None:
+        """Nobody is at the counter any more; then the shift is closed (which may raise)."""
+        if self.at_counter == cashier_id:
+            self.at_counter = None
+        self.book().close_shift(cashier_id)

@@ -23,8 +23,9 @@ from pos_terminal.base.errors import ExitCode, PosError
 from pos_terminal.base.i18n import _
 from pos_terminal.checkout.errors import Stopped
 from pos_terminal.checkout.validation import check_code, check_description
+from pos_terminal.counter.payments import UNRESOLVED, SaleLine, ScannedCode
 from pos_terminal.counter.scanning import Scanner
-from pos_terminal.counter.session import UNRESOLVED, Counter, SaleLine, ScannedCode
+from pos_terminal.counter.session import Counter
 from pos_terminal.journal import PaymentView, SaleRefTaken
 from pos_terminal.wallet.messages import Item
 
@@ -105,7 +106,7 @@ class SaleDesk:
         scanner reads), followed until final or the deadline. Raises SaleRefused (and its
         kinds) or what Counter.pay raises before anything is recorded."""
         check_ref(sale_ref)
-        amount = self.counter.validate_amount(amount)
+        amount = self.counter.payments.validate_amount(amount)
         if code is not None:
             code = check_code(code)
         description = check_description(description)
@@ -116,7 +117,7 @@ class SaleDesk:
             if run is not None:
                 self._same(run.amount, amount, run.code, code, sale_ref)
             else:
-                existing = self.counter.find_by_sale_ref(sale_ref)
+                existing = self.counter.payments.find_by_sale_ref(sale_ref)
                 if existing is not None:
                     self._same_as_row(existing, amount, code)
                 else:
@@ -161,7 +162,7 @@ class SaleDesk:
     def _charge(self, run: _Running, description: str, lines: Sequence[Item | SaleLine],
                 deadline_s: float | None) -> PaymentView:
         code: ScannedCode | str
-        sale = self.counter.start_sale()
+        sale = self.counter.payments.start_sale()
         if run.code is None:
             assert self.scanner is not None
             self.counter.awaiting_code(run.amount, sale=sale, sale_ref=run.sale_ref)
@@ -184,11 +185,11 @@ class SaleDesk:
             run.app_trans_id = view.app_trans_id
 
         try:
-            view = self.counter.pay(run.amount, code, description=description, items=lines,
-                                    deadline_s=deadline_s, cancel=run.stop, stop=run.stop,
-                                    on_progress=learn, sale=sale, sale_ref=run.sale_ref)
+            view = self.counter.payments.pay(run.amount, code, description=description, items=lines,
+                                             deadline_s=deadline_s, cancel=run.stop, stop=run.stop,
+                                             on_progress=learn, sale=sale, sale_ref=run.sale_ref)
         except SaleRefTaken as exc:  # another process recorded this sale first
-            other = self.counter.get(exc.app_trans_id)
+            other = self.counter.payments.get(exc.app_trans_id)
             self._same_as_row(other, run.amount, code.text if isinstance(code, ScannedCode)
                               else code)
             return self._current(other)
@@ -196,13 +197,13 @@ class SaleDesk:
             raise Aborted(_("Sale {sale_ref} was aborted before its payment was recorded: "
                             "nothing was charged.").format(sale_ref=run.sale_ref)) from None
         if run.stop.is_set() and view.state in UNRESOLVED and not view.needs_review:
-            view = self.counter.abandon(view.app_trans_id)
+            view = self.counter.payments.abandon(view.app_trans_id)
         return view
 
     def _answer_of(self, run: _Running) -> PaymentView:
         """For a request that waited on the first one: the journal's row of that payment, or
         (nothing recorded) the first one's error."""
-        row = self.counter.find_by_sale_ref(run.sale_ref)
+        row = self.counter.payments.find_by_sale_ref(run.sale_ref)
         if row is not None:
             return row
         assert run.error is not None
@@ -211,7 +212,7 @@ class SaleDesk:
     def _current(self, view: PaymentView) -> PaymentView:
         """A sale's payment when nobody here is following it: open rows are asked about once."""
         if view.state in UNRESOLVED and not view.needs_review:
-            return self.counter.status(view.app_trans_id)
+            return self.counter.payments.status(view.app_trans_id)
         return view
 
     # ------------------------------------------------------------------ conflicts
@@ -230,7 +231,7 @@ class SaleDesk:
     def _same_as_row(self, row: PaymentView, amount: int, code: str | None) -> None:
         sale_ref = row.sale_ref or ""
         self._same(row.amount, amount, None, None, sale_ref)
-        if code is not None and row.kind == "quick_pay" and not self.counter.code_matches(
+        if code is not None and row.kind == "quick_pay" and not self.counter.payments.code_matches(
                 row, code):
             raise SaleConflict(_("Sale {sale_ref} was paid with another payment code "
                                  "(payment {app_trans_id}): nothing more was charged.").format(
@@ -267,13 +268,14 @@ class SaleDesk:
             run.stop.set()
             run.done.wait(wait_s)
             sale_ref = run.sale_ref
-        row = (self.counter.get(app_trans_id) if app_trans_id is not None
-               else self.counter.find_by_sale_ref(sale_ref) if sale_ref is not None else None)
+        payments = self.counter.payments
+        row = (payments.get(app_trans_id) if app_trans_id is not None
+               else payments.find_by_sale_ref(sale_ref) if sale_ref is not None else None)
         if row is None:
             if run is None:
                 raise KeyError(sale_ref)
             return None
         if row.state in UNRESOLVED and not row.needs_review:
-            row = self.counter.abandon(row.app_trans_id)
+            row = self.counter.payments.abandon(row.app_trans_id)
         return row
 

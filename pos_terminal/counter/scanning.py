@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from pos_terminal.config import Settings
 from pos_terminal.counter.events import ScannerStatus
-from pos_terminal.counter.session import Counter, ScannedCode
+from pos_terminal.counter.payments import ScannedCode
+from pos_terminal.counter.session import Counter
 
 if TYPE_CHECKING:
     from hardware import ScanEvent, ScanSource, SourceStatus

@@ -12,7 +12,7 @@ from pos_terminal.checkout import (
     InvalidPayment,
     ReconcileReport,
 )
-from pos_terminal.checkout.errors import Stopped, intent_of
+from pos_terminal.checkout.errors import Stopped, intent_of, refund_of
 from pos_terminal.checkout.validation import (
     check_code,
     check_code_format,
@@ -29,6 +29,7 @@ from pos_terminal.journal import (
     PaymentView,
     RefundNotAllowed,
     RefundRefTaken,
+    RefundState,
     RefundView,
     Report,
     SaleRefTaken,
@@ -36,6 +37,7 @@ from pos_terminal.journal import (
     UnknownRefund,
     vn_time,
 )
+from pos_terminal.journal.cashiers import CashierError
 from pos_terminal.journal.views import VN_TZ
 from pos_terminal.receipts.content import NoReceipt
 from pos_terminal.sentences.labels import late_charge_note
@@ -45,12 +47,14 @@ from pos_terminal.wallet.probe import ServiceCheck
 from pos_terminal.wallet.results import Bank, BankList, RedirectResult, pmc_name
 
 __all__ = [
-    "FINAL_STATES", "VN_TZ", "AnswerNotRecorded", "Bank", "BankList", "CheckoutError",
+    "FINAL_STATES", "VN_TZ", "AnswerNotRecorded", "Bank", "BankList", "CashierError",
+    "CheckoutError",
     "CodeRefused", "EventView", "FieldError", "GatewayOrderView", "IllegalTransition",
     "InvalidPayment", "Item", "JournalError", "NoReceipt", "PaymentState", "PaymentView",
-    "ReconcileReport", "RedirectResult", "RefundNotAllowed", "RefundRefTaken", "RefundView",
+    "ReconcileReport", "RedirectResult", "RefundNotAllowed", "RefundRefTaken", "RefundState",
+    "RefundView",
     "Report", "RsaKeyError", "SaleRefTaken", "ServiceCheck", "Stopped", "UnknownPayment",
     "UnknownRefund", "WalletError", "check_code", "check_code_format", "check_description",
     "check_items", "intent_of", "late_charge_note", "mask_code", "parse_amount",
-    "pmc_name", "vn_time",
+    "pmc_name", "refund_of", "vn_time",
 ]

@@ -23,6 +23,8 @@ from pos_terminal.journal.states import (
     REFUND_TRANSITIONS,
     PaymentEvent,
     PaymentState,
+    RefundEvent,
+    RefundState,
     can_move,
 )
 from pos_terminal.journal.store import Journal, now_ms
@@ -46,8 +48,10 @@ __all__ = [
     "PaymentEvent",
     "PaymentState",
     "PaymentView",
+    "RefundEvent",
     "RefundNotAllowed",
     "RefundRefTaken",
+    "RefundState",
     "RefundView",
     "Refused",
     "Report",

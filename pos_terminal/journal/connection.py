@@ -26,7 +26,7 @@ from pos_terminal.journal.errors import (
     UnknownRefund,
     unavailable_from,
 )
-from pos_terminal.journal.states import PaymentState
+from pos_terminal.journal.states import PaymentState, RefundState
 from pos_terminal.journal.views import EventView, PaymentView, RefundView
 
 _UNSET: Any = object()
@@ -74,7 +74,7 @@ def _payment(row: Sequence[Any]) -> PaymentView:
 def _refund(row: Sequence[Any]) -> RefundView:
     return RefundView(
         m_refund_id=row[0], app_trans_id=row[1], amount=row[2], description=row[3],
-        state=PaymentState(row[4]), return_code=row[5], sub_return_code=row[6],
+        state=RefundState(row[4]), return_code=row[5], sub_return_code=row[6],
         why=Reason.loads(row[7]),
         service_message=row[8], refund_id=row[9], request_ms=row[10], created_ms=row[11],
         updated_ms=row[12], needs_review=bool(row[13]), z_number=row[14], cashier_id=row[15],

@@ -8,10 +8,9 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Callable, Iterable, Sequence
-from typing import TextIO
+from typing import Protocol, TextIO
 
-from pos_terminal.journal.store import Journal
-from pos_terminal.journal.views import PaymentView, RefundView, vn_time
+from pos_terminal.journal.views import EventView, PaymentView, RefundView, vn_time
 from pos_terminal.text_safety import csv_cell, json_line
 
 CSV_COLUMNS = (
@@ -25,6 +24,13 @@ REFUND_CSV_COLUMNS = (
     "return_code", "sub_return_code", "message", "service_message", "refund_id", "cashier_id",
     "needs_review", "z_number", "created_ms", "updated_ms",
 )
+
+
+class PaymentHistory(Protocol):
+    """What a JSON export reads beside each payment (journal.Journal has it)."""
+
+    def events(self, app_trans_id: str) -> list[EventView]: ...
+    def refunds(self, app_trans_id: str | None = ...) -> list[RefundView]: ...
 
 
 def _items(items_json: str) -> str:
@@ -83,7 +89,7 @@ def write_refunds_csv(refunds: Iterable[RefundView], out: TextIO,
     return count
 
 
-def write_json(journal: Journal, payments: Iterable[PaymentView], out: TextIO) -> int:
+def write_json(journal: PaymentHistory, payments: Iterable[PaymentView], out: TextIO) -> int:
     """{"payments": [...]}: each payment with its events and refunds."""
     def rows() -> Iterable[dict[str, object]]:
         for p in payments:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from pos_terminal.journal.states import PaymentState
+from pos_terminal.journal.states import PaymentState, RefundState
 
 
 def created_filter(since_ms: int | None, until_ms: int | None,
-                   states: Collection[PaymentState] | None) -> tuple[list[str], list[Any]]:
+                   states: Collection[PaymentState] | Collection[RefundState] | None
+                   ) -> tuple[list[str], list[Any]]:
     """Conditions and arguments for rows created in [since_ms, until_ms) in one of `states`."""
     where: list[str] = []
     args: list[Any] = []

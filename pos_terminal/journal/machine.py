@@ -1,7 +1,9 @@
 """`apply(subject, event, answer)`: the one way the checkout moves a payment or a refund.
 
 The move is looked up in the table (journal/states.py) by the row's current state and the
-event; a (state, event) the table does not list is refused (IllegalTransition), and so is a
+event: a payment by a `PaymentEvent`, a refund (by its view) by a `RefundEvent` (mypy refuses
+the other pairs; at run time the table has no move for them). A (state, event) the table does
+not list is refused (IllegalTransition), and so is a
 move whose guard does not hold (`Refused`, naming the guard). The row is then written by the
 journal's writer for that kind of move, which checks the state again inside its own write
 transaction (and the database's triggers, generated from the same table, refuse any other move
@@ -18,11 +20,20 @@ from pos_terminal.journal.connection import _UNSET
 from pos_terminal.journal.errors import IllegalTransition
 from pos_terminal.journal.payments import PaymentRows
 from pos_terminal.journal.refunds import RefundRows
-from pos_terminal.journal.states import Move, PaymentEvent, PaymentState, move_for, sources_of
+from pos_terminal.journal.states import (
+    PaymentEvent,
+    PaymentMove,
+    PaymentState,
+    RefundEvent,
+    RefundMove,
+    move_for,
+    sources_of,
+)
 from pos_terminal.journal.views import PaymentView, RefundView
 
 E = PaymentEvent
 S = PaymentState
+RE = RefundEvent
 
 
 @dataclass(frozen=True)
@@ -39,10 +50,10 @@ class Answer:
 
 
 #: Moves of the table made by the write that creates or completes something else.
-_BY_THEIR_OWN_WRITE = {
+_BY_THEIR_OWN_WRITE: dict[PaymentEvent | RefundEvent, str] = {
     E.INTENT: "recorded with the row itself (record_intent)",
-    E.REFUND_INTENT: "recorded with the refund row (record_refund_intent)",
-    E.REFUNDED_IN_FULL: "made by the refund that completes the amount (REFUND_DONE)",
+    RE.INTENT: "recorded with the refund row (record_refund_intent)",
+    E.REFUNDED_IN_FULL: "made by the refund that completes the amount (refund_done)",
 }
 
 
@@ -56,21 +67,16 @@ class Refused(IllegalTransition):
         self.detail = detail
 
 
-def _move(subject: str, state: object, event: PaymentEvent, *, refund: bool) -> Move:
-    move = move_for(state, event, refund=refund)  # type: ignore[arg-type]
-    if move is None:
-        kind = "Refund" if refund else "Payment"
-        raise IllegalTransition(
-            f"{kind} {subject} is {getattr(state, 'value', state)}: the state table has no move "
-            f"for {event.value} from there; nothing changed.")
-    return move
+def _no_move(kind: str, subject: str, state: str, event: str) -> IllegalTransition:
+    return IllegalTransition(f"{kind} {subject} is {state}: the state table has no move for "
+                             f"{event} from there; nothing changed.")
 
 
 class StateMachine(PaymentRows, RefundRows):
     """`apply`, over the journal's writers."""
 
     @overload
-    def apply(self, subject: RefundView, event: PaymentEvent, answer: Answer | None = ...,
+    def apply(self, subject: RefundView, event: RefundEvent, answer: Answer | None = ...,
               *, message: Reason | str, count_poll: bool = ..., release: bool = ...,
               grace_s: float = ..., reason: str = ..., who: str = ...,
               cashier_id: str | None = ...) -> RefundView: ...
@@ -81,7 +87,7 @@ class StateMachine(PaymentRows, RefundRows):
               release: bool = ..., grace_s: float = ..., reason: str = ..., who: str = ...,
               cashier_id: str | None = ...) -> PaymentView: ...
 
-    def apply(self, subject: PaymentView | RefundView | str, event: PaymentEvent,
+    def apply(self, subject: PaymentView | RefundView | str, event: PaymentEvent | RefundEvent,
               answer: Answer | None = None, *, message: Reason | str, count_poll: bool = False,
               release: bool = False, grace_s: float = 0.0, reason: str = "", who: str = "",
               cashier_id: str | None = None) -> PaymentView | RefundView:
@@ -92,9 +98,14 @@ class StateMachine(PaymentRows, RefundRows):
         period of "never arrived"; `reason`, `who`, `cashier_id`: a person's decision.
         """
         if isinstance(subject, RefundView):
-            return self._apply_refund(subject, event, answer, message=message, release=release)
+            if not isinstance(event, RefundEvent):
+                raise _no_move("Refund", subject.m_refund_id, subject.state.value, str(event))
+            return self._apply_refund(subject, event, answer, message=message, release=release,
+                                      grace_s=grace_s)
         app_trans_id = subject if isinstance(subject, str) else subject.app_trans_id
         current = self.get(app_trans_id)
+        if not isinstance(event, PaymentEvent):
+            raise _no_move("Payment", app_trans_id, current.state.value, str(event))
         if event in _BY_THEIR_OWN_WRITE:
             raise IllegalTransition(f"Payment {app_trans_id}: {event.value} is "
                                     f"{_BY_THEIR_OWN_WRITE[event]}; nothing changed.")
@@ -103,7 +114,9 @@ class StateMachine(PaymentRows, RefundRows):
             raise IllegalTransition(  # a person reads it: say which payments can be overridden
                 f"Payment {app_trans_id} is already {current.state.value}; only an unresolved "
                 "payment (submitting, processing, unknown) can be overridden.")
-        move = _move(app_trans_id, current.state, event, refund=False)
+        move = move_for(current.state, event)
+        if move is None:
+            raise _no_move("Payment", app_trans_id, current.state.value, event.value)
         _check_guard(move, current, app_trans_id)
         if overriding:  # "by_a_person": journal.override names what is missing
             return self.override(app_trans_id, move.target, reason=reason, who=who,
@@ -144,18 +157,22 @@ class StateMachine(PaymentRows, RefundRows):
             count_poll=count_poll, release=release,
             allowed_from=sources_of(event))
 
-    def _apply_refund(self, subject: RefundView, event: PaymentEvent, answer: Answer | None, *,
-                      message: Reason | str, release: bool) -> RefundView:
+    def _apply_refund(self, subject: RefundView, event: RefundEvent, answer: Answer | None, *,
+                      message: Reason | str, release: bool, grace_s: float) -> RefundView:
         current = self.get_refund(subject.m_refund_id)
         if event in _BY_THEIR_OWN_WRITE:
             raise IllegalTransition(f"Refund {current.m_refund_id}: {event.value} is "
                                     f"{_BY_THEIR_OWN_WRITE[event]}; nothing changed.")
-        move = _move(current.m_refund_id, current.state, event, refund=True)
-        if event is E.REFUND_TOO_OLD:
-            if current.needs_review:
-                raise Refused(f"Refund {current.m_refund_id} already waits for a person",
-                              "not_flagged")
+        move = move_for(current.state, event)
+        if move is None:
+            raise _no_move("Refund", current.m_refund_id, current.state.value, event.value)
+        _check_guard(move, current, current.m_refund_id)
+        if event is RE.TOO_OLD:
             return self.flag_refund_for_review(current.m_refund_id, message)
+        if event is RE.NEVER_ARRIVED:
+            verdict = self.refund_never_arrived_allowed(current.m_refund_id, grace_s)
+            if verdict in ("owner_live", "grace"):
+                raise Refused(f"Refund {current.m_refund_id}: {verdict}", "quiet", verdict)
         if answer is None:
             return self.refund_transition(current.m_refund_id, move.target, message=message,
                                           release=release)
@@ -165,15 +182,19 @@ class StateMachine(PaymentRows, RefundRows):
             refund_id=_UNSET if answer.wallet_id is None else answer.wallet_id, release=release)
 
 
-def _check_guard(move: Move, current: PaymentView, app_trans_id: str) -> None:
-    """The guards a row's own fields decide (the "quiet" guard is the lease's: see apply)."""
-    failed = {
-        "not_late": current.late,
-        "not_abandoned": current.abandoned,
-        "not_flagged": current.needs_review,
-        "left_for_review": not current.needs_review,
-        "charged_late": not current.charged_late,
-    }.get(move.guard, False)
-    if failed:
-        raise Refused(f"Payment {app_trans_id} is {current.state.value}: the move "
+def _check_guard(move: PaymentMove | RefundMove, current: PaymentView | RefundView,
+                 subject: str) -> None:
+    """The guards a row's own fields decide (the "quiet" guard is the lease's: see apply;
+    "by_a_person" and "whole_amount" are checked by their writers)."""
+    failed = {"not_flagged": current.needs_review}
+    if isinstance(current, PaymentView):
+        failed.update({
+            "not_late": current.late,
+            "not_abandoned": current.abandoned,
+            "left_for_review": not current.needs_review,
+            "charged_late": not current.charged_late,
+        })
+    if failed.get(move.guard, False):
+        kind = "Payment" if isinstance(current, PaymentView) else "Refund"
+        raise Refused(f"{kind} {subject} is {current.state.value}: the move "
                       f"{move.event.value} needs {move.guard}; nothing changed.", move.guard)

@@ -17,7 +17,7 @@ from pos_terminal.journal.errors import (
 )
 from pos_terminal.journal.filters import created_filter
 from pos_terminal.journal.leasing import LeaseRows
-from pos_terminal.journal.states import PaymentState, can_move
+from pos_terminal.journal.states import PaymentState, RefundState, can_move
 from pos_terminal.journal.views import RefundView
 
 
@@ -71,7 +71,7 @@ class RefundRows(LeaseRows):
                 raise AlreadyReturned(f"Payment {app_trans_id} already has its automatic return.")
             in_flight = conn.execute(
                 "SELECT coalesce(sum(amount), 0) FROM refunds WHERE app_trans_id=? AND state=?",
-                (app_trans_id, PaymentState.REFUNDING.value),
+                (app_trans_id, RefundState.REFUNDING.value),
             ).fetchone()[0]
             left = payment.amount - payment.refunded_amount - int(in_flight)
             wanted = left if amount is None else amount
@@ -97,7 +97,7 @@ class RefundRows(LeaseRows):
                 "INSERT INTO refunds(m_refund_id, app_trans_id, amount, description, state, "
                 "request_ms, message, created_ms, updated_ms, cashier_id, auto, authorised_by, "
                 "refund_ref) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (m_refund_id, app_trans_id, wanted, description, PaymentState.REFUNDING.value,
+                (m_refund_id, app_trans_id, wanted, description, RefundState.REFUNDING.value,
                  request_ms, stored(message), t, t, cashier_id, int(auto), authorised_by,
                  refund_ref),
             )
@@ -105,8 +105,8 @@ class RefundRows(LeaseRows):
                 self._take_lease_in(conn, "refunds", m_refund_id, lease_ttl_ms)
             self._append_event(
                 conn, app_trans_id=app_trans_id, m_refund_id=m_refund_id, time_ms=t,
-                kind="transition", from_state=PaymentState.NEW.value,
-                to_state=PaymentState.REFUNDING.value,
+                kind="transition", from_state=RefundState.NEW.value,
+                to_state=RefundState.REFUNDING.value,
                 message=message or Reason.of("refund.intent", amount=wanted),
                 cashier_id=cashier_id,
             )
@@ -115,7 +115,7 @@ class RefundRows(LeaseRows):
     def refund_transition(
         self,
         m_refund_id: str,
-        to_state: PaymentState,
+        to_state: RefundState,
         *,
         message: Reason | str,
         return_code: int | None = _UNSET,
@@ -131,7 +131,7 @@ class RefundRows(LeaseRows):
         with self._tx() as conn:
             current = self._get_refund_in(conn, m_refund_id)
             moving = current.state is not to_state
-            if moving and not can_move(current.state, to_state, refund=True):
+            if moving and not can_move(current.state, to_state):
                 raise IllegalTransition(
                     f"Refund {m_refund_id} cannot go from {current.state.value} to "
                     f"{to_state.value}."
@@ -144,7 +144,7 @@ class RefundRows(LeaseRows):
             ):
                 if value is not _UNSET:
                     sets[column] = value
-            if to_state is not PaymentState.REFUNDING:
+            if to_state is not RefundState.REFUNDING:
                 sets["needs_review"] = 0
             conn.execute(
                 f"UPDATE refunds SET {', '.join(f'{c}=?' for c in sets)} "  # noqa: S608
@@ -161,7 +161,7 @@ class RefundRows(LeaseRows):
                     sub_return_code=None if sub_return_code is _UNSET else sub_return_code,
                     message=message,
                 )
-            if moving and to_state is PaymentState.REFUNDED:
+            if moving and to_state is RefundState.REFUNDED:
                 conn.execute(
                     "UPDATE payments SET refunded_amount=refunded_amount+?, updated_ms=? "
                     "WHERE app_trans_id=?",
@@ -188,7 +188,7 @@ class RefundRows(LeaseRows):
         """Just before sending a refund: True if this process still owns its lease."""
         with self._tx() as conn:
             current = self._get_refund_in(conn, m_refund_id)
-            if current.state is not PaymentState.REFUNDING or current.refund_id is not None:
+            if current.state is not RefundState.REFUNDING or current.refund_id is not None:
                 return False
             return self._claim_send_in(conn, "refunds", "m_refund_id", m_refund_id, ttl_ms)
 
@@ -254,7 +254,7 @@ class RefundRows(LeaseRows):
         return [_refund(r) for r in rows]
 
     def iter_refunds(self, *, since_ms: int | None = None, until_ms: int | None = None,
-                     states: Collection[PaymentState] | None = None) -> Iterator[RefundView]:
+                     states: Collection[RefundState] | None = None) -> Iterator[RefundView]:
         """Refunds created in [since_ms, until_ms), oldest first, streamed (index
         refunds_created; a batch in memory at a time)."""
         where, args = created_filter(since_ms, until_ms, states)

@@ -15,7 +15,8 @@ from pos_terminal.journal.states import (
     PAYMENT_MOVES,
     REFUND_FINAL_STATES,
     REFUND_MOVES,
-    Move,
+    PaymentMove,
+    RefundMove,
 )
 
 
@@ -23,7 +24,7 @@ def _names(states: Iterable[str]) -> str:
     return "(" + ", ".join(f"'{s}'" for s in sorted(states)) + ")"
 
 
-def _allowed(moves: Sequence[Move]) -> str:
+def _allowed(moves: Sequence[PaymentMove] | Sequence[RefundMove]) -> str:
     """SQL true exactly for the moves listed (OLD and NEW of an UPDATE), one move a line."""
     pairs = sorted({(m.source.value, m.target.value) for m in moves
                     if not m.late_only and m.source is not m.target})
@@ -34,7 +35,8 @@ def _allowed(moves: Sequence[Move]) -> str:
     return "\n        OR ".join(clauses)
 
 
-def _trigger(table: str, row: str, moves: Sequence[Move], finals: Iterable[str]) -> str:
+def _trigger(table: str, row: str, moves: Sequence[PaymentMove] | Sequence[RefundMove],
+             finals: Iterable[str]) -> str:
     return (
         f"DROP TRIGGER IF EXISTS {table}_final_state;\n"
         f"CREATE TRIGGER {table}_state_machine BEFORE UPDATE OF state ON {table}\n"

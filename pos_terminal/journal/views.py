@@ -9,7 +9,7 @@ from typing import Any
 from pos_terminal.base.clock import VN_TZ
 from pos_terminal.base.clock import format_stamp as vn_time
 from pos_terminal.base.reasons import Reason, render
-from pos_terminal.journal.states import FINAL_STATES, PaymentState
+from pos_terminal.journal.states import FINAL_STATES, REFUND_FINAL_STATES, PaymentState, RefundState
 
 __all__ = ["VN_TZ", "vn_time"]
 
@@ -112,7 +112,7 @@ class RefundView(_Said):
     app_trans_id: str
     amount: int
     description: str
-    state: PaymentState
+    state: RefundState
     return_code: int | None
     sub_return_code: int | None
     why: Reason
@@ -130,7 +130,7 @@ class RefundView(_Said):
 
     @property
     def is_final(self) -> bool:
-        return self.state is not PaymentState.REFUNDING
+        return self.state in REFUND_FINAL_STATES
 
     def to_json(self) -> dict[str, Any]:
         return {

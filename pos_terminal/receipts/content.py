@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from pos_terminal.base.errors import PosError
 from pos_terminal.base.reasons import Reason
-from pos_terminal.journal import PaymentState, PaymentView, RefundView, vn_time
+from pos_terminal.journal import PaymentState, PaymentView, RefundState, RefundView, vn_time
 from pos_terminal.receipts.labels import ENGLISH, ReceiptLabels
 from pos_terminal.receipts.money import format_vnd
 from pos_terminal.text_safety import clean
@@ -144,7 +144,7 @@ def refund_receipt(refund: RefundView, payment: PaymentView, *, shop: Shop, term
 
     Its total is the amount refunded; the original sale's amount is a labelled line of its
     own. `cashier` asked for the refund, `authorised_by` is the supervisor who allowed it."""
-    if refund.state is not PaymentState.REFUNDED:
+    if refund.state is not RefundState.REFUNDED:
         raise NoReceipt(Reason.of("receipt.refund_not_confirmed", m_refund_id=refund.m_refund_id,
                                   state=refund.state.value, final=refund.is_final))
     lines = _Lines(width)

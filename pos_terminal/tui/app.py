@@ -79,7 +79,7 @@ def quit_question(run: PaymentRun, counter: Counter) -> str:
         "the terminal now, the payment is kept and checked again when the terminal starts: do "
         "not charge the customer again."
     ).format(amount=format_vnd(run.sale.amount), order=order)
-    if counter.returns_late_charges:
+    if counter.payments.returns_late_charges:
         text += " " + _("If the wallet charges it after you close, the money is returned to the "
                         "customer automatically.")
     else:
@@ -411,7 +411,7 @@ class PosApp(App[None]):
             self._quit_question = None
             if yes:
                 if run.view is not None and run.unresolved:
-                    self.counter.abandon(run.view.app_trans_id)
+                    self.counter.payments.abandon(run.view.app_trans_id)
                 self.exit()
 
         dialog = ConfirmDialog(quit_question(run, self.counter))

@@ -51,7 +51,7 @@ class PaymentController:
         """Charge `code` for `sale` in a worker; `owner` hears of it (PaymentUpdated, ...)."""
         counter = self._counter()
         run = PaymentRun(sale, code.text[-4:], code.source, cashier_id=self._cashier_id(),
-                         sale_id=counter.start_sale(), owner=owner)
+                         sale_id=counter.payments.start_sale(), owner=owner)
         self.run = run
         self.in_flight.set()
         self._app.run_worker(lambda: self._charge(counter, run, code), thread=True,
@@ -73,7 +73,7 @@ class PaymentController:
 
         def follow() -> None:
             with contextlib.suppress(Exception):  # published as PaymentError
-                counter.follow(app_trans_id, cancel=run.cancel, sale=run.sale_id)
+                counter.payments.follow(app_trans_id, cancel=run.cancel, sale=run.sale_id)
 
         self._app.run_worker(follow, thread=True, group="payment", exit_on_error=False)
 
@@ -81,7 +81,7 @@ class PaymentController:
         """The cashier stops waiting for a payment whose outcome is unknown (Progress, B)."""
         if run.view is None:
             return
-        view = self._counter().abandon(run.view.app_trans_id)
+        view = self._counter().payments.abandon(run.view.app_trans_id)
         run.view = view
         self._conclude(run, Outcome.from_view(view))
 
@@ -95,9 +95,9 @@ class PaymentController:
         as the counter's events (PaymentProgress, PaymentSettled, ...)."""
         items = tuple(SaleLine(i.name, i.price, i.quantity) for i in run.sale.items)
         with contextlib.suppress(Exception):  # published as PaymentError
-            counter.pay(run.sale.amount, code, description=run.sale.description,
-                        items=items, cancel=run.cancel, sale=run.sale_id,
-                        cashier_id=run.cashier_id)
+            counter.payments.pay(run.sale.amount, code, description=run.sale.description,
+                                 items=items, cancel=run.cancel, sale=run.sale_id,
+                                 cashier_id=run.cashier_id)
 
     # ---- the counter's news of the payment ----------------------------------------------
     def news(self, event: PaymentNews) -> None:

@@ -1,5 +1,5 @@
 """Receipts from the terminal UI: a key (R on Result, P / N in the payment detail) prints in a
-worker through `Counter.print_receipt`; `[printer] auto` is the counter's receipt printer
+worker through `counter.receipts.print`; `[printer] auto` is the counter's receipt printer
 listener. Either way the counter publishes ReceiptPrinting / ReceiptPrinted, which the
 `ReceiptDesk` passes as `ReceiptUpdate` to every screen that shows that receipt."""
 
@@ -37,7 +37,7 @@ class ReceiptDesk:
         counter, cashier_id = self._counter(), self._cashier_id()
 
         def work() -> None:
-            counter.print_receipt(subject_id, cashier_id=cashier_id)
+            counter.receipts.print(subject_id, cashier_id=cashier_id)
 
         self._app.run_worker(work, thread=True, group="receipt", exit_on_error=False)
 

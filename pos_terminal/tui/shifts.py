@@ -35,7 +35,7 @@ class Shifts:
         """Sign-in first once the journal has cashiers; without any, Sale as before."""
         from pos_terminal.tui.screens.signin import SignInScreen
 
-        if self._counter().cashiers().any_active():
+        if self._counter().cashiers.book().any_active():
             await self._app.push_screen(SignInScreen())
         else:
             await self._to_sale(switch=False)
@@ -46,7 +46,7 @@ class Shifts:
         app, sale = self._app, SaleScreen()
         await (app.switch_screen(sale) if switch else app.push_screen(sale))
         if sale.query("#sale-message") and not self._no_supervisor_said and not (
-                self._counter().cashiers().any_supervisor()):
+                self._counter().cashiers.book().any_supervisor()):
             self._no_supervisor_said = True  # said once, until the first sale clears it
             sale.say(no_supervisor_notice())
 
@@ -103,7 +103,7 @@ class Shifts:
         def close() -> None:  # a worker thread: closing the shift writes the journal
             problem = None
             try:
-                counter.sign_out(signed.cashier.id)
+                counter.cashiers.sign_out(signed.cashier.id)
             except Exception as exc:  # signed out all the same; the shift is closed by hand
                 problem = cashier_message(exc)
             app.call_from_thread(self._signed_out, signed, problem)

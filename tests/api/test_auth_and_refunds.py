@@ -69,7 +69,7 @@ def test_refunds_are_idempotent_on_refund_ref(api: Api) -> None:
     again = api.post("/v1/refunds", body).json()
     assert first["state"] == again["state"] == "refunded"
     assert first["m_refund_id"] == again["m_refund_id"] and first["refund_ref"] == "ret-1"
-    assert len(api.counter.refunds(app_trans_id)) == 1
+    assert len(api.counter.refunds.list(app_trans_id)) == 1
     other = api.post("/v1/refunds", {**body, "amount": 10000})
     assert other.status_code == 409 and other.json()["error"]["code"] == "ref_conflict"
     assert api.get("/v1/refunds", params={"refund_ref": "ret-1"}).json()["m_refund_id"] == (
@@ -88,7 +88,7 @@ def test_once_a_supervisor_exists_a_refund_needs_their_pin(api: Api) -> None:
     assert wrong.status_code == 403 and wrong.json()["error"]["code"] == "authority_refused"
     assert "0000" not in wrong.text
     assert book.get("lan").failed_attempts == 1  # the same attempt counter as the UI and CLI
-    assert api.counter.refunds(app_trans_id) == []
+    assert api.counter.refunds.list(app_trans_id) == []
     done = api.post("/v1/refunds", {**body, "supervisor": "lan", "pin": "4321"}).json()
     assert done["state"] == "refunded" and done["authorised_by"] == "lan"
 

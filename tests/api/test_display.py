@@ -60,7 +60,7 @@ def test_the_display_shows_the_amount_then_paid(api: Api, page: Any,
 def test_the_display_shows_the_gateway_qr_the_cashier_shows(api: Api, page: Any) -> None:
     page.goto(api.url + "/display")
     wait_until("the display listening", lambda: api.server.terminal.feed.listening > 0)
-    order = api.counter.create_gateway_order(88000, "table 4")  # the UI's Show QR
+    order = api.counter.payments.create_gateway_order(88000, "table 4")  # the UI's Show QR
     page.wait_for_function("document.getElementById('screen').dataset.state === 'qr'")
     page.wait_for_function("document.getElementById('qr').naturalWidth > 0")  # drawn
     assert page.inner_text("#headline-en") == TEXT["qr"]

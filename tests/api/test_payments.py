@@ -53,7 +53,7 @@ def test_three_identical_posts_in_parallel_make_one_charge(
     body = {"amount": 40000, "sale_ref": "par-1", "payment_code": api.wallet_code("binh")}
     with ThreadPoolExecutor(3) as pool:
         futures = [pool.submit(api.post, "/v1/payments", body) for _ in range(3)]
-        wait_until("the payment in flight", lambda: api.counter.find_by_sale_ref("par-1"))
+        wait_until("the payment in flight", lambda: api.counter.payments.find_by_sale_ref("par-1"))
         hold_processing.release()
         answers = [f.result().json() for f in futures]
     assert {a["app_trans_id"] for a in answers} == {answers[0]["app_trans_id"]}
@@ -87,9 +87,9 @@ def test_abort_while_following_abandons_and_the_late_charge_is_returned(
                                                                      body).json()))
     poster.start()
     wait_until("the payment processing", lambda: getattr(
-        api.counter.find_by_sale_ref("ab-1"), "state", None) is not None and
-        api.counter.find_by_sale_ref("ab-1").state.value == "processing")
-    row = api.counter.find_by_sale_ref("ab-1")
+        api.counter.payments.find_by_sale_ref("ab-1"), "state", None) is not None and
+        api.counter.payments.find_by_sale_ref("ab-1").state.value == "processing")
+    row = api.counter.payments.find_by_sale_ref("ab-1")
     assert row is not None
     aborted = api.post(f"/v1/payments/{row.app_trans_id}/abort", None).json()
     poster.join(30)
@@ -99,7 +99,7 @@ def test_abort_while_following_abandons_and_the_late_charge_is_returned(
 
     def returned() -> bool:
         api.counter.reconcile()  # what the server's background reconciler does every 30 s
-        return [(r.auto, r.state.value) for r in api.counter.refunds(row.app_trans_id)] == [
+        return [(r.auto, r.state.value) for r in api.counter.refunds.list(row.app_trans_id)] == [
             (True, "refunded")]
 
     wait_until("the late charge returned automatically", returned)

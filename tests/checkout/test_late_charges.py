@@ -11,9 +11,10 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from pos_terminal.checkout import Checkout, PaymentState, verdict
+from pos_terminal.checkout import Checkout, PaymentState
 from pos_terminal.checkout.hooks import PAUSE_AT, PAUSE_FILE
 from pos_terminal.config import Settings
+from pos_terminal.counter import outcome as verdict
 from pos_terminal.sentences.labels import headline
 from pos_terminal.sentences.reports import report_lines
 from tests.checkout.conftest import (

@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from pos_terminal.checkout import Checkout, PaymentState, verdict
+from pos_terminal.checkout import Checkout, PaymentState
 from pos_terminal.checkout.outcomes import SENDER_LIVE
 from pos_terminal.config import Settings
+from pos_terminal.counter import outcome as verdict
 from pos_terminal.journal import CodeClaimed, Journal, lease
 from pos_terminal.sentences import use_front_end
 from pos_terminal.sentences.labels import headline

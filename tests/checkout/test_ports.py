@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pos_terminal.checkout import Checkout, PaymentState
+from pos_terminal.checkout import Checkout, PaymentState, RefundState
 from pos_terminal.checkout.ports import JournalStore, WalletPort
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
@@ -51,7 +51,7 @@ def test_a_second_wallet_implementation_takes_the_clients_place(settings: Settin
         view = co.pay(12_000, wallet_code(emulator, "an"))
         refunded = co.refund(view.app_trans_id, 2_000, "one item back")
     assert view.state is PaymentState.SUCCEEDED
-    assert refunded.state is PaymentState.REFUNDED
+    assert refunded.state is RefundState.REFUNDED
     assert wallet.calls[:2] == ["build_quick_pay", "send_quick_pay"]
     assert "refund" in wallet.calls
     assert len(charged(emulator, view.app_trans_id)) == 1

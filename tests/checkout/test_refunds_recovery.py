@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pos_terminal.checkout import Checkout, InvalidPayment, PaymentState
+from pos_terminal.checkout import Checkout, InvalidPayment, PaymentState, RefundState
 from pos_terminal.checkout.recovery import too_old
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal, RefundNotAllowed
@@ -57,7 +57,7 @@ def test_refund_with_a_lost_answer_is_resolved_by_the_refund_status(settings: Se
         paid = co.pay(40_000, wallet_code(emulator, "an"))
         add_fault(emulator, endpoint="refund", mode="drop_after_commit")
         refund = co.refund(paid.app_trans_id, 10_000)
-        assert refund.state is S.REFUNDED
+        assert refund.state is RefundState.REFUNDED
         events = [(e.from_state, e.to_state) for e in co.journal.events(paid.app_trans_id)
                   if e.m_refund_id]
         assert events == [("new", "refunding"), ("refunding", "refunded")]
@@ -71,7 +71,7 @@ def test_refund_left_in_flight_is_settled_by_reconcile(settings: Settings,
         add_fault(emulator, endpoint="refund", mode="drop_after_commit")
         add_fault(emulator, endpoint="query_refund", mode="http500", count=0)
         refund = co.refund(paid.app_trans_id, 10_000, deadline_s=0.3)
-        assert refund.state is S.REFUNDING
+        assert refund.state is RefundState.REFUNDING
         # In flight counts against what is left.
         with pytest.raises(RefundNotAllowed, match=r"only 30\.000 ₫ is left"):
             co.refund(paid.app_trans_id, 30_001)
@@ -79,7 +79,7 @@ def test_refund_left_in_flight_is_settled_by_reconcile(settings: Settings,
     with Checkout(settings) as co:
         report = co.reconcile(wait_s=5)
         assert (report.refunds_checked, report.refunds_resolved) == (1, 1)
-        assert co.journal.get_refund(refund.m_refund_id).state is S.REFUNDED
+        assert co.journal.get_refund(refund.m_refund_id).state is RefundState.REFUNDED
         assert co.journal.get(paid.app_trans_id).refunded_amount == 10_000
 
 

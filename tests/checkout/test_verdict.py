@@ -9,9 +9,10 @@ import threading
 import time
 from typing import Any
 
-from pos_terminal.checkout import Checkout, verdict
+from pos_terminal.checkout import Checkout
 from pos_terminal.config import Settings
 from pos_terminal.counter import Counter
+from pos_terminal.counter import outcome as verdict
 from pos_terminal.headless import CounterLoop
 from pos_terminal.journal import Journal
 from tests.checkout.conftest import add_fault, journal_and_holder, quick_pay_requests, wallet_code
@@ -73,12 +74,12 @@ def test_cli_pay_with_a_nan_deadline_answers_unknown(settings: Settings, emulato
     import click
     from click.testing import CliRunner
 
-    from pos_terminal.cli import payment_cmds
+    from pos_terminal.cli import money_cmds
     from pos_terminal.cli.common import add_config_option
     from tests.checkout.conftest import write_config
 
     group = click.Group("pos-terminal")
-    payment_cmds.register(group)
+    money_cmds.register(group)
     add_config_option(group)
     config = write_config(settings, tmp_path / "pos.toml")
     result = CliRunner().invoke(group, ["pay", "--amount", "5000", "--code",

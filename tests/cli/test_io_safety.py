@@ -13,7 +13,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from pos_terminal.cli import payment_cmds
+from pos_terminal.cli import money_cmds
 from pos_terminal.cli.common import add_config_option
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal, PaymentState
@@ -26,7 +26,7 @@ ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x1b[31m"
 @pytest.fixture
 def cli(settings: Settings, tmp_path: Path):  # type: ignore[no-untyped-def]
     group = click.Group("pos-terminal")
-    payment_cmds.register(group)
+    money_cmds.register(group)
     add_config_option(group)
     config = write_config(settings, tmp_path / "pos.toml")
     runner = CliRunner()

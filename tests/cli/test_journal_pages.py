@@ -15,10 +15,10 @@ import pytest
 from click.testing import CliRunner
 
 from pos_terminal.base.clock import day_bounds_ms, iso_day, today
-from pos_terminal.cli import journal_upkeep_cmds, payment_cmds
+from pos_terminal.cli import journal_upkeep_cmds, money_cmds
 from pos_terminal.cli.common import add_config_option
 from pos_terminal.config import Settings
-from pos_terminal.journal import Journal, PaymentState
+from pos_terminal.journal import Journal, PaymentState, RefundState
 from tests.checkout.conftest import write_config
 
 S = PaymentState
@@ -50,14 +50,14 @@ def journal_path(tmp_path: Path) -> Path:
                     journal.record_refund_intent(m_refund_id=f"r{tid}", app_trans_id=tid,
                                                  amount=1_000, description="",
                                                  request_ms=clock.t)
-                    journal.refund_transition(f"r{tid}", S.REFUNDED, message="refunded")
+                    journal.refund_transition(f"r{tid}", RefundState.REFUNDED, message="refunded")
     return path
 
 
 @pytest.fixture
 def cli(base_settings: Settings, journal_path: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
     group = click.Group("pos-terminal")
-    payment_cmds.register(group)
+    money_cmds.register(group)
     journal_upkeep_cmds.register(group)
     add_config_option(group)
     settings = base_settings.replace_section("terminal", journal=journal_path)

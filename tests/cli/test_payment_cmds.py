@@ -13,7 +13,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from pos_terminal.cli import payment_cmds
+from pos_terminal.cli import money_cmds
 from pos_terminal.cli.common import add_config_option
 from pos_terminal.config import Settings
 from tests.checkout.conftest import charged, ledger, quick_pay_requests, wallet_code, write_config
@@ -22,7 +22,7 @@ from tests.checkout.conftest import charged, ledger, quick_pay_requests, wallet_
 @pytest.fixture
 def cli(settings: Settings, tmp_path: Path):  # type: ignore[no-untyped-def]
     group = click.Group("pos-terminal")
-    payment_cmds.register(group)
+    money_cmds.register(group)
     add_config_option(group)
     config = write_config(settings, tmp_path / "pos.toml")
     runner = CliRunner()  # click >= 8.2 keeps stdout and stderr apart
@@ -208,7 +208,7 @@ def test_failed_lines_show_no_wallet_transaction_and_amounts_read_alike(
 def _cli_with(settings: Settings, tmp_path: Path, **checkout: Any) -> Any:
     """Like the `cli` fixture, with some [checkout] values changed."""
     group = click.Group("pos-terminal")
-    payment_cmds.register(group)
+    money_cmds.register(group)
     add_config_option(group)
     config = write_config(settings, tmp_path / "custom.toml", **checkout)
 
@@ -370,7 +370,7 @@ def test_human_output_in_vietnamese_with_language_vi(settings: Settings, tmp_pat
     """[terminal] language = "vi" in --config: the result line and the errors are Vietnamese,
     money is written the same way; --language en overrides the file."""
     group = click.Group("pos-terminal")
-    payment_cmds.register(group)
+    money_cmds.register(group)
     add_config_option(group)
     config = write_config(settings, tmp_path / "pos.toml")
     config.write_text(config.read_text("utf-8").replace(

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from pos_terminal.base import i18n
 from pos_terminal.base.reasons import TEXT, Reason
-from pos_terminal.cli import payment_cmds
+from pos_terminal.cli import money_cmds
 from pos_terminal.cli.common import add_config_option
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
@@ -39,7 +39,7 @@ def _restore_language() -> Iterator[None]:
 @pytest.fixture
 def cli(settings: Settings, tmp_path: Path):  # type: ignore[no-untyped-def]
     group = click.Group("pos-terminal")
-    payment_cmds.register(group)
+    money_cmds.register(group)
     add_config_option(group)
     config = write_config(settings, tmp_path / "pos.toml")
     runner = CliRunner()

@@ -32,9 +32,9 @@ def test_a_new_listener_is_one_module_and_one_line_of_wiring(settings: Settings,
                                                              emulator: Any) -> None:
     # The one line of wiring: the module's name next to the listeners every counter gets.
     with open_counter(settings, listeners=(*LISTENERS, "tests.counter.settled_recorder")) as co:
-        view = co.pay(12_000, wallet_code(emulator, "an"), description="Tea")
+        view = co.payments.pay(12_000, wallet_code(emulator, "an"), description="Tea")
         event = settled_recorder.SETTLED.get(timeout=WAIT_S)
-        assert event.view == view == co.get(view.app_trans_id)
+        assert event.view == view == co.payments.get(view.app_trans_id)
         assert event.paid and event.via == "pay" and event.sale is not None
         assert event.view.state is PaymentState.SUCCEEDED and event.view.amount == 12_000
 
@@ -52,11 +52,11 @@ def test_a_failing_listener_is_isolated_and_reported(settings: Settings, emulato
 
         co.bus.subscribe(PaymentSettled, broken, name="broken printer")
         failures = _recorder(co, ListenerFailed)
-        view = co.pay(15_000, wallet_code(emulator, "an"))
+        view = co.payments.pay(15_000, wallet_code(emulator, "an"))
         assert view.state is PaymentState.SUCCEEDED
         failure = failures.get(timeout=WAIT_S)
         assert failure == ListenerFailed("broken printer", "PaymentSettled", "printer on fire")
-        assert co.get(view.app_trans_id).state is PaymentState.SUCCEEDED
+        assert co.payments.get(view.app_trans_id).state is PaymentState.SUCCEEDED
 
 
 def test_a_payment_never_waits_for_a_listener(settings: Settings, emulator: Any) -> None:
@@ -69,7 +69,7 @@ def test_a_payment_never_waits_for_a_listener(settings: Settings, emulator: Any)
 
     with Counter(settings) as co:
         co.bus.subscribe(PaymentStarted, slow, name="slow display")
-        view = co.pay(16_000, wallet_code(emulator, "an"))
+        view = co.payments.pay(16_000, wallet_code(emulator, "an"))
         # The payment settled while the listener of its very first event was still busy.
         assert view.state is PaymentState.SUCCEEDED
         assert entered.wait(WAIT_S) and not finished.is_set()
@@ -83,7 +83,7 @@ def test_events_of_a_slow_payment_in_order_with_the_code_masked(settings: Settin
         seen = _recorder(co)
         scanned = co.accept_code(code, "camera:0")
         assert scanned is not None
-        view = co.pay(30_000, scanned, sale=co.start_sale())
+        view = co.payments.pay(30_000, scanned, sale=co.payments.start_sale())
         assert co.bus.drain(WAIT_S)
         events = []
         while not seen.empty():
@@ -110,8 +110,8 @@ def test_a_wedge_read_that_is_not_a_payment_code_is_ignored(settings: Settings) 
 def test_refund_settled_is_published(settings: Settings, emulator: Any) -> None:
     with Counter(settings) as co:
         refunds = _recorder(co, RefundSettled)
-        paid = co.pay(20_000, wallet_code(emulator, "an"))
-        refund = co.refund(paid.app_trans_id, 5_000)
+        paid = co.payments.pay(20_000, wallet_code(emulator, "an"))
+        refund = co.refunds.create(paid.app_trans_id, 5_000)
         event = refunds.get(timeout=WAIT_S)
     assert event.refunded and event.via == "refund" and event.refund == refund
 
@@ -122,11 +122,11 @@ def test_receipt_printer_listener_prints_after_a_settled_payment(settings: Setti
     target = tmp_path / "printer.bin"
     auto = settings.replace_section("printer", auto=True, target=f"file:{target}")
     with open_counter(auto) as co:
-        view = co.pay(25_000, wallet_code(emulator, "an"))
+        view = co.payments.pay(25_000, wallet_code(emulator, "an"))
         assert co.bus.drain(WAIT_S)
         assert target.stat().st_size > 0
         assert co.checkout.journal.receipt_prints("payment", view.app_trans_id) == 1
-        declined = co.pay(26_000, wallet_code(emulator, "dung"))
+        declined = co.payments.pay(26_000, wallet_code(emulator, "dung"))
         assert declined.state is PaymentState.FAILED
         assert co.bus.drain(WAIT_S)
         assert co.checkout.journal.receipt_prints("payment", declined.app_trans_id) == 0

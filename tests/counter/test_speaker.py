@@ -69,8 +69,8 @@ def test_the_listener_speaks_paid_and_not_paid(settings: Settings, emulator: Any
     speaking = settings.replace_section("speaker", enabled=True, output=str(spoken),
                                         language="vi")
     with open_counter(speaking) as co:
-        co.pay(50_000, wallet_code(emulator, "an"))
-        declined = co.pay(26_000, wallet_code(emulator, "dung"))
+        co.payments.pay(50_000, wallet_code(emulator, "an"))
+        declined = co.payments.pay(26_000, wallet_code(emulator, "dung"))
         assert declined.state is PaymentState.FAILED
         assert co.bus.drain(WAIT_S)
     deadline = time.monotonic() + WAIT_S
@@ -88,6 +88,6 @@ def test_a_disabled_speaker_says_nothing(settings: Settings, emulator: Any,
                                          tmp_path: Path) -> None:
     quiet = settings.replace_section("speaker", enabled=False, output=str(tmp_path))
     with open_counter(quiet) as co:
-        co.pay(50_000, wallet_code(emulator, "an"))
+        co.payments.pay(50_000, wallet_code(emulator, "an"))
         assert co.bus.drain(WAIT_S)
     assert not list(tmp_path.glob("*.wav"))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pos_terminal.journal import Journal, PaymentState
+from pos_terminal.journal import Journal, PaymentState, RefundState
 from pos_terminal.journal.outbox import Outbox
 from pos_terminal.journal.schema import MIGRATIONS, SCALE_MIGRATION
 from pos_terminal.journal.upkeep import DAY_MS, OUTBOX_KEEP_MS, WARN_DAYS, JournalInfo
@@ -56,7 +56,7 @@ def test_leases_of_final_payments_and_refunds_are_deleted_open_ones_kept(tmp_pat
         journal.record_refund_intent(m_refund_id="r2", app_trans_id="paid", amount=1_000,
                                      description="", request_ms=journal.now(),
                                      lease_ttl_ms=60_000)
-        journal.refund_transition("r1", S.REFUNDED, message="refunded", release=True)
+        journal.refund_transition("r1", RefundState.REFUNDED, message="refunded", release=True)
     leases = sqlite3.connect(path).execute("SELECT subject FROM leases ORDER BY 1").fetchall()
     assert [r[0] for r in leases] == ["payment:open", "refund:r2"]
 

@@ -15,6 +15,7 @@ import pytest
 
 from pos_terminal.journal import (
     PAYMENT_TRANSITIONS,
+    REFUND_TRANSITIONS,
     SCHEMA_VERSION,
     IllegalTransition,
     Journal,
@@ -22,6 +23,7 @@ from pos_terminal.journal import (
     JournalUnavailable,
     PaymentState,
     RefundNotAllowed,
+    RefundState,
 )
 from pos_terminal.journal import schema as journal_schema
 from pos_terminal.journal.export import write_csv
@@ -65,9 +67,10 @@ def test_state_table_is_the_design_state_machine() -> None:
         "processing": ["failed", "succeeded", "unknown"],
         "succeeded": ["refunded"],
         "failed": [],
-        "refunding": [],
         "refunded": [],
     }
+    assert {k.value: sorted(v.value for v in vs) for k, vs in REFUND_TRANSITIONS.items()} == {
+        "new": ["refunding"], "refunding": ["failed", "refunded"], "refunded": [], "failed": []}
 
 
 def test_intent_stores_fingerprint_and_last4_never_the_code(journal: Journal,
@@ -170,18 +173,18 @@ def test_refunds_never_exceed_what_is_left(journal: Journal) -> None:
     journal.transition("261121_t1_a", S.SUCCEEDED, message="paid", zp_trans_id="9")
     first = journal.record_refund_intent(m_refund_id="r1", app_trans_id="261121_t1_a",
                                          amount=30_000, description="", request_ms=1)
-    assert first.state is S.REFUNDING
+    assert first.state is RefundState.REFUNDING
     # 30 000 in flight counts: only 20 000 is left.
     with pytest.raises(RefundNotAllowed, match=r"only 20\.000 ₫ is left"):
         journal.record_refund_intent(m_refund_id="r2", app_trans_id="261121_t1_a",
                                      amount=20_001, description="", request_ms=1)
-    journal.refund_transition("r1", S.REFUNDED, message="done")
+    journal.refund_transition("r1", RefundState.REFUNDED, message="done")
     partial = journal.get("261121_t1_a")
     assert (partial.state, partial.refunded_amount) == (S.SUCCEEDED, 30_000)
     rest = journal.record_refund_intent(m_refund_id="r3", app_trans_id="261121_t1_a",
                                         amount=None, description="", request_ms=1)
     assert rest.amount == 20_000
-    journal.refund_transition("r3", S.REFUNDED, message="done")
+    journal.refund_transition("r3", RefundState.REFUNDED, message="done")
     full = journal.get("261121_t1_a")
     assert (full.state, full.refunded_amount) == (S.REFUNDED, 50_000)
     with pytest.raises(RefundNotAllowed):
@@ -202,7 +205,7 @@ def test_x_and_z_reports(journal: Journal) -> None:
         journal.transition(f"261121_t1_{n}", state, message="x", zp_trans_id=str(n + 1))
     journal.record_refund_intent(m_refund_id="r1", app_trans_id="261121_t1_1", amount=5_000,
                                  description="", request_ms=1)
-    journal.refund_transition("r1", S.REFUNDED, message="done")
+    journal.refund_transition("r1", RefundState.REFUNDED, message="done")
     x = journal.x_report()
     assert (x.kind, x.sales_count, x.sales_amount, x.refunds_amount, x.net_amount,
             x.failed_count, x.unresolved_count, x.unresolved_amount) == (
@@ -322,10 +325,10 @@ def _settled(j: Journal) -> None:
         j.transition(tid, S.SUCCEEDED, message="paid", zp_trans_id=f"zp{tid[-1]}")
     j.record_refund_intent(m_refund_id="261121_1_s", app_trans_id="261121_t1_s", amount=10_000,
                            description="part", request_ms=j.now())
-    j.refund_transition("261121_1_s", S.REFUNDED, message="done")
+    j.refund_transition("261121_1_s", RefundState.REFUNDED, message="done")
     j.record_refund_intent(m_refund_id="261121_1_r", app_trans_id="261121_t1_r", amount=None,
                            description="all", request_ms=j.now())
-    j.refund_transition("261121_1_r", S.REFUNDED, message="done")
+    j.refund_transition("261121_1_r", RefundState.REFUNDED, message="done")
 
 
 REFUSED_BY_THE_DATABASE = [

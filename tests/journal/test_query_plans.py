@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pos_terminal.journal import Journal, PaymentState
+from pos_terminal.journal import Journal, PaymentState, RefundState
 from pos_terminal.journal import connection as journal_connection
 from pos_terminal.journal.cashiers import Cashiers
 from pos_terminal.journal.export import write_csv, write_json, write_refunds_csv
@@ -66,7 +66,8 @@ def _grow(path: Path) -> Clock:
                         journal.record_refund_intent(m_refund_id=f"r{tid}", app_trans_id=tid,
                                                      amount=None, description="",
                                                      request_ms=clock.t)
-                        journal.refund_transition(f"r{tid}", S.REFUNDED, message="refunded")
+                        journal.refund_transition(f"r{tid}", RefundState.REFUNDED,
+                                                  message="refunded")
                 book.close_shift("c1")
                 if day < DAYS:
                     journal.close_day(ledger=False)

@@ -8,7 +8,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from pos_terminal.journal import Journal, PaymentState
+from pos_terminal.journal import Journal, RefundState
 from pos_terminal.journal.schema import MIGRATIONS, REFUND_AUTHORITY_MIGRATION
 from pos_terminal.journal.store import _split_sql
 
@@ -53,7 +53,7 @@ def test_old_refunds_move_to_the_cashier_and_keep_their_supervisor(tmp_path: Pat
         by_id = {r.m_refund_id: r for r in journal.refunds()}
         assert (by_id["r_boss"].cashier_id, by_id["r_boss"].authorised_by) == ("ann", "boss")
         assert (by_id["r_auto"].cashier_id, by_id["r_auto"].authorised_by) == ("ann", None)
-        journal.refund_transition("r_boss", PaymentState.REFUNDED, message="done")
+        journal.refund_transition("r_boss", RefundState.REFUNDED, message="done")
         [ann] = journal.grouped_report("cashier")  # nothing is counted for the supervisor
         assert (ann.key, ann.refunds_amount) == ("ann", 20_000)
     raw = sqlite3.connect(path)

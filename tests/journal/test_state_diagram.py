@@ -23,3 +23,16 @@ def test_every_move_is_drawn() -> None:
         assert move.event.value in drawn
         if move.guard:
             assert f"{move.event.value} [{move.guard}]" in drawn
+
+
+def test_payments_and_refunds_are_drawn_apart_and_every_move_is_a_row() -> None:
+    """"What happens to a payment when X" is one row: from, event, guard, to, sets, clears."""
+    payments, refunds = block().split("**Refunds**")
+    assert payments.count("```mermaid") == refunds.count("```mermaid") == 1
+    assert "refunding" not in payments  # a payment is never "refunding"
+    for moves, part in ((PAYMENT_MOVES, payments), (REFUND_MOVES, refunds)):
+        for m in moves:
+            sets = m.sets.value if m.sets is not None else ""
+            clears = m.clears.value if m.clears is not None else ""
+            assert (f"| {m.source.value} | `{m.event.value}` | {m.guard} | {m.target.value} | "
+                    f"{sets} | {clears} |") in part

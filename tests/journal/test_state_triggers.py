@@ -72,6 +72,16 @@ def test_payment_rows_make_exactly_the_moves_of_the_table(raw: sqlite3.Connectio
     assert table == {(s, t) for s, targets in PAYMENT_TRANSITIONS.items() for t in targets}
 
 
+def test_no_payment_row_ever_moves_into_a_refunds_state(raw: sqlite3.Connection) -> None:
+    """The payments' CHECK still allows the old 'refunding' (schema version 1); no move of the
+    table leads there, so the triggers refuse it from every state a payment row can hold."""
+    assert "refunding" not in {s.value for s in PAYMENT_ROW_STATES}
+    for n, source in enumerate(PAYMENT_ROW_STATES):
+        _payment(raw, f"p{n}", source)
+        assert not _moves_allowed(raw, "UPDATE payments SET state='refunding' "
+                                       "WHERE app_trans_id=?", (f"p{n}",))
+
+
 def test_refund_rows_make_exactly_the_moves_of_the_table(raw: sqlite3.Connection) -> None:
     _payment(raw, "p", S.SUCCEEDED)
     table = {(m.source, m.target) for m in REFUND_MOVES

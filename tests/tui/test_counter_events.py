@@ -32,7 +32,7 @@ async def test_a_code_read_where_no_screen_takes_one_is_answered_by_the_app(
         assert notices(pilot) == [
             f"Payment code ••••{code[-4:]} read, but no payment is waiting: type the amount "
             "and press Enter first."]
-        assert pilot.app.counter.list_payments() == []  # nothing was charged
+        assert pilot.app.counter.history.list() == []  # nothing was charged
 
 
 async def test_a_failing_listener_is_shown_and_the_payment_is_paid(make_app, key_clock,
@@ -51,5 +51,5 @@ async def test_a_failing_listener_is_shown_and_the_payment_is_paid(make_app, key
         await wait_until(pilot, lambda: bool(notices(pilot)), what="the listener's notice")
         assert notices(pilot) == ["Receipt printer failed: printer offline. The payment is not "
                                   "affected."]
-        [row] = app.counter.list_payments()
+        [row] = app.counter.history.list()
         assert row.state is PaymentState.SUCCEEDED and row.amount == 40_000

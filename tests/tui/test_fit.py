@@ -99,7 +99,7 @@ async def test_detail_timeline_shows_every_message_whole(settings: Settings, tmp
                                                          width: int) -> None:
     async with scene_pilot(settings, tmp_path, width=width) as pilot:
         screen = await open_detail(pilot, FAILED_ID)
-        events = screen.pos.counter.events(FAILED_ID)
+        events = screen.pos.counter.history.events(FAILED_ID)
         lines = screen_lines(pilot)
         top = next(n for n, line in enumerate(lines) if "Detail" in line and "Time" in line)
         column = lines[top].index("Detail")

@@ -12,7 +12,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
-from pos_terminal.checkout import Checkout, PaymentState
+from pos_terminal.checkout import Checkout, PaymentState, RefundState
 from pos_terminal.config import Settings
 from pos_terminal.counter import Counter
 from pos_terminal.journal import Journal
@@ -52,7 +52,7 @@ def add_money_in_flight(journal: Journal) -> None:
                                  amount=None, description="return", request_ms=T0, auto=True)
     journal.record_refund_intent(m_refund_id="261121_counter1_r3", app_trans_id=REFUNDED_ID,
                                  amount=10_000, description="refund", request_ms=T0)
-    journal.refund_transition("261121_counter1_r3", PaymentState.REFUNDED, message="refunded")
+    journal.refund_transition("261121_counter1_r3", RefundState.REFUNDED, message="refunded")
 
 
 @asynccontextmanager

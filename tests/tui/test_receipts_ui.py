@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pos_terminal.checkout import Checkout, PaymentState
+from pos_terminal.checkout import Checkout, RefundState
 from pos_terminal.config import Settings
 from pos_terminal.journal.cashiers import Cashiers
 from pos_terminal.tui.screens.history import PaymentDetailScreen
@@ -152,7 +152,7 @@ async def test_auto_print_after_payment_and_refund(settings: Settings, make_app,
         await type_keys(pilot, key_clock, "f", *["backspace"] * 5, *"20000", "enter", "y")
         await wait_until(pilot, lambda: len(printer.jobs) == 2, what="the refund receipt")
         [refund] = checkout.journal.refunds(app_trans_id)
-        assert refund.state is PaymentState.REFUNDED
+        assert refund.state is RefundState.REFUNDED
         assert refund.m_refund_id.encode() in printer.jobs[1]
         assert printer.jobs[1].startswith(INIT) and printer.jobs[1].endswith(CUT)
         await wait_until(pilot, lambda: text_of(pilot, "#detail-receipt") ==

@@ -33,7 +33,7 @@ def register(counter: Counter) -> None:
         else:
             return
         # The cashier signed in at the counter prints it (the payment's own when nobody is).
-        counter.print_receipt(subject, cashier_id=counter.cashier_id or cashier,
-                              app_trans_id=payment)
+        counter.receipts.print(subject, cashier_id=counter.cashiers.at_counter or cashier,
+                               app_trans_id=payment)
 
     counter.bus.subscribe((PaymentSettled, RefundSettled), on_settled, name="receipt printer")

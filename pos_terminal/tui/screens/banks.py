@@ -41,7 +41,7 @@ class BanksScreen(PosScreen[None]):
     @work(thread=True, group="banks", exclusive=True, exit_on_error=False)
     def load(self) -> None:
         try:
-            banks = self.pos.counter.list_banks()
+            banks = self.pos.counter.payments.list_banks()
         except Exception as exc:
             text = cashier_message(exc)
             self.app.call_from_thread(self._error, text)

@@ -14,7 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from pos_terminal.base.i18n import N_, _
-from pos_terminal.counter.types import PaymentState, PaymentView, RefundView
+from pos_terminal.counter.types import PaymentState, PaymentView, RefundState, RefundView
 from pos_terminal.tui.format import format_vnd, state_label
 from pos_terminal.tui.widgets.line import Line
 
@@ -42,7 +42,7 @@ class RefundDialog(ModalScreen[RefundRequestUi | None]):
         super().__init__(classes="dialog")
         self.view = view
         # Refunds still on their way count as given: the journal counts them the same way.
-        self.in_flight = sum(r.amount for r in refunds if r.state is PaymentState.REFUNDING)
+        self.in_flight = sum(r.amount for r in refunds if r.state is RefundState.REFUNDING)
         self.left = max(view.refundable_amount - self.in_flight, 0)
         self.pending_amount: int | None = None
 

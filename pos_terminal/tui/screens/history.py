@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -28,8 +27,10 @@ from pos_terminal.counter.types import (
     EventView,
     PaymentState,
     PaymentView,
+    RefundState,
     RefundView,
     late_charge_note,
+    refund_of,
 )
 from pos_terminal.text_safety import clean
 from pos_terminal.tui.csv_headers import header
@@ -86,7 +87,7 @@ def items_text(view: PaymentView) -> str:
 def row_state(view: PaymentView, refunds: Sequence[RefundView] = ()) -> str:
     """The State column: a late charge says where its return is, never just "succeeded"."""
     auto = next((r for r in refunds if r.auto), None)
-    if view.charged_late and auto is not None and auto.state is PaymentState.REFUNDING:
+    if view.charged_late and auto is not None and auto.state is RefundState.REFUNDING:
         return _("returning")
     if view.charged_late and view.state is PaymentState.SUCCEEDED:
         return _("charged late")
@@ -104,7 +105,7 @@ def _flags(view: PaymentView, refunds: Sequence[RefundView]) -> list[str]:
         parts.append(late)
     elif view.refunded_amount:
         parts.append(_("refunded {amount}").format(amount=format_vnd(view.refunded_amount)))
-    in_flight = sum(1 for r in refunds if r.state is PaymentState.REFUNDING and not r.auto)
+    in_flight = sum(1 for r in refunds if r.state is RefundState.REFUNDING and not r.auto)
     if in_flight:
         parts.append(ngettext("{count} refund in progress", "{count} refunds in progress",
                               in_flight).format(count=in_flight))
@@ -235,10 +236,10 @@ class HistoryScreen(PosScreen[None]):
         since, until = day_bounds_ms(day)
         try:
             counter = self.pos.counter
-            rows = counter.list_payments(
+            rows = counter.history.list(
                 since_ms=since, until_ms=until, states=[state] if state else None,
                 newest_first=True)
-            refunds = {p.app_trans_id: counter.refunds(p.app_trans_id) for p in rows}
+            refunds = {p.app_trans_id: counter.refunds.list(p.app_trans_id) for p in rows}
         except Exception as exc:
             self.app.call_from_thread(self.notify, _("Cannot read the journal: {error}").format(
                 error=exc), severity="error")
@@ -324,7 +325,7 @@ class HistoryScreen(PosScreen[None]):
             example = show_day("2026-11-21")
             self.notify(_("{text} is not a date: type it as {form}, e.g. {example}.").format(
                 text=repr(event.value), form=day_hint().split(",")[0], example=example),
-                severity="error", markup=False)
+                        severity="error", markup=False)
             return
         self.day = day
         event.input.remove_class("shown")
@@ -342,17 +343,17 @@ class HistoryScreen(PosScreen[None]):
 
     @work(thread=True, group="export", exit_on_error=False)
     def export(self, day: str, rows: list[PaymentView]) -> None:
-        folder = Path(self.pos.counter.journal_path).parent
+        folder = self.pos.counter.history.folder
         suffix = f"-{self.state_filter.value}" if self.state_filter else ""
         target = folder / f"payments-{day}{suffix}.csv"
         refunds_target = folder / f"refunds-{day}{suffix}.csv"
         try:
-            refunds = [r for p in rows for r in self.pos.counter.refunds(p.app_trans_id)]
+            refunds = [r for p in rows for r in self.pos.counter.refunds.list(p.app_trans_id)]
             # UTF-8 with a byte-order mark: Excel on Windows then reads Vietnamese right
             with open_private(target, encoding="utf-8-sig", newline="") as out:
-                self.pos.counter.export_csv(rows, out, header)
+                self.pos.counter.history.export_csv(rows, out, header)
             with open_private(refunds_target, encoding="utf-8-sig", newline="") as out:
-                self.pos.counter.export_refunds_csv(refunds, out, header)
+                self.pos.counter.history.export_refunds_csv(refunds, out, header)
         except OSError as exc:
             self.app.call_from_thread(
                 self.notify, _("Export failed: {error} ({file}). Check the folder is "
@@ -417,7 +418,7 @@ class PaymentDetailScreen(PosScreen[None]):
 
     def _settled_refund(self) -> RefundView | None:
         """The newest refund the wallet confirmed (the one a refund receipt is for)."""
-        done = [r for r in self.refunds if r.state is PaymentState.REFUNDED]
+        done = [r for r in self.refunds if r.state is RefundState.REFUNDED]
         return done[-1] if done else None
 
     @staticmethod
@@ -432,9 +433,9 @@ class PaymentDetailScreen(PosScreen[None]):
     def load(self) -> None:
         counter = self.pos.counter
         try:
-            view = counter.get(self.app_trans_id)
-            events = counter.events(self.app_trans_id)
-            refunds = counter.refunds(self.app_trans_id)
+            view = counter.payments.get(self.app_trans_id)
+            events = counter.history.events(self.app_trans_id)
+            refunds = counter.refunds.list(self.app_trans_id)
         except Exception as exc:
             self.app.call_from_thread(self.say, _("Cannot read the journal: {error}").format(
                 error=exc), True)
@@ -530,20 +531,27 @@ class PaymentDetailScreen(PosScreen[None]):
     @work(thread=True, group="refund", exit_on_error=False)
     def refund(self, amount: int, authorised_by: str | None = None) -> None:
         try:  # asked by the cashier signed in here, authorised by the supervisor's PIN
-            result = self.pos.counter.refund(self.app_trans_id, amount,
-                                             cashier_id=self.pos.cashier_id,
-                                             authorised_by=authorised_by)
+            result = self.pos.counter.refunds.create(self.app_trans_id, amount,
+                                                     cashier_id=self.pos.cashier_id,
+                                                     authorised_by=authorised_by)
         except Exception as exc:
             text = cashier_message(exc)
-            self.app.call_from_thread(self.say, _("Refund not done: {reason}").format(
-                reason=text), True)
+            recorded = refund_of(exc)  # this refund's own id, whatever else runs meanwhile
+            if recorded is None:
+                self.app.call_from_thread(self.say, _("Refund not done: {reason}").format(
+                    reason=text), True)
+                return
+            self.app.call_from_thread(self.say, _(
+                "Refund {m_refund_id} recorded, its outcome not known yet: {reason}").format(
+                    m_refund_id=recorded, reason=text), True)
+            self.app.call_from_thread(self.load)
             return
         state = state_label(result.state.value)
-        ok = result.state is PaymentState.REFUNDED
+        ok = result.state is RefundState.REFUNDED
         text = (_("Refund {m_refund_id}: {amount} {state}").format(
                     m_refund_id=result.m_refund_id, amount=format_vnd(result.amount), state=state)
                 + (f". {result.message}" if result.message and not ok else ""))
-        self.app.call_from_thread(self.say, text, result.state is PaymentState.FAILED)
+        self.app.call_from_thread(self.say, text, result.state is RefundState.FAILED)
         self.app.call_from_thread(self.load)
         # `[printer] auto`: the counter prints its receipt; this screen shows how it went
         # (ReceiptUpdate names this payment).
@@ -572,9 +580,9 @@ class PaymentDetailScreen(PosScreen[None]):
     @work(thread=True, group="override", exit_on_error=False)
     def override(self, request: OverrideRequestUi, cashier_id: str | None = None) -> None:
         try:
-            view = self.pos.counter.override(self.app_trans_id, request.state, request.reason,
-                                             cashier_id or self.pos.settings.terminal.app_user,
-                                             cashier_id=cashier_id)
+            view = self.pos.counter.payments.override(
+                self.app_trans_id, request.state, request.reason,
+                cashier_id or self.pos.settings.terminal.app_user, cashier_id=cashier_id)
         except Exception as exc:
             text = cashier_message(exc)
             self.app.call_from_thread(self.say, _("Override not recorded: {reason}").format(
@@ -632,7 +640,7 @@ class PaymentDetailScreen(PosScreen[None]):
     @work(thread=True, group="status", exclusive=True, exit_on_error=False)
     def status(self) -> None:
         try:
-            view = self.pos.counter.status(self.app_trans_id)
+            view = self.pos.counter.payments.status(self.app_trans_id)
         except Exception as exc:
             text = cashier_message(exc)
             self.app.call_from_thread(self.say, _("Status not available: {reason}").format(

@@ -52,7 +52,7 @@ class ReportsScreen(PosScreen[None]):
         question = _("Close the day with a Z report? Settled payments are numbered and "
                      "frozen; unresolved ones are carried to the next day.")
         try:
-            x = self.pos.counter.x_report()
+            x = self.pos.counter.reports.x()
             empty = not (x.sales_count or x.refunds_count or x.failed_count
                          or x.refunds_failed_count or x.unresolved_count)
         except Exception:  # the Z report itself will say what is wrong
@@ -70,7 +70,7 @@ class ReportsScreen(PosScreen[None]):
     @work(thread=True, group="slip", exclusive=True, exit_on_error=False)
     def print_report(self, report: Report) -> None:
         slip_id = f"z-{report.number}" if report.kind == "z" else "x-report"
-        outcome = self.pos.counter.print_slip(slip_id, report_lines(report))
+        outcome = self.pos.counter.receipts.slip(slip_id, report_lines(report))
         self.app.call_from_thread(self._printed, outcome.message, outcome.printed)
 
     def _printed(self, text: str, printed: bool) -> None:
@@ -86,7 +86,7 @@ class ReportsScreen(PosScreen[None]):
     def make_report(self, close: bool) -> None:
         counter = self.pos.counter
         try:
-            report = counter.close_day() if close else counter.x_report()
+            report = counter.reports.z() if close else counter.reports.x()
         except Exception as exc:
             text = cashier_message(exc)
             self.app.call_from_thread(self._show_error, _("Report not made: {reason}").format(

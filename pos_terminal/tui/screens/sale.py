@@ -144,7 +144,7 @@ class SaleScreen(PosScreen[None]):
     def show_takings(self) -> None:
         """The open day's takings (what the X report counts), under the sale."""
         try:
-            report = self.pos.counter.x_report()
+            report = self.pos.counter.reports.x()
         except Exception:  # a busy or unreadable journal: the line stays as it was
             return
         text = ngettext("Today: {count} payment · {amount}", "Today: {count} payments · {amount}",

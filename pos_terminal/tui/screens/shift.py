@@ -38,7 +38,7 @@ class ShiftTotals:
 
     @classmethod
     def read(cls, counter: Counter, cashier_id: str, name: str) -> ShiftTotals | None:
-        found = counter.shift_totals(cashier_id)
+        found = counter.reports.shift_totals(cashier_id)
         if found is None:
             return None
         shift, totals, methods = found
@@ -113,8 +113,8 @@ class ShiftDialog(ModalScreen[bool]):
     @work(thread=True, group="slip", exclusive=True, exit_on_error=False)
     def _print(self) -> None:
         width = self.counter.settings.printer.width
-        outcome = self.counter.print_slip(f"shift-{self.totals.shift_id}",
-                                          self.totals.slip(width, self.now_ms))
+        outcome = self.counter.receipts.slip(f"shift-{self.totals.shift_id}",
+                                             self.totals.slip(width, self.now_ms))
         self.app.call_from_thread(self._printed, outcome.message, outcome.printed)
 
     def _printed(self, text: str, printed: bool) -> None:

@@ -113,7 +113,7 @@ class ShowQrScreen(PosScreen[NextSale | None]):
     @work(thread=True, group="gateway", exclusive=True, exit_on_error=False)
     def create(self, amount: int, description: str) -> None:
         try:
-            view = self.pos.counter.create_gateway_order(amount, description).payment
+            view = self.pos.counter.payments.create_gateway_order(amount, description).payment
         except Exception as exc:
             text = cashier_message(exc)
             self.app.call_from_thread(self.say, _("Order not created: {reason}").format(
@@ -121,9 +121,9 @@ class ShowQrScreen(PosScreen[NextSale | None]):
             return
         self.app.call_from_thread(self._created, view)
         try:
-            final = self.pos.counter.follow(view.app_trans_id, deadline_s=FOLLOW_FOR_S,
-                                            on_progress=self._progress, cancel=self.cancel,
-                                            via="gateway")
+            final = self.pos.counter.payments.follow(view.app_trans_id, deadline_s=FOLLOW_FOR_S,
+                                                     on_progress=self._progress, cancel=self.cancel,
+                                                     via="gateway")
         except Exception as exc:
             text = cashier_message(exc)
             self.app.call_from_thread(self.say, _("Status not available: {reason}").format(

@@ -121,12 +121,12 @@ class SignInScreen(PosScreen[None]):
 
     @work(thread=True, group="signin", exclusive=True, exit_on_error=False)
     def unlock(self, cashier_id: str, by: str | None) -> None:
-        self._admin(lambda: self.pos.counter.cashiers().unlock(cashier_id, by=by),
+        self._admin(lambda: self.pos.counter.cashiers.book().unlock(cashier_id, by=by),
                     _("{id} is unlocked: type the PIN, Enter.").format(id=cashier_id))
 
     @work(thread=True, group="signin", exclusive=True, exit_on_error=False)
     def set_pin(self, cashier_id: str, pin: str, by: str | None) -> None:
-        self._admin(lambda: self.pos.counter.cashiers().set_pin(cashier_id, pin, by=by),
+        self._admin(lambda: self.pos.counter.cashiers.book().set_pin(cashier_id, pin, by=by),
                     _("{id} has a new PIN: sign in with it.").format(id=cashier_id))
 
     def _admin(self, change: Callable[[], object], done: str) -> None:
@@ -145,7 +145,7 @@ class SignInScreen(PosScreen[None]):
     @work(thread=True, group="signin", exclusive=True, exit_on_error=False)
     def check(self, cashier_id: str, pin: str) -> None:
         try:
-            signed = self.pos.counter.sign_in(cashier_id, pin)
+            signed = self.pos.counter.cashiers.sign_in(cashier_id, pin)
         except CashierError as exc:
             self.app.call_from_thread(self._refused, refusal(exc, cashier_id),
                                       not isinstance(exc, PinRejected))

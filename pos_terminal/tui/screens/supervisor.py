@@ -80,7 +80,7 @@ class SupervisorDialog(ModalScreen[str | None]):
     def check(self, supervisor_id: str, pin: str) -> None:
         app, host = self.app, cast("CounterHost", self.app)
         try:
-            supervisor = host.counter.cashiers().require_supervisor(pin, supervisor_id)
+            supervisor = host.counter.cashiers.book().require_supervisor(pin, supervisor_id)
         except CashierError as exc:
             text = refusal(exc, supervisor_id) + " " + _("Nothing was sent.")
             app.call_from_thread(self.say, text, True)
@@ -103,7 +103,7 @@ def authorise(screen: Screen[None], what: str, then: Callable[[str | None], obje
     (anyone may, as in the CLI)."""
     app, host = screen.app, cast("CounterHost", screen.app)
     try:
-        supervisors = host.counter.supervisors()
+        supervisors = host.counter.cashiers.supervisors()
     except Exception as exc:
         text = cashier_message(exc)
         app.notify(_("Cannot read the cashiers from the journal: {error}. Nothing was "

@@ -1,0 +1,266 @@
+"""`journal list|show|export`: what the journal remembers, read through `counter.history` of a
+back office (the journal opened on its own: no wallet key needed). `journal info|compact` are
+in journal_upkeep_cmds.py."""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, TextIO, TypeVar
+
+import click
+
+from pos_terminal.base.clock import VN_TZ, day_bounds_ms, today
+from pos_terminal.base.codes import mask_last4
+from pos_terminal.base.files import open_private
+from pos_terminal.base.i18n import _
+from pos_terminal.cli.common import load_settings_or_exit, print_json
+from pos_terminal.cli.money_common import back_office, fail, money, payment_line, refund_line
+from pos_terminal.counter import outcome as verdict
+from pos_terminal.counter.types import (
+    JournalError,
+    PaymentState,
+    PaymentView,
+    UnknownPayment,
+    vn_time,
+)
+from pos_terminal.text_safety import clean
+
+S = PaymentState
+#: States a payment row can be in (NEW is before the intent).
+STATE_NAMES = [s.value for s in PaymentState if s is not PaymentState.NEW]
+
+T = TypeVar("T")
+
+
+def _day_start_ms(text: str, option: str, as_json: bool) -> int:
+    try:
+        day = datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=VN_TZ)
+    except ValueError:
+        fail(_("{option} {text} is not a date like 2026-11-21 (Vietnam time)").format(
+                   option=option, text=repr(text)),
+             as_json=as_json)
+    return int(day.timestamp() * 1000)
+
+
+def _filters(since: str | None, until: str | None, states: tuple[str, ...],
+             as_json: bool) -> dict[str, Any]:
+    since_ms = None if since is None else _day_start_ms(since, "--from", as_json)
+    until_start = None if until is None else _day_start_ms(until, "--to", as_json)
+    if since_ms is not None and until_start is not None and since_ms > until_start:
+        fail(_("--from {since} is after --to {until}: no day could match. Give --from on or "
+               "before --to.").format(since=since, until=until), as_json=as_json, field="from")
+    return {
+        "since_ms": since_ms,
+        "until_ms": None if until_start is None
+        else until_start + int(timedelta(days=1).total_seconds() * 1000),
+        "states": [S(s) for s in states] or None,
+    }
+
+
+_filter_options = [
+    click.option("--from", "--since", "since", default=None, metavar="YYYY-MM-DD",
+                 help="First day (Vietnam time)."),
+    click.option("--to", "--until", "until", default=None, metavar="YYYY-MM-DD",
+                 help="Last day, included (Vietnam time)."),
+    click.option("--state", "states", multiple=True, type=click.Choice(STATE_NAMES),
+                 help="Only these states; repeatable."),
+]
+
+
+def _with_filters(f: Callable[..., Any]) -> Callable[..., Any]:
+    for option in reversed(_filter_options):
+        f = option(f)
+    return f
+
+
+@click.group("journal")
+def journal_group() -> None:
+    """Read the payment journal: list, show, export."""
+
+
+def _read_first(rows: Iterator[T]) -> Iterator[T]:
+    """`rows` with its first batch read before any output: a journal that cannot be read is
+    then one sentence (one JSON object with --json), not half a listing."""
+    first = next(rows, None)
+    return itertools.chain(() if first is None else (first,), rows)
+
+
+@journal_group.command("list")
+@_with_filters
+@click.option("--limit", type=click.IntRange(min=1), default=None,
+              help="At most this many (newest first); the last line tells how to go on.")
+@click.option("--cursor", default=None, metavar="APP_TRANS_ID",
+              help="Go on after this payment (the cursor a page with --limit ends with).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def journal_list(ctx: click.Context, since: str | None, until: str | None,
+                 states: tuple[str, ...], limit: int | None, cursor: str | None,
+                 as_json: bool) -> None:
+    """List payments, newest first: today's (Vietnam time) unless --from/--to say which days."""
+    settings = load_settings_or_exit(ctx)
+    filters = _filters(since, until, states, as_json)
+    if since is None and until is None:
+        filters["since_ms"], filters["until_ms"] = day_bounds_ms(today())
+    with back_office(settings, as_json) as office:
+        try:
+            rows = office.history.iter_payments(**filters, limit=limit, newest_first=True,
+                                                after=cursor)
+        except UnknownPayment:
+            fail(_("--cursor {cursor} is not a payment in this journal: give the cursor the "
+                   "previous page ended with.").format(cursor=repr(cursor)),
+                 as_json=as_json, field="cursor")
+        rows = _read_first(rows)
+        last: list[str] = []
+
+        def seen(views: Iterator[PaymentView]) -> Iterator[PaymentView]:
+            for view in views:
+                last[:] = [view.app_trans_id]
+                yield view
+
+        if as_json:
+            def tail(n: int) -> dict[str, object]:
+                return {"count": n, "next_cursor": last[0] if last and n == limit else None}
+
+            office.history.write_list("payments", (r.to_json() for r in seen(rows)), sys.stdout,
+                                      tail)
+            return
+        count = 0
+        for r in seen(rows):
+            count += 1
+            flag = " " + _("REVIEW") if r.needs_review else ""
+            refunded = (" (" + _("refunded {amount}").format(
+                amount=money(r.refunded_amount)) + ")" if r.refunded_amount else "")
+            click.echo(f"{vn_time(r.created_ms)}  {r.app_trans_id:<32} "
+                       f"{verdict.state_label(r.state.value):<10} "
+                       f"{money(r.amount):>15}{refunded}{flag}")
+    if not count:
+        click.echo(_("no payments"))
+    elif count == limit:
+        click.echo(_("more: add --cursor {cursor} for the next page").format(cursor=last[0]),
+                   err=True)
+
+
+@journal_group.command("show")
+@click.argument("app_trans_id")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def journal_show(ctx: click.Context, app_trans_id: str, as_json: bool) -> None:
+    """One payment with its full history of events and its refunds."""
+    settings = load_settings_or_exit(ctx)
+    with back_office(settings, as_json) as office:
+        try:
+            record = office.history.record(app_trans_id)
+        except UnknownPayment as exc:
+            fail(exc.message, as_json=as_json)
+    view, events, refunds = record.payment, record.events, record.refunds
+    if as_json:
+        data = view.to_json()
+        data["events"] = [e.to_json() for e in events]
+        data["refunds"] = [r.to_json() for r in refunds]
+        print_json(data)
+        return
+    click.echo(payment_line(view))
+    if view.code_last4:
+        click.echo("  " + _("code {code}  created {time}").format(
+            code=mask_last4(view.code_last4), time=vn_time(view.created_ms)))
+    for e in events:
+        extra = f"  [{e.return_code}]" if e.return_code is not None else ""
+        why = ("  " + _("reason: {reason} (by {who})").format(
+            reason=clean(e.reason), who=clean(e.who or "")) if e.reason else "")
+        subject = " " + _("refund {m_refund_id}").format(
+            m_refund_id=e.m_refund_id) if e.m_refund_id else ""
+        click.echo(f"  {vn_time(e.time_ms)}{subject} {e.from_state} -> {e.to_state}{extra}  "
+                   f"{clean(e.message or '')}{why}")
+    for r in refunds:
+        click.echo(refund_line(r))
+
+
+@journal_group.command("export")
+@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv",
+              show_default=True)
+@click.option("--what", type=click.Choice(["payments", "refunds"]), default="payments",
+              show_default=True,
+              help="Payments (filtered by their day and state) or refunds (by theirs).")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write to this file instead of stdout.")
+@_with_filters
+@click.pass_context
+def journal_export(ctx: click.Context, fmt: str, what: str, output: Path | None,
+                   since: str | None, until: str | None, states: tuple[str, ...]) -> None:
+    """Export payments (CSV: one line each; JSON: with events and refunds) or refunds (one line
+    each, marked when automatic), oldest first."""
+    settings = load_settings_or_exit(ctx)
+    filters = _filters(since, until, states, False)
+    if output is not None:
+        _check_export_target(output, settings.terminal.journal)
+    with back_office(settings, False) as office:
+        history = office.history
+        rows: Iterator[Any] = _read_first(
+            history.iter_payments(**filters) if what == "payments"
+            else history.iter_refunds(**filters))
+
+        def write(out: TextIO) -> int:
+            if what == "refunds":
+                return (history.export_refunds_csv if fmt == "csv"
+                        else history.export_refunds_json)(rows, out)
+            if fmt == "csv":
+                return history.export_csv(rows, out)
+            return history.export_json(rows, out)
+
+        try:
+            if output is None:
+                write(sys.stdout)
+                return
+            try:
+                with open_private(output, encoding="utf-8", newline="") as out_file:
+                    count = write(out_file)
+            except OSError as exc:
+                fail(_("cannot write the export {file}: {error}. Nothing was changed in the "
+                       "journal; choose another --output (a folder you can write, with free "
+                       "space).").format(file=output, error=exc.strerror or exc),
+                     as_json=False)
+        except JournalError as exc:
+            fail(exc.message, as_json=False)
+    done = (_("exported {count} refunds to {file}") if what == "refunds"
+            else _("exported {count} payments to {file}"))
+    click.echo(done.format(count=count, file=output), err=True)
+
+
+#: The journal's own files: SQLite's write-ahead log, its index, its rollback journal.
+JOURNAL_SIDE_FILES = ("", "-wal", "-shm", "-journal")
+
+
+def _check_export_target(output: Path, journal: Path) -> None:
+    """Refuse an export that would overwrite the journal or one of its side files (also
+    through a symlink or a hard link), or that goes to a folder that does not exist."""
+    target = output.expanduser()
+    resolved = target.resolve()
+    protected = [Path(f"{journal}{suffix}") for suffix in JOURNAL_SIDE_FILES]
+    for path in protected:
+        same = resolved == path.resolve()
+        if not same and target.exists() and path.exists():
+            try:
+                same = target.samefile(path)
+            except OSError:
+                same = False
+        if same:
+            fail(_("--output {output} is the payment journal's own file {path}: the export "
+                   "would destroy the journal. Nothing was written; choose another file, e.g. "
+                   "--output payments.csv.").format(output=output, path=path), as_json=False,
+                 field="output")
+    if not resolved.parent.is_dir():
+        fail(_("--output {output}: the folder {folder} does not exist. Nothing was written; "
+               "create the folder first or choose another --output.").format(
+                   output=output, folder=resolved.parent), as_json=False, field="output")
+    if resolved.is_dir():
+        fail(_("--output {output} is a folder: give a file name, e.g. --output "
+               "{output}/payments.csv. Nothing was written.").format(output=output),
+             as_json=False, field="output")
+
+
+def register(group: click.Group) -> None:
+    group.add_command(journal_group)

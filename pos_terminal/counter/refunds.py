@@ -1,0 +1,59 @@
+"""`counter.refunds`: return money of a succeeded payment and look refunds up. A settled
+refund is published (RefundSettled). The rows are read through `RefundRows`, the three journal
+methods this service uses."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Protocol
+
+from pos_terminal.checkout import Checkout
+from pos_terminal.counter.bus import EventBus
+from pos_terminal.counter.events import RefundSettled
+from pos_terminal.journal import RefundView
+
+
+class RefundRows(Protocol):
+    """The journal as the refunds service reads it."""
+
+    def get_refund(self, m_refund_id: str) -> RefundView: ...
+    def find_refund_by_ref(self, refund_ref: str) -> RefundView | None: ...
+    def refunds(self, app_trans_id: str | None = ...) -> list[RefundView]: ...
+
+
+class RefundService:
+    """The refunds of one counter."""
+
+    def __init__(self, checkout: Checkout, rows: RefundRows, bus: EventBus,
+                 at_counter: Callable[[], str | None]) -> None:
+        self._checkout = checkout
+        self._rows = rows
+        self._bus = bus
+        self._at_counter = at_counter
+
+    def create(self, app_trans_id: str, amount: int | None = None, description: str = "", *,
+               deadline_s: float | None = None, cancel: threading.Event | None = None,
+               cashier_id: str | None = None, authorised_by: str | None = None,
+               refund_ref: str | None = None) -> RefundView:
+        """`cashier_id` asked for it (default: the cashier signed in here, else the payment's
+        cashier); `authorised_by` is the supervisor whose PIN was checked
+        (`counter.cashiers.authorise`). With `refund_ref`: RefundRefTaken when that reference
+        has a refund already."""
+        view = self._checkout.refund(app_trans_id, amount, description, deadline_s=deadline_s,
+                                     cancel=cancel, cashier_id=cashier_id or self._at_counter(),
+                                     authorised_by=authorised_by, refund_ref=refund_ref)
+        if view.is_final:
+            self._bus.publish(RefundSettled(view, "refund"))
+        return view
+
+    def get(self, m_refund_id: str) -> RefundView:
+        """UnknownRefund when the journal has no such refund."""
+        return self._rows.get_refund(m_refund_id)
+
+    def find_by_ref(self, refund_ref: str) -> RefundView | None:
+        return self._rows.find_refund_by_ref(refund_ref)
+
+    def list(self, app_trans_id: str | None = None) -> list[RefundView]:
+        """The refunds of one payment (of every payment without one), oldest first."""
+        return self._rows.refunds(app_trans_id)
