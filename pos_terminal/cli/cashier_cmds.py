@@ -19,6 +19,7 @@ import click
 
 from pos_terminal.base.files import open_private
 from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.reasons import render
 from pos_terminal.cli.common import (
     EXIT_UNREACHABLE,
     EXIT_USAGE,
@@ -35,6 +36,7 @@ from pos_terminal.counter.admin import (
     check_pin_format,
 )
 from pos_terminal.counter.cashiers import supervisor_authority
+from pos_terminal.counter.receipts import printer_reason
 from pos_terminal.counter.types import JournalError, vn_time
 from pos_terminal.sentences.labels import cashier_event
 from pos_terminal.text_safety import clean
@@ -409,10 +411,11 @@ def receipt_cmd(ctx: click.Context, subject_id: str, fmt: str, output: Path | No
         _fail(exc.message)
     except PrinterSpecError as exc:
         _fail(_("{error} ([printer] target in {file})").format(error=exc, file=settings.source))
-    except PrinterError as exc:
+    except PrinterError as exc:  # the printer named, in the language asked
+        said = render(printer_reason(exc)).removesuffix(".")
         _fail(_("{error}. Nothing was printed; the receipt can be printed again with "
                 "`pos-terminal receipt {subject_id} --print`.").format(
-                    error=exc, subject_id=subject_id), code=EXIT_PRINTER)
+                    error=said, subject_id=subject_id), code=EXIT_PRINTER)
     except JournalError as exc:
         _fail(exc.message)
     finally:
