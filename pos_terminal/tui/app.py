@@ -13,7 +13,6 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from babel.numbers import format_decimal
 from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -34,23 +33,22 @@ from pos_terminal.counter import (
     ReceiptPrinted,
     ReceiptPrinting,
     ReconcileFailed,
-    ScannedCode,
     Scanner,
     ScannerStatus,
     ServiceStatus,
     SignedIn,
     SourceFactory,
     Subscription,
-    missing_device,
 )
 from pos_terminal.counter.types import ServiceCheck, mask_code
 from pos_terminal.text_safety import clean
-from pos_terminal.tui.format import format_vnd, scanner_words, source_name
+from pos_terminal.tui.format import format_vnd
 from pos_terminal.tui.keys import KeyDelivered, KeyRouter, WedgeFlush
 from pos_terminal.tui.messages import CodeScanned, ScannerReady
 from pos_terminal.tui.payment import PaymentRun
 from pos_terminal.tui.payments import PaymentController
 from pos_terminal.tui.printing import ReceiptDesk
+from pos_terminal.tui.scanning import ScannerDesk, SourceCode
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.shifts import Shifts
 from pos_terminal.tui.wedge import KeyWedge
@@ -117,9 +115,7 @@ class PosApp(App[None]):
         self.settings = settings
         self.counter = counter
         self.demo = demo
-        self.source: Scanner | None = None
         self._news: Subscription | None = None
-        self._source_factory = source_factory
         self._background = background
         self.keys = KeyRouter(self, KeyWedge(settings.scanner.wedge_max_interkey_ms,
                                              settings.scanner.wedge_min_length),
@@ -129,6 +125,8 @@ class PosApp(App[None]):
         self.payments.on_end.append(self._payment_ended)
         self._quit_question: tuple[PaymentRun, ModalScreen[bool]] | None = None
         self.stopping = threading.Event()
+        # the configured scanner source (tui/scanning.py)
+        self.scanner = ScannerDesk(self, source_factory, lambda: self.counter, self.stopping)
         self.header_state: dict[str, Any] = {"reachable": None, "service": None,
                                              "pending": None}
         self.ledger_sync: BackgroundSync | None = None
@@ -141,7 +139,7 @@ class PosApp(App[None]):
     async def on_mount(self) -> None:
         self._news = self.counter.bus.subscribe(SHOWN_EVENTS, self._relay, name="terminal UI")
         await self.shifts.open_counter()
-        self.start_source()
+        self.scanner.start()
         self.check_service()
         if self._background:  # tests and screenshots run without the timers
             self.reconcile_in_background()
@@ -253,63 +251,14 @@ class PosApp(App[None]):
 
     # ---- scanner sources ----------------------------------------------------------------
     @property
+    def source(self) -> Scanner | None:
+        return self.scanner.source
+
+    @property
     def scanner_label(self) -> str:
-        """What the Pay screen says about the active scanner."""
-        if self.source is None:
-            return _("USB scanner ready (keyboard wedge)")
-        status = self.source.status()
-        state, detail = scanner_words(status.state, status.detail)
-        parts = [f"{source_name(self.source.spec)}: {state}"]
-        if status.hint:  # what to tell the customer comes first
-            parts.insert(0, status.hint)
-        if status.fps is not None:
-            parts.append(_("{fps} frames/s").format(fps=f"{status.fps:.0f}"))
-        if status.decode_ms is not None:
-            parts.append(_("decoding {ms} ms").format(ms=format_decimal(
-                status.decode_ms, format="0.0", locale=current_language())))  # vi: 4,1
-        if detail:
-            parts.append(detail)
-        return " · ".join(parts)
+        return self.scanner.label
 
-    @work(thread=True, group="source", exit_on_error=False)
-    def start_source(self) -> None:
-        if self._source_factory is None:
-            return
-        try:
-            source = self._source_factory()
-        except Exception as exc:  # a missing camera or device must not stop the counter
-            self.call_from_thread(self.notify, _("Scanner not available: {error}. The keyboard "
-                                                 "wedge (USB scanner) still works.").format(
-                                      error=exc), severity="error", timeout=10)
-            return
-        if source is None:
-            return
-        problem = missing_device(source.spec)
-        if problem is not None:
-            self.call_from_thread(
-                self.notify, _("Scanner {spec} not available: {problem}. Tell your supervisor; "
-                               "until it is fixed, a USB scanner that types like a keyboard "
-                               "still works.").format(spec=source.spec, problem=problem),
-                severity="error", timeout=30)
-        scanner = Scanner(source, self.counter)
-        self.source = scanner
-        scanner.start(self._on_source_code, paused=True)
-        self.call_from_thread(self._scanner_started)
-
-    def _scanner_started(self) -> None:
-        for screen in self.screen_stack:  # a screen waiting for a code resumes it
-            screen.post_message(ScannerReady())
-
-    def _on_source_code(self, code: ScannedCode) -> None:  # the source's thread
-        if not self.stopping.is_set():
-            self.post_message(self.SourceCode(code))
-
-    class SourceCode(Message):
-        def __init__(self, code: ScannedCode) -> None:
-            super().__init__()
-            self.code = code
-
-    def on_pos_app_source_code(self, message: SourceCode) -> None:
+    def on_source_code(self, message: SourceCode) -> None:
         self.screen.post_message(CodeScanned(message.code))  # input: to the screen on top
 
     def on_scanner_ready(self, message: ScannerReady) -> None:
@@ -326,8 +275,7 @@ class PosApp(App[None]):
         self.payments.stop()
         if self._news is not None:
             self.counter.bus.unsubscribe(self._news, timeout_s=0.0)
-        if self.source is not None:
-            self.source.stop()
+        self.scanner.stop()
         if self.ledger_sync is not None:
             self.ledger_sync.stop(timeout_s=1.0)
 
