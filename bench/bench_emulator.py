@@ -52,7 +52,7 @@ def _serve(ready: Any) -> None:
 def _forms(settings: Any, codes: list[str], generation: str) -> list[dict[str, str]]:
     key = serialization.load_der_public_key(base64.b64decode(settings.service.rsa_public_key))
     assert isinstance(key, rsa.RSAPublicKey)
-    app_id, key1 = str(settings.service.app_id), settings.service.key1
+    app_id, key1 = str(settings.service.app_id), settings.service.key1.get_secret_value()
     day = datetime.now(VN).strftime("%y%m%d")
     forms = []
     for index, code in enumerate(codes):

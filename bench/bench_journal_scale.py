@@ -120,11 +120,12 @@ def evict_here(path: Path) -> None:
 
 def toml_config(settings: Settings, journal: Path, out: Path) -> Path:
     sv = settings.service
+    key1, key2 = sv.key1.get_secret_value(), sv.key2.get_secret_value()
     out.write_text(
         "[service]\n"
         f'generation = "{sv.generation}"\nbase_url = "{sv.base_url}"\n'
-        f'gateway_url = "{sv.gateway_url}"\napp_id = {sv.app_id}\nkey1 = "{sv.key1}"\n'
-        f'key2 = "{sv.key2}"\nrsa_public_key = "{sv.rsa_public_key}"\ntimeout_s = 10\n\n'
+        f'gateway_url = "{sv.gateway_url}"\napp_id = {sv.app_id}\nkey1 = "{key1}"\n'
+        f'key2 = "{key2}"\nrsa_public_key = "{sv.rsa_public_key}"\ntimeout_s = 10\n\n'
         f'[terminal]\njournal = "{journal}"\napp_user = "bench"\n', encoding="utf-8")
     return out
 

@@ -37,8 +37,8 @@ from pos_terminal.config import Settings, default_config_path, load_settings  # 
 from pos_terminal.journal import Journal, PaymentState  # noqa: E402
 from pos_terminal.ledger import BackgroundSync, LedgerSync  # noqa: E402
 from pos_terminal.wallet.ids import new_app_trans_id  # noqa: E402
-from tests.fleet.logins import counter_login, migrate  # noqa: E402
-from tests.fleet.pgserver import PgServer  # noqa: E402
+from tests.ledger.logins import counter_login, migrate  # noqa: E402
+from tests.ledger.pgserver import PgServer  # noqa: E402
 
 LAG_BAR_S = 2.0
 INTERVAL_S = load_settings(default_config_path(), env={}).ledger.interval_s
@@ -160,6 +160,15 @@ def lag(pg: PgServer, folder: Path, counters: int, payments: int) -> list[float]
     return sorted(float(r[0]) / 1000 for r in rows)
 
 
+def print_lag(what: str, lags: list[float]) -> None:
+    """The lag's median, p95 and max after `what`, and its bar (p95 <= LAG_BAR_S); `lags` sorted.
+    bench_fleet_scale prints its lag the same way."""
+    p95 = lags[min(len(lags) - 1, int(len(lags) * 0.95))]
+    print(f"{what}: median {statistics.median(lags):.3f} s   p95 {p95:.3f} s   "
+          f"max {lags[-1]:.3f} s")
+    print(f"bar: p95 lag <= {LAG_BAR_S} s: {'PASS' if p95 <= LAG_BAR_S else 'FAIL'}")
+
+
 def trigger_cost(folder: Path, payments: int = 1000) -> tuple[float, float]:
     """Median ms of one payment's two journal writes (intent + answer), in RAM so the disk's
     fsync does not hide it: without the outbox triggers (dropped on a copy) and with them."""
@@ -218,12 +227,8 @@ def main() -> int:
               f" {with_outbox:.3f} ms with them ({with_outbox / bare:.2f}x; on disk one fsync'd "
               "commit costs milliseconds)")
         lags = lag(pg, folder, args.lag_counters, args.lag_payments)
-        p95 = lags[min(len(lags) - 1, int(len(lags) * 0.95))]
-        median = statistics.median(lags)
-        print(f"lag settled -> ledger row, {args.lag_counters} counters with the background sync"
-              f" (interval {INTERVAL_S} s), {len(lags)} payments: median {median:.3f} s"
-              f"   p95 {p95:.3f} s   max {lags[-1]:.3f} s")
-        print(f"bar: p95 lag <= {LAG_BAR_S} s: {'PASS' if p95 <= LAG_BAR_S else 'FAIL'}")
+        print_lag(f"lag settled -> ledger row, {args.lag_counters} counters with the background "
+                  f"sync (interval {INTERVAL_S} s), {len(lags)} payments", lags)
     return 0
 
 

@@ -76,10 +76,11 @@ def _toml(value: Any) -> str:
 def write_config(settings: Settings, base_url: str, journal: Path, path: Path,
                  grace_s: float) -> Path:
     sv = settings.service
+    key1, key2 = sv.key1.get_secret_value(), sv.key2.get_secret_value()
     lines = [
         "[service]", 'generation = "v2"', f"base_url = {_toml(base_url)}",
-        f"gateway_url = {_toml(base_url)}", f"app_id = {sv.app_id}", f"key1 = {_toml(sv.key1)}",
-        f"key2 = {_toml(sv.key2)}", f"rsa_public_key = {_toml(sv.rsa_public_key)}",
+        f"gateway_url = {_toml(base_url)}", f"app_id = {sv.app_id}", f"key1 = {_toml(key1)}",
+        f"key2 = {_toml(key2)}", f"rsa_public_key = {_toml(sv.rsa_public_key)}",
         "timeout_s = 2.0", "connect_timeout_s = 1.0", 'environment = "emulator"', "",
         "[terminal]", f"journal = {_toml(journal)}", 'app_user = "soak"', "",
         "[checkout]", "poll_intervals_s = [0.2, 0.3, 0.5]", "poll_deadline_s = 8.0",

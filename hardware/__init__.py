@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from hardware.sources.factory import SPEC_FORMS, SpecError, missing_device, open_source
     from hardware.sources.protocol import ScanSource
     from hardware.sources.synthetic import SyntheticSource
-    from hardware.sources.wedge import WedgeSource
     from hardware.still import ImageUnreadable, decode_image
     from hardware.wedge import WedgeDetector, WedgeVerdict
 
@@ -38,7 +37,6 @@ _WHERE = {
     "missing_device": "hardware.sources.factory",
     "ScanSource": "hardware.sources.protocol",
     "SyntheticSource": "hardware.sources.synthetic",
-    "WedgeSource": "hardware.sources.wedge",
     "ImageUnreadable": "hardware.still",
     "decode_image": "hardware.still",
     "WedgeDetector": "hardware.wedge",
@@ -59,7 +57,6 @@ __all__ = [
     "SpecError",
     "SyntheticSource",
     "WedgeDetector",
-    "WedgeSource",
     "WedgeVerdict",
     "decode_image",
     "make_decoder",

@@ -1,22 +1,45 @@
 """Load and validate the TOML configuration into one typed, immutable Settings object.
 
-The `[service]` and `[terminal]` keys of DESIGN.md are a contract (other programs write these
-files); every other section is optional with defaults. Unknown keys, missing keys and bad values
-raise ConfigError naming the file and the key.
+The `[service]` and `[terminal]` keys are a contract (other programs write these files:
+docs/external-contracts.md); every other section is optional with defaults. Unknown keys,
+missing keys and bad values raise ConfigError naming the file and the key.
+
+Where the values come from is pydantic-settings' business: the file (a TOML source), the
+secrets of the environment above it (POS_KEY1, POS_KEY2, POS_RSA_PUBLIC_KEY, POS_LEDGER_DSN)
+and the locale's language below it. Secrets are `SecretStr`: no repr, str() or dump shows them;
+the code that signs or connects asks for `.get_secret_value()`.
 """
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import os
 import re
 import tomllib
 from collections.abc import Mapping
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic.fields import FieldInfo
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
 
 from pos_terminal.base.errors import ExitCode, PosError
 from pos_terminal.base.files import loose_permissions
@@ -24,7 +47,10 @@ from pos_terminal.base.i18n import _, language_from_environment
 from pos_terminal.base.keys import read_rsa_public_key
 from pos_terminal.text_safety import clean, control_character
 
-ENV_OVERRIDES = {"POS_KEY1": "key1", "POS_KEY2": "key2", "POS_RSA_PUBLIC_KEY": "rsa_public_key"}
+#: The environment variables that override values of the file: (section, key) of each.
+ENV_OVERRIDES = {"POS_KEY1": ("service", "key1"), "POS_KEY2": ("service", "key2"),
+                 "POS_RSA_PUBLIC_KEY": ("service", "rsa_public_key"),
+                 "POS_LEDGER_DSN": ("ledger", "dsn")}
 _REPO_CONFIG = Path(__file__).resolve().parent.parent / "config"
 
 
@@ -76,6 +102,27 @@ def _check_url(value: str) -> str:
     return value.rstrip("/")
 
 
+def _file_path(blank: str | None) -> BeforeValidator:
+    """A path written as text becomes a Path (strict mode takes no str for a Path); a blank one
+    is refused with `blank`, or means none when `blank` is None."""
+
+    def convert(value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        if not value.strip():
+            if blank is None:
+                return None
+            raise ValueError(blank)
+        return Path(value)
+
+    return BeforeValidator(convert)
+
+
+#: A file named in the configuration; `FilePath | None` where leaving it empty means none.
+FilePath = Annotated[Path, _file_path("must name a file")]
+OptionalFile = Annotated[Path | None, _file_path(None)]
+
+
 def _plain_text(value: str) -> str:
     """Text a person reads (a receipt, a screen, the service's records): no control character."""
     bad = control_character(value)
@@ -90,8 +137,8 @@ class ServiceSettings(_Section):
     base_url: str
     gateway_url: str
     app_id: int = Field(gt=0)
-    key1: str = Field(min_length=1, repr=False)
-    key2: str = Field(min_length=1, repr=False)
+    key1: SecretStr = Field(min_length=1)
+    key2: SecretStr = Field(min_length=1)
     rsa_public_key: str = Field(min_length=1, repr=False)
     timeout_s: float = Field(ge=0.5, le=120)
     connect_timeout_s: float = Field(default=3.0, ge=0.1, le=60)
@@ -100,6 +147,15 @@ class ServiceSettings(_Section):
     environment: Literal["emulator", "sandbox", "production"] = "production"
 
     _urls = field_validator("base_url", "gateway_url")(_check_url)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _environment_from_url(cls, data: object) -> object:
+        # Not written: the emulator on loopback, the sandbox by its host name, else production.
+        if isinstance(data, dict) and "environment" not in data \
+                and isinstance(data.get("base_url"), str):
+            return {**data, "environment": _derive_environment(data["base_url"])}
+        return data
 
     @model_validator(mode="after")
     def _tls_outside_the_emulator(self) -> ServiceSettings:
@@ -136,7 +192,7 @@ class ServiceSettings(_Section):
 
 
 class TerminalSettings(_Section):
-    journal: Path
+    journal: FilePath
     app_user: str = Field(min_length=1, max_length=50)
     terminal_id: str = Field(default="", pattern=r"^[A-Za-z0-9]{0,8}$")
     # Sent as `userip` on quick pay; empty: the terminal's own address, found at the first sale.
@@ -157,14 +213,6 @@ class TerminalSettings(_Section):
             raise ValueError(f"not an IP address: {value!r} (leave it out to send the "
                              "terminal's own address)") from None
 
-    @field_validator("journal", mode="before")
-    @classmethod
-    def _path(cls, value: object) -> object:
-        if isinstance(value, str):
-            if not value.strip():
-                raise ValueError("must name a file")
-            return Path(value)
-        return value
 
 
 DAY_S = 86_400.0
@@ -246,7 +294,7 @@ class ScannerSettings(_Section):
 
 
 class EmulatorSettings(_Section):
-    private_key: Path = Path("emulator-test-private-key.pem")
+    private_key: FilePath = Path("emulator-test-private-key.pem")
     host: str = "127.0.0.1"
     port: int = Field(default=8765, ge=0, le=65535)
     code_lifetime_s: float = Field(default=60.0, ge=0.1, le=DAY_S)
@@ -295,11 +343,6 @@ class EmulatorSettings(_Section):
             raise ValueError("must be a list of seconds >= 0 (one per retry)")
         return value
 
-    @field_validator("private_key", mode="before")
-    @classmethod
-    def _path(cls, value: object) -> object:
-        return Path(value) if isinstance(value, str) else value
-
     @field_validator("faults", mode="before")
     @classmethod
     def _faults(cls, value: object) -> object:
@@ -314,7 +357,7 @@ class UiSettings(_Section):
 class LedgerSettings(_Section):
     """The fleet ledger (PostgreSQL); no dsn (and no POS_LEDGER_DSN) means no sync."""
 
-    dsn: str = Field(default="", repr=False)  # may hold a password: never shown
+    dsn: SecretStr = SecretStr("")  # may hold a password: never shown
     batch_size: int = Field(default=500, gt=0, le=10_000)
     interval_s: float = Field(default=0.25, gt=0)  # how often the outbox is looked at
     max_backoff_s: float = Field(default=60.0, gt=0)
@@ -322,19 +365,12 @@ class LedgerSettings(_Section):
     statement_timeout_s: float = Field(default=15.0, gt=0)
     # The CA that signed the ledger server's certificate, when it is a private one (PEM); else
     # the machine's public CAs. Relative to this file.
-    ca_file: Path | None = None
+    ca_file: Annotated[Path | None, _file_path(
+        "must name a file (leave it out for the machine's public CAs)")] = None
     # Only with an explicit sslmode=disable|allow|prefer|require in the DSN: allows a connection
     # without verified TLS (docs/fleet.md). Never needed for a Unix socket.
     insecure: bool = False
 
-    @field_validator("ca_file", mode="before")
-    @classmethod
-    def _path(cls, value: object) -> object:
-        if isinstance(value, str):
-            if not value.strip():
-                raise ValueError("must name a file (leave it out for the machine's public CAs)")
-            return Path(value)
-        return value
 
 
 DEFAULT_RECEIPT_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")
@@ -362,14 +398,10 @@ class PrinterSettings(_Section):
     # text as a raster image drawn with `font`.
     codepage: Literal["", "CP1258"] = ""
     width: Literal[32, 42, 48] = 42  # characters per line: 58 mm paper 32, 80 mm 42 or 48
-    font: Path = DEFAULT_RECEIPT_FONT  # TrueType font with Vietnamese glyphs (raster printing)
+    font: FilePath = DEFAULT_RECEIPT_FONT  # TrueType font with Vietnamese glyphs (raster printing)
     timeout_s: float = Field(default=10.0, gt=0, le=120)
     copies: int = Field(default=1, ge=1, le=2)  # 2: "Liên 1" for the customer, "Liên 2" kept
 
-    @field_validator("font", mode="before")
-    @classmethod
-    def _path(cls, value: object) -> object:
-        return Path(value) if isinstance(value, str) else value
 
 
 class SpeakerSettings(_Section):
@@ -395,21 +427,21 @@ class ApiSettings(_Section):
 
     host: str = "127.0.0.1"  # beyond loopback only with TLS (cert_file and key_file)
     port: int = Field(default=8780, ge=0, le=65535)
-    cert_file: Path | None = None  # PEM certificate (chain) for TLS
-    key_file: Path | None = None  # its private key (PEM)
+    cert_file: OptionalFile = None  # PEM certificate (chain) for TLS
+    key_file: OptionalFile = None  # its private key (PEM)
     with_ui: bool = False  # the UI serves the API too, over its own counter (one process)
     scan_timeout_s: float = Field(default=60.0, gt=0, le=3600)  # a payment waiting for a scan
 
-    @field_validator("cert_file", "key_file", mode="before")
-    @classmethod
-    def _path(cls, value: object) -> object:
-        if value == "":
-            return None
-        return Path(value) if isinstance(value, str) else value
+
+#: The file and the environment of the load in progress: pydantic-settings builds its sources per
+#: class, not per call (pydantic/pydantic-settings#250), so load_settings hands them over here.
+_READING: ContextVar[tuple[Path, Mapping[str, str]] | None] = ContextVar(
+    "pos_terminal_config_reading", default=None)
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(extra="forbid", frozen=True, strict=True,
+                                      allow_inf_nan=False, case_sensitive=True)
 
     service: ServiceSettings
     terminal: TerminalSettings
@@ -429,6 +461,21 @@ class Settings(BaseModel):
     # app_user): a counter that ships to a fleet ledger must name it (set when loading).
     terminal_id_set: bool = True
 
+    @classmethod
+    def settings_customise_sources(
+        cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource, dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Highest first: the values given to the constructor, the environment's secrets, the
+        file, the locale's language. Outside load_settings: the constructor's values only."""
+        reading = _READING.get()
+        if reading is None:
+            return (init_settings,)
+        file, environ = reading
+        return (init_settings, _EnvironmentSecrets(settings_cls, environ),
+                _TomlFile(settings_cls, file), _LocaleLanguage(settings_cls, environ))
+
     @property
     def private_files(self) -> bool:
         """Whether files holding secrets or payments must be unreadable by other users: always,
@@ -437,14 +484,84 @@ class Settings(BaseModel):
 
     def replace_service(self, **changes: Any) -> Settings:
         """A copy with some [service] values changed (validated like the file)."""
-        service = ServiceSettings.model_validate({**self.service.model_dump(), **changes})
-        return self.model_copy(update={"service": service})
+        return self.replace_section("service", **changes)
 
     def replace_section(self, section: str, **changes: Any) -> Settings:
         """A copy with values of any section changed, e.g. ("checkout", poll_deadline_s=5)."""
         current: BaseModel = getattr(self, section)
         updated = type(current).model_validate({**current.model_dump(), **changes})
         return self.model_copy(update={section: updated})
+
+
+class _MappingSource(PydanticBaseSettingsSource):
+    """A source that hands over a ready nested mapping ({section: {key: value}})."""
+
+    values: dict[str, Any]
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return self.values.get(field_name), field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        return self.values
+
+
+class _EnvironmentSecrets(_MappingSource):
+    """POS_KEY1, POS_KEY2, POS_RSA_PUBLIC_KEY and POS_LEDGER_DSN over the file's values (an
+    empty variable counts as unset)."""
+
+    def __init__(self, settings_cls: type[BaseSettings], environ: Mapping[str, str]) -> None:
+        super().__init__(settings_cls)
+        self.values = {}
+        for var, (section, key) in ENV_OVERRIDES.items():
+            if environ.get(var):
+                self.values.setdefault(section, {})[key] = environ[var]
+
+
+class _LocaleLanguage(_MappingSource):
+    """`[terminal] language` when the file leaves it out: from LC_ALL / LC_MESSAGES / LANG."""
+
+    def __init__(self, settings_cls: type[BaseSettings], environ: Mapping[str, str]) -> None:
+        super().__init__(settings_cls)
+        self.values = {"terminal": {"language": language_from_environment(dict(environ))}}
+
+
+class _TomlFile(TomlConfigSettingsSource):
+    """The configuration file; every way it can be unreadable is one ConfigError naming it,
+    and so is a missing [service] or [terminal] table."""
+
+    def __init__(self, settings_cls: type[BaseSettings], file: Path) -> None:
+        if not file.exists():
+            raise ConfigError(file, None, "configuration file not found")
+        if file.is_dir():
+            raise ConfigError(file, None, f"cannot read the file: {os.strerror(errno.EISDIR)}")
+        self.file = file
+        super().__init__(settings_cls, toml_file=file)
+        for section in ("service", "terminal"):
+            if section not in self.toml_data:
+                raise ConfigError(file, f"[{section}]", "missing required section")
+            if not isinstance(self.toml_data[section], dict):
+                raise ConfigError(file, f"[{section}]", f"must be a table: [{section}] on a "
+                                  "line of its own, its keys on the lines below")
+
+    def _read_file(self, file_path: Any) -> dict[str, Any]:
+        file = self.file
+        try:
+            raw = file.read_bytes()
+        except OSError as exc:
+            raise ConfigError(file, None, f"cannot read the file: {exc.strerror}") from None
+        try:
+            return tomllib.loads(raw.decode("utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            # "Illegal character '\x01'" would repeat a character of a secret: the place is
+            # enough.
+            reason = re.sub(r"character '.*?' ", "character ", str(exc))
+            raise ConfigError(file, None, f"not valid TOML: {clean(reason)}") from None
+        except UnicodeDecodeError as exc:  # its text would repeat a byte of what was written
+            raise ConfigError(file, None, f"not valid TOML: the file is not UTF-8 text (at "
+                              f"byte {exc.start}); save it as UTF-8") from None
+        except ValueError:  # an integer of more than 4300 digits (Python's int() limit)
+            raise ConfigError(file, None, "not valid TOML: a number is thousands of digits "
+                              "long; no setting takes such a number") from None
 
 
 def default_config_path() -> Path:
@@ -466,14 +583,18 @@ def _derive_environment(base_url: str) -> str:
     return "production"
 
 
+#: (section, key) of the values never repeated in a message.
+_SECRET_LOCATIONS = frozenset({("service", "key1"), ("service", "key2"), ("ledger", "dsn")})
+
+
 def _describe(err: Mapping[str, Any]) -> tuple[str, str]:
     loc = [str(p) for p in err.get("loc", ())]
     key = f"[{loc[0]}] {'.'.join(loc[1:])}".strip() if len(loc) > 1 else (
         f"[{loc[0]}]" if loc else "")
     kind = err.get("type", "")
-    env = next((var for var, name in ENV_OVERRIDES.items()
-                if loc[:1] == ["service"] and loc[1:] == [name]), None)
-    if env is not None and kind in ("missing", "string_too_short"):
+    env = next((var for var, place in ENV_OVERRIDES.items()
+                if place[0] == "service" and tuple(loc) == place), None)
+    if env is not None and kind in ("missing", "too_short", "string_too_short"):
         return key, _("missing required key: set {name} in [service], or the environment "
                       "variable {env}").format(name=loc[1], env=env)
     if kind == "missing":
@@ -491,10 +612,6 @@ def _describe(err: Mapping[str, Any]) -> tuple[str, str]:
                  else message)
 
 
-#: (section, key) of the values never repeated in a message.
-_SECRET_LOCATIONS = frozenset({("service", "key1"), ("service", "key2"), ("ledger", "dsn")})
-
-
 def _shown(value: object) -> str:
     """A value as an error repeats it: short, on one line, without escape sequences."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**40:
@@ -503,31 +620,24 @@ def _shown(value: object) -> str:
     return clean(text if len(text) <= 80 else text[:77] + "...")
 
 
-_SECRET_KEYS = ("key1", "key2")
-
-
-def _file_secrets(data: Mapping[str, Any]) -> tuple[str, ...]:
-    """The secret values written in the file itself (before the environment overrides)."""
-    ledger = data.get("ledger")
-    dsn = ledger.get("dsn") if isinstance(ledger, Mapping) else None
-    found = (dsn,) if isinstance(dsn, str) and dsn else ()  # may hold the ledger's password
-    service = data.get("service")
-    if not isinstance(service, Mapping):
-        return found
-    return found + tuple(v for k in _SECRET_KEYS if isinstance(v := service.get(k), str) and v)
+def _file_secrets(file: Path) -> tuple[str, ...]:
+    """The secret values written in the file itself (not those the environment gives)."""
+    try:
+        data = tomllib.loads(file.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return ()
+    tables = {name: t for name, t in data.items() if isinstance(t, dict)}
+    return tuple(v for section, key in sorted(_SECRET_LOCATIONS)
+                 if isinstance(v := tables.get(section, {}).get(key), str) and v)
 
 
 def _public_test_secrets() -> frozenset[str]:
     """key1/key2 of the shipped emulator profile (config/default.toml): public in the
     repository, so a file holding only these holds no secret."""
-    try:
-        service = tomllib.loads(default_config_path().read_text("utf-8")).get("service", {})
-    except (OSError, UnicodeDecodeError, ValueError):
-        return frozenset()
-    return frozenset(v for k in _SECRET_KEYS if isinstance(v := service.get(k), str))
+    return frozenset(_file_secrets(default_config_path()))
 
 
-def _check_permissions(path: Path, secrets: tuple[str, ...], environment: str) -> str | None:
+def _check_permissions(path: Path, environment: str) -> str | None:
     """Refuse a file other users may change (whoever edits it can send the payments
     elsewhere), and one they may read while it holds a secret outside the emulator profile.
     In the emulator profile a readable file with keys of its own is only warned about."""
@@ -536,7 +646,7 @@ def _check_permissions(path: Path, secrets: tuple[str, ...], environment: str) -
         raise ConfigError(path, None, _(
             "other users can change this file (group or others may write it), so they could "
             "send the payments elsewhere; run: chmod 600 {file}").format(file=path))
-    if loose != "read" or not secrets:
+    if loose != "read" or not (secrets := _file_secrets(path)):
         return None
     if environment != "emulator":
         raise ConfigError(path, None, _(
@@ -551,78 +661,39 @@ def _check_permissions(path: Path, secrets: tuple[str, ...], environment: str) -
 
 def load_settings(path: Path | str | None = None,
                   env: Mapping[str, str] | None = None) -> Settings:
-    """Read, merge environment secrets into, and validate one configuration file."""
+    """Read one configuration file, the environment's secrets over it, and validate both."""
     file = Path(path).expanduser().absolute() if path is not None else default_config_path()
-    environ = os.environ if env is None else env
+    reading = _READING.set((file, os.environ if env is None else env))
     try:
-        raw = file.read_bytes()
-    except FileNotFoundError:
-        raise ConfigError(file, None, "configuration file not found") from None
-    except OSError as exc:
-        raise ConfigError(file, None, f"cannot read the file: {exc.strerror}") from None
-    try:
-        data: dict[str, Any] = tomllib.loads(raw.decode("utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        # "Illegal character '\x01'" would repeat a character of a secret: the place is enough.
-        reason = re.sub(r"character '.*?' ", "character ", str(exc))
-        raise ConfigError(file, None, f"not valid TOML: {clean(reason)}") from None
-    except UnicodeDecodeError as exc:  # its text would repeat a byte of what was written
-        raise ConfigError(file, None, f"not valid TOML: the file is not UTF-8 text (at byte "
-                          f"{exc.start}); save it as UTF-8") from None
-    except ValueError:  # an integer of more than 4300 digits (Python's int() limit)
-        raise ConfigError(file, None, "not valid TOML: a number is thousands of digits long; "
-                          "no setting takes such a number") from None
-
-    secrets = _file_secrets(data)  # what the file itself holds, for the permission warning
-    service = data.get("service")
-    if isinstance(service, dict):
-        for var, key in ENV_OVERRIDES.items():
-            if environ.get(var):
-                service[key] = environ[var]
-        if "environment" not in service and isinstance(service.get("base_url"), str):
-            service["environment"] = _derive_environment(service["base_url"])
-
-    for section in ("service", "terminal"):
-        if section not in data:
-            raise ConfigError(file, f"[{section}]", "missing required section")
-    terminal = data["terminal"]
-    if isinstance(terminal, dict) and "language" not in terminal:
-        terminal["language"] = language_from_environment(dict(environ))
-
-    try:
-        settings = Settings.model_validate({**data, "source": file})
+        settings = Settings(source=file)  # type: ignore[call-arg]  # the sources give the rest
     except ValidationError as exc:
         errors = [_describe(e) for e in exc.errors()]
         key, message = errors[0]
         extra = "".join(f"\n  {k}: {m}" for k, m in errors[1:])
         raise ConfigError(file, key, message + extra) from None
+    finally:
+        _READING.reset(reading)
+    return _resolve(settings, file)
 
-    return _resolve(settings, file, secrets)
+
+#: (section, key) of the paths written relative to the configuration file.
+_RELATIVE_PATHS = (("terminal", "journal"), ("emulator", "private_key"), ("printer", "font"),
+                   ("ledger", "ca_file"))
 
 
-def _resolve(settings: Settings, file: Path, secrets: tuple[str, ...]) -> Settings:
-    base = file.parent
-    journal = settings.terminal.journal.expanduser()
-    if not journal.is_absolute():
-        journal = base / journal
+def _resolve(settings: Settings, file: Path) -> Settings:
+    """Paths relative to the file, the terminal id a counter without one goes by, and the
+    verdict on the file's permissions."""
+    update: dict[str, Any] = {}
+    for section, key in _RELATIVE_PATHS:
+        current = getattr(settings, section)
+        path: Path | None = getattr(current, key)
+        if path is not None:
+            path = path.expanduser()
+            update[section] = current.model_copy(update={key: file.parent / path})
     terminal_id = settings.terminal.terminal_id or re.sub(
         r"[^A-Za-z0-9]", "", settings.terminal.app_user)[:8] or "pos"
-    key_path = settings.emulator.private_key.expanduser()
-    if not key_path.is_absolute():
-        key_path = base / key_path
-    warning = _check_permissions(file, secrets, settings.service.environment)
-    font = settings.printer.font.expanduser()
-    if not font.is_absolute():
-        font = base / font
-    ca_file = settings.ledger.ca_file and settings.ledger.ca_file.expanduser()
-    if ca_file is not None and not ca_file.is_absolute():
-        ca_file = base / ca_file
-    return settings.model_copy(update={
-        "terminal": settings.terminal.model_copy(
-            update={"journal": journal, "terminal_id": terminal_id}),
-        "emulator": settings.emulator.model_copy(update={"private_key": key_path}),
-        "printer": settings.printer.model_copy(update={"font": font}),
-        "ledger": settings.ledger.model_copy(update={"ca_file": ca_file}),
-        "warnings": (warning,) if warning else (),
-        "terminal_id_set": bool(settings.terminal.terminal_id),
-    })
+    update["terminal"] = update["terminal"].model_copy(update={"terminal_id": terminal_id})
+    warning = _check_permissions(file, settings.service.environment)
+    return settings.model_copy(update={**update, "warnings": (warning,) if warning else (),
+                                       "terminal_id_set": bool(settings.terminal.terminal_id)})

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
@@ -15,6 +16,7 @@ import requests
 from pos_terminal import sentences  # the renderer, as every front end installs it
 from pos_terminal.base import i18n
 from pos_terminal.config import Settings, load_settings
+from tests.scanners import SerialScanner
 
 # Subprocesses (the CLI, headless mode, the demo in tmux) take their default language from the
 # locale: English for the suite, whatever the machine says.
@@ -72,19 +74,28 @@ def _emulator_server(base_settings: Settings) -> Iterator[object]:
     from pos_terminal.emulator import start_emulator
 
     settings = base_settings.replace_section("emulator", processing_s=EMULATOR_PROCESSING_S)
-    server = start_emulator(settings, host="127.0.0.1", port=0)
-    try:
+    with start_emulator(settings, host="127.0.0.1", port=0) as server:
         yield server
-    finally:
-        server.stop()
+
+
+def reset_emulator(server: Any) -> Any:
+    """`server` (a running emulator) back to fresh wallets, no faults, no orders."""
+    requests.post(f"{server.base_url}/_emulator/reset", json={}, timeout=5).raise_for_status()
+    return server
+
+
+@pytest.fixture
+def scanner() -> Iterator[SerialScanner]:
+    """A serial scanner on a pty (`serial:{scanner.path}`), unplugged at the end."""
+    device = SerialScanner()
+    yield device
+    device.close()
 
 
 @pytest.fixture
 def emulator(_emulator_server: object) -> object:
     """The running emulator (base_url, control API), reset to fresh wallets and no faults."""
-    base_url = _emulator_server.base_url  # type: ignore[attr-defined]
-    requests.post(f"{base_url}/_emulator/reset", json={}, timeout=5).raise_for_status()
-    return _emulator_server
+    return reset_emulator(_emulator_server)
 
 
 class ProcessingHold:

@@ -50,3 +50,8 @@ def with_child_env(argv: list[str], **extra: str) -> list[str]:
 def cli_command(*args: str) -> list[str]:
     """`pos-terminal ARGS...` from this checkout, run by the test run's Python."""
     return [sys.executable, "-m", "pos_terminal.cli", *args]
+
+
+def cli(config: Path, *args: str) -> list[str]:
+    """`pos-terminal ARGS... --config CONFIG`."""
+    return cli_command(*args, "--config", str(config))

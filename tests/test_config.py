@@ -1,4 +1,5 @@
-"""The configuration contract: the DESIGN.md keys load; every mistake names the file and key."""
+"""The configuration contract (docs/external-contracts.md): the contract keys load; every
+mistake names the file and key."""
 
 from __future__ import annotations
 
@@ -87,8 +88,8 @@ def test_environment_overrides_secrets(tmp_path: Path) -> None:
         f'rsa_public_key = "{PUBLIC_KEY}"', 'rsa_public_key = "garbage"')
     env = {"POS_KEY1": "from-env", "POS_KEY2": "k2-env", "POS_RSA_PUBLIC_KEY": PUBLIC_KEY}
     settings = load_settings(write(tmp_path, text), env=env)
-    assert settings.service.key1 == "from-env"
-    assert settings.service.key2 == "k2-env"
+    assert settings.service.key1.get_secret_value() == "from-env"
+    assert settings.service.key2.get_secret_value() == "k2-env"
     assert settings.service.rsa_public_key == PUBLIC_KEY
 
 
@@ -205,7 +206,7 @@ def test_the_owners_private_group_is_the_owner(tmp_path: Path) -> None:
     path.write_text(CONTRACT)
     os.chown(path, -1, me.pw_gid)
     path.chmod(0o660)
-    assert load_settings(path, env={}).service.key1 == "k1"
+    assert load_settings(path, env={}).service.key1.get_secret_value() == "k1"
 
 
 def test_the_refusals_reach_the_cli_as_one_sentence(tmp_path: Path) -> None:
@@ -242,7 +243,7 @@ def test_secrets_from_the_environment_draw_no_warning(tmp_path: Path) -> None:
     text = CONTRACT.replace('key1 = "k1"\n', "").replace('key2 = "k2"\n', "")
     path = write(tmp_path, text, mode=0o644)
     settings = load_settings(path, env={"POS_KEY1": "from-env", "POS_KEY2": "k2-env"})
-    assert settings.service.key1 == "from-env"
+    assert settings.service.key1.get_secret_value() == "from-env"
     assert settings.warnings == ()
 
 
@@ -363,3 +364,33 @@ def test_texts_a_person_reads_hold_no_control_character(tmp_path: Path, section:
     err = error_of(write(tmp_path, text))
     assert err.key == f"[{section}] {key}"
     assert err.message.startswith("holds a control character (U+001B")
+
+
+def test_no_dump_or_print_of_the_settings_shows_a_secret(tmp_path: Path) -> None:
+    """An error reporter or a debug line that writes the whole settings writes no secret."""
+    password = "s3cret-pw"
+    text = CONTRACT + f'\n[ledger]\ndsn = "postgresql://pos:{password}@ledger.test/fleet"\n'
+    settings = load_settings(write(tmp_path, text), env={"POS_KEY2": "k2-from-env"})
+    shown = "\n".join([str(settings), repr(settings), settings.model_dump_json(),
+                       str(settings.model_dump()), f"{settings.service.key1}"])
+    for secret in ("k1", "k2-from-env", password):
+        assert secret not in shown.replace("key1", "").replace("key2", "")
+    assert settings.service.key2.get_secret_value() == "k2-from-env"
+    assert password in settings.ledger.dsn.get_secret_value()
+
+
+def test_the_ledger_dsn_of_the_environment_wins_over_the_file(tmp_path: Path) -> None:
+    text = CONTRACT + '\n[ledger]\ndsn = "postgresql://file@ledger.test/fleet"\n'
+    path = write(tmp_path, text)
+    env_dsn = "postgresql://env@ledger.test/fleet"
+    assert load_settings(path, env={"POS_LEDGER_DSN": env_dsn}).ledger.dsn.get_secret_value() \
+        == env_dsn
+    assert load_settings(path, env={"POS_LEDGER_DSN": ""}).ledger.dsn.get_secret_value() == (
+        "postgresql://file@ledger.test/fleet")
+
+
+def test_a_contract_section_that_is_not_a_table_says_so(tmp_path: Path) -> None:
+    text = 'terminal = "counter-1"\n' + CONTRACT.split("[terminal]")[0]
+    err = error_of(write(tmp_path, text), env={"POS_KEY1": "k1"})
+    assert err.key == "[terminal]"
+    assert err.message.startswith("must be a table")

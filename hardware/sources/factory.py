@@ -83,11 +83,11 @@ def open_source(spec: str, *, decoder: str = "zxing", code_filter: CodeFilter | 
 
         return CameraSource(spec, ImagesGrabber(arg), frames, acceptor)
     if kind == "wedge":
-        if arg:
-            raise _bad(spec, "wedge takes no argument")
-        from hardware.sources.wedge import WedgeSource
-
-        return WedgeSource(acceptor, spec=spec)
+        # Its keys are the keyboard's: the terminal UI reads them (pos_terminal/tui/wedge.py,
+        # through WedgeDetector); there is nothing to open.
+        raise SpecError(f"scanner source {spec!r}: the keyboard wedge is read by the terminal "
+                        "UI, not opened as a source; outside the UI name the scanner's device: "
+                        "evdev:/dev/input/eventN (ls -l /dev/input/by-id)")
     if kind == "evdev":
         if not arg:
             raise _bad(spec, "evdev needs a device path")

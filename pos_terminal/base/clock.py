@@ -43,9 +43,10 @@ def format_time(ms: int) -> str:
     return vn_datetime(ms).strftime("%H:%M:%S")
 
 
-def format_moment(moment: datetime) -> str:
-    """An aware datetime (e.g. from PostgreSQL) as ``21/11/2026 14:03:07`` in Vietnam time."""
-    return moment.astimezone(VN_TZ).strftime("%d/%m/%Y %H:%M:%S")
+def format_moment_stamp(moment: datetime) -> str:
+    """An aware datetime (e.g. from PostgreSQL) as ``2026-11-21 14:03:07`` in Vietnam time, like
+    format_stamp."""
+    return moment.astimezone(VN_TZ).strftime("%Y-%m-%d %H:%M:%S")
 
 
 def iso_day(ms: int) -> str:

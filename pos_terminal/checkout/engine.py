@@ -1,4 +1,4 @@
-"""The checkout engine: the payment state machine of DESIGN.md over the durable journal.
+"""The checkout engine: the payment state machine (journal/states.py) over the durable journal.
 
     intent committed (fsync) -> the single send -> answer committed -> caller told
     no answer / unreadable -> UNKNOWN -> status queries on the same app_trans_id only

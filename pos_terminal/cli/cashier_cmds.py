@@ -17,6 +17,7 @@ from typing import NoReturn
 
 import click
 
+from pos_terminal.base.clock import format_stamp
 from pos_terminal.base.files import open_private
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.reasons import render
@@ -37,7 +38,7 @@ from pos_terminal.counter.admin import (
 )
 from pos_terminal.counter.cashiers import supervisor_authority
 from pos_terminal.counter.receipts import printer_reason
-from pos_terminal.counter.types import JournalError, vn_time
+from pos_terminal.counter.types import JournalError
 from pos_terminal.sentences.labels import cashier_event
 from pos_terminal.text_safety import clean
 
@@ -198,8 +199,8 @@ def cashier_list(ctx: click.Context, as_json: bool) -> None:
         click.echo(_("no cashiers (anyone can refund and override until a supervisor is "
                      "added)"))
     for c in rows:
-        state = (_("removed {time}").format(time=vn_time(c.removed_ms)) if c.removed_ms else
-                 _("locked until {time}").format(time=vn_time(c.locked_until_ms))
+        state = (_("removed {time}").format(time=format_stamp(c.removed_ms)) if c.removed_ms else
+                 _("locked until {time}").format(time=format_stamp(c.locked_until_ms))
                  if c.locked_until_ms else _("active"))
         # A name an older version let in with control characters is shown without them.
         click.echo(f"{clean(c.id):<16} {_(c.role):<10} {state:<30} {clean(c.name)}")
@@ -288,7 +289,7 @@ def cashier_events(ctx: click.Context, cashier_id: str, as_json: bool) -> None:
             {"time_ms": t, "kind": kind, "detail": detail} for t, kind, detail in rows]})
         return
     for t, kind, detail in rows:
-        click.echo(f"{vn_time(t)}  {clean(cashier_event(kind, detail))}")
+        click.echo(f"{format_stamp(t)}  {clean(cashier_event(kind, detail))}")
 
 
 # ------------------------------------------------------------------ shift
@@ -312,7 +313,7 @@ def shift_open(ctx: click.Context, cashier_id: str, pin_stdin: bool) -> None:
         except CashierError as exc:
             _fail(exc.message)
     click.echo(_("shift {shift} open for {cashier_id} since {time}").format(
-        shift=shift.id, cashier_id=cashier_id, time=vn_time(shift.opened_ms)))
+        shift=shift.id, cashier_id=cashier_id, time=format_stamp(shift.opened_ms)))
 
 
 @shift_group.command("close")
@@ -327,8 +328,8 @@ def shift_close(ctx: click.Context, cashier_id: str) -> None:
         except CashierError as exc:
             _fail(exc.message)
     click.echo(_("shift {shift} of {cashier_id} closed: {start} to {end}").format(
-        shift=shift.id, cashier_id=cashier_id, start=vn_time(shift.opened_ms),
-        end=vn_time(shift.closed_ms)))
+        shift=shift.id, cashier_id=cashier_id, start=format_stamp(shift.opened_ms),
+        end=format_stamp(shift.closed_ms)))
 
 
 @shift_group.command("list")
@@ -346,8 +347,8 @@ def shift_list(ctx: click.Context, limit: int | None, as_json: bool) -> None:
     if not rows:
         click.echo(_("no shifts"))
     for s in rows:
-        until = vn_time(s.closed_ms) if s.closed_ms else _("open")
-        click.echo(f"{s.id:>5}  {s.cashier_id:<16} {vn_time(s.opened_ms)}  {until}")
+        until = format_stamp(s.closed_ms) if s.closed_ms else _("open")
+        click.echo(f"{s.id:>5}  {s.cashier_id:<16} {format_stamp(s.opened_ms)}  {until}")
 
 
 # ------------------------------------------------------------------ receipt

@@ -227,23 +227,46 @@ def fleet_report_cmd(ctx: click.Context, day_text: str | None, as_json: bool,
         click.echo("\n".join(report.lines()))
 
 
+_LIST_OPTIONS = (
+    click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
+    click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path),
+                 default=None, metavar="FILE", help="Also write the list as CSV to FILE."),
+)
+
+
+def _list_options(command: Any) -> Any:
+    for option in reversed(_LIST_OPTIONS):
+        command = option(command)
+    return command
+
+
+def _listed(ctx: click.Context, as_json: bool, csv_path: Path | None, name: str,
+            query: Any, columns: Any) -> list[dict[str, Any]] | None:
+    """The rows of a ledger query, also written to `csv_path` when given; with --json printed
+    as one object {name: rows, count} and None returned (nothing more to print)."""
+    settings = load_settings_or_exit(ctx)
+    from pos_terminal.ledger.reports import write_rows_csv
+
+    with _ledger(settings, as_json) as ledger:
+        rows: list[dict[str, Any]] = ledger.run(query)
+    if csv_path is not None:
+        with _open(csv_path) as out:
+            write_rows_csv(rows, columns, out)
+    if as_json:
+        print_json({name: rows, "count": len(rows)})
+        return None
+    return rows
+
+
 @fleet_group.command("open")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, metavar="FILE", help="Also write the list as CSV to FILE.")
+@_list_options
 @click.pass_context
 def fleet_open_cmd(ctx: click.Context, as_json: bool, csv_path: Path | None) -> None:
     """Every payment or refund not yet final or flagged for review, across counters."""
-    settings = load_settings_or_exit(ctx)
-    from pos_terminal.ledger.reports import OPEN_COLUMNS, open_items, write_rows_csv
+    from pos_terminal.ledger.reports import OPEN_COLUMNS, open_items
 
-    with _ledger(settings, as_json) as ledger:
-        rows = ledger.run(open_items)
-    if csv_path is not None:
-        with _open(csv_path) as out:
-            write_rows_csv(rows, OPEN_COLUMNS, out)
-    if as_json:
-        print_json({"open": rows, "count": len(rows)})
+    rows = _listed(ctx, as_json, csv_path, "open", open_items, OPEN_COLUMNS)
+    if rows is None:
         return
     if not rows:
         click.echo("nothing open: every payment and refund in the ledger is final.")
@@ -254,23 +277,16 @@ def fleet_open_cmd(ctx: click.Context, as_json: bool, csv_path: Path | None) -> 
 
 
 @fleet_group.command("disagreements")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, metavar="FILE", help="Also write the list as CSV to FILE.")
+@_list_options
 @click.pass_context
 def fleet_disagreements_cmd(ctx: click.Context, as_json: bool, csv_path: Path | None) -> None:
     """What journals said that the ledger kept otherwise (a row changed after it was final),
     and journals restored from an older copy."""
-    settings = load_settings_or_exit(ctx)
-    from pos_terminal.ledger.reports import DISAGREEMENT_COLUMNS, disagreements, write_rows_csv
+    from pos_terminal.ledger.reports import DISAGREEMENT_COLUMNS, disagreements
 
-    with _ledger(settings, as_json) as ledger:
-        rows = ledger.run(disagreements)
-    if csv_path is not None:
-        with _open(csv_path) as out:
-            write_rows_csv(rows, DISAGREEMENT_COLUMNS, out)
-    if as_json:
-        print_json({"disagreements": rows, "count": len(rows)})
+    rows = _listed(ctx, as_json, csv_path, "disagreements", disagreements,
+                   DISAGREEMENT_COLUMNS)
+    if rows is None:
         return
     if not rows:
         click.echo("no disagreements: every journal agrees with the ledger.")

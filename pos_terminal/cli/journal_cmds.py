@@ -13,7 +13,7 @@ from typing import Any, TextIO, TypeVar
 
 import click
 
-from pos_terminal.base.clock import VN_TZ, day_bounds_ms, today
+from pos_terminal.base.clock import VN_TZ, day_bounds_ms, format_stamp, today
 from pos_terminal.base.codes import mask_last4
 from pos_terminal.base.files import open_private
 from pos_terminal.base.i18n import _
@@ -25,7 +25,6 @@ from pos_terminal.counter.types import (
     PaymentState,
     PaymentView,
     UnknownPayment,
-    vn_time,
 )
 from pos_terminal.text_safety import clean
 
@@ -134,7 +133,7 @@ def journal_list(ctx: click.Context, since: str | None, until: str | None,
             flag = " " + _("REVIEW") if r.needs_review else ""
             refunded = (" (" + _("refunded {amount}").format(
                 amount=money(r.refunded_amount)) + ")" if r.refunded_amount else "")
-            click.echo(f"{vn_time(r.created_ms)}  {r.app_trans_id:<32} "
+            click.echo(f"{format_stamp(r.created_ms)}  {r.app_trans_id:<32} "
                        f"{verdict.state_label(r.state.value):<10} "
                        f"{money(r.amount):>15}{refunded}{flag}")
     if not count:
@@ -166,14 +165,14 @@ def journal_show(ctx: click.Context, app_trans_id: str, as_json: bool) -> None:
     click.echo(payment_line(view))
     if view.code_last4:
         click.echo("  " + _("code {code}  created {time}").format(
-            code=mask_last4(view.code_last4), time=vn_time(view.created_ms)))
+            code=mask_last4(view.code_last4), time=format_stamp(view.created_ms)))
     for e in events:
         extra = f"  [{e.return_code}]" if e.return_code is not None else ""
         why = ("  " + _("reason: {reason} (by {who})").format(
             reason=clean(e.reason), who=clean(e.who or "")) if e.reason else "")
         subject = " " + _("refund {m_refund_id}").format(
             m_refund_id=e.m_refund_id) if e.m_refund_id else ""
-        click.echo(f"  {vn_time(e.time_ms)}{subject} {e.from_state} -> {e.to_state}{extra}  "
+        click.echo(f"  {format_stamp(e.time_ms)}{subject} {e.from_state} -> {e.to_state}{extra}  "
                    f"{clean(e.message or '')}{why}")
     for r in refunds:
         click.echo(refund_line(r))

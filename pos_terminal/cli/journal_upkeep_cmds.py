@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import click
 
+from pos_terminal.base.clock import format_stamp
 from pos_terminal.base.i18n import _
 from pos_terminal.cli.common import load_settings_or_exit, print_json
 from pos_terminal.cli.money_common import back_office
-from pos_terminal.counter.types import vn_time
 
 
 def human_bytes(n: float) -> str:
@@ -38,8 +38,8 @@ def journal_info(ctx: click.Context, as_json: bool) -> None:
         size=human_bytes(info.size_bytes), free=human_bytes(info.free_bytes),
         mode=info.auto_vacuum))
     click.echo("  " + _("payments {count}: oldest {oldest}, newest {newest}").format(
-        count=f"{rows['payments']:,}", oldest=vn_time(info.oldest_ms) or "-",
-        newest=vn_time(info.newest_ms) or "-"))
+        count=f"{rows['payments']:,}", oldest=format_stamp(info.oldest_ms) or "-",
+        newest=format_stamp(info.newest_ms) or "-"))
     click.echo("  " + _("events {events}, refunds {refunds}, outbox {outbox} (not yet "
                         "pruned), leases {leases}, Z reports {z}").format(
         events=f"{rows['events']:,}", refunds=f"{rows['refunds']:,}",

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import threading
 import time
-from datetime import datetime
 from pathlib import Path
 
 import click
 
-from pos_terminal.base.clock import VN_TZ
+from pos_terminal.base.clock import format_time
 from pos_terminal.base.codes import mask_code
 from pos_terminal.cli.common import EXIT_FAILED, fail, load_settings_or_exit, print_json
 
@@ -17,7 +16,7 @@ from pos_terminal.cli.common import EXIT_FAILED, fail, load_settings_or_exit, pr
 def vn_clock(t: float) -> str:
     """A scan event's time (Unix seconds) as HH:MM:SS in Vietnam time (GMT+7), like every other
     time the terminal shows, whatever the machine's own time zone."""
-    return datetime.fromtimestamp(t, VN_TZ).strftime("%H:%M:%S")
+    return format_time(int(t * 1000))
 
 
 @click.command("scan-image")

@@ -119,7 +119,8 @@ def verify_redirect(ctx: click.Context, url_or_query: str, as_json: bool) -> Non
     Exit 0 valid (its fields are printed), 1 invalid (answer it with 400 Bad Request).
     """
     settings = load_settings_or_exit(ctx)
-    result = check_redirect(url_or_query, settings.service.key2, settings.service.app_id)
+    result = check_redirect(url_or_query, settings.service.key2.get_secret_value(),
+                            settings.service.app_id)
     if as_json:
         print_json({"valid": result.valid, "reason": result.reason, **_fields(result)})
     elif result.valid:
@@ -190,7 +191,8 @@ def verify_callback(ctx: click.Context, body_file: str, as_json: bool) -> None:
     """
     settings = load_settings_or_exit(ctx)
     raw = _read_body(body_file)
-    result = check_callback(raw, settings.service.key2, settings.service.app_id)
+    result = check_callback(raw, settings.service.key2.get_secret_value(),
+                            settings.service.app_id)
     if as_json:
         print_json({"valid": result.valid, "reason": result.reason, "type": result.type,
                     "data": dict(result.data) if result.data is not None else None,

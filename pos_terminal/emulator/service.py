@@ -83,7 +83,8 @@ class EmulatorOptions:
             except FaultSpecError as exc:
                 raise ValueError(f"[emulator] faults[{index}]: {exc}") from None
         _check_key_pair(pem, service.rsa_public_key, key_path)
-        return cls(app_id=service.app_id, key1=service.key1, key2=service.key2,
+        return cls(app_id=service.app_id, key1=service.key1.get_secret_value(),
+                   key2=service.key2.get_secret_value(),
                    private_key_pem=pem, code_lifetime_s=emulator.code_lifetime_s,
                    processing_s=emulator.processing_s,
                    app_time_tolerance_s=emulator.app_time_tolerance_s,

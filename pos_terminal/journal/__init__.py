@@ -28,7 +28,7 @@ from pos_terminal.journal.states import (
     can_move,
 )
 from pos_terminal.journal.store import Journal, now_ms
-from pos_terminal.journal.views import EventView, PaymentView, RefundView, vn_time
+from pos_terminal.journal.views import EventView, PaymentView, RefundView
 
 __all__ = [
     "FINAL_STATES",
@@ -60,5 +60,4 @@ __all__ = [
     "UnknownRefund",
     "can_move",
     "now_ms",
-    "vn_time",
 ]

@@ -16,10 +16,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pos_terminal.base.clock import format_stamp
 from pos_terminal.base.reasons import Reason
 from pos_terminal.journal.errors import JournalError
 from pos_terminal.journal.store import Journal
-from pos_terminal.journal.views import vn_time
 
 #: pay: payments (charge, status, abort); refund: ask for refunds; reports: X/Z, receipts;
 #: display: only the customer display's page and events; trusted-refund: refunds without a
@@ -51,8 +51,8 @@ class ApiToken:
         """Everything but the hash."""
         return {"name": self.name, "scopes": list(self.scopes),
                 "authorised_by": self.authorised_by, "created_ms": self.created_ms,
-                "created_vn": vn_time(self.created_ms), "removed_ms": self.removed_ms,
-                "removed_vn": vn_time(self.removed_ms) or None}
+                "created_vn": format_stamp(self.created_ms), "removed_ms": self.removed_ms,
+                "removed_vn": format_stamp(self.removed_ms) or None}
 
 
 def token_hash(token: str) -> str:

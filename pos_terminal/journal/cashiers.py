@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pos_terminal.base.clock import format_stamp
 from pos_terminal.base.reasons import Reason
 from pos_terminal.journal.errors import JournalError
 from pos_terminal.journal.store import Journal
-from pos_terminal.journal.views import vn_time
 from pos_terminal.text_safety import control_character
 
 SCRYPT_N = 2**14
@@ -130,9 +130,9 @@ class Cashier:
         return {
             "id": self.id, "name": self.name, "role": self.role,
             "failed_attempts": self.failed_attempts, "locked_until_ms": self.locked_until_ms,
-            "locked_until_vn": vn_time(self.locked_until_ms) or None,
-            "created_ms": self.created_ms, "created_vn": vn_time(self.created_ms),
-            "removed_ms": self.removed_ms, "removed_vn": vn_time(self.removed_ms) or None,
+            "locked_until_vn": format_stamp(self.locked_until_ms) or None,
+            "created_ms": self.created_ms, "created_vn": format_stamp(self.created_ms),
+            "removed_ms": self.removed_ms, "removed_vn": format_stamp(self.removed_ms) or None,
         }
 
 
@@ -145,8 +145,8 @@ class Shift:
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "cashier_id": self.cashier_id, "opened_ms": self.opened_ms,
-                "opened_vn": vn_time(self.opened_ms), "closed_ms": self.closed_ms,
-                "closed_vn": vn_time(self.closed_ms) or None}
+                "opened_vn": format_stamp(self.opened_ms), "closed_ms": self.closed_ms,
+                "closed_vn": format_stamp(self.closed_ms) or None}
 
 
 _COLUMNS = "id, name, role, failed_attempts, locked_until_ms, created_ms, removed_ms"
@@ -299,7 +299,7 @@ class Cashiers:
                 until = t + self.lockout_ms
                 conn.execute("UPDATE cashiers SET failed_attempts=0, locked_until_ms=? "
                              "WHERE id=?", (until, cashier_id))
-                self._event(conn, cashier_id, t, "locked", f"until {vn_time(until)}")
+                self._event(conn, cashier_id, t, "locked", f"until {format_stamp(until)}")
                 refusal = CashierLocked(
                     Reason.of("pin.locked_now", cashier_id=cashier_id, count=failed,
                               time_ms=until), until)

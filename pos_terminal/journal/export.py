@@ -10,7 +10,8 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol, TextIO
 
-from pos_terminal.journal.views import EventView, PaymentView, RefundView, vn_time
+from pos_terminal.base.clock import format_stamp
+from pos_terminal.journal.views import EventView, PaymentView, RefundView
 from pos_terminal.text_safety import csv_cell, json_line
 
 CSV_COLUMNS = (
@@ -62,7 +63,7 @@ def write_csv(payments: Iterable[PaymentView], out: TextIO,
         count += 1
         # every text cell cleaned of escape sequences and never a spreadsheet formula
         writer.writerow(csv_cell(cell) for cell in [
-            p.app_trans_id, vn_time(p.created_ms), p.state.value, p.amount, p.refunded_amount,
+            p.app_trans_id, format_stamp(p.created_ms), p.state.value, p.amount, p.refunded_amount,
             p.kind, p.description, "" if p.return_code is None else p.return_code,
             "" if p.sub_return_code is None else p.sub_return_code, p.message, p.service_message,
             p.zp_trans_id or "", p.code_last4 or "", int(p.needs_review),
@@ -80,7 +81,7 @@ def write_refunds_csv(refunds: Iterable[RefundView], out: TextIO,
     for r in refunds:
         count += 1
         writer.writerow(csv_cell(cell) for cell in [
-            r.m_refund_id, r.app_trans_id, vn_time(r.created_ms), r.state.value, r.amount,
+            r.m_refund_id, r.app_trans_id, format_stamp(r.created_ms), r.state.value, r.amount,
             int(r.auto), r.description, "" if r.return_code is None else r.return_code,
             "" if r.sub_return_code is None else r.sub_return_code, r.message,
             r.service_message, r.refund_id or "", r.cashier_id or "", int(r.needs_review),

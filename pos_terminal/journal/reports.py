@@ -13,7 +13,7 @@ import sqlite3
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from pos_terminal.journal.views import vn_time
+from pos_terminal.base.clock import format_stamp
 
 _SALE_STATES = ("succeeded", "refunded")
 _SETTLED_PAYMENT_STATES = ("succeeded", "failed", "refunded")
@@ -51,9 +51,9 @@ class Report:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        data["opened_vn"] = vn_time(self.opened_ms)
-        data["closed_vn"] = vn_time(self.closed_ms)
-        data["generated_vn"] = vn_time(self.generated_ms)
+        data["opened_vn"] = format_stamp(self.opened_ms)
+        data["closed_vn"] = format_stamp(self.closed_ms)
+        data["generated_vn"] = format_stamp(self.generated_ms)
         return data
 
 
@@ -199,8 +199,8 @@ class GroupTotals:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        data["opened_vn"] = vn_time(self.opened_ms) or None
-        data["closed_vn"] = vn_time(self.closed_ms) or None
+        data["opened_vn"] = format_stamp(self.opened_ms) or None
+        data["closed_vn"] = format_stamp(self.closed_ms) or None
         return data
 
 

@@ -6,12 +6,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from pos_terminal.base.clock import VN_TZ
-from pos_terminal.base.clock import format_stamp as vn_time
+from pos_terminal.base.clock import format_stamp
 from pos_terminal.base.reasons import Reason, render
 from pos_terminal.journal.states import FINAL_STATES, REFUND_FINAL_STATES, PaymentState, RefundState
-
-__all__ = ["VN_TZ", "vn_time"]
 
 
 class _Said:
@@ -95,9 +92,9 @@ class PaymentView(_Said):
             "created_ms": self.created_ms,
             "submitted_ms": self.submitted_ms,
             "updated_ms": self.updated_ms,
-            "created_vn": vn_time(self.created_ms),
-            "submitted_vn": vn_time(self.submitted_ms) or None,
-            "updated_vn": vn_time(self.updated_ms),
+            "created_vn": format_stamp(self.created_ms),
+            "submitted_vn": format_stamp(self.submitted_ms) or None,
+            "updated_vn": format_stamp(self.updated_ms),
             "order_url": self.order_url,
             "qr_code": self.qr_code,
             "z_number": self.z_number,
@@ -150,8 +147,8 @@ class RefundView(_Said):
             "auto": self.auto,
             "created_ms": self.created_ms,
             "updated_ms": self.updated_ms,
-            "created_vn": vn_time(self.created_ms),
-            "updated_vn": vn_time(self.updated_ms),
+            "created_vn": format_stamp(self.created_ms),
+            "updated_vn": format_stamp(self.updated_ms),
             "z_number": self.z_number,
             "cashier_id": self.cashier_id,
             "authorised_by": self.authorised_by,
@@ -181,7 +178,7 @@ class EventView(_Said):
             "app_trans_id": self.app_trans_id,
             "m_refund_id": self.m_refund_id,
             "time_ms": self.time_ms,
-            "time_vn": vn_time(self.time_ms),
+            "time_vn": format_stamp(self.time_ms),
             "kind": self.kind,
             "from": self.from_state,
             "to": self.to_state,

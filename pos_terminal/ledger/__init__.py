@@ -4,7 +4,7 @@ The payment core (wallet, journal, checkout) never imports this package: a payme
 for head office. See docs/fleet.md.
 """
 
-from pos_terminal.ledger.dsn import DSN_ENV, describe_dsn, ledger_dsn
+from pos_terminal.ledger.dsn import describe_dsn, ledger_dsn
 from pos_terminal.ledger.errors import (
     LedgerConfigError,
     LedgerError,
@@ -21,7 +21,6 @@ from pos_terminal.ledger.sync import (
 )
 
 __all__ = [
-    "DSN_ENV",
     "BackgroundSync",
     "Ledger",
     "LedgerConfigError",

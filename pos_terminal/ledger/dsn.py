@@ -22,16 +22,15 @@ from pos_terminal.base.i18n import _
 from pos_terminal.config import Settings
 from pos_terminal.ledger.errors import LedgerConfigError
 
-DSN_ENV = "POS_LEDGER_DSN"
 VERIFIED = ("verify-full", "verify-ca")  # TLS with the server's certificate checked
 UNVERIFIED = ("disable", "allow", "prefer", "require")  # clear text, or TLS anyone can fake
 DSN_EXAMPLE = "postgresql://USER:PASSWORD@HOST:5432/DBNAME?sslmode=verify-full"
 
 
-def ledger_dsn(settings: Settings, env: Mapping[str, str] | None = None) -> str:
-    """POS_LEDGER_DSN when set, else `[ledger] dsn`; "" when neither (no ledger)."""
-    environ = os.environ if env is None else env
-    return environ.get(DSN_ENV) or settings.ledger.dsn
+def ledger_dsn(settings: Settings) -> str:
+    """POS_LEDGER_DSN when set, else `[ledger] dsn` (the configuration reads both); "" when
+    neither (no ledger)."""
+    return settings.ledger.dsn.get_secret_value()
 
 
 def parse_dsn(dsn: str) -> dict[str, str]:

@@ -10,10 +10,9 @@ from typing import Any, TextIO
 
 from psycopg.rows import dict_row
 
-from pos_terminal.base.clock import VN_TZ
+from pos_terminal.base.clock import VN_TZ, format_moment_stamp, format_stamp
 from pos_terminal.base.money import format_vnd
 from pos_terminal.base.reasons import Reason, render
-from pos_terminal.journal.views import vn_time
 from pos_terminal.ledger.store import Conn
 from pos_terminal.text_safety import clean, csv_cell
 
@@ -76,7 +75,7 @@ class FleetReport:
     def to_json(self) -> dict[str, Any]:
         return {
             "day": self.day.isoformat(), "timezone": "+07:00",
-            "generated_ms": self.generated_ms, "generated_vn": vn_time(self.generated_ms),
+            "generated_ms": self.generated_ms, "generated_vn": format_stamp(self.generated_ms),
             "shop": asdict(self.shop),
             "terminals": [{"terminal_id": clean(t), "last_seen": self.last_seen.get(t),
                            **asdict(v)} for t, v in sorted(self.terminals.items())],
@@ -141,8 +140,7 @@ def fleet_report(conn: Conn, day: date, now_ms: int) -> FleetReport:
     with conn.cursor(row_factory=dict_row) as cur:
         cur.execute(f"SELECT terminal_id, last_seen FROM terminals WHERE {LEGIT}")  # noqa: S608
         for row in cur.fetchall():
-            report.last_seen[row["terminal_id"]] = row["last_seen"].astimezone(VN_TZ).strftime(
-                "%Y-%m-%d %H:%M:%S")
+            report.last_seen[row["terminal_id"]] = format_moment_stamp(row["last_seen"])
         for sql in (_PAYMENTS_SQL, _REFUNDS_SQL):
             cur.execute(sql, (start, end))
             for row in cur.fetchall():
@@ -178,8 +176,8 @@ def open_items(conn: Conn) -> list[dict[str, Any]]:
         rows = cur.fetchall()
     for row in rows:
         row["message"] = render(Reason.loads(row["message"]))  # a reason, or an older row's text
-        row["created_vn"] = vn_time(row.pop("created_ms"))
-        row["updated_vn"] = vn_time(row.pop("updated_ms"))
+        row["created_vn"] = format_stamp(row.pop("created_ms"))
+        row["updated_vn"] = format_stamp(row.pop("updated_ms"))
     return [_cleaned(row) for row in rows]
 
 
@@ -192,8 +190,7 @@ def disagreements(conn: Conn) -> list[dict[str, Any]]:
         cur.execute(f"SELECT * FROM disagreements WHERE {LEGIT} ORDER BY id")  # noqa: S608
         rows = cur.fetchall()
     for row in rows:
-        row["detected_vn"] = row.pop("detected_at").astimezone(VN_TZ).strftime(
-            "%Y-%m-%d %H:%M:%S")
+        row["detected_vn"] = format_moment_stamp(row.pop("detected_at"))
     return [_cleaned(row) for row in rows]
 
 

@@ -9,9 +9,10 @@ import json
 import textwrap
 from dataclasses import dataclass, replace
 
+from pos_terminal.base.clock import format_stamp
 from pos_terminal.base.errors import PosError
 from pos_terminal.base.reasons import Reason
-from pos_terminal.journal import PaymentState, PaymentView, RefundState, RefundView, vn_time
+from pos_terminal.journal import PaymentState, PaymentView, RefundState, RefundView
 from pos_terminal.receipts.labels import ENGLISH, ReceiptLabels
 from pos_terminal.receipts.money import format_vnd
 from pos_terminal.text_safety import clean
@@ -85,7 +86,7 @@ def _header(lines: _Lines, shop: Shop, labels: ReceiptLabels, title: str, reprin
     lines.pair(labels.cashier, cashier or labels.no_cashier)
     if authorised_by:
         lines.pair(labels.authorised_by, authorised_by)
-    lines.pair(labels.time, vn_time(time_ms))
+    lines.pair(labels.time, format_stamp(time_ms))
     lines.rule()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pos_terminal.base.clock import format_stamp as vn_time
+from pos_terminal.base.clock import format_stamp
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
 from pos_terminal.sentences import front_end
@@ -48,9 +48,9 @@ def report_lines(report: Any) -> list[str]:
     """An X or Z report (journal.Report)."""
     title = (_("Z report #{number}").format(number=report.number) if report.kind == "z"
              else _("X report (day still open)"))
-    until = vn_time(report.closed_ms or report.generated_ms)
+    until = format_stamp(report.closed_ms or report.generated_ms)
     period = ("  " + _("from {start} to {end} (Vietnam time)").format(
-                  start=vn_time(report.opened_ms), end=until) if report.opened_ms
+                  start=format_stamp(report.opened_ms), end=until) if report.opened_ms
               else "  " + _("no payments yet; as of {time} (Vietnam time)").format(time=until))
     out = [title, period, *total_lines(report)]
     if report.late_count:
@@ -90,9 +90,9 @@ def group_title(group: Any) -> str:
            else _("(no cashier signed in)"))
     if group.by == "cashier":
         return who
-    until = vn_time(group.closed_ms) if group.closed_ms else _("still open")
+    until = format_stamp(group.closed_ms) if group.closed_ms else _("still open")
     return _("shift {key}: {who}, {start} to {end}").format(
-        key=group.key, who=who, start=vn_time(group.opened_ms), end=until)
+        key=group.key, who=who, start=format_stamp(group.opened_ms), end=until)
 
 
 def group_lines(group: Any) -> list[str]:

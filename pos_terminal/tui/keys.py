@@ -78,15 +78,15 @@ class KeyRouter:
         """A key from the terminal: through the wedge, then queued for the UI."""
         self.seen += 1
         # event.time is when the driver read the key: the scanner's own rhythm, not ours.
-        outcome = self._wedge.feed(event, event.time)
-        self._ready.extend(outcome.release)
-        if outcome.scan is not None:
-            self._scanned(outcome.scan)
+        decision = self._wedge.feed(event, event.time)
+        self._ready.extend(decision.release)
+        if decision.scan is not None:
+            self._scanned(decision.scan)
         if self._wedge.holding:
             seen = self.seen
             self._app.set_timer(self._wedge.threshold_s * 1.5,
                                 lambda: self._app.post_message(WedgeFlush(seen)))
-        if outcome.passthrough:
+        if decision.passthrough:
             self._ready.append(event)
         await self._pump()
 

@@ -15,7 +15,9 @@ NON_PRINTABLE = "\x00"
 
 
 @dataclass
-class WedgeOutcome:
+class KeyDecision:
+    """What to do with the keys the wedge held, once one more key came."""
+
     release: list[events.Key] = field(default_factory=list)  # replay these to the UI, in order
     scan: str | None = None                                    # a complete scanner burst
     passthrough: bool = True                                   # also deliver the current key
@@ -41,27 +43,27 @@ class KeyWedge:
     def last_time(self) -> float:
         return self._last_t
 
-    def feed(self, event: events.Key, t: float) -> WedgeOutcome:
+    def feed(self, event: events.Key, t: float) -> KeyDecision:
         char = event.character
         is_enter = event.key == "enter"
         if is_enter and not self._held:
-            return WedgeOutcome()
+            return KeyDecision()
         if not is_enter and (char is None or not event.is_printable):
             # A navigation or function key: whatever was held was a person typing. The detector
             # releases its buffer on any non-printable character; ours is not delivered twice.
             if not self._held:
-                return WedgeOutcome()
+                return KeyDecision()
             released = self._detector.feed(NON_PRINTABLE, t).chars
-            return WedgeOutcome(release=self._take(len(released) - 1))
+            return KeyDecision(release=self._take(len(released) - 1))
         self._held.append(event)
         self._last_t = t
         verdict = self._detector.feed("\n" if is_enter else char or "", t)
         if verdict.kind == "scan":
             self._held.clear()
-            return WedgeOutcome(scan=verdict.text, passthrough=False)
+            return KeyDecision(scan=verdict.text, passthrough=False)
         if verdict.kind == "release":
-            return WedgeOutcome(release=self._take(len(verdict.chars)), passthrough=False)
-        return WedgeOutcome(passthrough=False)
+            return KeyDecision(release=self._take(len(verdict.chars)), passthrough=False)
+        return KeyDecision(passthrough=False)
 
     def flush_due(self, now: float) -> list[events.Key]:
         """Keys to replay when no key followed within the threshold."""

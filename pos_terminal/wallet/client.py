@@ -128,6 +128,9 @@ class WalletClient:
         self.generation: str = service.generation
         self._spec = wire(service.generation)
         self._public_key = load_public_key(service.rsa_public_key)
+        # Asked for only where a request is signed or an answer checked: nowhere else in text.
+        self._key1 = service.key1.get_secret_value()
+        self._key2 = service.key2.get_secret_value()
         self._urlsafe = service.payment_code_base64 == "urlsafe"
         self._owns_session = session is None
         self._session = session if session is not None else requests.Session()
@@ -272,7 +275,7 @@ class WalletClient:
         messages.check_payment_code(names.payment_code, payment_code)
         encrypted = encrypt_payment_code(payment_code, self._public_key, urlsafe=self._urlsafe)
         form = messages.quick_pay_form(
-            order, self.generation, self.service.app_id, self.service.key1, payment_code, encrypted,
+            order, self.generation, self.service.app_id, self._key1, payment_code, encrypted,
             self.user_ip,
         )
         body = urlencode(form)
@@ -300,7 +303,7 @@ class WalletClient:
 
     def query_status(self, app_trans_id: str) -> PaymentResult:
         form = messages.query_form(
-            self.generation, self.service.app_id, self.service.key1, app_trans_id
+            self.generation, self.service.app_id, self._key1, app_trans_id
         )
         url = self._url(self.service.base_url, self._spec.paths.query)
         body = urlencode(form)
@@ -316,7 +319,7 @@ class WalletClient:
 
         def attempt() -> BankList:
             form = messages.bank_list_form(
-                self.service.app_id, self.service.key1, self._clock_ms()
+                self.service.app_id, self._key1, self._clock_ms()
             )
             return answers.bank_list(self._post(url, urlencode(form), "bank list"))
 
@@ -327,7 +330,7 @@ class WalletClient:
 
         def attempt() -> RefundResult:
             form = messages.refund_status_form(
-                self.generation, self.service.app_id, self.service.key1, m_refund_id,
+                self.generation, self.service.app_id, self._key1, m_refund_id,
                 self._clock_ms(),
             )
             data = self._post(url, urlencode(form), "refund status query")
@@ -339,14 +342,14 @@ class WalletClient:
 
     def create_order(self, order: messages.GatewayOrder) -> GatewayOrderResult:
         form = messages.create_order_form(
-            order, self.generation, self.service.app_id, self.service.key1
+            order, self.generation, self.service.app_id, self._key1
         )
         url = self._url(self.service.base_url, self._spec.paths.create)
         data = self._post(url, urlencode(form), "gateway order")
         return answers.gateway_order_result(data, self.generation, order.app_trans_id)
 
     def refund(self, req: messages.RefundRequest) -> RefundResult:
-        form = messages.refund_form(req, self.generation, self.service.app_id, self.service.key1)
+        form = messages.refund_form(req, self.generation, self.service.app_id, self._key1)
         url = self._url(self.service.base_url, self._spec.paths.refund)
         data = self._post(url, urlencode(form), "refund")
         return answers.refund_result(data, self.generation, req.m_refund_id)
@@ -354,10 +357,10 @@ class WalletClient:
     # --- what the service sends to the merchant (key2) --------------------------------------
 
     def verify_redirect(self, query: str | Mapping[str, str]) -> RedirectResult:
-        return verification.verify_redirect(query, self.service.key2, self.service.app_id)
+        return verification.verify_redirect(query, self._key2, self.service.app_id)
 
     def verify_callback(self, body: bytes | str | Mapping[str, object]) -> CallbackResult:
-        return verification.verify_callback(body, self.service.key2, self.service.app_id)
+        return verification.verify_callback(body, self._key2, self.service.app_id)
 
     # --- lifetime ---------------------------------------------------------------------------
 

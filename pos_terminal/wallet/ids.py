@@ -7,9 +7,6 @@ import secrets
 from datetime import datetime
 
 from pos_terminal.base import clock
-from pos_terminal.base.clock import VN_TZ
-
-__all__ = ["VN_TZ"]
 
 APP_TRANS_ID_MAX = 40
 M_REFUND_ID_MAX = 45

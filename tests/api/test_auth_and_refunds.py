@@ -13,7 +13,7 @@ import requests
 
 from pos_terminal.counter.admin import Cashiers
 from tests.api.conftest import Api
-from tests.e2e.conftest import REPO, cli_command, cli_env
+from tests.processes import REPO, child_env, cli_command
 
 
 def paid(api: Api, sale_ref: str, amount: int = 50000) -> str:
@@ -109,7 +109,7 @@ def test_api_token_add_prints_it_once_and_the_journal_keeps_only_its_hash(
         config_file: Path, settings: object) -> None:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(cli_command("--config", str(config_file), *args), text=True,
-                              capture_output=True, env=cli_env(), cwd=REPO, timeout=60)
+                              capture_output=True, env=child_env(), cwd=REPO, timeout=60)
 
     added = run("api-token", "add", "kassa", "--scope", "pay", "--json")
     assert added.returncode == 0, added.stderr
@@ -138,7 +138,7 @@ def test_a_trusted_refund_token_needs_a_supervisors_pin_to_be_made(
         return subprocess.run(cli_command("--config", str(config_file), "api-token", "add",
                                           "backoffice", "--scope", "refund", "--scope",
                                           "trusted-refund", "--json", *extra),
-                              text=True, capture_output=True, env=cli_env(), cwd=REPO,
+                              text=True, capture_output=True, env=child_env(), cwd=REPO,
                               timeout=60, input=pin)
 
     refused = add()

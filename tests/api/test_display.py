@@ -18,9 +18,10 @@ from pos_terminal.config import Settings
 from pos_terminal.counter import open_counter
 from pos_terminal.counter.admin import ApiTokens
 from tests.api.conftest import Api, wait_until
-from tests.api.tls import outside_address, self_signed
+from tests.api.tls import outside_address
 from tests.conftest import ProcessingHold
 from tests.emulator.test_gateway_browser import browser
+from tests.listeners import self_signed
 
 pytestmark = pytest.mark.browser
 __all__ = ["browser"]

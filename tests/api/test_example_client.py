@@ -11,7 +11,7 @@ import pytest
 
 from tests.api.conftest import Api
 from tests.conftest import ProcessingHold
-from tests.e2e.conftest import REPO
+from tests.processes import REPO
 
 
 def example() -> ModuleType:

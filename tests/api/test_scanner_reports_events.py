@@ -13,14 +13,7 @@ import requests
 
 from pos_terminal.config import Settings
 from tests.api.conftest import Api, start_api, wait_until
-from tests.e2e.test_headless import SerialScanner
-
-
-@pytest.fixture
-def scanner() -> Iterator[SerialScanner]:
-    device = SerialScanner()
-    yield device
-    device.close()
+from tests.scanners import SerialScanner
 
 
 @pytest.fixture

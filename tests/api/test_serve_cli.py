@@ -10,13 +10,13 @@ from pathlib import Path
 
 import requests
 
-from tests.e2e.conftest import REPO, cli_command, cli_env
 from tests.e2e.test_headless import fresh_code
+from tests.processes import REPO, child_env, cli_command
 
 
 def run(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(cli_command("--config", str(config), *args), text=True,
-                          capture_output=True, env=cli_env(), cwd=REPO, timeout=60)
+                          capture_output=True, env=child_env(), cwd=REPO, timeout=60)
 
 
 def test_serve_answers_every_call_with_a_token_and_stops_on_sigterm(
@@ -24,7 +24,7 @@ def test_serve_answers_every_call_with_a_token_and_stops_on_sigterm(
     token = json.loads(run(config_file, "api-token", "add", "kassa", "--json").stdout)["token"]
     proc = subprocess.Popen(cli_command("--config", str(config_file), "serve", "--port", "0"),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=cli_env(), cwd=REPO)
+                            env=child_env(), cwd=REPO)
     try:
         assert proc.stdout is not None
         serving = json.loads(proc.stdout.readline())

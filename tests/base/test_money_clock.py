@@ -43,8 +43,8 @@ def test_times_are_shown_in_vietnam_time_from_a_utc_instant() -> None:
     assert clock.format_stamp(instant) == "2026-11-22 00:30:05"
     assert clock.iso_day(instant) == "2026-11-22"
     assert clock.yymmdd(instant) == "261122"
-    assert clock.format_moment(datetime(2026, 11, 21, 17, 30, 5, tzinfo=UTC)) == (
-        "22/11/2026 00:30:05")
+    assert clock.format_moment_stamp(datetime(2026, 11, 21, 17, 30, 5, tzinfo=UTC)) == (
+        "2026-11-22 00:30:05")
     assert clock.format_datetime(None) == "" and clock.format_stamp(None) == ""
 
 

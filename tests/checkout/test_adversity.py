@@ -20,9 +20,8 @@ from pos_terminal.checkout.outcomes import SENDER_LIVE
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
 from tests.checkout.conftest import add_fault, charged, ledger, wallet_code, write_config
-from tests.checkout.processes import cli
 from tests.checkout.test_crash import _wait_for
-from tests.processes import child_env
+from tests.processes import child_env, cli
 
 pytestmark = pytest.mark.e2e
 S = PaymentState

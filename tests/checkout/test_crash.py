@@ -24,9 +24,8 @@ from pos_terminal.checkout.hooks import PAUSE_AT, PAUSE_FILE
 from pos_terminal.checkout.outcomes import NEVER_ARRIVED
 from pos_terminal.config import Settings
 from tests.checkout.conftest import add_fault, charged, ledger, wallet_code, write_config
-from tests.checkout.processes import cli
 from tests.conftest import ProcessingHold
-from tests.processes import child_env
+from tests.processes import child_env, cli
 
 pytestmark = pytest.mark.e2e
 

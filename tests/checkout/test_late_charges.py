@@ -25,9 +25,8 @@ from tests.checkout.conftest import (
     wallet_code,
     write_config,
 )
-from tests.checkout.processes import cli
 from tests.conftest import ProcessingHold
-from tests.processes import child_env
+from tests.processes import child_env, cli
 
 S = PaymentState
 RETURNED = ("Charged late and returned automatically (15.000 ₫): the customer has the money "

@@ -19,7 +19,7 @@ from tests.checkout.conftest import add_fault, journal_and_holder, quick_pay_req
 
 
 def test_headless_error_after_the_intent_carries_state_and_app_trans_id(
-        settings: Settings, emulator: Any) -> None:
+        settings: Settings, emulator: Any, scanner: Any) -> None:
     from hardware import open_source
 
     journal, holder = journal_and_holder(settings)
@@ -28,13 +28,14 @@ def test_headless_error_after_the_intent_carries_state_and_app_trans_id(
     done = threading.Event()
 
     def scan_then_lock() -> None:
+        scanner.hold_up(code)  # the customer's phone, until the charge is sent
         while quick_pay_requests(emulator) == 0 and not done.is_set():
-            source.feed_text(code)  # the scanner, until the charge is sent
             time.sleep(0.05)
+        scanner.take_away()
         holder.execute("BEGIN EXCLUSIVE")  # the journal fails once the charge has left
 
     out = io.StringIO()
-    source = open_source("wedge")
+    source = open_source(f"serial:{scanner.path}")
     with Checkout(settings, journal=journal) as co:
         loop = CounterLoop(Counter(settings, co), source, out, scan_timeout_s=20)
         helper = threading.Thread(target=scan_then_lock)

@@ -4,28 +4,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
-import pytest
-from click.testing import CliRunner
-
-from pos_terminal.cli import main
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
-from tests.checkout.conftest import add_fault, ledger, wallet_code, write_config
-
-
-@pytest.fixture
-def cli(settings: Settings, tmp_path: Path):  # type: ignore[no-untyped-def]
-    config = write_config(settings, tmp_path / "pos.toml")
-    runner = CliRunner()
-
-    def run(*args: str, stdin: str | None = None) -> Any:
-        return runner.invoke(main, [*args, "--config", str(config)], input=stdin,
-                             catch_exceptions=False)
-
-    return run
+from tests.checkout.conftest import add_fault, ledger, wallet_code
 
 
 def _paid(cli: Any, emulator: Any, *extra: str, stdin: str | None = None) -> dict[str, Any]:

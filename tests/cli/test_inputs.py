@@ -31,9 +31,8 @@ from tests.checkout.conftest import (
     wallet_code,
     write_config,
 )
-from tests.checkout.processes import cli
 from tests.conftest import in_a_shared_group
-from tests.processes import REPO, child_env
+from tests.processes import REPO, child_env, cli
 
 pytestmark = pytest.mark.e2e
 
@@ -113,7 +112,7 @@ def test_an_impossible_port_is_a_configuration_error(config: Path, emulator: Any
 ])
 def test_a_malformed_secret_is_never_printed_back(settings: Settings, config: Path, key: str,
                                                   line: str) -> None:
-    current = getattr(settings.service, key)
+    current = getattr(settings.service, key).get_secret_value()
     path = edited(config, f'{key} = "{current}"', line)
     done = run(path, "journal", "list", "--json")
     assert done.returncode == 2
@@ -125,7 +124,7 @@ def test_a_malformed_secret_is_never_printed_back(settings: Settings, config: Pa
 @pytest.mark.parametrize("bad", [b"\x01\x1b", b"\xff\xfe"])
 def test_an_illegal_character_in_a_secret_is_not_repeated(config: Path, settings: Settings,
                                                            bad: bytes) -> None:
-    key = settings.service.key1
+    key = settings.service.key1.get_secret_value()
     path = config.with_name("bad.toml")
     path.write_bytes(config.read_bytes().replace(key.encode(), b"sec" + bad + b"ret"))
     path.chmod(0o600)
@@ -159,7 +158,7 @@ def test_readable_secrets_outside_the_emulator_are_refused(config: Path, tmp_pat
     done = run(path, "journal", "list")
     assert done.returncode == 2
     assert f"other users can read it; run: chmod 600 {path}" in done.stderr
-    assert settings.service.key1 not in done.stderr
+    assert settings.service.key1.get_secret_value() not in done.stderr
     path.chmod(0o600)
     assert run(path, "journal", "list").returncode == 0
 

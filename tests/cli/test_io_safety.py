@@ -9,32 +9,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-import click
 import pytest
-from click.testing import CliRunner
 
-from pos_terminal.cli import money_cmds
-from pos_terminal.cli.common import add_config_option
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal, PaymentState
-from tests.checkout.conftest import write_config
 
 TID = "261123_pos_0000000042"
 ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x1b[31m"
-
-
-@pytest.fixture
-def cli(settings: Settings, tmp_path: Path):  # type: ignore[no-untyped-def]
-    group = click.Group("pos-terminal")
-    money_cmds.register(group)
-    add_config_option(group)
-    config = write_config(settings, tmp_path / "pos.toml")
-    runner = CliRunner()
-
-    def run(*args: str) -> Any:
-        return runner.invoke(group, [*args, "--config", str(config)], catch_exceptions=False)
-
-    return run
 
 
 @pytest.fixture

@@ -13,18 +13,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import click
 import pytest
-from click.testing import CliRunner
 
 from pos_terminal.base import i18n
 from pos_terminal.base.reasons import TEXT, Reason
-from pos_terminal.cli import money_cmds
-from pos_terminal.cli.common import add_config_option
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
 from pos_terminal.sentences import render
-from tests.checkout.conftest import wallet_code, write_config
+from tests.checkout.conftest import wallet_code
 
 VIETNAMESE_LETTERS = set("ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ")
 
@@ -34,20 +30,6 @@ def _restore_language() -> Iterator[None]:
     before = i18n._language
     yield
     i18n._language = before
-
-
-@pytest.fixture
-def cli(settings: Settings, tmp_path: Path):  # type: ignore[no-untyped-def]
-    group = click.Group("pos-terminal")
-    money_cmds.register(group)
-    add_config_option(group)
-    config = write_config(settings, tmp_path / "pos.toml")
-    runner = CliRunner()
-
-    def run(*args: str) -> Any:
-        return runner.invoke(group, [*args, "--config", str(config)], catch_exceptions=False)
-
-    return run
 
 
 def _said(data: dict[str, Any]) -> list[tuple[str, Reason]]:

@@ -6,26 +6,18 @@ so the cashier's handover total is right (click against the emulator, a real jou
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from pos_terminal.cli import main
-from pos_terminal.config import Settings
-from tests.checkout.conftest import wallet_code, write_config
+from tests.checkout.conftest import wallet_code
+from tests.cli.conftest import Run
 
 
 @pytest.fixture
-def cli(settings: Settings, tmp_path: Path):  # type: ignore[no-untyped-def]
-    config = write_config(settings, tmp_path / "pos.toml")
-    runner = CliRunner()
-
-    def run(*args: str, stdin: str | None = None) -> Any:
-        return runner.invoke(main, [*args, "--config", str(config)], input=stdin,
-                             catch_exceptions=False)
-
+def cli(cli: Run) -> Run:
+    """The CLI of tests/cli/conftest.py, with a supervisor and two cashiers."""
+    run = cli
     assert run("cashier", "add", "boss", "--name", "Minh Lê", "--supervisor", "--pin-stdin",
                stdin="9753\n").exit_code == 0
     for cid, name in (("ann", "Ann Trần"), ("bao", "Bảo Phạm")):

@@ -14,32 +14,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from pos_terminal.cli import main
 from pos_terminal.config import ConfigError, Settings, load_settings
 from tests.checkout.conftest import ledger, quick_pay_requests, wallet_code, write_config
+from tests.cli.conftest import runner_for
 from tests.processes import child_env
 
 REPO = Path(__file__).resolve().parents[2]
 MISSING = "/dev/input/event-pos-terminal-test-missing"
-
-
-def _runner(config: Path) -> Any:
-    runner = CliRunner()
-
-    def run(*args: str, stdin: str | None = None) -> Any:
-        return runner.invoke(main, [*args, "--config", str(config)], input=stdin,
-                             catch_exceptions=False)
-
-    return run
-
-
-@pytest.fixture
-def cli(settings: Settings, tmp_path: Path) -> Any:
-    return _runner(write_config(settings, tmp_path / "pos.toml"))
 
 
 def test_pay_with_a_missing_scanner_is_exit_2_naming_the_device(cli: Any,
@@ -78,7 +62,7 @@ def test_a_wrong_rsa_key_says_so_not_check_the_amount(settings: Settings, emulat
     der = other.public_bytes(serialization.Encoding.DER,
                              serialization.PublicFormat.SubjectPublicKeyInfo)
     wrong = settings.replace_service(rsa_public_key=base64.b64encode(der).decode())
-    cli = _runner(write_config(wrong, tmp_path / "pos.toml"))
+    cli = runner_for(write_config(wrong, tmp_path / "pos.toml"))
     result = cli("pay", "--amount", "5000", "--code", wallet_code(emulator, "an"), "--json")
     assert result.exit_code == 1, result.stdout + result.stderr  # refused: nothing charged
     data = json.loads(result.stdout)
@@ -93,7 +77,7 @@ def test_a_wrong_rsa_key_says_so_not_check_the_amount(settings: Settings, emulat
 def test_a_refused_bank_list_says_what_was_refused(settings: Settings, emulator: Any,
                                                    tmp_path: Path) -> None:
     wrong = settings.replace_service(key1="not-this-apps-key1")
-    cli = _runner(write_config(wrong, tmp_path / "pos.toml"))
+    cli = runner_for(write_config(wrong, tmp_path / "pos.toml"))
     result = cli("banks")
     assert result.exit_code == 1
     assert result.stderr.strip().splitlines()[-1] == (

@@ -34,14 +34,16 @@ def command_group() -> click.Group:
 
 
 def write_config(tmp_path: Path, settings: Settings, base_url: str | None = None) -> Path:
-    """A file with only the contract keys of DESIGN.md, as other programs write them."""
+    """A file with only the contract keys (docs/external-contracts.md), as other programs write
+    them."""
     s = settings.service
     url = base_url or s.base_url
     path = tmp_path / "pos.toml"
     path.write_text(
         "[service]\n"
         f'generation = "{s.generation}"\nbase_url = "{url}"\ngateway_url = "{url}"\n'
-        f"app_id = {s.app_id}\nkey1 = \"{s.key1}\"\nkey2 = \"{s.key2}\"\n"
+        f"app_id = {s.app_id}\nkey1 = \"{s.key1.get_secret_value()}\"\n"
+        f"key2 = \"{s.key2.get_secret_value()}\"\n"
         f'rsa_public_key = "{s.rsa_public_key}"\ntimeout_s = 2\n\n'
         "[terminal]\n"
         f'journal = "{tmp_path / "journal.sqlite3"}"\napp_user = "counter-1"\n',
@@ -122,7 +124,7 @@ def signed_query(settings: Settings, **override: str) -> str:
               "pmcid": "38", "bankcode": "zalopayapp", "amount": "120000",
               "discountamount": "0", "status": "1"}
     data = "|".join(values.values())
-    checksum = hmac.new(settings.service.key2.encode(), data.encode(),
+    checksum = hmac.new(settings.service.key2.get_secret_value().encode(), data.encode(),
                         hashlib.sha256).hexdigest()
     values.update(override)
     return "&".join(f"{k}={v}" for k, v in values.items()) + f"&checksum={checksum}"
@@ -191,7 +193,8 @@ CALLBACK_DATA = ('{"app_id":2553,"app_trans_id":"241121_T1_0002","amount":120000
 
 
 def signed_callback(settings: Settings, data: str = CALLBACK_DATA) -> bytes:
-    mac = hmac.new(settings.service.key2.encode(), data.encode(), hashlib.sha256).hexdigest()
+    key2 = settings.service.key2.get_secret_value()
+    mac = hmac.new(key2.encode(), data.encode(), hashlib.sha256).hexdigest()
     return json.dumps({"data": data, "mac": mac, "type": 1}).encode()
 
 

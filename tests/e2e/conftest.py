@@ -6,14 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
 
 from pos_terminal.config import Settings
-from tests.processes import REPO as REPO
-from tests.processes import child_env as cli_env  # noqa: F401 (the name older tests import)
-from tests.processes import cli_command as cli_command
 
 
 def _toml(value: object) -> str:
+    if isinstance(value, SecretStr):
+        value = value.get_secret_value()
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):

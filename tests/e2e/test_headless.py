@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-import pty
 import subprocess
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,44 +15,14 @@ import pytest
 import requests
 
 from tests.processes import REPO, child_env, cli_command
+from tests.scanners import SerialScanner
 
 pytestmark = pytest.mark.e2e
 
 
-class SerialScanner:
-    """The device side of a pty: holds the customer's code up (writes it) until told to stop."""
-
-    def __init__(self) -> None:
-        self.master, slave = pty.openpty()
-        self.path = os.ttyname(slave)
-        self._slave = slave
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def hold_up(self, code: str) -> None:
-        self._stop.clear()
-
-        def repeat() -> None:
-            while not self._stop.is_set():
-                os.write(self.master, f"{code}\r\n".encode())
-                self._stop.wait(0.25)
-
-        self._thread = threading.Thread(target=repeat, daemon=True)
-        self._thread.start()
-
-    def take_away(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
-
-    def close(self) -> None:
-        self.take_away()
-        os.close(self.master)
-        os.close(self._slave)
-
-
 class Counter:
     def __init__(self, config: Path, scanner: SerialScanner) -> None:
+        self.scanner = scanner
         self.proc = subprocess.Popen(
             cli_command("--config", str(config), "headless", "--scanner",
                         f"serial:{scanner.path}", "--scan-timeout", "20"),
@@ -73,23 +41,28 @@ class Counter:
         self.proc.stdin.flush()
         return self.read()
 
+    def __enter__(self) -> Counter:
+        return self
 
-@pytest.fixture
-def scanner() -> Iterator[SerialScanner]:
-    device = SerialScanner()
-    yield device
-    device.close()
+    def __exit__(self, *exc: object) -> None:
+        """Killed if it still runs (a test that failed half-way), then reaped."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=10)
+
+    def ask_showing(self, code: str, line: str) -> dict[str, Any]:
+        """`line` (a PAY) while the customer holds `code` up to the scanner."""
+        self.scanner.hold_up(code)
+        try:
+            return self.ask(line)
+        finally:
+            self.scanner.take_away()
 
 
 @pytest.fixture
 def counter(config_file: Path, scanner: SerialScanner) -> Iterator[Counter]:
-    running = Counter(config_file, scanner)
-    try:
+    with Counter(config_file, scanner) as running:
         yield running
-    finally:
-        if running.proc.poll() is None:
-            running.proc.kill()
-        running.proc.wait(timeout=10)
 
 
 def fresh_code(emulator: object, wallet: str) -> str:
@@ -107,9 +80,7 @@ def test_pay_status_refund_reconcile_quit(counter: Counter, scanner: SerialScann
                      "pending": 0}
 
     code = fresh_code(emulator, "an")
-    scanner.hold_up(code)
-    paid = counter.ask("PAY 50000 two coffees")
-    scanner.take_away()
+    paid = counter.ask_showing(code, "PAY 50000 two coffees")
     assert paid["ok"] is True and paid["command"] == "PAY"
     assert (paid["state"], paid["amount"], paid["description"]) == ("succeeded", 50000,
                                                                     "two coffees")
@@ -160,9 +131,7 @@ def test_bad_lines_get_an_error_and_the_loop_goes_on(counter: Counter, scanner: 
     assert counter.ask("RECONCILE now")["error"] == "RECONCILE takes no arguments"
 
     code = fresh_code(emulator, "dung")
-    scanner.hold_up(code)
-    declined = counter.ask("pay 70000")
-    scanner.take_away()
+    declined = counter.ask_showing(code, "pay 70000")
     assert (declined["ok"], declined["state"], declined["amount"]) == (False, "failed", 70000)
     assert declined["message"]  # the cashier sentence
     base = emulator.base_url
@@ -226,26 +195,17 @@ def test_messages_in_vietnamese_with_language_vi(config_file: Path, scanner: Ser
     commands, states and outcomes stay as the contract says."""
     text = config_file.read_text("utf-8").replace("[terminal]\n", '[terminal]\nlanguage = "vi"\n')
     config_file.write_text(text, "utf-8")
-    counter = Counter(config_file, scanner)
-    try:
+    with Counter(config_file, scanner) as counter:
         assert counter.read()["command"] == "READY"
         assert counter.ask("PAY 50.000đ")["error"] == (
             "số tiền phải là số nguyên VND (chỉ chữ số), nhận được '50.000đ'")
-        scanner.hold_up(fresh_code(emulator, "an"))
-        paid = counter.ask("PAY 25000")
-        scanner.take_away()
+        paid = counter.ask_showing(fresh_code(emulator, "an"), "PAY 25000")
         assert (paid["ok"], paid["state"], paid["outcome"]) == (True, "succeeded", "paid")
         assert paid["message"] == "Đã nhận tiền. Giao dịch đã hoàn tất."
-        scanner.hold_up(fresh_code(emulator, "dung"))
-        declined = counter.ask("PAY 70000")
-        scanner.take_away()
+        declined = counter.ask_showing(fresh_code(emulator, "dung"), "PAY 70000")
         assert (declined["ok"], declined["state"]) == (False, "failed")
         assert declined["message"].startswith("Số dư ví của khách không đủ.")
         assert counter.ask("QUIT") == {"ok": True, "command": "QUIT"}
-    finally:
-        if counter.proc.poll() is None:
-            counter.proc.kill()
-        counter.proc.wait(timeout=10)
 
 
 def test_a_payment_given_up_is_returned_when_charged_late(
@@ -256,12 +216,9 @@ def test_a_payment_given_up_is_returned_when_charged_late(
     from tests.checkout.conftest import write_config
 
     config = write_config(settings, tmp_path / "quick.toml", poll_deadline_s=0.3)
-    running = Counter(config, scanner)
-    try:
+    with Counter(config, scanner) as running:
         assert running.read()["command"] == "READY"
-        scanner.hold_up(fresh_code(emulator, "binh"))
-        given_up = running.ask("PAY 30000")
-        scanner.take_away()
+        given_up = running.ask_showing(fresh_code(emulator, "binh"), "PAY 30000")
         assert (given_up["ok"], given_up["state"], given_up["abandoned"]) == (
             False, "processing", True)
         assert given_up["exit_code"] == 3
@@ -282,10 +239,6 @@ def test_a_payment_given_up_is_returned_when_charged_late(
         refunds = requests.get(f"{base}/_emulator/ledger", timeout=5).json()["refunds"]
         assert [(r["app_trans_id"], r["amount"]) for r in refunds] == [(tid, 30000)]
         assert running.ask("QUIT") == {"ok": True, "command": "QUIT"}
-    finally:
-        if running.proc.poll() is None:
-            running.proc.kill()
-        running.proc.wait(timeout=10)
 
 
 def test_pay_under_a_sale_ref_charges_once_like_the_terminal_api(

@@ -6,7 +6,6 @@ process against the emulator, its scanner a pty (tests/e2e/test_headless.py)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,8 @@ import requests
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
 from pos_terminal.journal.cashiers import Cashiers
-from tests.e2e.test_headless import Counter, SerialScanner, fresh_code
+from tests.e2e.test_headless import Counter, fresh_code
+from tests.scanners import SerialScanner
 
 pytestmark = pytest.mark.e2e
 
@@ -39,13 +39,6 @@ class Recorded(Counter):
         return data
 
 
-@pytest.fixture
-def scanner() -> Iterator[SerialScanner]:
-    device = SerialScanner()
-    yield device
-    device.close()
-
-
 def _staff(settings: Settings) -> None:
     journal = Journal.open(settings.terminal.journal)
     try:
@@ -65,12 +58,9 @@ def _refunds(emulator: Any) -> list[dict[str, Any]]:
 def test_refund_on_the_line_needs_a_supervisor_once_one_exists(
         settings: Settings, config_file: Path, scanner: SerialScanner, emulator: Any) -> None:
     _staff(settings)
-    counter = Recorded(config_file, scanner)
-    try:
+    with Recorded(config_file, scanner) as counter:
         assert counter.read()["command"] == "READY"
-        scanner.hold_up(fresh_code(emulator, "an"))
-        paid = counter.ask("PAY 50000")
-        scanner.take_away()
+        paid = counter.ask_showing(fresh_code(emulator, "an"), "PAY 50000")
         assert paid["state"] == "succeeded"
         tid = paid["app_trans_id"]
 
@@ -109,10 +99,6 @@ def test_refund_on_the_line_needs_a_supervisor_once_one_exists(
         assert counter.ask("QUIT")["ok"] is True
         assert counter.proc.wait(timeout=10) == 0
         stderr = counter.proc.stderr.read() if counter.proc.stderr else ""
-    finally:
-        if counter.proc.poll() is None:
-            counter.proc.kill()
-        counter.proc.wait(timeout=10)
 
     journal = Journal.open(settings.terminal.journal)
     try:
@@ -136,18 +122,11 @@ def test_old_lines_keep_working_while_no_supervisor_exists(
         Cashiers(journal).add("ann", "Ann Tran", ANN_PIN)  # cashiers, but no supervisor yet
     finally:
         journal.close()
-    counter = Recorded(config_file, scanner)
-    try:
+    with Recorded(config_file, scanner) as counter:
         assert counter.read()["command"] == "READY"
-        scanner.hold_up(fresh_code(emulator, "an"))
-        paid = counter.ask("PAY 30000")
-        scanner.take_away()
+        paid = counter.ask_showing(fresh_code(emulator, "an"), "PAY 30000")
         done = counter.ask(f"REFUND {paid['app_trans_id']} 5000")
         assert (done["ok"], done["state"], done["authorised_by"]) == (True, "refunded", None)
         asked = counter.ask(f"REFUND {paid['app_trans_id']} 5000 CASHIER=ann")
         assert (asked["ok"], asked["cashier_id"], asked["authorised_by"]) == (True, "ann", None)
         assert counter.ask("QUIT")["ok"] is True
-    finally:
-        if counter.proc.poll() is None:
-            counter.proc.kill()
-        counter.proc.wait(timeout=10)

@@ -95,7 +95,7 @@ def test_headless_never_echoes_bytes_that_are_not_utf8(settings: Settings, emula
                                                        tmp_path: Path) -> None:
     """In the C locale Python reads stdin with surrogateescape: an echo of the line wrote the
     raw bytes back. Every answer line must stay UTF-8 JSON, and the loop goes on."""
-    from tests.e2e.test_headless import SerialScanner
+    from tests.scanners import SerialScanner
 
     config = write_config(settings, tmp_path / "pos.toml")
     scanner = SerialScanner()

@@ -23,6 +23,7 @@ from pos_terminal.emulator import start_emulator
 from pos_terminal.wallet.client import WalletClient
 from pos_terminal.wallet.ids import current_ms, new_app_trans_id
 from pos_terminal.wallet.messages import EmbedData, GatewayOrder, Item
+from tests.conftest import reset_emulator
 from tests.emulator.wirehelp import KEY2, create_form, post, wait_until
 
 RETRY_DELAYS_S = (0.05, 0.05, 0.05)
@@ -80,18 +81,13 @@ def merchant_factory() -> Iterator[Callable[[Callable[[bytes], tuple[int, bytes]
 def callback_emulator(base_settings: Settings) -> Iterator[Any]:
     settings = base_settings.replace_section(
         "emulator", callback_retry_delays_s=RETRY_DELAYS_S, callback_timeout_s=3.0)
-    server = start_emulator(settings, host="127.0.0.1", port=0)
-    try:
+    with start_emulator(settings, host="127.0.0.1", port=0) as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture
 def emu(callback_emulator: Any) -> Any:
-    requests.post(f"{callback_emulator.base_url}/_emulator/reset", json={},
-                  timeout=5).raise_for_status()
-    return callback_emulator
+    return reset_emulator(callback_emulator)
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ import requests
 
 from pos_terminal.config import load_settings
 from pos_terminal.emulator import RunningEmulator, start_emulator
+from tests.conftest import reset_emulator
 from tests.emulator.wirehelp import (
     QUICK_PAY_PATH,
     QuickPay,
@@ -53,7 +54,7 @@ def short_codes() -> Iterator[RunningEmulator]:
 
 @pytest.fixture
 def emu(fast: RunningEmulator) -> RunningEmulator:
-    requests.post(fast.base_url + "/_emulator/reset", json={}, timeout=5).raise_for_status()
+    reset_emulator(fast)
     return fast
 
 
@@ -220,7 +221,7 @@ def test_concurrent_payments_charge_each_order_once(emu: RunningEmulator) -> Non
 def test_reset_restores_wallets_and_empties_the_ledger(emu: RunningEmulator) -> None:
     post(emu.base_url, "/v2/quick_pay", QuickPay(code=code_of(emu.base_url, "an")).form("v2"))
     assert ledger(emu.base_url)["charges"]
-    requests.post(emu.base_url + "/_emulator/reset", json={}, timeout=5).raise_for_status()
+    reset_emulator(emu)
     book = ledger(emu.base_url)
     assert (book["charges"], book["refunds"], book["requests"]) == ([], [], {})
     assert _wallets(emu.base_url)["an"]["balance"] == 50_000_000

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 from evdev import InputEvent, ecodes
 
-from hardware import CodeFilter, ScanSource, WedgeDetector, WedgeSource, open_source
+from hardware import ScanSource, WedgeDetector, open_source
 from hardware.acceptance import ReadAcceptor
 from hardware.keymap import KeyTranslator, LineAssembler
 from hardware.sources.lines import EvdevSource
 from tests.hardware.helpers import CODE_A, CODE_B, Sink
+from tests.scanners import SerialScanner
 
 
 def listen(source: ScanSource) -> Sink:
@@ -238,36 +239,9 @@ def test_evdev_source_reads_grabs_and_survives_unplugging() -> None:
 
 # ---- serial scanner on a pty -------------------------------------------------------------------
 
-class FakeTty:
-    """A pty pair; the slave is reachable at a stable path (symlink) like /dev/ttyACM0."""
-
-    def __init__(self, link: Path) -> None:
-        self.link = link
-        self.master: int | None = None
-        self.plug()
-
-    def plug(self) -> None:
-        master, slave = os.openpty()
-        self.master, self._slave = master, slave
-        if self.link.is_symlink():
-            self.link.unlink()
-        self.link.symlink_to(os.ttyname(slave))
-
-    def unplug(self) -> None:
-        self.link.unlink()
-        assert self.master is not None
-        os.close(self.master)
-        os.close(self._slave)
-        self.master = None
-
-    def send(self, data: bytes) -> None:
-        assert self.master is not None
-        os.write(self.master, data)
-
-
 def test_serial_scanner_one_code_a_line_other_barcodes_ignored(tmp_path: Path) -> None:
-    tty = FakeTty(tmp_path / "ttyACM0")
-    source = open_source(f"serial:{tty.link}:115200")
+    tty = SerialScanner(tmp_path / "ttyACM0")
+    source = open_source(f"serial:{tty.path}:115200")
     sink = listen(source)
     try:
         assert reading(sink)
@@ -281,12 +255,12 @@ def test_serial_scanner_one_code_a_line_other_barcodes_ignored(tmp_path: Path) -
         source.stop()
         tty.unplug()
     assert sink.texts() == [(CODE_A, "unknown"), (CODE_B, "unknown")]
-    assert sink.events[0].source == f"serial:{tty.link}:115200"
+    assert sink.events[0].source == f"serial:{tty.path}:115200"
 
 
 def test_serial_scanner_unplugged_and_plugged_back(tmp_path: Path) -> None:
-    tty = FakeTty(tmp_path / "ttyACM0")
-    source = open_source(f"serial:{tty.link}")
+    tty = SerialScanner(tmp_path / "ttyACM0")
+    source = open_source(f"serial:{tty.path}")
     sink = listen(source)
     try:
         assert sink.wait_for(lambda: any(s.state == "running" for s in sink.statuses[1:]))
@@ -349,18 +323,3 @@ def test_wedge_detector_non_printable_key_releases_the_buffer() -> None:
     d.feed("2", 1.01)
     verdict = d.feed("\x00", 1.02)
     assert verdict.kind == "release" and verdict.chars == "42\x00"
-
-
-def test_wedge_source_turns_bursts_into_events_filtered_and_debounced() -> None:
-    source = WedgeSource(ReadAcceptor(CodeFilter(), debounce_s=3.0))
-    sink = listen(source)
-    t = 100.0
-    for text in (CODE_A, CODE_A, "ABC12345", CODE_B):   # double scan, a product label, next
-        for ch in text + "\n":
-            source.feed_key(ch, t)
-            t += 0.005
-        t += 0.5
-    source.feed_text(CODE_B)                           # a whole line handed over: debounced
-    source.stop()
-    assert sink.texts() == [(CODE_A, "unknown"), (CODE_B, "unknown")]
-    assert [s.state for s in sink.statuses] == ["running", "stopped"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hardware import SpecError, SyntheticSource, WedgeSource, open_source
+from hardware import SpecError, SyntheticSource, open_source
 from hardware.camera_loop import CameraSource
 from hardware.sources.capture import CameraGrabber, VideoGrabber
 from hardware.sources.images import ImagesGrabber
@@ -20,7 +20,6 @@ def test_each_form_opens_its_kind_of_source() -> None:
     images = open_source("images:/srv/drop")
     assert isinstance(images, CameraSource) and isinstance(images.grabber, ImagesGrabber)
     assert isinstance(open_source("synthetic"), SyntheticSource)
-    assert isinstance(open_source("wedge"), WedgeSource)
     evdev = open_source("evdev:/dev/input/event3")
     assert isinstance(evdev, EvdevSource) and evdev.path == "/dev/input/event3"
     serial = open_source("serial:/dev/ttyACM0:115200")
@@ -44,7 +43,6 @@ def test_sources_start_ready_and_keep_their_spec() -> None:
     ("camera", "camera needs an argument"),
     ("synthetic:3", "synthetic takes no argument"),
     ("evdev", "evdev needs a device path"),
-    ("wedge:1", "wedge takes no argument"),
 ])
 def test_bad_specs_say_why_and_list_the_forms(spec: str, why: str) -> None:
     with pytest.raises(SpecError) as info:
@@ -52,6 +50,14 @@ def test_bad_specs_say_why_and_list_the_forms(spec: str, why: str) -> None:
     assert str(info.value) == (
         f"scanner source {spec!r}: {why}; use one of: camera:N, video:PATH, images:DIR, "
         "synthetic, wedge, evdev:/dev/input/eventN, serial:/dev/ttyACM0[:baud]")
+
+
+def test_the_wedge_is_the_uis_keyboard_not_a_source_to_open() -> None:
+    for spec in ("wedge", "wedge:1"):
+        with pytest.raises(SpecError) as info:
+            open_source(spec)
+        assert "read by the terminal UI" in str(info.value)
+        assert "evdev:/dev/input/eventN" in str(info.value)
 
 
 def test_unknown_decoder_for_a_camera_source() -> None:

@@ -15,8 +15,8 @@ def test_every_exported_name_resolves_and_is_listed() -> None:
         assert getattr(hardware, name) is not None
 
 
-def test_importing_the_package_and_opening_a_wedge_does_not_load_opencv() -> None:
-    probe = ("import sys, hardware; hardware.open_source('wedge'); "
+def test_importing_the_package_and_its_wedge_detector_does_not_load_opencv() -> None:
+    probe = ("import sys, hardware; hardware.WedgeDetector(); "
              "print('cv2' in sys.modules, 'zxingcpp' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          timeout=60, check=True, env=child_env()).stdout.split()

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from pos_terminal.base.clock import format_stamp
 from pos_terminal.journal import (
     PAYMENT_TRANSITIONS,
     REFUND_TRANSITIONS,
@@ -27,7 +28,6 @@ from pos_terminal.journal import (
 )
 from pos_terminal.journal import schema as journal_schema
 from pos_terminal.journal.export import write_csv
-from pos_terminal.journal.views import vn_time
 from pos_terminal.sentences.reports import report_lines
 
 S = PaymentState
@@ -447,5 +447,5 @@ def test_journal_files_and_folder_are_private(tmp_path: Path) -> None:
 def test_x_report_of_a_day_with_no_payments_says_so(journal: Journal) -> None:
     x = journal.x_report()
     assert report_lines(x)[1] == (
-        f"  no payments yet; as of {vn_time(x.generated_ms)} (Vietnam time)")
+        f"  no payments yet; as of {format_stamp(x.generated_ms)} (Vietnam time)")
     assert (x.sales_count, x.net_amount) == (0, 0)

@@ -14,10 +14,11 @@ import pytest
 from click.testing import CliRunner
 
 from hardware.printers import PrinterError, send
+from pos_terminal.base.clock import format_stamp
 from pos_terminal.checkout import Checkout
 from pos_terminal.cli import main
 from pos_terminal.config import Settings, load_settings
-from pos_terminal.journal import Journal, vn_time
+from pos_terminal.journal import Journal
 from pos_terminal.receipts import (
     ENGLISH,
     VIETNAMESE,
@@ -118,7 +119,7 @@ def test_text_receipt_exact_lines(settings: Settings, emulator: Any, tmp_path: P
         "RECEIPT".center(32).rstrip(),
         "Counter" + "counter1".rjust(25),
         "Cashier" + "-".rjust(25),
-        "Time" + vn_time(view.created_ms).rjust(28),
+        "Time" + format_stamp(view.created_ms).rjust(28),
         "-" * 32,
         "Cà phê sữa đá",
         "  2 x 15.000 ₫" + "30.000 ₫".rjust(18),

@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Input
 
 from pos_terminal.checkout import Checkout, PaymentState
 from pos_terminal.config import Settings
+from pos_terminal.tui.screens.dialogs import ConfirmDialog
 from pos_terminal.tui.screens.history import HistoryScreen, PaymentDetailScreen
 from pos_terminal.tui.screens.pay import PayScreen
 from pos_terminal.tui.screens.progress import ProgressScreen
@@ -56,6 +57,23 @@ async def charge_past_the_deadline(pilot, clock: KeyClock, emulator, wallet: str
     screen offers the choice of waiting or giving up."""
     await charge(pilot, clock, emulator, "30000", wallet)
     await wait_until(pilot, lambda: choice_shown(pilot), what="the deadline choice")
+
+
+async def charge_held_processing(pilot, clock: KeyClock, emulator, wallet: str) -> str:
+    """Charge 30.000 ₫ from a wallet whose payment is held processing, until the progress
+    screen follows it processing; its app_trans_id."""
+    await charge(pilot, clock, emulator, "30000", wallet)
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ProgressScreen)
+                     and pilot.app.payment is not None and pilot.app.payment.view is not None
+                     and pilot.app.payment.view.state is PaymentState.PROCESSING,
+                     what="the payment processing")
+    return str(pilot.app.payment.view.app_trans_id)
+
+
+async def ask_to_quit(pilot, what: str = "the question") -> None:
+    """Ctrl+Q, until the question whether to close is on screen."""
+    await pilot.press("ctrl+q")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog), what=what)
 
 
 async def test_amount_is_shown_as_vnd_while_typed(make_app, key_clock) -> None:

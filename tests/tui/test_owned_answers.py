@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pos_terminal.checkout import PaymentState
 from pos_terminal.config import Settings
-from pos_terminal.tui.screens.dialogs import ConfirmDialog
 from pos_terminal.tui.screens.progress import ProgressScreen
 from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.screens.sale import SaleScreen
@@ -25,7 +23,7 @@ from tests.tui.helpers import (
     wait_until,
 )
 from tests.tui.own_checkout import app_on_own_checkout, polling
-from tests.tui.test_flows import charge
+from tests.tui.test_flows import ask_to_quit, charge, charge_held_processing
 
 pytestmark = pytest.mark.asyncio
 
@@ -35,15 +33,8 @@ async def test_an_outcome_behind_the_quit_question_reaches_its_payment(
         hold_processing: ProcessingHold) -> None:
     with app_on_own_checkout(make_app, polling(settings, 60.0)) as (app, _engine):
         async with app.run_test(size=(80, 24)) as pilot:
-            await charge(pilot, key_clock, emulator, "30000", "binh")
-            await wait_until(pilot, lambda: isinstance(pilot.app.screen, ProgressScreen)
-                             and pilot.app.payment is not None
-                             and pilot.app.payment.view is not None
-                             and pilot.app.payment.view.state is PaymentState.PROCESSING,
-                             what="the payment processing")
-            await pilot.press("ctrl+q")
-            await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog),
-                             what="the question")
+            await charge_held_processing(pilot, key_clock, emulator, "binh")
+            await ask_to_quit(pilot)
             hold_processing.release()  # the customer confirms while the question is up
             await wait_until(pilot, lambda: pilot.app.payment is None,
                              what="the payment concluded")

@@ -7,7 +7,6 @@ import pytest
 
 from pos_terminal.checkout import PaymentState
 from pos_terminal.config import Settings
-from pos_terminal.tui.screens.dialogs import ConfirmDialog
 from pos_terminal.tui.screens.progress import ProgressScreen
 from pos_terminal.tui.widgets.header import StatusHeader
 from tests.conftest import ProcessingHold
@@ -15,7 +14,7 @@ from tests.listeners import closed_port
 from tests.tui.conftest import ledger
 from tests.tui.helpers import screen_text, wait_until
 from tests.tui.own_checkout import app_on_own_checkout, polling
-from tests.tui.test_flows import charge
+from tests.tui.test_flows import ask_to_quit, charge_held_processing
 
 pytestmark = pytest.mark.asyncio
 
@@ -54,16 +53,8 @@ async def test_ctrl_q_during_a_payment_asks_and_explains(
         hold_processing: ProcessingHold) -> None:
     with app_on_own_checkout(make_app, polling(settings, 60.0)) as (app, engine):
         async with app.run_test(size=(80, 24)) as pilot:
-            await charge(pilot, key_clock, emulator, "30000", "binh")
-            await wait_until(pilot, lambda: isinstance(pilot.app.screen, ProgressScreen)
-                             and pilot.app.payment is not None
-                             and pilot.app.payment.view is not None
-                             and pilot.app.payment.view.state is PaymentState.PROCESSING,
-                             what="the payment processing")
-            tid = pilot.app.payment.view.app_trans_id
-            await pilot.press("ctrl+q")
-            await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog),
-                             what="the question")
+            tid = await charge_held_processing(pilot, key_clock, emulator, "binh")
+            await ask_to_quit(pilot)
             assert pilot.app.screen.question == (
                 f"A payment of 30.000 ₫ is still waiting for the wallet (order {tid}). If you "
                 "close the terminal now, the payment is kept and checked again when the "
@@ -74,9 +65,7 @@ async def test_ctrl_q_during_a_payment_asks_and_explains(
             await wait_until(pilot, lambda: isinstance(pilot.app.screen, ProgressScreen),
                              what="back on Progress")
             assert pilot.app.is_running
-            await pilot.press("ctrl+q")
-            await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog),
-                             what="the question again")
+            await ask_to_quit(pilot, "the question again")
             await pilot.press("y")
             await wait_until(pilot, lambda: not pilot.app.is_running, what="the app to quit")
         view = engine.journal.get(tid)

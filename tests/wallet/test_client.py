@@ -12,6 +12,7 @@ from urllib.parse import parse_qs
 
 import pytest
 import requests
+from pydantic import SecretStr
 
 from pos_terminal.config import Settings
 from pos_terminal.wallet.client import PreparedQuickPay, WalletClient
@@ -153,7 +154,7 @@ def test_duplicate_app_trans_id_means_query_it(client: WalletClient, emulator: A
 
 
 def test_wrong_key1_is_refused_as_402(any_settings: Settings, emulator: Any) -> None:
-    wrong = any_settings.service.model_copy(update={"key1": "not-the-key"})
+    wrong = any_settings.service.model_copy(update={"key1": SecretStr("not-the-key")})
     with WalletClient(wrong) as c:
         result = c.quick_pay(order(), code_of(emulator, "an"))
     assert result.outcome is Outcome.FAILED
@@ -338,7 +339,7 @@ def test_bank_list_retries_then_raises(v2: WalletClient, emulator: Any) -> None:
 
 
 def test_bank_list_refused_with_a_wrong_key(settings: Settings) -> None:
-    wrong = settings.service.model_copy(update={"key1": "not-the-key"})
+    wrong = settings.service.model_copy(update={"key1": SecretStr("not-the-key")})
     with WalletClient(wrong) as c, pytest.raises(ServiceRefused) as err:
         c.list_banks()
     assert err.value.return_code == -402
@@ -380,7 +381,7 @@ def test_unknown_refund_is_not_found(client: WalletClient) -> None:
 def test_redirect_and_callback_use_the_configured_key2(v2: WalletClient) -> None:
     import hmac
 
-    key2 = v2.service.key2.encode()
+    key2 = v2.service.key2.get_secret_value().encode()
     values = ["2553", "241121_wt_1", "38", "zalopayapp", "5000", "0", "1"]
     checksum = hmac.new(key2, "|".join(values).encode(), hashlib.sha256).hexdigest()
     names = ["appid", "apptransid", "pmcid", "bankcode", "amount", "discountamount", "status"]

@@ -7,7 +7,7 @@ import base64
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ec, padding
 
-from pos_terminal.wallet.codes import mask_code
+from pos_terminal.base.codes import mask_code
 from pos_terminal.wallet.crypto import encrypt_payment_code, load_public_key
 from pos_terminal.wallet.errors import RsaKeyError
 

@@ -22,10 +22,10 @@ from pos_terminal.headless import CounterLoop, serve
 from pos_terminal.ledger import BackgroundSync, LedgerError, LedgerSync
 from pos_terminal.tui.app import PosApp
 from tests.conftest import DEFAULT_CONFIG
-from tests.fleet.crashes_helpers import run_cli, write_config
-from tests.fleet.helpers import assert_ledger_is_union, backup, pay, restore
-from tests.fleet.pgserver import free_port
-from tests.fleet.syncing import sync_now
+from tests.ledger.crashes_helpers import run_cli, write_config
+from tests.ledger.helpers import assert_ledger_is_union, backup, pay, restore
+from tests.ledger.pgserver import free_port
+from tests.ledger.syncing import sync_now
 from tests.tui.helpers import screen_lines, wait_until
 
 
@@ -201,7 +201,8 @@ def test_a_ledger_newer_than_this_program_is_refused(make_terminal: Any, emulato
     pay(counter, emulator, [6_100])
     with psycopg.connect(ledger_dsn, autocommit=True) as conn:  # head office's owner login
         conn.execute("INSERT INTO schema_migrations(version) VALUES (999)")
-    done = run_cli("sync", write_config(counter, tmp_path / "n1.toml", dsn=counter.ledger.dsn))
+    config = write_config(counter, tmp_path / "n1.toml", dsn=counter.ledger.dsn.get_secret_value())
+    done = run_cli("sync", config)
     assert done.returncode == 5
     assert "schema version 999, newer than this pos-terminal understands" in done.stderr
     assert "4 journal rows wait in the outbox" in done.stderr
@@ -232,7 +233,7 @@ def test_a_hung_ledger_never_holds_up_a_payment(make_terminal: Any, emulator: An
 
 
 def test_missing_postgresql_is_an_error_not_a_skip(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tests.fleet import pgserver
+    from tests.ledger import pgserver
 
     monkeypatch.setattr(pgserver.glob, "glob", lambda _pattern: [])
     monkeypatch.setattr(pgserver.shutil, "which", lambda _name: None)

@@ -14,11 +14,11 @@ import pytest
 from pos_terminal.config import Settings
 from pos_terminal.ledger import LedgerSync, LedgerUnavailable
 from pos_terminal.ledger.schema import LEDGER_SCHEMA_VERSION
-from tests.fleet.conftest import terminal
-from tests.fleet.crashes_helpers import run_cli, write_config
-from tests.fleet.helpers import assert_ledger_is_union, pay
-from tests.fleet.pgserver import PgServer
-from tests.fleet.syncing import pay_and_sync_concurrently
+from tests.ledger.conftest import terminal
+from tests.ledger.crashes_helpers import run_cli, write_config
+from tests.ledger.helpers import assert_ledger_is_union, pay
+from tests.ledger.pgserver import PgServer
+from tests.ledger.syncing import pay_and_sync_concurrently
 
 
 def test_two_counters_paying_concurrently_end_in_the_ledger_once(make_terminal: Any,

@@ -2,7 +2,7 @@
 
 initdb + pg_ctl from the system packages (/usr/lib/postgresql/*/bin) in a fresh temporary
 directory, listening on 127.0.0.1 only, on a free port, with password authentication over TLS
-only (a certificate from a CA the tests make: tests/fleet/certs.py; `hostssl` in pg_hba.conf, so a
+only (a certificate from a CA the tests make: tests/ledger/certs.py; `hostssl` in pg_hba.conf, so a
 client without TLS is turned away) or the Unix socket in that directory. PostgreSQL
 refuses to run as root: as root the server runs as the `postgres` user (created by the package;
 created here with useradd if missing), the directory chowned to it.
@@ -20,7 +20,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from tests.fleet.certs import make_server_certs
+from tests.ledger.certs import make_server_certs
 from tests.processes import child_env
 
 SERVER_USER = "postgres"

@@ -11,11 +11,11 @@ from typing import Any
 
 import psycopg
 
-from tests.fleet.attacks import payment_insert
-from tests.fleet.crashes_helpers import run_cli, write_config
-from tests.fleet.helpers import pay
-from tests.fleet.pgserver import PgServer
-from tests.fleet.syncing import sync_now
+from tests.ledger.attacks import payment_insert
+from tests.ledger.crashes_helpers import run_cli, write_config
+from tests.ledger.helpers import pay
+from tests.ledger.pgserver import PgServer
+from tests.ledger.syncing import sync_now
 
 HOSTILE = "\x1b]8;;http://evil.example\x07click\x1b]8;;\x07\x1b[2J\x1b]0;owned\x07\x9b31m done"
 FORMULA = '=HYPERLINK("http://evil.example","refund")'
@@ -39,7 +39,7 @@ def test_fleet_commands_print_a_counters_text_clean_and_csv_without_formulas(
     a = make_terminal("X1")
     pay(a, emulator, [4_000])
     sync_now(a)
-    as_a = a.ledger.dsn + f"&sslrootcert={pg.ca_file}"
+    as_a = a.ledger.dsn.get_secret_value() + f"&sslrootcert={pg.ca_file}"
     with psycopg.connect(as_a, autocommit=True) as conn:
         sql, params = payment_insert("261125_X1_evil", "X1", 6_000, state="processing",
                                      message=HOSTILE)

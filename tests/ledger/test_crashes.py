@@ -16,10 +16,10 @@ import psycopg
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal, PaymentState
 from pos_terminal.ledger import BackgroundSync
-from tests.fleet.crashes_helpers import run_sync, write_config
-from tests.fleet.helpers import assert_ledger_is_union, backup, pay, restore
-from tests.fleet.pgserver import PgServer
-from tests.fleet.syncing import pay_and_sync_concurrently, sync_now
+from tests.ledger.crashes_helpers import run_sync, write_config
+from tests.ledger.helpers import assert_ledger_is_union, backup, pay, restore
+from tests.ledger.pgserver import PgServer
+from tests.ledger.syncing import pay_and_sync_concurrently, sync_now
 from tests.processes import child_env
 
 
@@ -53,7 +53,7 @@ def test_sync_killed_in_the_middle_of_a_batch_loses_and_duplicates_nothing(
     counter = make_terminal("K1", batch_size=5)
     pay(counter, emulator, [1000 + i for i in range(8)])
     config = write_config(counter, tmp_path / "k1.toml", dsn=None)
-    env = {"POS_LEDGER_DSN": counter.ledger.dsn}
+    env = {"POS_LEDGER_DSN": counter.ledger.dsn.get_secret_value()}
 
     proc = start_paused_sync(config, "in_batch", skip=2, env=env)  # inside the third batch
     proc.send_signal(signal.SIGKILL)
@@ -80,7 +80,7 @@ def test_database_restarted_during_a_sync(make_terminal: Any, emulator: Any, led
                                           tmp_path: Path, pg: PgServer) -> None:
     counter = make_terminal("R1", batch_size=4)
     pay(counter, emulator, [2000 + i for i in range(5)])
-    config = write_config(counter, tmp_path / "r1.toml", dsn=counter.ledger.dsn)
+    config = write_config(counter, tmp_path / "r1.toml", dsn=counter.ledger.dsn.get_secret_value())
     proc = subprocess.Popen(
         [sys.executable, "-m", "pos_terminal", "sync", "--config", str(config)],
         env=child_env(POS_LEDGER_PAUSE_AT="in_batch", POS_LEDGER_PAUSE_SKIP="1",

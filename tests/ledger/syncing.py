@@ -8,7 +8,7 @@ from typing import Any
 
 from pos_terminal.config import Settings
 from pos_terminal.ledger import LedgerSync, SyncReport
-from tests.fleet.helpers import pay
+from tests.ledger.helpers import pay
 
 
 def sync_now(settings: Settings) -> SyncReport:

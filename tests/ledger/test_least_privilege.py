@@ -12,11 +12,11 @@ from typing import Any
 import psycopg
 
 from pos_terminal.ledger.schema import LEDGER_SCHEMA_VERSION
-from tests.fleet.attacks import outcome, payment_insert, rows_of
-from tests.fleet.crashes_helpers import run_cli, write_config
-from tests.fleet.helpers import assert_ledger_is_union, pay
-from tests.fleet.pgserver import PgServer
-from tests.fleet.syncing import sync_now
+from tests.ledger.attacks import outcome, payment_insert, rows_of
+from tests.ledger.crashes_helpers import run_cli, write_config
+from tests.ledger.helpers import assert_ledger_is_union, pay
+from tests.ledger.pgserver import PgServer
+from tests.ledger.syncing import sync_now
 
 FORGED = 99_999_999
 
@@ -60,7 +60,7 @@ def test_a_counter_cannot_bend_another_counters_rows_nor_the_ledger(
         "a month's partition": ("UPDATE payments_default SET amount = 1", ()),
         "the open list": ("DELETE FROM open_rows", ()),
     }
-    as_a = a.ledger.dsn + f"&sslrootcert={pg.ca_file}"
+    as_a = a.ledger.dsn.get_secret_value() + f"&sslrootcert={pg.ca_file}"
     with psycopg.connect(as_a, autocommit=True) as conn:
         results = {name: outcome(conn, sql, params) for name, (sql, params) in attacks.items()}
     touched = {name: r for name, r in results.items() if r.startswith("touched")}
@@ -86,7 +86,7 @@ def test_a_counter_cannot_bend_another_counters_rows_nor_the_ledger(
     assert_ledger_is_union(ledger_dsn, [("A1", a.terminal.journal), ("B1", b.terminal.journal)])
 
     # A journal that claims B's terminal id, shipped with A's login: refused, nothing written.
-    claims_b = write_config(b, tmp_path / "claims-b.toml", dsn=a.ledger.dsn)
+    claims_b = write_config(b, tmp_path / "claims-b.toml", dsn=a.ledger.dsn.get_secret_value())
     pay(b, emulator, [25_000])
     before = rows_of(ledger_dsn, "B1")
     done = run_cli("sync", claims_b)

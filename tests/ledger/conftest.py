@@ -16,18 +16,14 @@ import pytest
 
 from pos_terminal.config import Settings
 from tests.conftest import _pointed_at
-from tests.fleet.logins import counter_login, migrate
-from tests.fleet.pgserver import PgServer
+from tests.ledger.logins import counter_login, migrate
+from tests.ledger.pgserver import PgServer
 
 
 @pytest.fixture(scope="session")
 def pg() -> Iterator[PgServer]:
-    server = PgServer(fsync=False)  # PostgresMissing fails the tests with what to install
-    server.start()
-    try:
+    with PgServer(fsync=False) as server:  # PostgresMissing fails with what to install
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

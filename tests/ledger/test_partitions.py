@@ -12,8 +12,8 @@ import psycopg
 from pos_terminal.journal import Journal, PaymentState
 from pos_terminal.ledger.reports import _PAYMENTS_SQL, open_items, vn_day_bounds, vn_today
 from pos_terminal.ledger.schema import MONTHS_AHEAD
-from tests.fleet.helpers import assert_ledger_is_union
-from tests.fleet.syncing import sync_now
+from tests.ledger.helpers import assert_ledger_is_union
+from tests.ledger.syncing import sync_now
 
 VN = timedelta(hours=7)
 

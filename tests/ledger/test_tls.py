@@ -13,12 +13,12 @@ import pytest
 
 from pos_terminal.ledger import LedgerConfigError, LedgerSync
 from pos_terminal.ledger.dsn import connect_options
-from tests.fleet.certs import make_server_certs
-from tests.fleet.crashes_helpers import run_cli, write_config
-from tests.fleet.fake_postgres import NoTlsPostgres
-from tests.fleet.helpers import pay
-from tests.fleet.pgserver import PgServer
-from tests.fleet.syncing import sync_now
+from tests.ledger.certs import make_server_certs
+from tests.ledger.crashes_helpers import run_cli, write_config
+from tests.ledger.fake_postgres import NoTlsPostgres
+from tests.ledger.helpers import pay
+from tests.ledger.pgserver import PgServer
+from tests.ledger.syncing import sync_now
 
 PASSWORD = "Cl3ar-t3xt-never"
 
@@ -94,7 +94,7 @@ def test_the_tls_rule(dsn: str, insecure: bool, expected: str) -> None:
 def test_a_unix_socket_needs_no_tls(make_terminal: Any, emulator: Any, pg: PgServer,
                                     ledger_dsn: str) -> None:
     tcp = make_terminal("S9")
-    user_password = tcp.ledger.dsn.split("//")[1].split("@")[0]
+    user_password = tcp.ledger.dsn.get_secret_value().split("//")[1].split("@")[0]
     db = ledger_dsn.split("/")[3].split("?")[0]
     counter = tcp.replace_section(
         "ledger", dsn=f"postgresql://{user_password}@/{db}?host={pg.root}&port={pg.port}",

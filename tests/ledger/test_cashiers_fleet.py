@@ -9,7 +9,7 @@ import psycopg
 
 from pos_terminal.checkout import Checkout
 from pos_terminal.ledger import LedgerSync
-from tests.fleet.helpers import assert_ledger_is_union
+from tests.ledger.helpers import assert_ledger_is_union
 
 
 def test_ledger_cashier_is_the_journaled_cashier(make_terminal: Any, emulator: Any,
