@@ -35,6 +35,7 @@ class ScannerDesk:
         self._factory = factory
         self._counter = counter
         self._stopping = stopping
+        self._lock = threading.Lock()  # the worker publishing the source, the App stopping it
         self.source: Scanner | None = None
 
     def start(self) -> None:
@@ -63,8 +64,16 @@ class ScannerDesk:
                               "still works.").format(spec=source.spec, problem=problem),
                 severity="error", timeout=30)
         scanner = Scanner(source, self._counter())
-        self.source = scanner
         scanner.start(self._read, paused=True)
+        # Published only once started, so that stopping never meets a half-started source;
+        # the App closed meanwhile: nobody else will stop it.
+        with self._lock:
+            closed = self._stopping.is_set()
+            if not closed:
+                self.source = scanner
+        if closed:
+            scanner.stop()
+            return
         app.call_from_thread(self._started)
 
     def _started(self) -> None:
@@ -95,5 +104,8 @@ class ScannerDesk:
         return " · ".join(parts)
 
     def stop(self) -> None:
-        if self.source is not None:
-            self.source.stop()
+        """Once the App's `stopping` is set (a source opened after this stops itself)."""
+        with self._lock:
+            source, self.source = self.source, None
+        if source is not None:
+            source.stop()
