@@ -18,7 +18,18 @@ class PrinterSpecError(ValueError):
 
 
 class PrinterError(Exception):
-    """The printer could not take the receipt; str() says which target and what to check."""
+    """The printer could not take the receipt; str() says which target and what to check.
+
+    The same, for a front end that says it in its own language: `problem` ("unreachable",
+    "stopped" part-way, or "usb_unusable": no USB library), the `target` and the driver's own
+    words (`detail`)."""
+
+    def __init__(self, text: str, *, problem: str, target: PrinterTarget,
+                 detail: str = "") -> None:
+        super().__init__(text)
+        self.problem = problem
+        self.target = target
+        self.detail = detail
 
 
 @dataclass(frozen=True)
@@ -116,7 +127,8 @@ def _open(target: PrinterTarget, timeout_s: float) -> Any:
             raise PrinterError(
                 f"cannot use the {target.describe()}: USB printing needs the pyusb package "
                 "and the libusb-1.0-0 system library (`pip install pyusb`, `apt-get install "
-                "libusb-1.0-0`); a network or serial printer needs neither")
+                "libusb-1.0-0`); a network or serial printer needs neither",
+                problem="usb_unusable", target=target)
         device = printer.Usb(target.vendor_id, target.product_id, timeout=int(timeout_s * 1000))
     else:
         _create_private(target.device)
@@ -140,7 +152,8 @@ def send(spec: str, data: bytes, *, timeout_s: float = 10.0) -> PrinterTarget:
     except Exception as exc:  # python-escpos raises DeviceNotFoundError, OSError, usb errors
         reason = str(exc).replace("\n", " ").strip() or type(exc).__name__
         raise PrinterError(f"cannot reach the {target.describe()} ({reason}): "
-                           f"{_hint(target)}") from None
+                           f"{_hint(target)}", problem="unreachable", target=target,
+                           detail=reason) from None
     try:
         device._raw(data)
         flush = getattr(device, "flush", None)
@@ -149,7 +162,8 @@ def send(spec: str, data: bytes, *, timeout_s: float = 10.0) -> PrinterTarget:
     except Exception as exc:
         reason = str(exc).replace("\n", " ").strip() or type(exc).__name__
         raise PrinterError(f"the {target.describe()} stopped taking the receipt ({reason}); "
-                           f"it may be partly printed: {_hint(target)}") from None
+                           f"it may be partly printed: {_hint(target)}", problem="stopped",
+                           target=target, detail=reason) from None
     finally:
         with contextlib.suppress(Exception):  # closing a broken connection is best effort
             device.close()

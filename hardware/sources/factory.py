@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from hardware.acceptance import ReadAcceptor
@@ -17,35 +18,52 @@ class SpecError(ValueError):
     """A SPEC string that names no source; str() says what forms exist."""
 
 
+_FIXES = {
+    "camera": "plug the camera in, or choose the index of one that is (ls /dev/video*)",
+    "evdev": "plug the scanner in, or name its event device (ls -l /dev/input/by-id)",
+    "serial": "plug the scanner in, or name its port (ls -l /dev/serial/by-id)",
+    "path": "check the path",
+}
+
+
+@dataclass(frozen=True)
+class MissingDevice:
+    """The device node, file or folder a SPEC names and that is not there; `device` is what it
+    is (camera, evdev, serial, path), so a front end can say it in its own words. str() is the
+    sentence for a person at the shell."""
+
+    node: str
+    device: str
+
+    def __str__(self) -> str:
+        return f"{self.node} does not exist: {_FIXES[self.device]}"
+
+
 def _bad(spec: str, why: str) -> SpecError:
     return SpecError(f"scanner source {spec!r}: {why}; use one of: {', '.join(SPEC_FORMS)}")
 
 
-def missing_device(spec: str) -> str | None:
-    """What is missing for `spec` to work (its device node, file or folder), as a sentence
-    naming it and how to find the right one; None when it is there (or needs no device)."""
+def missing_device(spec: str) -> MissingDevice | None:
+    """What is missing for `spec` to work (its device node, file or folder); None when it is
+    there (or needs no device)."""
     kind, _, arg = spec.strip().partition(":")
     kind = kind.lower()
     if kind == "camera" and arg.isdigit():
         if not sys.platform.startswith("linux"):
             return None
-        node = Path(f"/dev/video{int(arg)}")
-        fix = "plug the camera in, or choose the index of one that is (ls /dev/video*)"
+        node, device = Path(f"/dev/video{int(arg)}"), "camera"
     elif kind == "evdev" and arg:
-        node = Path(arg)
-        fix = "plug the scanner in, or name its event device (ls -l /dev/input/by-id)"
+        node, device = Path(arg), "evdev"
     elif kind == "serial" and arg and "://" not in arg:
         head, sep, tail = arg.rpartition(":")
-        node = Path(head if sep and tail.isdigit() else arg)
-        fix = "plug the scanner in, or name its port (ls -l /dev/serial/by-id)"
+        node, device = Path(head if sep and tail.isdigit() else arg), "serial"
     elif kind in ("video", "images") and arg:
-        node = Path(arg)
-        fix = "check the path"
+        node, device = Path(arg), "path"
     else:
         return None
     if node.exists():
         return None
-    return f"{node} does not exist: {fix}"
+    return MissingDevice(str(node), device)
 
 
 def open_source(spec: str, *, decoder: str = "zxing", code_filter: CodeFilter | None = None,

@@ -28,6 +28,9 @@ from pos_terminal.cli.common import (  # noqa: E402
 
 #: The commands that answer about money and take SIGINT / SIGTERM as "finish, then answer".
 ANSWERING_COMMANDS = frozenset({"pay", "status", "refund", "reconcile", "headless"})
+#: The commands that run a front end of their own (screens, lines, the Terminal API): they
+#: say their own next steps; every other command names the command to run next.
+FRONT_END_COMMANDS = frozenset({None, "demo", "headless", "serve"})
 
 __all__ = ["main"]
 
@@ -56,6 +59,10 @@ def main(ctx: click.Context) -> None:
     """
     if ctx.invoked_subcommand not in ANSWERING_COMMANDS:
         _signals.release_for_other_commands()
+    if ctx.invoked_subcommand not in FRONT_END_COMMANDS:
+        from pos_terminal.sentences import use_front_end
+
+        use_front_end("commands")
     if ctx.invoked_subcommand is None:
         ui_cmds.run_ui(ctx)
 

@@ -1,5 +1,6 @@
-"""Cashiers, shifts and receipts: `cashier add|list|remove|unlock`, `shift open|close|list`,
-`receipt ID`; and the supervisor authorisation that `refund` and `override` ask for.
+"""Cashiers, shifts and receipts: `cashier add|list|remove|unlock|set-pin|events`,
+`shift open|close|list`, `receipt ID`; and the supervisor authorisation that `refund` and
+`override` ask for.
 
 PINs come from stdin with --pin-stdin (one per line, for scripts) or are asked for without
 echo. They are never printed, logged or journaled (the journal keeps salted scrypt hashes).
@@ -19,6 +20,7 @@ import click
 from pos_terminal.base.clock import format_stamp
 from pos_terminal.base.files import open_private
 from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.reasons import render
 from pos_terminal.cli.common import (
     EXIT_UNREACHABLE,
     EXIT_USAGE,
@@ -35,7 +37,9 @@ from pos_terminal.counter.admin import (
     check_pin_format,
 )
 from pos_terminal.counter.cashiers import supervisor_authority
+from pos_terminal.counter.receipts import printer_reason
 from pos_terminal.counter.types import JournalError
+from pos_terminal.sentences.labels import cashier_event
 from pos_terminal.text_safety import clean
 
 ROLES = (N_("cashier"), N_("supervisor"))  # journaled in English, shown translated
@@ -137,12 +141,14 @@ pin_stdin_option = click.option(
 # ------------------------------------------------------------------ cashier
 @click.group("cashier")
 def cashier_group() -> None:
-    """Cashiers and supervisors: add, list, remove, unlock."""
+    """Cashiers and supervisors: add, list, remove, unlock, set-pin, events."""
 
 
-def _guard(settings: Settings, action: str, supervisor_id: str | None, pins: PinReader) -> None:
-    """Changing the cashier book needs a supervisor once one exists."""
-    authorise(settings, action=action, supervisor_id=supervisor_id, pins=pins)
+def _guard(settings: Settings, action: str, supervisor_id: str | None,
+           pins: PinReader) -> str | None:
+    """Changing the cashier book needs a supervisor once one exists (their id; None when no
+    supervisor is set up)."""
+    return authorise(settings, action=action, supervisor_id=supervisor_id, pins=pins)
 
 
 @cashier_group.command("add")
@@ -228,14 +234,62 @@ def cashier_unlock(ctx: click.Context, cashier_id: str, supervisor_id: str | Non
                    pin_stdin: bool) -> None:
     """Unlock a cashier locked after too many wrong PINs."""
     settings = load_settings_or_exit(ctx)
-    _guard(settings, N_("unlock a cashier"), supervisor_id, PinReader(pin_stdin))
+    by = _guard(settings, N_("unlock a cashier"), supervisor_id, PinReader(pin_stdin))
     with open_cashiers(settings) as book:
         try:
-            cashier = book.unlock(cashier_id)
+            cashier = book.unlock(cashier_id, by=by)
         except CashierError as exc:
             _fail(exc.message)
     click.echo(_("unlocked {cashier_id} ({name})").format(cashier_id=cashier.id,
                                                           name=cashier.name))
+
+
+@cashier_group.command("set-pin")
+@click.argument("cashier_id", metavar="ID")
+@supervisor_option
+@pin_stdin_option
+@click.pass_context
+def cashier_set_pin(ctx: click.Context, cashier_id: str, supervisor_id: str | None,
+                    pin_stdin: bool) -> None:
+    """Give a cashier a new PIN (asked twice, or on stdin after the supervisor's); it also
+    clears a lock. Journaled as `pin_changed` with the supervisor, never the PIN."""
+    settings = load_settings_or_exit(ctx)
+    pins = PinReader(pin_stdin)
+    by = _guard(settings, N_("set a new PIN"), supervisor_id, pins)
+    pin = pins.read(_("New PIN for {cashier_id}: ").format(cashier_id=cashier_id), confirm=True)
+    try:
+        check_pin_format(pin)
+    except CashierError as exc:
+        _fail(exc.message + " " + _("Nothing changed."))
+    with open_cashiers(settings) as book:
+        try:
+            cashier = book.set_pin(cashier_id, pin, by=by)
+        except CashierError as exc:
+            _fail(exc.message)
+    click.echo(_("{cashier_id} ({name}) has a new PIN").format(cashier_id=cashier.id,
+                                                               name=cashier.name))
+
+
+@cashier_group.command("events")
+@click.argument("cashier_id", metavar="ID")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def cashier_events(ctx: click.Context, cashier_id: str, as_json: bool) -> None:
+    """What happened to one cashier, oldest first: added, sign-ins, wrong PINs, locks,
+    unlocks, new PINs, shifts (Vietnam time; never a PIN)."""
+    settings = load_settings_or_exit(ctx)
+    with open_cashiers(settings, as_json) as book:
+        try:
+            book.get(cashier_id)
+        except CashierError as exc:
+            _fail(exc.message, as_json=as_json)
+        rows = book.events(cashier_id)
+    if as_json:
+        print_json({"cashier_id": cashier_id, "count": len(rows), "events": [
+            {"time_ms": t, "kind": kind, "detail": detail} for t, kind, detail in rows]})
+        return
+    for t, kind, detail in rows:
+        click.echo(f"{format_stamp(t)}  {clean(cashier_event(kind, detail))}")
 
 
 # ------------------------------------------------------------------ shift
@@ -358,10 +412,11 @@ def receipt_cmd(ctx: click.Context, subject_id: str, fmt: str, output: Path | No
         _fail(exc.message)
     except PrinterSpecError as exc:
         _fail(_("{error} ([printer] target in {file})").format(error=exc, file=settings.source))
-    except PrinterError as exc:
+    except PrinterError as exc:  # the printer named, in the language asked
+        said = render(printer_reason(exc)).removesuffix(".")
         _fail(_("{error}. Nothing was printed; the receipt can be printed again with "
                 "`pos-terminal receipt {subject_id} --print`.").format(
-                    error=exc, subject_id=subject_id), code=EXIT_PRINTER)
+                    error=said, subject_id=subject_id), code=EXIT_PRINTER)
     except JournalError as exc:
         _fail(exc.message)
     finally:

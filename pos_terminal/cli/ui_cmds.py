@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from pos_terminal.base.i18n import _, locale_language, set_language
+from pos_terminal.base.reasons import Reason
 from pos_terminal.cli.common import LANGUAGE_META, fail, load_settings_or_exit
 from pos_terminal.config import Settings
 from pos_terminal.counter import missing_device, source_factory
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from pos_terminal.counter import Counter
 
 
-def scanner_unusable(spec: str, problem: str) -> str:
+def scanner_unusable(spec: str, problem: Reason) -> str:
     return _("the scanner {spec!r} cannot be used: {problem}. Fix --scanner (or [scanner] "
              "source in the configuration) and start again; nothing was charged.").format(
         spec=spec, problem=problem)
@@ -175,6 +176,9 @@ def headless_command(ctx: click.Context, spec: str, serial_path: str | None, bau
     settings = load_settings_or_exit(ctx)
     from pos_terminal.headless import serve
     from pos_terminal.ledger import LedgerError, start_background_sync
+    from pos_terminal.sentences import use_front_end
+
+    use_front_end("lines")  # what stops it before serving is said for the shell too
 
     try:  # first: a configuration problem stops here with nothing opened yet
         sync = start_background_sync(settings)  # None without a ledger

@@ -1,23 +1,34 @@
 """Printing a receipt at the counter (a key in a front end, or `[printer] auto`): blocking, and
 never raising. The answer says whether the printer took the bytes and, when it did not, the
-exact cause and the setting to fix."""
+exact cause, as a reason (sentences/printing.py) the front end renders when it shows it: a
+Result screen still showing a print failure after F8 says it in the new language."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from pos_terminal.base.errors import cashier_message
-from pos_terminal.base.i18n import _, current_language
+from pos_terminal.base.errors import PosError, cashier_message
+from pos_terminal.base.i18n import current_language
+from pos_terminal.base.reasons import Reason, render
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
+
+if TYPE_CHECKING:
+    from hardware.printers import PrinterError
 
 
 @dataclass(frozen=True)
 class PrintOutcome:
     subject_id: str  # app_trans_id or m_refund_id
     printed: bool    # True only once the printer took the bytes
-    message: str
+    reason: Reason   # printed on which target, or why not
+
+    @property
+    def message(self) -> str:
+        """The sentence in the language shown now (rendered on every read)."""
+        return render(self.reason)
 
 
 def print_for_counter(journal: Journal, settings: Settings, subject_id: str, *,
@@ -29,8 +40,7 @@ def print_for_counter(journal: Journal, settings: Settings, subject_id: str, *,
     def printed() -> str:
         receipt = print_receipt(journal, settings, subject_id, cashier_id=cashier_id,
                                 labels=LABELS.get(current_language(), ENGLISH))
-        return (_("Reprint of the receipt printed on {target}.") if receipt.reprint
-                else _("Receipt printed on {target}."))
+        return "receipt.reprinted" if receipt.reprint else "receipt.printed"
 
     return _print(settings, subject_id, printed)
 
@@ -45,40 +55,44 @@ def print_slip(settings: Settings, slip_id: str, lines: Sequence[str]) -> PrintO
     def printed() -> str:
         data = receipt_bytes(Receipt("slip", slip_id, tuple(lines), False), settings)
         send(settings.printer.target, data, timeout_s=settings.printer.timeout_s)
-        return _("Printed on {target}.")
+        return "slip.printed"
 
     return _print(settings, slip_id, printed)
 
 
+def printer_reason(exc: PrinterError) -> Reason:
+    """The printer's problem as a reason: the target named, and the driver's own words."""
+    target = exc.target
+    address = {"tcp": f"{target.host}:{target.port}",
+               "usb": f"{target.vendor_id:04x}:{target.product_id:04x}",
+               "serial": f"{target.device} ({target.baud} baud)"}.get(target.kind, target.device)
+    return Reason.of(f"printer.{exc.problem}", kind=target.kind, address=address,
+                     port=target.port, detail=exc.detail)
+
+
 def _print(settings: Settings, subject_id: str, printed: Callable[[], str]) -> PrintOutcome:
-    """Run `printed` (which returns the sentence to say, with {target}); every failure in the
-    cashier's words."""
+    """Run `printed` (which returns the reason's code for "printed on the target"); every
+    failure as a reason."""
     from hardware.printers import PrinterError, PrinterSpecError
     from pos_terminal.receipts import NoReceipt, ReceiptFontMissing
     from pos_terminal.receipts.service import UnknownReceipt
 
-    def refused(message: str) -> PrintOutcome:
-        return PrintOutcome(subject_id, False, _("No receipt printed: {cause}").format(
-            cause=message))
+    def refused(cause: Reason) -> PrintOutcome:
+        return PrintOutcome(subject_id, False, Reason.of("receipt.not_printed", cause=cause))
 
     target = settings.printer.target.strip()
     if not target:
-        return refused(_("no receipt printer is set up. Set [printer] target in {config} "
-                         "(e.g. target = \"tcp:192.168.1.50:9100\").").format(
-                             config=settings.source))
+        return refused(Reason.of("printer.not_set_up", config=str(settings.source)))
     try:
-        text = printed()
+        code = printed()
     except PrinterSpecError as exc:
-        return refused(_("[printer] target in {config} is not usable: {error}").format(
-            config=settings.source, error=exc))
+        return refused(Reason.of("printer.setting_unusable", config=str(settings.source),
+                                 error=str(exc)))
     except PrinterError as exc:  # names the printer and what to check
-        return refused(f"{exc}.")
-    except (NoReceipt, UnknownReceipt) as exc:
-        return refused(str(exc))
-    except ReceiptFontMissing as exc:
-        return refused(exc.message)
+        return refused(printer_reason(exc))
+    except (NoReceipt, UnknownReceipt, ReceiptFontMissing) as exc:
+        return refused(exc.why)
     except Exception as exc:  # e.g. the journal: never a traceback at the counter
-        return refused(_("{error}. Try again; if it happens again, print it with "
-                         "`pos-terminal receipt {id} --print`.").format(
-                             error=cashier_message(exc), id=subject_id))
-    return PrintOutcome(subject_id, True, text.format(target=target))
+        error = exc.why if isinstance(exc, PosError) else Reason.text(cashier_message(exc))
+        return refused(Reason.of("print.failed", error=error, id=subject_id))
+    return PrintOutcome(subject_id, True, Reason.of(code, target=target))

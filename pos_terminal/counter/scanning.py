@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from pos_terminal.base.reasons import Reason
 from pos_terminal.config import Settings
 from pos_terminal.counter.events import ScannerStatus
 from pos_terminal.counter.payments import ScannedCode
@@ -41,15 +42,19 @@ def source_factory(settings: Settings, spec: str) -> SourceFactory:
     return make
 
 
-def missing_device(spec: str) -> str | None:
-    """What is missing for `spec` to work (its device node, file or folder), as a sentence
-    naming it and how to find it; None when it is there or needs no device (hardware's check).
-    `pay --scanner` and headless stop on it (exit 2); the UI tells the cashier instead."""
+def missing_device(spec: str) -> Reason | None:
+    """What is missing for `spec` to work (its device node, file or folder), as the reason
+    ``scanner.missing{node, device}`` (sentences/scanning.py words it for the screen or the
+    shell); None when it is there or needs no device (hardware's check). `pay --scanner` and
+    headless stop on it (exit 2); the UI tells the cashier instead."""
     if spec == "wedge":
         return None
     from hardware import missing_device as hardware_missing_device
 
-    return hardware_missing_device(spec)
+    missing = hardware_missing_device(spec)
+    if missing is None:
+        return None
+    return Reason.of("scanner.missing", node=missing.node, device=missing.device)
 
 
 class Scanner:

@@ -234,18 +234,21 @@ class Cashiers:
             self._event(conn, cashier_id, t, "removed")
             return self._get_in(conn, cashier_id)
 
-    def unlock(self, cashier_id: str) -> Cashier:
+    def unlock(self, cashier_id: str, *, by: str | None = None) -> Cashier:
+        """Clear the wrong tries and the lock; `by`, the supervisor who authorised it, is the
+        event's detail ("" when no supervisor is set up)."""
         t = self.journal.now()
         with self.journal._tx() as conn:
             self._get_in(conn, cashier_id)
             conn.execute("UPDATE cashiers SET failed_attempts=0, locked_until_ms=NULL "
                          "WHERE id=?", (cashier_id,))
-            self._event(conn, cashier_id, t, "unlocked")
+            self._event(conn, cashier_id, t, "unlocked", by or "")
             return self._get_in(conn, cashier_id)
 
-    def set_pin(self, cashier_id: str, pin: str) -> Cashier:
+    def set_pin(self, cashier_id: str, pin: str, *, by: str | None = None) -> Cashier:
         """A new PIN (a supervisor's tool: the old one forgotten, or the cashier asks); the
-        failed tries and a lock go with the old PIN."""
+        failed tries and a lock go with the old PIN. Journaled as `pin_changed`, its detail the
+        supervisor `by` ("" when no supervisor is set up); never the PIN."""
         stored = hash_pin(pin)
         t = self.journal.now()
         with self.journal._tx() as conn:
@@ -254,9 +257,7 @@ class Cashiers:
                 raise UnknownCashier(f"There is no active cashier {cashier_id!r}.")
             conn.execute("UPDATE cashiers SET pin_hash=?, failed_attempts=0, "
                          "locked_until_ms=NULL WHERE id=?", (stored, cashier_id))
-            # the journal's event kinds are fixed (a CHECK): a new PIN is recorded as the unlock
-            # it also is, with what happened in its detail
-            self._event(conn, cashier_id, t, "unlocked", "new PIN set by a supervisor")
+            self._event(conn, cashier_id, t, "pin_changed", by or "")
             return self._get_in(conn, cashier_id)
 
     def events(self, cashier_id: str) -> list[tuple[int, str, str]]:

@@ -111,6 +111,41 @@ SCALE_MIGRATION = """
         SELECT 'refund:' || m_refund_id FROM refunds WHERE state IN ('refunded', 'failed'));
 """
 
+# What `cashier_events.kind` may be. `pin_changed` (a supervisor set a new PIN) came later: until
+# then such a change was journaled as `unlocked` with the detail below, which the migration that
+# added the kind turns into the `pin_changed` it was.
+CASHIER_EVENT_KINDS = ("added", "removed", "unlocked", "pin_ok", "pin_failed", "locked",
+                       "shift_opened", "shift_closed", "pin_changed")
+_OLD_PIN_CHANGE_DETAIL = "new PIN set by a supervisor"
+_KINDS_SQL = ", ".join(f"'{kind}'" for kind in CASHIER_EVENT_KINDS)
+# SQLite cannot change a CHECK in place: the table is rebuilt (ids kept), with its index and
+# its append-only triggers.
+PIN_CHANGED_MIGRATION = f"""
+    DROP TRIGGER cashier_events_no_update;
+    DROP TRIGGER cashier_events_no_delete;
+    ALTER TABLE cashier_events RENAME TO cashier_events_before;
+    CREATE TABLE cashier_events (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        cashier_id TEXT NOT NULL,
+        time_ms    INTEGER NOT NULL,
+        kind       TEXT NOT NULL CHECK (kind IN ({_KINDS_SQL})),
+        detail     TEXT NOT NULL DEFAULT ''
+    ) STRICT;
+    INSERT INTO cashier_events(id, cashier_id, time_ms, kind, detail)
+        SELECT id, cashier_id, time_ms,
+               CASE WHEN kind = 'unlocked' AND detail = '{_OLD_PIN_CHANGE_DETAIL}'
+                    THEN 'pin_changed' ELSE kind END,
+               CASE WHEN kind = 'unlocked' AND detail = '{_OLD_PIN_CHANGE_DETAIL}'
+                    THEN '' ELSE detail END
+        FROM cashier_events_before ORDER BY id;
+    DROP TABLE cashier_events_before;
+    CREATE INDEX cashier_events_cashier ON cashier_events(cashier_id);
+    CREATE TRIGGER cashier_events_no_update BEFORE UPDATE ON cashier_events
+    BEGIN SELECT RAISE(ABORT, 'cashier events are append-only'); END;
+    CREATE TRIGGER cashier_events_no_delete BEFORE DELETE ON cashier_events
+    BEGIN SELECT RAISE(ABORT, 'cashier events are append-only'); END;
+"""  # noqa: S608 - the kinds and the old detail are constants of this module
+
 MIGRATIONS: tuple[str, ...] = (
     # version 1
     """
@@ -349,6 +384,9 @@ MIGRATIONS: tuple[str, ...] = (
             OR NEW.name IS NOT OLD.name OR OLD.removed_ms IS NOT NULL
     BEGIN SELECT RAISE(ABORT, 'a token only changes by being removed, once'); END;
     """,
+    # A new PIN set by a supervisor is an event kind of its own, `pin_changed` (its detail: the
+    # supervisor who set it); see PIN_CHANGED_MIGRATION.
+    PIN_CHANGED_MIGRATION,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from pos_terminal.base.clock import format_stamp
 from pos_terminal.base.errors import PosError
 from pos_terminal.base.money import format_vnd
+from pos_terminal.base.reasons import Reason
 from pos_terminal.journal import PaymentState, PaymentView, RefundState, RefundView
 from pos_terminal.receipts.labels import ENGLISH, ReceiptLabels
 from pos_terminal.text_safety import clean
@@ -120,10 +121,8 @@ def payment_receipt(payment: PaymentView, *, shop: Shop, terminal_id: str,
                     labels: ReceiptLabels = ENGLISH) -> Receipt:
     """The receipt of a settled payment; NoReceipt for any other."""
     if payment.state not in RECEIPT_STATES:
-        raise NoReceipt(
-            f"Payment {payment.app_trans_id} is {payment.state.value}: a receipt is only for a "
-            "paid payment (succeeded or refunded)"
-            + (". Run `pos-terminal status` on it first." if not payment.is_final else "."))
+        raise NoReceipt(Reason.of("receipt.payment_not_paid", app_trans_id=payment.app_trans_id,
+                                  state=payment.state.value, final=payment.is_final))
     lines = _Lines(width)
     _header(lines, shop, labels, labels.sale_title, reprint, terminal_id, cashier,
             payment.created_ms)
@@ -147,10 +146,8 @@ def refund_receipt(refund: RefundView, payment: PaymentView, *, shop: Shop, term
     Its total is the amount refunded; the original sale's amount is a labelled line of its
     own. `cashier` asked for the refund, `authorised_by` is the supervisor who allowed it."""
     if refund.state is not RefundState.REFUNDED:
-        raise NoReceipt(
-            f"Refund {refund.m_refund_id} is {refund.state.value}: a refund receipt is only "
-            "for a refund the wallet confirmed"
-            + (". Run `pos-terminal reconcile` first." if not refund.is_final else "."))
+        raise NoReceipt(Reason.of("receipt.refund_not_confirmed", m_refund_id=refund.m_refund_id,
+                                  state=refund.state.value, final=refund.is_final))
     lines = _Lines(width)
     _header(lines, shop, labels, labels.refund_title, reprint, terminal_id, cashier,
             refund.updated_ms, authorised_by=authorised_by)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pos_terminal.base.errors import PosError
+from pos_terminal.base.reasons import Reason
 from pos_terminal.receipts.content import Receipt
 from pos_terminal.text_safety import clean
 
@@ -27,12 +28,7 @@ _TONE_MARKS = frozenset("\u0300\u0301\u0303\u0309\u0323")
 
 class ReceiptFontMissing(PosError):
     def __init__(self, path: Path) -> None:
-        super().__init__(
-            f"The receipt font {path} is missing, and Vietnamese text on a printer without a "
-            "Vietnamese code page is printed as an image drawn with it: install it "
-            "(`apt-get install fonts-dejavu-core`), point [printer] font at a TrueType font "
-            "with Vietnamese letters, or set [printer] codepage = \"CP1258\" if the printer "
-            "has that code page.")
+        super().__init__(Reason.of("receipt.font_missing", path=str(path)))
 
 
 def encode_cp1258(text: str) -> bytes:

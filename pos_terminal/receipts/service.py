@@ -7,6 +7,7 @@ from `receipts_printed` in the journal (a print is journaled once the printer to
 from __future__ import annotations
 
 from pos_terminal.base.errors import PosError
+from pos_terminal.base.reasons import Reason
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal, UnknownPayment, UnknownRefund
 from pos_terminal.journal.cashiers import Cashiers, UnknownCashier
@@ -23,8 +24,8 @@ from pos_terminal.receipts.printing import to_escpos
 
 class UnknownReceipt(PosError, LookupError):
     def __init__(self, subject_id: str, journal: Journal) -> None:
-        super().__init__(f"No payment (app_trans_id) or refund (m_refund_id) {subject_id!r} in "
-                         f"the journal {journal.path}; see `pos-terminal journal list`.")
+        super().__init__(Reason.of("receipt.unknown", subject_id=subject_id,
+                                   journal=str(journal.path)))
 
 
 def _cashier_label(journal: Journal, cashier_id: str | None) -> str | None:

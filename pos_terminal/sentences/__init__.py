@@ -130,7 +130,14 @@ def render(reason: Reason, language: str | None = None) -> str:
 install_renderer(render)
 
 # The tables register themselves (after `register` exists).
-from pos_terminal.sentences import payments, refusals, wallet_codes  # noqa: E402
+from pos_terminal.sentences import (  # noqa: E402
+    payments,
+    printing,
+    refusals,
+    scanning,
+    wallet_codes,
+)
 
 __all__ = ["Reason", "by_front_end", "front_end", "keeps_checking", "known_codes", "payments",
-           "refusals", "register", "render", "use_front_end", "wallet_codes"]
+           "printing", "refusals", "register", "render", "scanning", "use_front_end",
+           "wallet_codes"]

@@ -67,3 +67,30 @@ def late_charge_note(view: PaymentLike, auto_refund: RefundLike | None) -> str:
     if auto_refund.state.value == "refunding":
         return _("charged late, being returned automatically")
     return _("charged late, automatic return failed: needs review")
+
+
+# The cashier book's events (journal `cashier_events.kind`) as a person reads them.
+CASHIER_EVENT_LABELS = {
+    "added": N_("added"), "removed": N_("removed"), "unlocked": N_("unlocked"),
+    "pin_changed": N_("PIN changed"), "pin_ok": N_("signed in"), "pin_failed": N_("wrong PIN"),
+    "locked": N_("locked"), "shift_opened": N_("shift opened"), "shift_closed": N_("shift closed"),
+}
+ROLE_LABELS = {"cashier": N_("cashier"), "supervisor": N_("supervisor")}
+
+
+def cashier_event(kind: str, detail: str) -> str:
+    """One cashier event in the current language, its detail too: "PIN changed (by boss)",
+    "locked until 25/11/2026 14:05:00", "shift opened (3)". The journal keeps the kind and a
+    plain detail (a supervisor's id, a role, a time, a shift number), never a sentence."""
+    label = _(CASHIER_EVENT_LABELS.get(kind, kind))
+    if not detail:
+        return label
+    if kind in ("unlocked", "pin_changed"):
+        return _("{event} (by {supervisor})").format(event=label, supervisor=detail)
+    if kind == "added":
+        return f"{label} ({_(ROLE_LABELS.get(detail, detail))})"
+    if kind == "locked" and detail.startswith("until "):
+        return _("locked until {time}").format(time=detail.removeprefix("until "))
+    if kind.startswith("shift_") and detail.startswith("shift "):
+        return f"{label} ({detail.removeprefix('shift ')})"
+    return f"{label} ({detail})"

@@ -5,13 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pos_terminal.base.i18n import N_
-from pos_terminal.sentences import Said, by_front_end, keeps_checking, register
+from pos_terminal.sentences import Said, by_front_end, front_end, keeps_checking, register
 
 _CHECKING = N_(
     "Checking with the wallet service whether the payment went through. Do not charge again.")
 
 
 def _still_open(said: Said) -> str:
+    if front_end() == "screen":
+        return said.tr(N_(
+            "No final result after {seconds} s. The payment stays open and the terminal keeps "
+            "checking it. Do not charge again.")).format(seconds=said["seconds"])
     if keeps_checking():
         return said.tr(N_(
             "No final result after {seconds} s. The payment stays open and is checked again in "
@@ -46,13 +50,18 @@ def _gave_up(said: Said) -> str:
 
 def _not_sent(said: Said) -> str:
     if str(said["cause"] or "").startswith("TLS"):
-        return said.say(N_(
+        return by_front_end(N_(
             "Cannot open a secure connection to the wallet service ({cause}): nothing was "
             "charged. Check the terminal's date and time and the service address (base_url), "
-            "then charge again."))
-    return said.say(N_(
+            "then charge again."), N_(
+            "Cannot open a secure connection to the wallet service ({cause}): nothing was "
+            "charged. Check the terminal's date and time, then charge again; if it keeps "
+            "happening, tell your supervisor."))(said)
+    return by_front_end(N_(
         "Cannot reach the wallet service ({cause}): nothing was charged. Check the network or "
-        "the service address, then charge again."))
+        "the service address, then charge again."), N_(
+        "Cannot reach the wallet service ({cause}): nothing was charged. Check the network "
+        "cable or Wi-Fi, then charge again; if it keeps happening, tell your supervisor."))(said)
 
 
 def _with_checking(first: str) -> Callable[[Said], str]:
@@ -63,10 +72,13 @@ def _unexpected(said: Said) -> str:
     if said["app_trans_id"] is None:
         return said.say(N_("Unexpected error before the payment was recorded ({error}): nothing "
                            "was sent and nothing was charged."))
-    return said.say(N_(
+    return by_front_end(N_(
         "Unexpected error ({error}) after payment {app_trans_id} was recorded: its outcome is "
         "what the journal says. If it is still open, run `pos-terminal status {app_trans_id}` "
-        "or `pos-terminal reconcile`; do not charge again."))
+        "or `pos-terminal reconcile`; do not charge again."), N_(
+        "Unexpected error ({error}) after payment {app_trans_id} was recorded: History shows "
+        "its outcome, and the terminal keeps checking it while it is open. Do not charge "
+        "again."))(said)
 
 
 register({
@@ -94,10 +106,13 @@ register({
     "unknown.query_refused": N_(
         "The status query was refused ({reason}). The payment's outcome is still unknown; it "
         "will be checked again. Do not charge again."),
-    "unknown.answer_not_recorded": N_(
+    "unknown.answer_not_recorded": by_front_end(N_(
         "Payment {app_trans_id} was sent, but its answer could not be recorded: {error} Its "
         "intent is in the journal: once the journal is fixed, run pos-terminal reconcile to "
-        "learn the result. Do not charge again."),
+        "learn the result. Do not charge again."), N_(
+        "Payment {app_trans_id} was sent, but its answer could not be recorded: {error} Tell "
+        "your supervisor; once the journal is fixed, the terminal learns the result by itself. "
+        "Do not charge again.")),
     "unknown.gave_up": _gave_up,
     "unexpected": _unexpected,
     # definitely not charged
@@ -146,11 +161,15 @@ register({
     "override.paid": N_("Marked paid by hand by {who}: {reason}"),
     "override.failed": N_("Marked failed by hand by {who}: {reason}"),
     # late charges
-    "late.success": N_(
+    "late.success": by_front_end(N_(
         "LATE SUCCESS: the wallet service reports this payment as PAID ({amount}) after the "
         "terminal had said it failed. The customer WAS charged: do not charge again. It is "
         "returned automatically with [checkout] late_success = \"refund\"; otherwise, if the "
-        "customer already paid another way, refund this payment."),
+        "customer already paid another way, refund this payment."), N_(
+        "LATE SUCCESS: the wallet service reports this payment as PAID ({amount}) after the "
+        "terminal had said it failed. The customer WAS charged: do not charge again. If the "
+        "customer already paid another way and it is not returned automatically, refund it in "
+        "History (F: refund, supervisor PIN).")),
     "late.review": by_front_end(N_(
         "CHARGED LATE: the wallet charged {amount} after the cashier had given up or the "
         "terminal had said it failed. Check whether the customer also paid another way; if so, "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pos_terminal.base.i18n import N_
-from pos_terminal.sentences import Said, by_front_end, register
+from pos_terminal.sentences import Said, by_front_end, front_end, register
 
 
 def _in_flight(said: Said) -> str:
@@ -115,11 +115,16 @@ register({
         "Cashier {cashier_id} ({name}) was removed on {time} and cannot sign in.")),
     "cashier.locked": lambda said: _cashier(said, N_(
         "Cashier {cashier_id} is locked after {count} wrong PINs until {time} (Vietnam "
-        "time); a supervisor can unlock it now: `pos-terminal cashier unlock {plain_id}`.")),
+        "time); a supervisor can unlock it now: `pos-terminal cashier unlock {plain_id}`.")
+        if front_end() != "screen" else N_(
+        "Cashier {cashier_id} is locked after {count} wrong PINs until {time} (Vietnam "
+        "time); a supervisor can unlock it now on the sign-in screen: Ctrl+U.")),
     "pin.locked_now": lambda said: _cashier(said, N_(
         "Wrong PIN for {cashier_id}: {count} wrong PINs in a row, so it is locked until "
         "{time} (Vietnam time); a supervisor can unlock it: `pos-terminal cashier unlock "
-        "{plain_id}`.")),
+        "{plain_id}`.") if front_end() != "screen" else N_(
+        "Wrong PIN for {cashier_id}: {count} wrong PINs in a row, so it is locked until "
+        "{time} (Vietnam time); a supervisor can unlock it on the sign-in screen: Ctrl+U.")),
     "pin.wrong": lambda said: said.say(N_(
         "Wrong PIN for {cashier_id}; {left} more wrong try locks it for {duration}.")
         if said["left"] == 1 else N_(

@@ -8,6 +8,7 @@ from typing import Any
 from pos_terminal.base.clock import format_stamp
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
+from pos_terminal.sentences import front_end
 
 SALES, REFUNDS, NET, FAILED = N_("sales"), N_("refunds"), N_("net"), N_("failed")
 LATE_PAID, STILL_OPEN, NEED_REVIEW = N_("LATE PAID"), N_("still open"), N_("need review")
@@ -63,17 +64,22 @@ def report_lines(report: Any) -> list[str]:
     if report.refunds_failed_count:
         out.append("  " + _("refunds failed {count}").format(
             count=f"{report.refunds_failed_count:4d}"))
+    screen = front_end() == "screen"  # the Reports screen and its slips: the cashier's words
     if report.unresolved_count or report.refunds_pending_count:
         out.append(
-            _row(STILL_OPEN, report.unresolved_count, report.unresolved_amount) + " " + _(
+            _row(STILL_OPEN, report.unresolved_count, report.unresolved_amount) + " " + (_(
+                "(+{count} refunds in progress); the terminal keeps checking them; they are "
+                "carried to the next day") if screen else _(
                 "(+{count} refunds in progress); run `pos-terminal reconcile`; they are "
-                "carried to the next day").format(count=report.refunds_pending_count)
+                "carried to the next day")).format(count=report.refunds_pending_count)
         )
     if report.needs_review_count:
         out.append(
-            _row(NEED_REVIEW, report.needs_review_count) + "  " + _(
+            _row(NEED_REVIEW, report.needs_review_count) + "  " + (_(
+                "(too old for a status query: check the merchant portal, then mark them in "
+                "History, O)") if screen else _(
                 "(too old for a status query: check the merchant portal, then "
-                "`pos-terminal override`)")
+                "`pos-terminal override`)"))
         )
     return out
 

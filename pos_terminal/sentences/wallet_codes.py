@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pos_terminal.base.i18n import N_
-from pos_terminal.sentences import Said, register
+from pos_terminal.sentences import Said, by_front_end, front_end, register
 
 _PROCESSING = N_("The payment is still being processed. Wait for the result; do not charge again.")
 
@@ -62,9 +62,13 @@ register({
     "declined.cancelled": N_("The customer cancelled the payment. Ask how they would like to "
                              "pay."),
     "refused.request_data": _request_data,
-    "refused.credentials": N_("The service refused this terminal's credentials and nothing was "
-                              "charged. Check [service] app_id and key1 (or the environment "
-                              "variable POS_KEY1) in the configuration, or call support."),
+    "refused.credentials": by_front_end(N_(
+        "The service refused this terminal's credentials and nothing was charged. Check "
+        "[service] app_id and key1 (or the environment variable POS_KEY1) in the configuration, "
+        "or call support."), N_(
+        "The service refused this terminal's credentials and nothing was charged. Ask the "
+        "customer to pay another way and tell your supervisor: the terminal's wallet settings "
+        "need fixing.")),
     "refused.busy": N_("The service is busy and refused the payment. Wait a few seconds, then "
                        "scan again."),
     "refused.internal_error": N_("The wallet service had an internal error and refused the "
@@ -78,10 +82,13 @@ register({
     "declined.code_unknown": N_(
         "The service did not recognise this payment code and the customer was not charged. Ask "
         "the customer to refresh the code in the wallet app and scan again."),
-    "refused.rsa_key": N_(
+    "refused.rsa_key": by_front_end(N_(
         "The terminal's RSA public key does not match this app id: the service cannot decrypt "
         "the payment code, and nothing was charged. Check [service] rsa_public_key / "
-        "POS_RSA_PUBLIC_KEY."),
+        "POS_RSA_PUBLIC_KEY."), N_(
+        "The terminal's encryption key does not match its app id: the service cannot read the "
+        "payment code, and nothing was charged. Ask the customer to pay another way and tell "
+        "your supervisor: the terminal's wallet settings need fixing.")),
     "declined.code": _declined_code,
     "refund.done": N_("The refund is complete."),
     "refund.failed": N_("The refund failed and no money moved. Check the amount and try again, "
@@ -93,12 +100,17 @@ register({
     "banks.refused.credentials": lambda said: said.tr(N_(
         "The service refused the bank list request: it does not accept this terminal's app id "
         "or signature{said}. Check [service] app_id and key1 (or the environment variable "
-        "POS_KEY1).")).format(said=_said(said)),
+        "POS_KEY1).") if front_end() != "screen" else N_(
+        "The service refused the bank list request: it does not accept this terminal's app id "
+        "or signature{said}. Tell your supervisor: the terminal's wallet settings need "
+        "fixing.")).format(said=_said(said)),
     "banks.refused.busy": lambda said: said.tr(N_(
         "The service refused the bank list request for now{said}: it is busy or in maintenance. "
         "Try again in a few minutes.")).format(said=_said(said)),
     "banks.refused": lambda said: said.tr(N_(
         "The service refused the bank list request{said}. Check [service] app_id, key1 and "
-        "gateway_url in the configuration.")).format(said=_said(said)),
+        "gateway_url in the configuration.") if front_end() != "screen" else N_(
+        "The service refused the bank list request{said}. Tell your supervisor: the "
+        "terminal's wallet settings need checking.")).format(said=_said(said)),
     "gateway.refused": N_("The service refused the order: {why}"),
 })

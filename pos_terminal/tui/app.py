@@ -11,7 +11,6 @@ top. Keys pass through the wedge-key router (tui/keys.py)."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, work
@@ -20,8 +19,6 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import ModalScreen
 
-from pos_terminal.base.clock import now_ms
-from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _, current_language, set_language
 from pos_terminal.base.money import format_vnd
 from pos_terminal.config import Settings
@@ -34,29 +31,26 @@ from pos_terminal.counter import (
     PaymentSettled,
     PaymentUnresolved,
     PendingCount,
-    PrintOutcome,
     ReceiptPrinted,
     ReceiptPrinting,
     ReconcileFailed,
-    ScannedCode,
     Scanner,
     ScannerStatus,
     ServiceStatus,
     SignedIn,
     SourceFactory,
     Subscription,
-    missing_device,
 )
 from pos_terminal.counter.types import ServiceCheck, mask_code
 from pos_terminal.text_safety import clean
-from pos_terminal.tui.cashier import no_supervisor_notice
-from pos_terminal.tui.format import scanner_words, source_name
 from pos_terminal.tui.keys import KeyDelivered, KeyRouter, WedgeFlush
-from pos_terminal.tui.messages import CodeScanned, ReceiptUpdate, ScannerReady
+from pos_terminal.tui.messages import CodeScanned, ScannerReady
 from pos_terminal.tui.payment import PaymentRun
 from pos_terminal.tui.payments import PaymentController
-from pos_terminal.tui.printing import start_print
+from pos_terminal.tui.printing import ReceiptDesk
+from pos_terminal.tui.scanning import ScannerDesk, SourceCode
 from pos_terminal.tui.screens.base import PosScreen
+from pos_terminal.tui.shifts import Shifts
 from pos_terminal.tui.wedge import KeyWedge
 from pos_terminal.tui.widgets.header import StatusHeader
 
@@ -121,29 +115,31 @@ class PosApp(App[None]):
         self.settings = settings
         self.counter = counter
         self.demo = demo
-        self.source: Scanner | None = None
         self._news: Subscription | None = None
-        self._source_factory = source_factory
         self._background = background
         self.keys = KeyRouter(self, KeyWedge(settings.scanner.wedge_max_interkey_ms,
                                              settings.scanner.wedge_min_length),
-                              self._deliver_key, self._wedge_scan)
+                              self._deliver_key, self._wedge_scan,
+                              lambda: getattr(self.screen, "redrawing", False))
         self.payments = PaymentController(self, lambda: self.counter, lambda: self.cashier_id)
         self.payments.on_end.append(self._payment_ended)
         self._quit_question: tuple[PaymentRun, ModalScreen[bool]] | None = None
         self.stopping = threading.Event()
+        # the configured scanner source (tui/scanning.py)
+        self.scanner = ScannerDesk(self, source_factory, lambda: self.counter, self.stopping)
         self.header_state: dict[str, Any] = {"reachable": None, "service": None,
                                              "pending": None}
         self.ledger_sync: BackgroundSync | None = None
-        self.signed_in: SignedIn | None = None
-        self.receipts_printing: set[str] = set()
-        self.prints: dict[str, PrintOutcome] = {}  # the last print of each receipt
-        self._no_supervisor_said = False
+        # sign-in, the shift's totals, sign-out (tui/shifts.py)
+        self.shifts = Shifts(self, lambda: self.counter, self.set_header,
+                             self.payments.in_flight)
+        # R / P / N and `[printer] auto`: which receipts print, how each went (tui/printing.py)
+        self.receipts = ReceiptDesk(self, lambda: self.counter, lambda: self.cashier_id)
 
     async def on_mount(self) -> None:
         self._news = self.counter.bus.subscribe(SHOWN_EVENTS, self._relay, name="terminal UI")
-        await self.open_counter()
-        self.start_source()
+        await self.shifts.open_counter()
+        self.scanner.start()
         self.check_service()
         if self._background:  # tests and screenshots run without the timers
             self.reconcile_in_background()
@@ -180,117 +176,15 @@ class PosApp(App[None]):
     def cashier_id(self) -> str | None:
         return self.signed_in.cashier.id if self.signed_in else None
 
-    async def open_counter(self) -> None:
-        """Sign-in first once the journal has cashiers; without any, Sale as before."""
-        from pos_terminal.tui.screens.signin import SignInScreen
-
-        if self.counter.cashiers.book().any_active():
-            await self.push_screen(SignInScreen())
-        else:
-            await self._to_sale(switch=False)
-
-    async def _to_sale(self, *, switch: bool) -> None:
-        from pos_terminal.tui.screens.sale import SaleScreen
-
-        sale = SaleScreen()
-        await (self.switch_screen(sale) if switch else self.push_screen(sale))
-        if sale.query("#sale-message") and not self._no_supervisor_said and not (
-                self.counter.cashiers.book().any_supervisor()):
-            self._no_supervisor_said = True  # said once, until the first sale clears it
-            sale.say(no_supervisor_notice())
+    @property
+    def signed_in(self) -> SignedIn | None:
+        return self.shifts.signed_in
 
     def signed_in_as(self, signed: SignedIn) -> None:
-        self.signed_in = signed
-        self.set_header(cashier=signed.cashier.name)
-        self.call_later(self._to_sale, switch=True)
+        self.shifts.signed_in_as(signed)
 
     def action_sign_out(self) -> None:
-        if self.signed_in is None:
-            return  # nobody signs in at this counter
-        busy = {"payment", "refund", "override"}
-        if self.payments.in_flight.is_set() or any(
-                getattr(screen, "holds_a_payment", False) for screen in self.screen_stack) or any(
-                worker.group in busy and worker.is_running for worker in self.workers):
-            self.notify(_("A payment or refund is in progress: wait for its result before "
-                          "signing out."), severity="warning", markup=False)
-            return
-        signed = self.signed_in
-
-        def answered(yes: bool | None) -> None:
-            if yes and self.signed_in is signed:
-                self.sign_out(signed)
-
-        question = _("Close {name}'s shift and sign out?").format(name=signed.cashier.name)
-        if not self._ask_with_shift(question, answered):
-            self.sign_out(signed)
-
-    def _ask_with_shift(self, question: str, answered: Callable[[bool | None], None]) -> bool:
-        """Ask `question` under the open shift's totals (screens/shift.py); False when nobody
-        signed in has a shift open (nothing to ask)."""
-        from pos_terminal.tui.screens.shift import ShiftDialog, ShiftTotals
-
-        signed = self.signed_in
-        if signed is None:
-            return False
-        try:
-            totals = ShiftTotals.read(self.counter, signed.cashier.id, signed.cashier.name)
-        except Exception:  # an unreadable journal: ask nothing rather than block the exit
-            return False
-        if totals is None:
-            return False
-        self.push_screen(ShiftDialog(question, totals, self.counter, now_ms()), answered)
-        return True
-
-    @work(thread=True, group="signout", exclusive=True, exit_on_error=False)
-    def sign_out(self, signed: SignedIn) -> None:
-        problem = None
-        try:
-            self.counter.cashiers.sign_out(signed.cashier.id)
-        except Exception as exc:  # signed out all the same; the shift is closed by hand
-            problem = cashier_message(exc)
-        self.call_from_thread(self._signed_out, signed, problem)
-
-    def _signed_out(self, signed: SignedIn, problem: str | None) -> None:
-        self.signed_in = None
-        self.set_header(cashier=None)
-        self.call_later(self._back_to_sign_in, signed, problem)
-
-    async def _back_to_sign_in(self, signed: SignedIn, problem: str | None) -> None:
-        from pos_terminal.tui.screens.signin import SignInScreen
-
-        while len(self.screen_stack) > 2:
-            await self.pop_screen()
-        await self.switch_screen(SignInScreen())
-        if problem:
-            self.notify(_("{name} is signed out, but the shift was not closed: {error}").format(
-                name=signed.cashier.name, error=problem), severity="warning", markup=False)
-
-    # ---- receipts (tui/printing.py; `[printer] auto` is the counter's listener) ---------
-    def print_receipt(self, subject_id: str) -> None:
-        """Print the receipt of a settled payment or refund, in a worker."""
-        self.receipts_printing.add(subject_id)
-        start_print(self, self.counter, subject_id, cashier_id=self.cashier_id)
-
-    def _receipt_news(self, event: ReceiptPrinting | ReceiptPrinted) -> None:
-        if isinstance(event, ReceiptPrinting):
-            self.receipts_printing.add(event.subject_id)
-            self._tell_receipt(ReceiptUpdate(event.subject_id, event.app_trans_id, None))
-            return
-        outcome = event.outcome
-        self.receipts_printing.discard(outcome.subject_id)
-        self.prints[outcome.subject_id] = outcome
-        self._tell_receipt(ReceiptUpdate(outcome.subject_id, event.app_trans_id, outcome))
-
-    def _tell_receipt(self, message: ReceiptUpdate) -> None:
-        """To every screen that shows this receipt, on top or not; none: a notification."""
-        shown = [screen for screen in self.screen_stack if isinstance(screen, PosScreen)
-                 and screen.shows_receipt(message.subject_id, message.app_trans_id)]
-        for screen in shown:
-            screen.post_message(message)
-        outcome = message.outcome
-        if not shown and outcome is not None:  # printed from elsewhere (`[printer] auto`)
-            self.notify(outcome.message, severity="information" if outcome.printed else "error",
-                        markup=False, timeout=10)
+        self.shifts.sign_out()
 
     # ---- the fleet ledger (a thread of its own: a payment never waits for it) ------------
     class LedgerStatus(Message):
@@ -331,7 +225,7 @@ class PosApp(App[None]):
         if isinstance(event, PaymentProgress | PaymentSettled | PaymentUnresolved | PaymentError):
             self.payments.news(event)
         elif isinstance(event, ReceiptPrinting | ReceiptPrinted):
-            self._receipt_news(event)
+            self.receipts.news(event)
         elif isinstance(event, ServiceStatus):
             self._service_news(event)
         elif isinstance(event, PendingCount):
@@ -357,62 +251,14 @@ class PosApp(App[None]):
 
     # ---- scanner sources ----------------------------------------------------------------
     @property
+    def source(self) -> Scanner | None:
+        return self.scanner.source
+
+    @property
     def scanner_label(self) -> str:
-        """What the Pay screen says about the active scanner."""
-        if self.source is None:
-            return _("USB scanner ready (keyboard wedge)")
-        status = self.source.status()
-        state, detail = scanner_words(status.state, status.detail)
-        parts = [f"{source_name(self.source.spec)}: {state}"]
-        if status.hint:  # what to tell the customer comes first
-            parts.insert(0, status.hint)
-        if status.fps is not None:
-            parts.append(_("{fps} frames/s").format(fps=f"{status.fps:.0f}"))
-        if status.decode_ms is not None:
-            parts.append(_("decoding {ms} ms").format(ms=f"{status.decode_ms:.1f}"))
-        if detail:
-            parts.append(detail)
-        return " · ".join(parts)
+        return self.scanner.label
 
-    @work(thread=True, group="source", exit_on_error=False)
-    def start_source(self) -> None:
-        if self._source_factory is None:
-            return
-        try:
-            source = self._source_factory()
-        except Exception as exc:  # a missing camera or device must not stop the counter
-            self.call_from_thread(self.notify, _("Scanner not available: {error}. The keyboard "
-                                                 "wedge (USB scanner) still works.").format(
-                                      error=exc), severity="error", timeout=10)
-            return
-        if source is None:
-            return
-        problem = missing_device(source.spec)
-        if problem is not None:
-            self.call_from_thread(
-                self.notify, _("Scanner {spec} not available: {problem}. Fix [scanner] source "
-                               "in the configuration; until then the keyboard wedge (USB "
-                               "scanner) still works.").format(spec=source.spec, problem=problem),
-                severity="error", timeout=30)
-        scanner = Scanner(source, self.counter)
-        self.source = scanner
-        scanner.start(self._on_source_code, paused=True)
-        self.call_from_thread(self._scanner_started)
-
-    def _scanner_started(self) -> None:
-        for screen in self.screen_stack:  # a screen waiting for a code resumes it
-            screen.post_message(ScannerReady())
-
-    def _on_source_code(self, code: ScannedCode) -> None:  # the source's thread
-        if not self.stopping.is_set():
-            self.post_message(self.SourceCode(code))
-
-    class SourceCode(Message):
-        def __init__(self, code: ScannedCode) -> None:
-            super().__init__()
-            self.code = code
-
-    def on_pos_app_source_code(self, message: SourceCode) -> None:
+    def on_source_code(self, message: SourceCode) -> None:
         self.screen.post_message(CodeScanned(message.code))  # input: to the screen on top
 
     def on_scanner_ready(self, message: ScannerReady) -> None:
@@ -429,8 +275,7 @@ class PosApp(App[None]):
         self.payments.stop()
         if self._news is not None:
             self.counter.bus.unsubscribe(self._news, timeout_s=0.0)
-        if self.source is not None:
-            self.source.stop()
+        self.scanner.stop()
         if self.ledger_sync is not None:
             self.ledger_sync.stop(timeout_s=1.0)
 
@@ -503,7 +348,7 @@ class PosApp(App[None]):
                 return  # the shift's question is already up: Y closes the terminal
             signed = self.signed_in
             question = _("Close the terminal? {name}'s shift stays open (F12 closes it).")
-            if signed is None or not self._ask_with_shift(
+            if signed is None or not self.shifts.ask_with_shift(
                     question.format(name=signed.cashier.name),
                     lambda yes: self.exit() if yes else None):
                 self.exit()
@@ -532,8 +377,8 @@ class PosApp(App[None]):
         previous = self.header_state.get("service")
         if event.state == ServiceCheck.CREDENTIALS_WRONG and previous != event.state:
             self.notify(_("The wallet service refuses this terminal's credentials ({detail}): "
-                          "payments will be refused. Check [service] app_id and key1 (or the "
-                          "environment variable POS_KEY1).").format(detail=event.detail),
+                          "payments will be refused. Tell your supervisor: the terminal's "
+                          "wallet settings need fixing.").format(detail=event.detail),
                         severity="error", timeout=30, markup=False)
         # the header last: whoever sees the new state also finds the notice already there
         self.set_header(service=event.state or None, reachable=event.reachable)

@@ -13,12 +13,12 @@ from pos_terminal.counter.admin import (
 )
 from pos_terminal.tui.format import vn_time
 
-ADD_SUPERVISOR = "pos-terminal cashier add ID --name NAME --supervisor"
-
 
 def no_supervisor_notice() -> str:
-    return _("No supervisor set up: anyone can refund or override. Add one: {command}").format(
-        command=ADD_SUPERVISOR)
+    # Supervisors are added where the terminal is set up (the CLI, docs/commands.md): the
+    # cashier's next step is to ask for one.
+    return _("No supervisor set up: anyone can refund or override. Ask the shop owner to add "
+             "a supervisor.")
 
 
 def refusal(exc: CashierError, cashier_id: str) -> str:
@@ -31,8 +31,8 @@ def refusal(exc: CashierError, cashier_id: str) -> str:
                  "unlock it now: Ctrl+U.").format(
                      id=cashier_id, time=vn_time(exc.locked_until_ms))
     if isinstance(exc, UnknownCashier):
-        return _("There is no active cashier {id}: check the id (a supervisor can list them: "
-                 "pos-terminal cashier list).").format(id=cashier_id)
+        return _("There is no active cashier {id}: check the id, or ask your supervisor for "
+                 "yours.").format(id=cashier_id)
     if isinstance(exc, NotSupervisor):
         return _("{id} is not a supervisor: a supervisor must type their own id and PIN.").format(
             id=cashier_id)

@@ -7,15 +7,13 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from pos_terminal.config import Settings
-    from pos_terminal.counter import Counter, PrintOutcome, Scanner, SignedIn
+    from pos_terminal.counter import Counter, Scanner, SignedIn
     from pos_terminal.tui.demo import DemoController
     from pos_terminal.tui.payments import PaymentController
+    from pos_terminal.tui.printing import ReceiptDesk
 
 
 class CounterHost(Protocol):
-    receipts_printing: set[str]
-    prints: dict[str, PrintOutcome]
-
     @property
     def settings(self) -> Settings: ...
 
@@ -36,7 +34,8 @@ class CounterHost(Protocol):
 
     def signed_in_as(self, signed: SignedIn) -> None: ...
 
-    def print_receipt(self, subject_id: str) -> None: ...
+    @property
+    def receipts(self) -> ReceiptDesk: ...
 
     def refresh_pending(self) -> object: ...
 

@@ -5,7 +5,9 @@ A key is delivered only once the key before it has been handled: when it reached
 binding has run) or when the widget it went to stopped it (a KeyDelivered posted right behind
 it comes back). So a key that closes a screen (a digit on Result, Enter on a dialog) has done
 so before the next key is delivered, and the next key lands on whatever screen is on top then;
-a key is never delivered to a screen on its way out, and never overtakes the one before it."""
+a key is never delivered to a screen on its way out, nor to one that F8 is drawing again (it
+waits until the screen is whole, and the answer the screen got meanwhile applied), and never
+overtakes the one before it."""
 
 from __future__ import annotations
 
@@ -48,8 +50,11 @@ class KeyRouter:
 
     def __init__(self, app: App[Any], wedge: KeyWedge,
                  deliver: Callable[[events.Key], Awaitable[None]],
-                 scanned: Callable[[str], None]) -> None:
+                 scanned: Callable[[str], None],
+                 hold: Callable[[], bool] = lambda: False) -> None:
         self._app = app
+        self._hold = hold  # the screen on top cannot take a key yet (F8 draws it again)
+        self._held = False  # a retry of the queue is set
         self._wedge = wedge
         self._deliver_to_ui = deliver
         self._scanned = scanned
@@ -114,9 +119,18 @@ class KeyRouter:
         self._pumping = True
         try:
             while self._ready and self._unsettled is None:
+                if self._hold():  # its widgets are being composed again: the key waits
+                    if not self._held:
+                        self._held = True
+                        self._app.set_timer(SETTLE_POLL_S, self._unhold)
+                    return
                 await self._send(self._ready.popleft())
         finally:
             self._pumping = False
+
+    async def _unhold(self) -> None:
+        self._held = False
+        await self._pump()
 
     async def _send(self, event: events.Key) -> None:
         app = self._app

@@ -191,7 +191,7 @@ def test_journal_locked_after_sending_keeps_the_intent_for_reconcile(
     locker.start()
     with open_checkout(settings, journal=journal) as co:
         with pytest.raises(JournalUnavailable, match=r"was sent, but its answer could not be "
-                           r"recorded: .* run pos-terminal reconcile") as err:
+                           r"recorded: .* once the journal is fixed") as err:
             co.pay(5_000, wallet_code(emulator, "an"))
         locker.join()
         holder.execute("ROLLBACK")
@@ -252,7 +252,8 @@ def test_unreachable_service_fails_at_once_and_the_code_stays_usable(
         assert view.state is S.FAILED
         assert view.message == (
             "Cannot reach the wallet service (connection refused): nothing was charged. Check "
-            "the network or the service address, then charge again.")
+            "the network cable or Wi-Fi, then charge again; if it keeps happening, tell your "
+            "supervisor.")
         assert [e.to_state for e in co.journal.events(view.app_trans_id)] == [
             "submitting", "failed"]
         assert co.requests_sent == 1  # the charge only: no status query followed

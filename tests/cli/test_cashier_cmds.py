@@ -132,6 +132,30 @@ def test_lockout_and_unlock_through_the_cli(cli: Any) -> None:
     assert opened.stdout.startswith("shift 1 open for ann since ")
 
 
+def test_a_new_pin_is_its_own_event_with_its_supervisor(cli: Any) -> None:
+    """`cashier set-pin` (authorised) journals `pin_changed` by the supervisor, not an unlock;
+    `cashier events` shows it in the language asked, never the PIN."""
+    _staff(cli)
+    changed = cli("cashier", "set-pin", "ann", "--supervisor", "boss", "--pin-stdin",
+                  stdin="9753\n1357\n")
+    assert changed.exit_code == 0, changed.stderr
+    assert changed.stdout == "ann (Ann Tran) has a new PIN\n"
+    assert cli("shift", "open", "ann", "--pin-stdin", stdin="1357\n").exit_code == 0
+    events = json.loads(cli("cashier", "events", "ann", "--json").stdout)["events"]
+    assert [(e["kind"], e["detail"]) for e in events] == [
+        ("added", "cashier"), ("pin_changed", "boss"), ("pin_ok", ""),
+        ("shift_opened", "shift 1")]
+    english = cli("cashier", "events", "ann", "--language", "en").stdout.splitlines()
+    assert [line.split("  ", 1)[1] for line in english] == [
+        "added (cashier)", "PIN changed (by boss)", "signed in", "shift opened (1)"]
+    vietnamese = cli("cashier", "events", "ann", "--language", "vi").stdout.splitlines()
+    assert [line.split("  ", 1)[1] for line in vietnamese] == [
+        "được thêm (thu ngân)", "đổi mã PIN (quản lý boss)", "đăng nhập",
+        "mở ca (1)"]
+    for shown in (english, vietnamese):
+        assert not any("1357" in line or "9753" in line for line in shown)
+
+
 def test_reports_by_cashier_and_shift(cli: Any, emulator: Any) -> None:
     _staff(cli)
     assert cli("shift", "open", "ann", "--pin-stdin", stdin="2468\n").exit_code == 0

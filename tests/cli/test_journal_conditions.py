@@ -51,6 +51,8 @@ JOURNAL_COMMANDS: dict[str, tuple[str, ...]] = {
     "cashier list": (),
     "cashier remove": ("ann",),
     "cashier unlock": ("ann",),
+    "cashier set-pin": ("ann", "--pin-stdin"),
+    "cashier events": ("ann",),
     "shift open": ("ann", "--pin-stdin"),
     "shift close": ("ann",),
     "shift list": (),
@@ -62,9 +64,9 @@ JOURNAL_COMMANDS: dict[str, tuple[str, ...]] = {
 #: Commands that read only the cashier or token tables (early pages of the file): damaged
 #: payment rows do not stop them (they are checked for no traceback there), every other
 #: condition does.
-CASHIER_BOOK = {"cashier add", "cashier list", "cashier remove", "cashier unlock", "shift open",
-                "shift close", "shift list", "api-token add", "api-token list",
-                "api-token remove"}
+CASHIER_BOOK = {"cashier add", "cashier list", "cashier remove", "cashier unlock",
+                "cashier set-pin", "cashier events", "shift open", "shift close", "shift list",
+                "api-token add", "api-token list", "api-token remove"}
 #: Commands that never open the configured journal (demo uses a temporary one).
 NO_JOURNAL = {"demo", "emulator", "banks", "verify-redirect", "verify-callback", "scan-image",
               "scan"}

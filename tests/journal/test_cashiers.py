@@ -82,7 +82,7 @@ def test_lockout_after_max_attempts_then_expiry_and_unlock(book: Cashiers,
         book.verify_pin("ann", "1111")
     with pytest.raises(CashierLocked, match="3 wrong PINs in a row"):
         book.verify_pin("ann", "1111")
-    with pytest.raises(CashierLocked, match="cashier unlock ann"):
+    with pytest.raises(CashierLocked, match="unlock it now on the sign-in screen: Ctrl"):
         book.verify_pin("ann", "2468")  # the right PIN does not open a locked id
     kinds = [kind for _t, kind, _d in book.events("ann")]
     assert kinds == ["added", "pin_failed", "pin_failed", "pin_failed", "locked"]
@@ -196,3 +196,56 @@ def test_outbox_carries_the_cashier(settings: Settings, emulator: Any) -> None:
     assert ("payment", anonymous.app_trans_id, None) in cashiers
     assert ("refund", refund.m_refund_id, "boss") in cashiers
     assert all("cashier" in p for _k, _key, p in rows)
+
+
+def test_a_new_pin_is_journaled_as_pin_changed_by_its_supervisor(book: Cashiers) -> None:
+    book.add("ann", "Ann", "2468")
+    book.set_pin("ann", "1357", by="boss")
+    book.unlock("ann", by="boss")
+    assert [(kind, detail) for _t, kind, detail in book.events("ann")][1:] == [
+        ("pin_changed", "boss"), ("unlocked", "boss")]
+
+
+def test_the_migration_reads_an_old_pin_change_as_pin_changed(tmp_path: Path) -> None:
+    """A journal of the version before `pin_changed` journaled a new PIN as an unlock with a
+    fixed detail: after the migration it is the `pin_changed` it was; ids, times and the other
+    events are kept, and the table stays append-only."""
+    from pos_terminal.journal.schema import MIGRATIONS, PIN_CHANGED_MIGRATION
+    from pos_terminal.journal.store import _split_sql
+
+    path = tmp_path / "old.sqlite3"
+    before = MIGRATIONS.index(PIN_CHANGED_MIGRATION)
+    conn = sqlite3.connect(path, isolation_level=None)
+    for script in MIGRATIONS[:before]:
+        for statement in _split_sql(script):
+            conn.execute(statement)
+    conn.execute(f"PRAGMA user_version={before}")
+    conn.execute("INSERT INTO meta(key, value) VALUES ('fingerprint_secret', ?)", (b"s" * 32,))
+    conn.execute("INSERT INTO cashiers(id, name, role, pin_hash, created_ms) "
+                 "VALUES ('ann', 'Ann', 'cashier', 'scrypt$x', 1)")
+    for t, kind, detail in ((1, "added", "cashier"), (2, "unlocked", ""),
+                            (3, "unlocked", "new PIN set by a supervisor")):
+        conn.execute("INSERT INTO cashier_events(cashier_id, time_ms, kind, detail) "
+                     "VALUES ('ann', ?, ?, ?)", (t, kind, detail))
+    conn.close()
+
+    journal = Journal.open(path)
+    try:
+        book = Cashiers(journal)
+        assert book.events("ann") == [(1, "added", "cashier"), (2, "unlocked", ""),
+                                      (3, "pin_changed", "")]
+        book.set_pin("ann", "1357", by="boss")
+        assert book.events("ann")[-1][1:] == ("pin_changed", "boss")
+    finally:
+        journal.close()
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        for change in ("DELETE FROM cashier_events", "UPDATE cashier_events SET detail = 'x'"):
+            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+                conn.execute(change)
+        with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+            conn.execute("INSERT INTO cashier_events(cashier_id, time_ms, kind) "
+                         "VALUES ('ann', 9, 'nonsense')")
+    finally:
+        conn.close()

@@ -243,6 +243,12 @@ def test_unreachable_printer_names_target(settings: Settings, emulator: Any,
     assert f"cannot reach the network printer 127.0.0.1:{port}" in result.stderr
     assert "check that the printer is on" in result.stderr
     assert "Traceback" not in result.stderr
+    # The printer's problem in the language asked (issue 21: no English in Vietnamese).
+    vietnamese = _run(config, "receipt", app_trans_id, "--print", "--language", "vi")
+    assert vietnamese.exit_code == 4
+    assert f"không kết nối được máy in mạng 127.0.0.1:{port} (" in vietnamese.stderr
+    assert "hãy kiểm tra máy in đã bật" in vietnamese.stderr
+    assert "cannot reach" not in vietnamese.stderr
     with Journal.open(settings.terminal.journal) as journal:
         assert journal.receipt_prints("payment", app_trans_id) == 0
     with pytest.raises(PrinterError, match="file /nonexistent/dir/x"):

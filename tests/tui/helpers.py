@@ -85,6 +85,15 @@ def text_of(pilot: Pilot, selector: str) -> str:
     return str(pilot.app.screen.query_one(selector, Static).render())
 
 
+def shown(pilot: Pilot, selector: str) -> str:
+    """What `selector` shows now, "" while it is not there: a screen redrawn by F8 (its
+    widgets removed, then composed again) or a pushed screen not yet composed. For the
+    conditions of `wait_until`, where `text_of` would raise in that window."""
+    found = pilot.app.screen.query(selector).results(Static)
+    widget = next(iter(found), None)
+    return "" if widget is None else str(widget.render())
+
+
 def screen_text(pilot: Pilot) -> str:
     return "\n".join(str(w.render()) for w in pilot.app.screen.query(Static))
 

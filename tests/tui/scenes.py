@@ -259,15 +259,12 @@ async def progress_deadline(pilot: Pilot) -> None:
     await _progress(pilot, finished=True)
 
 
-#: The printer's own words (hardware/printers), as the app shows them in either language.
-UNREACHABLE_CAUSE = ("cannot reach the network printer 192.168.1.50:9100 (timed out): check that "
-                     "the printer is on, on the network, and that its address and raw port (9100) "
-                     "are right.")
-
-
 def unreachable_printer() -> PrintOutcome:
+    """The network printer 192.168.1.50:9100 timed out (said in the language shown)."""
+    cause = Reason.of("printer.unreachable", kind="tcp", address="192.168.1.50:9100", port=9100,
+                      detail="timed out")
     return PrintOutcome("261121_counter1_1015x", False,
-                        _("No receipt printed: {cause}").format(cause=UNREACHABLE_CAUSE))
+                        Reason.of("receipt.not_printed", cause=cause))
 
 
 async def result_receipt(pilot: Pilot) -> None:

@@ -27,8 +27,8 @@ from tests.tui.test_flows import charge
 
 pytestmark = pytest.mark.asyncio
 
-NO_SUPERVISOR = ("No supervisor set up: anyone can refund or override. Add one: "
-                 "pos-terminal cashier add ID --name NAME --supervisor")
+NO_SUPERVISOR = ("No supervisor set up: anyone can refund or override. Ask the shop owner to "
+                 "add a supervisor.")
 
 
 def book(checkout: Checkout, max_attempts: int = 5) -> Cashiers:
@@ -153,8 +153,8 @@ async def test_wrong_pin_counts_down_then_locks(settings: Settings, make_app, ke
         assert isinstance(pilot.app.screen, SignInScreen) and pilot.app.cashier_id is None
         await sign_in(pilot, key_clock, "nobody", "2468")
         await wait_until(pilot, lambda: "no active cashier" in message(pilot), what="unknown")
-        assert message(pilot) == ("There is no active cashier nobody: check the id (a "
-                                  "supervisor can list them: pos-terminal cashier list).")
+        assert message(pilot) == ("There is no active cashier nobody: check the id, or ask "
+                                  "your supervisor for yours.")
 
 
 async def test_without_cashiers_the_sale_screen_opens_and_says_so_once(make_app) -> None:

@@ -14,7 +14,7 @@ from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.screens.sale import SaleScreen
 from pos_terminal.tui.widgets.amount import AmountField
 from tests.tui.conftest import ledger
-from tests.tui.helpers import text_of, type_keys, wait_for_footer, wait_until
+from tests.tui.helpers import shown, text_of, type_keys, wait_for_footer, wait_until
 from tests.tui.test_flows import charge
 
 pytestmark = pytest.mark.asyncio
@@ -26,7 +26,9 @@ FOOTER_EN = "⏎ Charge f2 History f3 Reports f5 QR f6 Items f7 Clear ^q Quit f8
 
 
 def hint(pilot) -> str:  # type: ignore[no-untyped-def]
-    return str(pilot.app.screen.query_one("Label.hint", Label).render())
+    """The Sale screen's hint ("" while F8 redraws the screen: its widgets are composed again)."""
+    found = next(iter(pilot.app.screen.query("Label.hint").results(Label)), None)
+    return "" if found is None else str(found.render())
 
 
 def vietnamese(settings: Settings) -> Settings:
@@ -78,7 +80,7 @@ async def test_a_paid_result_in_vietnamese_and_switched_to_english(
         assert text_of(pilot, "#result-hint") == (
             "R: in phiếu · Enter: khách tiếp theo · hoặc nhập số tiền tiếp theo")
         await type_keys(pilot, key_clock, "f8")  # redrawn, not dismissed
-        await wait_until(pilot, lambda: text_of(pilot, "#result-headline") == "PAID",
+        await wait_until(pilot, lambda: shown(pilot, "#result-headline") == "PAID",
                          what="the English result")
         assert isinstance(pilot.app.screen, ResultScreen)
         assert text_of(pilot, "#result-hint") == (
@@ -109,7 +111,7 @@ async def test_history_is_redrawn_in_the_new_language(make_app, key_clock) -> No
         await wait_until(pilot, lambda: "(Vietnam time) · all states" in text_of(
             pilot, "#history-filter"), what="the English filter line")
         await type_keys(pilot, key_clock, "f8")
-        await wait_until(pilot, lambda: "(giờ Việt Nam) · mọi trạng thái" in text_of(
+        await wait_until(pilot, lambda: "(giờ Việt Nam) · mọi trạng thái" in shown(
             pilot, "#history-filter"), what="the Vietnamese filter line")
         footer = await wait_for_footer(pilot)
         assert "esc Trở về" in footer and "f8 EN" in footer
@@ -125,13 +127,12 @@ async def test_a_payment_taken_in_vietnamese_reads_in_english_after_f8(
     english = "The customer's wallet balance is too low."
     async with make_app(settings=vietnamese(settings)).run_test(size=(120, 30)) as pilot:
         await charge(pilot, key_clock, emulator, "70000", "dung")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen)
+                         and shown(pilot, ".result-line") != "", what="result")
         [row] = checkout.journal.list_payments()
-        first = str(pilot.app.screen.query(".result-line").first().render())
-        assert first.startswith("Số dư ví của khách không đủ.")
+        assert shown(pilot, ".result-line").startswith("Số dư ví của khách không đủ.")
         await type_keys(pilot, key_clock, "f8")
-        await wait_until(pilot, lambda: str(pilot.app.screen.query(".result-line").first()
-                                            .render()).startswith(english),
+        await wait_until(pilot, lambda: shown(pilot, ".result-line").startswith(english),
                          what="the English reason on the result")
         await type_keys(pilot, key_clock, "enter", "f2")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, HistoryScreen),
@@ -145,3 +146,43 @@ async def test_a_payment_taken_in_vietnamese_reads_in_english_after_f8(
                          what="History's note in English")
     assert checkout.journal.get(row.app_trans_id).why == row.why
     assert row.why.code == "declined.balance"
+
+
+async def test_enter_after_f8_on_the_result_starts_an_empty_sale(
+        settings: Settings, make_app, key_clock, emulator) -> None:
+    """F8 on the Result, then Enter ("next sale"): the Sale screen under it, redrawn in the
+    new language when it comes back, is empty; it kept the last sale's amount, which the
+    next customer would have been charged."""
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await charge(pilot, key_clock, emulator, "12000", "an")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen)
+                         and shown(pilot, "#result-headline") == "PAID", what="the result")
+        await type_keys(pilot, key_clock, "f8")
+        await wait_until(pilot, lambda: shown(pilot, "#result-headline") == "ĐÃ THANH TOÁN",
+                         what="the Vietnamese result")
+        await type_keys(pilot, key_clock, "enter")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen)
+                         and hint(pilot) == HINT_VI, what="the Vietnamese sale screen")
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert screen.query_one(AmountField).amount == 0
+        assert screen.current_sale().description == ""
+
+
+async def test_digits_after_f8_on_the_result_all_land_in_the_next_sale(
+        settings: Settings, make_app, key_clock, emulator) -> None:
+    """F8 on the Result, then the next amount typed at once: the first digit closes the Result
+    and every digit lands in the redrawn Sale screen, none undone by the redraw."""
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await charge(pilot, key_clock, emulator, "12000", "an")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen)
+                         and shown(pilot, "#result-headline") == "PAID", what="the result")
+        await type_keys(pilot, key_clock, "f8")
+        await wait_until(pilot, lambda: shown(pilot, "#result-headline") == "ĐÃ THANH TOÁN",
+                         what="the Vietnamese result")
+        await type_keys(pilot, key_clock, *"25000")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen)
+                         and hint(pilot) == HINT_VI, what="the Vietnamese sale screen")
+        field = pilot.app.screen.query_one(AmountField)
+        await wait_until(pilot, lambda: field.amount == 25_000, timeout=5,
+                         what="the amount 25000")

@@ -13,7 +13,15 @@ from pos_terminal.tui.screens.sale import SaleScreen
 from pos_terminal.tui.widgets.amount import AmountField
 from tests.conftest import ProcessingHold
 from tests.tui.conftest import KeyClock
-from tests.tui.helpers import keys_handled, make_key, send_key, text_of, type_keys, wait_until
+from tests.tui.helpers import (
+    keys_handled,
+    make_key,
+    send_key,
+    shown,
+    text_of,
+    type_keys,
+    wait_until,
+)
 from tests.tui.own_checkout import app_on_own_checkout, polling
 from tests.tui.test_flows import ask_to_quit, charge, charge_held_processing
 
@@ -91,18 +99,20 @@ async def test_f8_while_processing_redraws_the_payment_and_keeps_it(
     with app_on_own_checkout(make_app, polling(settings, 60.0)) as (app, _engine):
         async with app.run_test(size=(80, 24)) as pilot:
             await charge(pilot, key_clock, emulator, "30000", "binh")
+            # The conditions read with `shown`: while F8 redraws the screen its lines are
+            # removed and composed again, and `text_of` would raise in between.
             await wait_until(pilot, lambda: isinstance(pilot.app.screen, ProgressScreen)
-                             and "Processing" in text_of(pilot, "#progress-state"),
+                             and "Processing" in shown(pilot, "#progress-state"),
                              what="processing")
             progress = pilot.app.screen
             await type_keys(pilot, key_clock, "f8")
-            await wait_until(pilot, lambda: "Đang xử lý" in text_of(pilot, "#progress-state")
-                             and "Đã chờ" in text_of(pilot, "#progress-elapsed")
-                             and "máy quét USB" in text_of(pilot, "#progress-code"),
+            await wait_until(pilot, lambda: "Đang xử lý" in shown(pilot, "#progress-state")
+                             and "Đã chờ" in shown(pilot, "#progress-elapsed")
+                             and "máy quét USB" in shown(pilot, "#progress-code"),
                              what="the payment in Vietnamese")
             assert pilot.app.screen is progress
             hold_processing.release()
-            await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen),
-                             what="the result")
+            await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen)
+                             and shown(pilot, "#result-headline") != "", what="the result")
             assert pilot.app.screen.outcome.success
             assert text_of(pilot, "#result-headline") == "ĐÃ THANH TOÁN"

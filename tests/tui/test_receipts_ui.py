@@ -19,7 +19,7 @@ from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.screens.supervisor import SupervisorDialog
 from tests.receipts.test_receipts import CUT, INIT, Listener
 from tests.tui.conftest import KeyClock, wallet_code
-from tests.tui.helpers import screen_lines, text_of, type_keys, wait_until
+from tests.tui.helpers import screen_lines, shown, text_of, type_keys, wait_until
 from tests.tui.test_cashiers import on_sale, sign_in
 from tests.tui.test_flows import charge
 
@@ -97,16 +97,39 @@ async def test_unreachable_printer_says_why_and_claims_nothing(
         assert checkout.journal.receipt_prints("payment", app_trans_id) == 0
 
 
-async def test_no_printer_configured_names_the_setting(settings: Settings, make_app, key_clock,
-                                                       emulator) -> None:
+async def test_a_print_failure_reads_in_the_other_language_after_f8(
+        settings: Settings, make_app, key_clock, emulator) -> None:
+    """The Result keeps the print's reason, not its sentence: F8 says it again in Vietnamese,
+    the printer named and what to check included (issue 21, item 6)."""
+    port = closed_port()
+    async with make_app(settings=with_printer(settings, f"tcp:127.0.0.1:{port}")).run_test(
+            size=(80, 24)) as pilot:
+        await paid_on_result(pilot, key_clock, emulator)
+        await type_keys(pilot, key_clock, "r")
+        await wait_until(pilot, lambda: receipt_line(pilot).startswith("No receipt printed"),
+                         what="the refusal in English")
+        await type_keys(pilot, key_clock, "f8")  # redrawn, not dismissed
+        await wait_until(pilot, lambda: shown(pilot, "#result-receipt").startswith(
+            "Chưa in phiếu: "), what="the refusal in Vietnamese")
+        text = receipt_line(pilot)
+        assert isinstance(pilot.app.screen, ResultScreen)
+        assert text.startswith(f"Chưa in phiếu: không kết nối được máy in mạng 127.0.0.1:{port} (")
+        assert text.endswith(f"hãy kiểm tra máy in đã bật, đã nối mạng, và địa chỉ cùng cổng in "
+                             f"({port}) đã đúng.")
+        assert "network printer" not in text and "check that" not in text
+        assert "receipt-error" in pilot.app.screen.query_one("#result-receipt").classes
+
+
+async def test_no_printer_configured_tells_the_cashier_whom_to_ask(
+        settings: Settings, make_app, key_clock, emulator) -> None:
+    """The cashier's screen names no setting and no file: the supervisor sets up the printer."""
     async with make_app(settings=with_printer(settings, "")).run_test(size=(80, 24)) as pilot:
         await paid_on_result(pilot, key_clock, emulator)
         await type_keys(pilot, key_clock, "r")
         await wait_until(pilot, lambda: receipt_line(pilot).startswith("No receipt printed"),
                          what="the refusal")
-        assert receipt_line(pilot) == (
-            "No receipt printed: no receipt printer is set up. Set [printer] target in "
-            f"{settings.source} (e.g. target = \"tcp:192.168.1.50:9100\").")
+        assert receipt_line(pilot) == ("No receipt printed: no receipt printer is set up on "
+                                       "this terminal: tell your supervisor.")
 
 
 async def test_auto_print_after_payment_and_refund(settings: Settings, make_app, key_clock,

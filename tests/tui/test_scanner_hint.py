@@ -55,3 +55,25 @@ async def test_pay_screen_tells_the_cashier_the_frames_are_too_dark(
                 what="the too-dark hint on the scanner line")
     finally:
         source.stop()
+
+
+async def test_the_scanner_line_writes_decimals_the_vietnamese_way(
+        settings: Settings, checkout: Checkout, key_clock) -> None:
+    """Issue 21, item 7: "giải mã 6,3 ms" in Vietnamese (a decimal comma), not "6.3"."""
+    import re
+
+    settings = settings.replace_section("terminal", language="vi")
+    source = CameraSource("camera:0", DarkCamera(), make_decoder(), ReadAcceptor())
+    app = PosApp(settings, Counter(settings, checkout), lambda: source, background=False)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await type_keys(pilot, key_clock, *"25000", "enter")
+            await wait_until(pilot, lambda: isinstance(pilot.app.screen, PayScreen),
+                             what="Pay screen")
+            await wait_until(pilot, lambda: "giải mã" in text_of(pilot, "#scanner-state"),
+                             what="the decode time on the scanner line")
+            line = text_of(pilot, "#scanner-state")
+            assert re.search(r"giải mã \d+,\d ms", line), line
+            assert not re.search(r"\d\.\d", line), line
+    finally:
+        source.stop()

@@ -43,8 +43,8 @@ async def test_header_tells_the_truth_about_the_service(
             if "key1" in change:
                 assert notes == [
                     "The wallet service refuses this terminal's credentials (code -402: "
-                    "invalid app or signature: mac): payments will be refused. Check [service] "
-                    "app_id and key1 (or the environment variable POS_KEY1)."]
+                    "invalid app or signature: mac): payments will be refused. Tell your "
+                    "supervisor: the terminal's wallet settings need fixing."]
     assert ledger(emulator)["charges"] == []
 
 
@@ -86,7 +86,21 @@ async def test_a_missing_scanner_is_said_at_once(settings: Settings, make_app) -
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: bool(pilot.app._notifications), what="the notice")
         assert next(n.message for n in pilot.app._notifications) == (
-            f"Scanner {spec} not available: /dev/input/event-pos-terminal-test-missing does "
-            "not exist: plug the scanner in, or name its event device (ls -l "
-            "/dev/input/by-id). Fix [scanner] source in the configuration; until then the "
-            "keyboard wedge (USB scanner) still works.")
+            f"Scanner {spec} not available: the scanner is not connected: check its USB cable. "
+            "Tell your supervisor; until it is fixed, a USB scanner that types like a keyboard "
+            "still works.")
+
+
+async def test_a_missing_scanner_is_said_in_the_cashiers_words_in_vietnamese(
+        settings: Settings, make_app) -> None:
+    """No shell command and no English from the hardware layer on a Vietnamese screen."""
+    from pos_terminal.cli.ui_cmds import source_factory
+
+    spec = "evdev:/dev/input/event-pos-terminal-test-missing"
+    vietnamese = settings.replace_section("terminal", language="vi")
+    app = make_app(settings=vietnamese, source_factory=source_factory(vietnamese, spec))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: bool(pilot.app._notifications), what="the notice")
+        notice = next(n.message for n in pilot.app._notifications)
+        assert "chưa kết nối máy quét: hãy kiểm tra dây cáp USB" in notice
+        assert "/dev/input/by-id" not in notice and "does not exist" not in notice

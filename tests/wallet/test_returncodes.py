@@ -8,6 +8,7 @@ import pytest
 import requests
 
 from pos_terminal.config import Settings
+from pos_terminal.sentences import use_front_end
 from pos_terminal.wallet import returncodes
 from pos_terminal.wallet.client import WalletClient
 from pos_terminal.wallet.ids import current_ms, new_app_trans_id
@@ -73,11 +74,18 @@ def test_other_401s_keep_the_generic_sentence(message: str) -> None:
 def test_an_undecryptable_code_names_the_rsa_key() -> None:
     # Issue 14: the terminal's RSA key does not match the app id; a fresh code would not help,
     # and "check the amount" would mislead.
+    # The CLI names the setting; a cashier's screen says whom to tell (issue 21).
     message = "invalid request data: payment_code cannot be decrypted with the application's key"
+    use_front_end("commands")
     assert describe(2, -401, message) == describe(-401, None, message) == (
         "The terminal's RSA public key does not match this app id: the service cannot decrypt "
         "the payment code, and nothing was charged. Check [service] rsa_public_key / "
         "POS_RSA_PUBLIC_KEY.")
+    use_front_end("screen")
+    assert describe(2, -401, message) == (
+        "The terminal's encryption key does not match its app id: the service cannot read the "
+        "payment code, and nothing was charged. Ask the customer to pay another way and tell "
+        "your supervisor: the terminal's wallet settings need fixing.")
 
 
 # --- the same sentences on real answers of the emulator (both generations) --------------------

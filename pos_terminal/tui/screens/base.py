@@ -33,6 +33,8 @@ class PosScreen(Screen[ResultT]):
     language = ""  # the language the screen was last drawn in
     passing = False  # only passing its Result's answer on (Pay, Show QR): never redrawn
     _when_on_top: Callable[[], object] | None = None  # to run as soon as it is on top again
+    _redrawing = False  # F8 is drawing it again (retranslate)
+    _after_redraw: tuple[Callable[[], object], ...] = ()
 
     def compose(self) -> ComposeResult:
         self.language = current_language()
@@ -89,13 +91,34 @@ class PosScreen(Screen[ResultT]):
         """Draw the screen again in the current language, keeping what was typed."""
         if not self.is_current or self.passing:
             return  # closed or closing (it gave its answer), or covered: drawn on resume
-        state = self.keep_state()
-        await self.recompose()
-        mount = getattr(self, "on_mount", None)
-        if callable(mount):
-            mount()  # tables get their (translated) columns and content again
-        self.restore_state(state)
-        self.refresh_bindings()
+        self._redrawing = True
+        try:
+            state = self.keep_state()
+            await self.recompose()
+            mount = getattr(self, "on_mount", None)
+            if callable(mount):
+                mount()  # tables get their (translated) columns and content again
+            self.restore_state(state)
+            self.refresh_bindings()
+        finally:
+            self._redrawing = False
+            pending, self._after_redraw = self._after_redraw, ()
+            for act in pending:
+                act()
+
+    @property
+    def redrawing(self) -> bool:
+        """F8 is drawing it again: keys wait (tui/keys.py), answers wait (`once_drawn`)."""
+        return self._redrawing
+
+    def once_drawn(self, act: Callable[[], object]) -> None:
+        """Run `act` (which changes what the screen shows) now, or once the redraw under way
+        is done: an answer that arrives while F8 draws the screen again (a Result closed in
+        the new language) would otherwise be undone by `restore_state`."""
+        if self._redrawing:
+            self._after_redraw = (*self._after_redraw, act)
+        else:
+            act()
 
     def on_screen_resume(self) -> None:
         # Textual also runs the subclass's own handler: a screen left under another one while

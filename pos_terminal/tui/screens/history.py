@@ -607,7 +607,7 @@ class PaymentDetailScreen(PosScreen[None]):
     def _print(self, subject_id: str) -> None:
         self.printing_here.add(subject_id)
         self._say_receipt(_("Printing the receipt…"), False)
-        self.pos.print_receipt(subject_id)
+        self.pos.receipts.print(subject_id)
 
     def _say_receipt(self, text: str, error: bool) -> bool:
         for line in self.query("#detail-receipt").results(Static):  # none while closing

@@ -50,10 +50,11 @@ class ResultScreen(PosScreen[NextSale]):
     def on_mount(self) -> None:
         self.pos.refresh_pending()
         receipt_id = self.outcome.receipt_id
-        if receipt_id in self.pos.receipts_printing:
+        receipts = self.pos.receipts
+        if receipt_id in receipts.printing:
             self._show_receipt(_("Printing the receipt…"), error=False)
-        elif receipt_id is not None and receipt_id in self.pos.prints:
-            self.receipt_done(self.pos.prints[receipt_id])
+        elif receipt_id is not None and receipt_id in receipts.last:
+            self.receipt_done(receipts.last[receipt_id])
 
     def keep_state(self) -> None:
         if self.outcome.view is not None:
@@ -65,9 +66,9 @@ class ResultScreen(PosScreen[NextSale]):
         event.stop()
         receipt_id = self.outcome.receipt_id
         if event.key in ("r", "R") and receipt_id is not None:
-            if receipt_id not in self.pos.receipts_printing:
+            if receipt_id not in self.pos.receipts.printing:
                 self._show_receipt(_("Printing the receipt…"), error=False)
-                self.pos.print_receipt(receipt_id)
+                self.pos.receipts.print(receipt_id)
         elif event.key in ("t", "T") and self.outcome.retry:
             self.back_to_sale(NextSale(retry=True))  # Sale charges the same sale again
         elif event.key in DISMISS_KEYS:

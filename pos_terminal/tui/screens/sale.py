@@ -113,7 +113,11 @@ class SaleScreen(PosScreen[None]):
     def _next_sale(self, next_sale: NextSale | None) -> None:
         """Pay's (or Show QR's) answer, the Result's: None when the cashier cancelled before a
         code was read (the sale stays as typed). Runs before any key typed after the one that
-        closed the Result (tui/keys.py), so those keys land in the next sale's amount."""
+        closed the Result (tui/keys.py), so those keys land in the next sale's amount; after
+        the redraw when the language changed meanwhile (F8 on the Result)."""
+        self.once_drawn(lambda: self._take_next_sale(next_sale))
+
+    def _take_next_sale(self, next_sale: NextSale | None) -> None:
         if next_sale is None:
             return
         if next_sale.retry:

@@ -103,28 +103,30 @@ class SignInScreen(PosScreen[None]):
         cashier_id = self._typed_id()
         if cashier_id is not None:
             authorise(self, _("unlock {id}").format(id=cashier_id),
-                      lambda _by: self.unlock(cashier_id))
+                      lambda by: self.unlock(cashier_id, by))
 
     def action_new_pin(self) -> None:
         cashier_id = self._typed_id()
         if cashier_id is None:
             return
 
-        def chosen(pin: str | None) -> None:
-            if pin is not None:
-                self.set_pin(cashier_id, pin)
+        def authorised(by: str | None) -> None:
+            def chosen(pin: str | None) -> None:
+                if pin is not None:
+                    self.set_pin(cashier_id, pin, by)
 
-        authorise(self, _("a new PIN for {id}").format(id=cashier_id),
-                  lambda _by: self.app.push_screen(NewPinDialog(cashier_id), chosen))
+            self.app.push_screen(NewPinDialog(cashier_id), chosen)
+
+        authorise(self, _("a new PIN for {id}").format(id=cashier_id), authorised)
 
     @work(thread=True, group="signin", exclusive=True, exit_on_error=False)
-    def unlock(self, cashier_id: str) -> None:
-        self._admin(lambda: self.pos.counter.cashiers.book().unlock(cashier_id),
+    def unlock(self, cashier_id: str, by: str | None) -> None:
+        self._admin(lambda: self.pos.counter.cashiers.book().unlock(cashier_id, by=by),
                     _("{id} is unlocked: type the PIN, Enter.").format(id=cashier_id))
 
     @work(thread=True, group="signin", exclusive=True, exit_on_error=False)
-    def set_pin(self, cashier_id: str, pin: str) -> None:
-        self._admin(lambda: self.pos.counter.cashiers.book().set_pin(cashier_id, pin),
+    def set_pin(self, cashier_id: str, pin: str, by: str | None) -> None:
+        self._admin(lambda: self.pos.counter.cashiers.book().set_pin(cashier_id, pin, by=by),
                     _("{id} has a new PIN: sign in with it.").format(id=cashier_id))
 
     def _admin(self, change: Callable[[], object], done: str) -> None:
