@@ -30,7 +30,7 @@ from pos_terminal.checkout.answer_checks import other_order
 from pos_terminal.checkout.errors import AnswerNotRecorded, CodeRefused, Stopped, mark_intent
 from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
-from pos_terminal.checkout.ports import JournalStore, WalletPort
+from pos_terminal.checkout.ports import CheckoutJournal, WalletPort
 from pos_terminal.checkout.recovery import LATE_CHECK_WINDOW_MS
 from pos_terminal.checkout.validation import (
     check_amount,
@@ -84,7 +84,7 @@ class Checkout:
         self,
         settings: Settings,
         client: WalletPort,
-        journal: JournalStore | None = None,
+        journal: CheckoutJournal | None = None,
         *,
         owns_client: bool = False,
     ) -> None:
@@ -92,7 +92,7 @@ class Checkout:
         `owns_client`: closed with this Checkout. `journal`: None opens the configured one."""
         self.settings = settings
         self._owns_journal = journal is None
-        self.journal: JournalStore = (
+        self.journal: CheckoutJournal = (
             journal if journal is not None
             else Journal.open(settings.terminal.journal, private=settings.private_files))
         self._owns_client = owns_client

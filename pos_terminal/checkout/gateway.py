@@ -14,7 +14,7 @@ from pos_terminal.base.reasons import Reason
 from pos_terminal.base.wallet_errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
 from pos_terminal.base.wallet_types import HostedOrder
 from pos_terminal.checkout import outcomes
-from pos_terminal.checkout.ports import CheckoutContext
+from pos_terminal.checkout.ports import CheckoutContext, GatewayJournal
 from pos_terminal.journal import Answer, PaymentEvent, PaymentState, PaymentView
 
 S = PaymentState
@@ -54,7 +54,7 @@ class GatewayOrderView:
 
 
 def create_gateway_order(
-    co: CheckoutContext, amount: int, description: str = "", bank_code: str = ""
+    co: CheckoutContext[GatewayJournal], amount: int, description: str = "", bank_code: str = ""
 ) -> GatewayOrderView:
     amount = co.validate_amount(amount)
     journal = co.journal

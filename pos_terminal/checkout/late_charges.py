@@ -16,7 +16,7 @@ from pos_terminal.base.wallet_errors import WalletError
 from pos_terminal.checkout import refunds
 from pos_terminal.checkout.errors import InvalidPayment
 from pos_terminal.checkout.hooks import pause_point
-from pos_terminal.checkout.ports import CheckoutContext
+from pos_terminal.checkout.ports import CheckoutContext, LateChargeJournal
 from pos_terminal.journal import (
     AlreadyReturned,
     Answer,
@@ -34,7 +34,7 @@ S = PaymentState
 E = PaymentEvent
 
 
-def returns_automatically(co: CheckoutContext) -> bool:
+def returns_automatically(co: CheckoutContext[LateChargeJournal]) -> bool:
     return co.settings.checkout.late_success == "refund"
 
 
@@ -52,7 +52,7 @@ def return_failed(amount: int, why: Reason | str) -> Reason:
     return Reason.of("late.return_failed", amount=amount, why=why)
 
 
-def abandon(co: CheckoutContext, app_trans_id: str, *,
+def abandon(co: CheckoutContext[LateChargeJournal], app_trans_id: str, *,
             cashier_id: str | None = None) -> PaymentView:
     """The cashier stops waiting for an open payment. Returns the row: still open (from now on
     a success is a late charge), or already settled (its verdict came first: show it)."""
@@ -63,7 +63,8 @@ def abandon(co: CheckoutContext, app_trans_id: str, *,
         return co.journal.get(app_trans_id)
 
 
-def _flag(co: CheckoutContext, view: PaymentView, message: Reason) -> PaymentView:
+def _flag(co: CheckoutContext[LateChargeJournal], view: PaymentView,
+          message: Reason) -> PaymentView:
     """A late charge left for a person (the row's answer is kept as it is)."""
     answer = Answer(view.return_code, view.sub_return_code, view.service_message,
                     view.zp_trans_id)
@@ -73,7 +74,7 @@ def _flag(co: CheckoutContext, view: PaymentView, message: Reason) -> PaymentVie
         return co.journal.get(view.app_trans_id)
 
 
-def settle(co: CheckoutContext, view: PaymentView) -> PaymentView:
+def settle(co: CheckoutContext[LateChargeJournal], view: PaymentView) -> PaymentView:
     """If `view` is a late charge not yet handled: return it (or flag it for review)."""
     if view.state is not S.SUCCEEDED or not view.charged_late or view.needs_review:
         return view
@@ -102,7 +103,7 @@ def settle(co: CheckoutContext, view: PaymentView) -> PaymentView:
     return after_return(co, returned)
 
 
-def after_return(co: CheckoutContext, refund: RefundView) -> PaymentView:
+def after_return(co: CheckoutContext[LateChargeJournal], refund: RefundView) -> PaymentView:
     """A failed automatic return flags its payment for a person."""
     payment = co.journal.get(refund.app_trans_id)
     if refund.auto and refund.state is RefundState.FAILED and not payment.needs_review:
@@ -110,7 +111,7 @@ def after_return(co: CheckoutContext, refund: RefundView) -> PaymentView:
     return payment
 
 
-def sweep(co: CheckoutContext) -> list[PaymentView]:
+def sweep(co: CheckoutContext[LateChargeJournal]) -> list[PaymentView]:
     """With late_success = "refund": every late charge not yet returned (after a crash, or found
     by another process), settled within the status query window (older ones, e.g. from before
     this feature, stay as they are)."""

@@ -12,7 +12,7 @@ import logging
 from pos_terminal.base.reasons import Reason
 from pos_terminal.base.wallet_types import ChargeAnswer, RefundAnswer, WalletOutcome
 from pos_terminal.checkout.answer_checks import answer_problems, review
-from pos_terminal.checkout.ports import JournalStore
+from pos_terminal.checkout.ports import Answers
 from pos_terminal.journal import (
     Answer,
     IllegalTransition,
@@ -68,7 +68,7 @@ def never_arrived(view: PaymentView) -> bool:
 
 
 def _settle(
-    journal: JournalStore, view: PaymentView, event: PaymentEvent, *, message: Reason,
+    journal: Answers, view: PaymentView, event: PaymentEvent, *, message: Reason,
     result: ChargeAnswer | None = None, poll: bool = False, release: bool = False,
 ) -> PaymentView:
     try:
@@ -87,7 +87,7 @@ def _settle(
         return current
 
 
-def late(journal: JournalStore, current: PaymentView, result: ChargeAnswer) -> PaymentView:
+def late(journal: Answers, current: PaymentView, result: ChargeAnswer) -> PaymentView:
     """A success for a row concluded FAILED: that charge happened, late."""
     log.warning("late success for %s, concluded failed before", current.app_trans_id)
     try:
@@ -97,13 +97,13 @@ def late(journal: JournalStore, current: PaymentView, result: ChargeAnswer) -> P
         return journal.get(current.app_trans_id)
 
 
-def stay(journal: JournalStore, view: PaymentView, message: Reason, *, poll: bool = True,
+def stay(journal: Answers, view: PaymentView, message: Reason, *, poll: bool = True,
          release: bool = False) -> PaymentView:
     """No verdict: keep the state (a SUBMITTING row becomes UNKNOWN: its request is over)."""
     return _settle(journal, view, E.NO_VERDICT, message=message, poll=poll, release=release)
 
 
-def needs_review(journal: JournalStore, view: PaymentView, message: Reason,
+def needs_review(journal: Answers, view: PaymentView, message: Reason,
                  result: ChargeAnswer | None = None) -> PaymentView:
     """An answer that does not fit its order: flagged, never paid, never "not paid"."""
     log.warning("payment %s needs review: %s", view.app_trans_id, message.code)
@@ -114,7 +114,7 @@ def needs_review(journal: JournalStore, view: PaymentView, message: Reason,
 
 
 def apply_payment_result(
-    journal: JournalStore,
+    journal: Answers,
     view: PaymentView,
     result: ChargeAnswer,
     *,
@@ -181,7 +181,7 @@ def apply_payment_result(
 
 
 def _refund_settle(
-    journal: JournalStore, refund: RefundView, event: RefundEvent, *, message: Reason,
+    journal: Answers, refund: RefundView, event: RefundEvent, *, message: Reason,
     result: RefundAnswer | None = None, release: bool = False,
 ) -> RefundView:
     try:
@@ -192,14 +192,14 @@ def _refund_settle(
         return journal.get_refund(refund.m_refund_id)
 
 
-def refund_pending(journal: JournalStore, refund: RefundView, message: Reason, *,
+def refund_pending(journal: Answers, refund: RefundView, message: Reason, *,
                    release: bool = False) -> RefundView:
     return _refund_settle(journal, refund, RE.PENDING, message=message,
                           release=release)
 
 
 def apply_refund_result(
-    journal: JournalStore, refund: RefundView, result: RefundAnswer, *, from_query: bool,
+    journal: Answers, refund: RefundView, result: RefundAnswer, *, from_query: bool,
     not_found_grace_s: float, release: bool = False,
 ) -> RefundView:
     if result.refund_id != refund.m_refund_id:
@@ -232,7 +232,7 @@ def apply_refund_result(
                           result=result, release=release)
 
 
-def recheck_final(journal: JournalStore, view: PaymentView, result: ChargeAnswer) -> PaymentView:
+def recheck_final(journal: Answers, view: PaymentView, result: ChargeAnswer) -> PaymentView:
     """A status answer about a row already final: only a success for a FAILED row changes it
     (a late success; or, if the answer does not fit the order, a flag for review)."""
     current = journal.get(view.app_trans_id)

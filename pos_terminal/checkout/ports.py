@@ -4,15 +4,17 @@ The checkout depends on these Protocols, not on the classes behind them: `ZaloPa
 (wallet/adapter.py) and `Journal` (journal/store.py, SQLite) satisfy them today; a second wallet
 provider or another store satisfies them to take their place. The wallet port speaks the
 terminal's own types only (base/wallet_types.py): the checkout imports nothing of
-pos_terminal.wallet (an import-linter contract). `CheckoutContext` is the part of
-`Checkout` its helpers (gateway, recovery, refunds) use, so none of them imports the engine.
+pos_terminal.wallet (an import-linter contract). The journal is asked for through a narrow
+port per use (`ChargeJournal` for the engine, `RefundJournal`, `RecoveryJournal`...), each made
+of the few Journal methods that use calls; `CheckoutJournal` is all of them, what a Checkout is
+given. `CheckoutContext[J]` is the part of `Checkout` its helpers (gateway, recovery, refunds,
+late charges) use, with their port as J, so none of them imports the engine.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from pathlib import Path
-from typing import Any, Protocol, overload
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar, overload
 
 from pos_terminal.base.reasons import Reason
 from pos_terminal.base.wallet_types import (
@@ -27,9 +29,8 @@ from pos_terminal.base.wallet_types import (
     ServiceCheck,
 )
 from pos_terminal.config import Settings
-from pos_terminal.journal import EventView, PaymentState, PaymentView, RefundView, Report
+from pos_terminal.journal import PaymentView, RefundView
 from pos_terminal.journal.machine import Answer
-from pos_terminal.journal.reports import GroupTotals
 from pos_terminal.journal.states import PaymentEvent, RefundEvent
 
 
@@ -62,26 +63,11 @@ class WalletPort(Protocol):
     def close(self) -> None: ...
 
 
-class PaymentStore(Protocol):
-    """Payment rows: the intent before the send, every move by `apply` (the state table's
-    (state, event) -> move, journal/machine.py), the leases."""
+class Answers(Protocol):
+    """What recording a wallet's answer needs (outcomes.py): every move by `apply` (the state
+    table's (state, event) -> move, journal/machine.py), the row read back, the lease given up.
+    Every other port below builds on it."""
 
-    path: Path
-
-    def now(self) -> int: ...
-    def fingerprint(self, code: str) -> str: ...
-    def payments_with_code(self, code: str) -> list[PaymentView]: ...
-    def record_intent(
-        self, *, app_trans_id: str, amount: int, generation: str, kind: str = ...,
-        description: str = ..., items: Sequence[Any] = ..., payment_code: str | None = ...,
-        payload_hash: str | None = ..., message: Reason | str = ..., now: int | None = ...,
-        lease_ttl_ms: int | None = ..., code_window_ms: float | None = ...,
-        cashier_id: str | None = ..., sale_ref: str | None = ...,
-    ) -> PaymentView: ...
-    def find_by_sale_ref(self, sale_ref: str) -> PaymentView | None: ...
-    def code_matches(self, view: PaymentView, code: str) -> bool: ...
-    def claim_send(self, app_trans_id: str, ttl_ms: int) -> bool: ...
-    def release(self, app_trans_id: str) -> None: ...
     @overload
     def apply(self, subject: RefundView, event: RefundEvent, answer: Answer | None = ...,
               *, message: Reason | str, count_poll: bool = ..., release: bool = ...,
@@ -93,25 +79,47 @@ class PaymentStore(Protocol):
               release: bool = ..., grace_s: float = ..., reason: str = ..., who: str = ...,
               cashier_id: str | None = ...) -> PaymentView: ...
     def get(self, app_trans_id: str) -> PaymentView: ...
-    def find(self, app_trans_id: str) -> PaymentView | None: ...
-    def events(self, app_trans_id: str) -> list[EventView]: ...
-    def pending(self, limit: int | None = ...) -> list[PaymentView]: ...
+    def release(self, app_trans_id: str) -> None: ...
+    def get_refund(self, m_refund_id: str) -> RefundView: ...
+    def refund_release(self, m_refund_id: str) -> None: ...
+
+
+class Clock(Protocol):
+    def now(self) -> int: ...
+
+
+class Intents(Protocol):
+    """The intent, written before anything is sent (a quick pay, a gateway order)."""
+
+    def record_intent(
+        self, *, app_trans_id: str, amount: int, generation: str, kind: str = ...,
+        description: str = ..., items: Sequence[Any] = ..., payment_code: str | None = ...,
+        payload_hash: str | None = ..., message: Reason | str = ..., now: int | None = ...,
+        lease_ttl_ms: int | None = ..., code_window_ms: float | None = ...,
+        cashier_id: str | None = ..., sale_ref: str | None = ...,
+    ) -> PaymentView: ...
+
+
+class ChargeJournal(Answers, Clock, Intents, Protocol):
+    """The engine's charge (engine.Checkout.pay), its polling (follow, status, query_once) and
+    its own upkeep: the code's earlier payments, the sale's reference, the send's lease."""
+
+    def fingerprint(self, code: str) -> str: ...
+    def payments_with_code(self, code: str) -> list[PaymentView]: ...
+    def find_by_sale_ref(self, sale_ref: str) -> PaymentView | None: ...
+    def claim_send(self, app_trans_id: str, ttl_ms: int) -> bool: ...
     def pending_count(self) -> int: ...
-    def failed_since(self, since_ms: int) -> list[PaymentView]: ...
-    def late_charges_to_return(self, since_ms: int) -> list[PaymentView]: ...
-    def list_payments(
-        self, *, since_ms: int | None = ..., until_ms: int | None = ...,
-        states: Collection[PaymentState] | None = ..., limit: int | None = ...,
-        newest_first: bool = ...,
-    ) -> list[PaymentView]: ...
     def close(self) -> None: ...
 
 
-class RefundStore(Protocol):
-    """Refund rows: born REFUNDING before the request leaves, settled with their event."""
+class GatewayJournal(Answers, Clock, Intents, Protocol):
+    """A web-gateway order (gateway.py): its intent, then its answer."""
 
-    def now(self) -> int: ...
-    def get(self, app_trans_id: str) -> PaymentView: ...
+
+class RefundJournal(Answers, Clock, Protocol):
+    """Refund rows (refunds.py): born REFUNDING before the request leaves, settled with their
+    event."""
+
     def record_refund_intent(
         self, *, m_refund_id: str, app_trans_id: str, amount: int | None, description: str,
         request_ms: int, message: Reason | str = ..., lease_ttl_ms: int | None = ...,
@@ -120,35 +128,42 @@ class RefundStore(Protocol):
     ) -> RefundView: ...
     def find_refund_by_ref(self, refund_ref: str) -> RefundView | None: ...
     def refund_claim_send(self, m_refund_id: str, ttl_ms: int) -> bool: ...
-    def refund_release(self, m_refund_id: str) -> None: ...
-    def get_refund(self, m_refund_id: str) -> RefundView: ...
+
+
+class LateChargeJournal(RefundJournal, Protocol):
+    """Late charges (late_charges.py): the ones to return, and the refund that returned one
+    (returning one is a refund)."""
+
+    def late_charges_to_return(self, since_ms: int) -> list[PaymentView]: ...
     def auto_refund_of(self, app_trans_id: str) -> RefundView | None: ...
-    def refunds(self, app_trans_id: str | None = ...) -> list[RefundView]: ...
+
+
+class RecoveryJournal(LateChargeJournal, Protocol):
+    """Reconciliation (recovery.py): what is open, and what failed lately (it may land late);
+    it settles open refunds and sweeps late charges too."""
+
+    def pending(self, limit: int | None = ...) -> list[PaymentView]: ...
     def pending_refunds(self) -> list[RefundView]: ...
+    def failed_since(self, since_ms: int) -> list[PaymentView]: ...
 
 
-class ReportStore(Protocol):
-    """The day's totals: X (running), Z (closing the day, immutable once written)."""
-
-    def x_report(self) -> Report: ...
-    def close_day(self, *, ledger: bool = ...) -> Report: ...
-    def z_report(self, number: int) -> Report: ...
-    def z_numbers(self) -> list[int]: ...
-    def grouped_report(self, by: str, z_number: int | None = ...) -> list[GroupTotals]: ...
+class CheckoutJournal(ChargeJournal, GatewayJournal, RecoveryJournal, Protocol):
+    """The store a Checkout is given: every use's port at once, nothing more (journal.Journal is
+    the SQLite one). Each helper module asks its context for its own port only."""
 
 
-class JournalStore(PaymentStore, RefundStore, ReportStore, Protocol):
-    """The whole store the checkout depends on (journal.Journal is the SQLite one)."""
+J_co = TypeVar("J_co", covariant=True)
 
 
-class CheckoutContext(Protocol):
-    """What gateway orders, refunds and reconciliation use of a Checkout."""
+class CheckoutContext(Protocol[J_co]):
+    """What gateway orders, refunds, late charges and reconciliation use of a Checkout; `J_co`
+    is the journal port of that use (`CheckoutContext[RefundJournal]`...)."""
 
     settings: Settings
     client: WalletPort
 
     @property
-    def journal(self) -> JournalStore: ...
+    def journal(self) -> J_co: ...
     @property
     def requests_sent(self) -> int: ...
     def count_request(self) -> None: ...

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout import outcomes
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
-from pos_terminal.checkout.ports import CheckoutContext
+from pos_terminal.checkout.ports import CheckoutContext, RecoveryJournal
 from pos_terminal.journal import (
     PENDING_STATES,
     IllegalTransition,
@@ -63,7 +63,7 @@ class ReconcileReport:
 
 
 def reconcile(
-    co: CheckoutContext,
+    co: CheckoutContext[RecoveryJournal],
     *,
     on_progress: Callable[[PaymentView], None] | None = None,
     wait_s: float = 0.0,

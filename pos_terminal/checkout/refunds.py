@@ -18,7 +18,7 @@ from pos_terminal.checkout import outcomes
 from pos_terminal.checkout.errors import mark_refund
 from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
-from pos_terminal.checkout.ports import CheckoutContext
+from pos_terminal.checkout.ports import CheckoutContext, RefundJournal
 from pos_terminal.checkout.validation import check_refund_amount
 from pos_terminal.journal import (
     Answer,
@@ -44,7 +44,7 @@ def _no_answer(detail: Reason | str) -> Reason:
 
 
 def refund(
-    co: CheckoutContext,
+    co: CheckoutContext[RefundJournal],
     app_trans_id: str,
     amount: int | None,
     description: str,
@@ -104,7 +104,7 @@ def refund(
         raise
 
 
-def _send(co: CheckoutContext, view: RefundView, request: Refund, ttl_ms: int, *,
+def _send(co: CheckoutContext[RefundJournal], view: RefundView, request: Refund, ttl_ms: int, *,
           deadline_s: float | None, cancel: threading.Event | None) -> RefundView:
     """Send the recorded refund `view` (if this process still owns it) and follow it."""
     journal = co.journal
@@ -135,7 +135,7 @@ def _send(co: CheckoutContext, view: RefundView, request: Refund, ttl_ms: int, *
     return follow_refund(co, view, deadline_s=deadline_s, cancel=cancel)
 
 
-def _settle_own(co: CheckoutContext, m_refund_id: str, *, message: Reason,
+def _settle_own(co: CheckoutContext[RefundJournal], m_refund_id: str, *, message: Reason,
                answer: Answer | None = None) -> RefundView:
     """This process's refund was refused or never left: FAILED, lease released in the same
     transaction; if another process settled it meanwhile, its verdict stands."""
@@ -148,7 +148,7 @@ def _settle_own(co: CheckoutContext, m_refund_id: str, *, message: Reason,
 
 
 def follow_refund(
-    co: CheckoutContext, view: RefundView, *, deadline_s: float | None = None,
+    co: CheckoutContext[RefundJournal], view: RefundView, *, deadline_s: float | None = None,
     cancel: threading.Event | None = None,
 ) -> RefundView:
     cfg = co.settings.checkout
@@ -159,7 +159,7 @@ def follow_refund(
     return view
 
 
-def query_refund_once(co: CheckoutContext, view: RefundView) -> RefundView:
+def query_refund_once(co: CheckoutContext[RefundJournal], view: RefundView) -> RefundView:
     try:
         co.count_request()
         result = co.client.query_refund(view.m_refund_id)

@@ -8,7 +8,7 @@ provider would be a package beside it, chosen here.
 from __future__ import annotations
 
 from pos_terminal.checkout import Checkout
-from pos_terminal.checkout.ports import JournalStore, WalletPort
+from pos_terminal.checkout.ports import CheckoutJournal, WalletPort
 from pos_terminal.config import Settings
 from pos_terminal.wallet.adapter import ZaloPayWallet
 
@@ -20,7 +20,7 @@ def wallet_for(settings: Settings) -> ZaloPayWallet:
 
 
 def open_checkout(settings: Settings, client: WalletPort | None = None,
-                  journal: JournalStore | None = None) -> Checkout:
+                  journal: CheckoutJournal | None = None) -> Checkout:
     """A Checkout of `settings` over `client` (None: the configured provider, closed with the
     Checkout) and `journal` (None: the configured journal, likewise)."""
     if client is not None:

@@ -39,7 +39,7 @@ __all__ = ["Journal", "code_last4", "now_ms"]
 
 
 class Journal(StateMachine, DayReports, ReceiptPrints, Upkeep):
-    """The SQLite journal (checkout.ports.JournalStore). Thread-safe (one connection behind a
+    """The SQLite journal (checkout.ports.CheckoutJournal). Thread-safe (one connection behind a
     lock); several processes may share the file."""
 
     @classmethod
