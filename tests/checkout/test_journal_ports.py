@@ -10,8 +10,16 @@ import typing
 from types import ModuleType
 from typing import Any
 
-from pos_terminal.checkout import Checkout, PaymentState, RefundState
-from pos_terminal.checkout import gateway, late_charges, outcomes, recovery, refunds
+from pos_terminal.checkout import (
+    Checkout,
+    PaymentState,
+    RefundState,
+    gateway,
+    late_charges,
+    outcomes,
+    recovery,
+    refunds,
+)
 from pos_terminal.checkout.ports import (
     Answers,
     ChargeJournal,
