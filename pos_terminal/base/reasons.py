@@ -42,6 +42,11 @@ class Reason:
     def text(cls, text: str) -> Reason:
         return cls(TEXT, {"text": text})
 
+    def with_params(self, **params: Any) -> Reason:
+        """The same reason with `params` added or replaced: how a front end names its own
+        fields (the CLI's ``--item``) in a rule's reason before rendering it."""
+        return Reason(self.code, {**self.params, **{k: _plain(v) for k, v in params.items()}})
+
     def as_dict(self) -> dict[str, Any]:
         return {_MARK: self.code, "params": dict(self.params)}
 

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 
 from pos_terminal.base import amounts
 from pos_terminal.base.codes import CodeProblem, code_problem, format_problem
-from pos_terminal.base.money import format_vnd
 from pos_terminal.base.reasons import Reason
 from pos_terminal.base.wallet_types import Item
 from pos_terminal.checkout.errors import InvalidPayment
@@ -60,35 +59,26 @@ def check_code_format(code: str, scanner: ScannerSettings, field: str = "payment
     return code
 
 
-
-
-def check_description(description: object, label: str = "The description") -> str:
+def description_problem(description: object) -> Reason | None:
+    """The description rule: text on one line. The reason names no field: a front end that
+    names its own (the CLI's --description) renders it with `field`."""
     if not isinstance(description, str):
-        raise InvalidPayment("description", f"{label} must be text.")
+        return Reason.of("description.not_text")
     bad = control_character(description)
     if bad is not None:
-        raise InvalidPayment(
-            "description",
-            f"{label} holds a control character ({bad}: a newline, tab or similar). Use plain "
-            "text on one line; nothing was sent.",
-        )
-    return description
+        return Reason.of("description.control_character", bad=bad)
+    return None
 
 
-def check_items(
-    items: Sequence[Item], amount: int, *, items_label: str = "The items",
-    amount_label: str = "the amount",
-) -> tuple[Item, ...]:
-    """Items, when given, must add up to the amount charged; their names are plain text."""
+def items_problem(items: Sequence[Item], amount: int) -> Reason | None:
+    """The items rule: plain-text names, and (when given) adding up to the amount charged. A
+    front end names its own fields by rendering the reason with `field` (the items) and
+    `amount_field` (the CLI's --item and --amount)."""
     for item in items:
         for name, text in (("itemid", item.itemid), ("itemname", item.itemname)):
             bad = control_character(text)
             if bad is not None:
-                raise InvalidPayment(
-                    "items",
-                    f"{items_label}: an {name} holds a control character ({bad}). Use plain "
-                    "text; nothing was sent.",
-                )
+                return Reason.of("items.control_character", name=name, bad=bad)
     whole = all(
         isinstance(v, int) and not isinstance(v, bool)
         for item in items for v in (item.itemprice, item.itemquantity)
@@ -96,11 +86,20 @@ def check_items(
     if items and whole:  # (prices that are not whole numbers are refused by the wire checks)
         total = sum(item.itemprice * item.itemquantity for item in items)
         if total != amount:
-            raise InvalidPayment(
-                "items",
-                f"{items_label} add up to {format_vnd(total)} but {amount_label} is "
-                f"{format_vnd(amount)}. "
-                f"Make {amount_label} equal to the items' total (or leave the items out); "
-                "nothing was sent.",
-            )
+            return Reason.of("items.total", total=total, amount=amount)
+    return None
+
+
+def check_description(description: object) -> str:
+    problem = description_problem(description)
+    if problem is not None:
+        raise InvalidPayment("description", problem)
+    assert isinstance(description, str)
+    return description
+
+
+def check_items(items: Sequence[Item], amount: int) -> tuple[Item, ...]:
+    problem = items_problem(items, amount)
+    if problem is not None:
+        raise InvalidPayment("items", problem)
     return tuple(items)

@@ -23,8 +23,8 @@ from pos_terminal.counter.types import (
     Item,
     check_code,
     check_code_format,
-    check_description,
-    check_items,
+    description_problem,
+    items_problem,
 )
 from pos_terminal.text_safety import AbsurdNumber, bounded_int, clean
 
@@ -163,13 +163,15 @@ def read_request(settings: Settings, *, amount_text: str, code: str | None, code
     elif pin_stdin:
         pay_error(_("--pin-stdin checks the PIN of --cashier ID: give --cashier too. Nothing "
                     "was charged."), as_json=as_json, amount=amount, field="cashier")
-    try:
-        check_description(description, label="--description")
-        check_items(item_list, amount, items_label="The --item values",
-                    amount_label="--amount")
-    except InvalidPayment as exc:
-        field = "item" if exc.field == "items" else exc.field
-        pay_error(exc.message, as_json=as_json, amount=amount, field=field)
+    # the checkout's own rules, before a customer is asked to scan, in the options' names
+    problem = description_problem(description)
+    if problem is not None:
+        pay_error(str(problem.with_params(field="--description")), as_json=as_json,
+                  amount=amount, field="description")
+    problem = items_problem(item_list, amount)
+    if problem is not None:
+        pay_error(str(problem.with_params(field="--item", amount_field="--amount")),
+                  as_json=as_json, amount=amount, field="item")
     if scanner_spec is not None:
         from pos_terminal.cli.ui_cmds import scanner_unusable
         from pos_terminal.counter import missing_device

@@ -17,8 +17,8 @@ from pos_terminal.checkout.errors import Stopped, intent_of, refund_of
 from pos_terminal.checkout.validation import (
     check_code,
     check_code_format,
-    check_description,
-    check_items,
+    description_problem,
+    items_problem,
 )
 from pos_terminal.journal import (
     FINAL_STATES,
@@ -50,6 +50,7 @@ __all__ = [
     "ReconcileReport", "RedirectResult", "RefundNotAllowed", "RefundRefTaken", "RefundState",
     "RefundView",
     "Report", "RsaKeyError", "SaleRefTaken", "ServiceCheck", "Stopped", "UnknownPayment",
-    "UnknownRefund", "WalletError", "check_code", "check_code_format", "check_description",
-    "check_items", "intent_of", "late_charge_note", "mask_code", "pmc_name", "refund_of",
+    "UnknownRefund", "WalletError", "check_code", "check_code_format",
+    "description_problem", "intent_of", "items_problem", "late_charge_note", "mask_code",
+    "pmc_name", "refund_of",
 ]

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator
 from typing import Any
 
-from pos_terminal.base.money import format_vnd
 from pos_terminal.base.reasons import Reason, stored
 from pos_terminal.journal.connection import _REFUND_COLUMNS, _UNSET, _refund
 from pos_terminal.journal.errors import (
@@ -58,40 +57,31 @@ class RefundRows(LeaseRows):
                     raise RefundRefTaken(refund_ref, taken[0])
             payment = self._get_in(conn, app_trans_id)
             if payment.state is not PaymentState.SUCCEEDED:
-                raise RefundNotAllowed(
-                    f"Payment {app_trans_id} is {payment.state.value}; only a succeeded payment "
-                    "can be refunded."
-                )
+                raise RefundNotAllowed(Reason.of("refund.not_allowed.state",
+                                                 app_trans_id=app_trans_id,
+                                                 state=payment.state.value))
             if not payment.zp_trans_id:
-                raise RefundNotAllowed(
-                    f"Payment {app_trans_id} has no wallet transaction number (it was marked paid "
-                    "by hand); refund it from the merchant portal."
-                )
+                raise RefundNotAllowed(Reason.of("refund.not_allowed.no_transaction_number",
+                                                 app_trans_id=app_trans_id))
             if auto and conn.execute("SELECT 1 FROM refunds WHERE app_trans_id=? AND auto=1",
                                      (app_trans_id,)).fetchone():
-                raise AlreadyReturned(f"Payment {app_trans_id} already has its automatic return.")
-            in_flight = conn.execute(
+                raise AlreadyReturned(Reason.of("refund.already_returned",
+                                                app_trans_id=app_trans_id))
+            in_flight = int(conn.execute(
                 "SELECT coalesce(sum(amount), 0) FROM refunds WHERE app_trans_id=? AND state=?",
                 (app_trans_id, RefundState.REFUNDING.value),
-            ).fetchone()[0]
-            left = payment.amount - payment.refunded_amount - int(in_flight)
+            ).fetchone()[0])
+            left = payment.amount - payment.refunded_amount - in_flight
             wanted = left if amount is None else amount
+            sums = {"app_trans_id": app_trans_id, "paid": payment.amount,
+                    "refunded": payment.refunded_amount, "in_flight": in_flight}
             if wanted <= 0:
-                pending = " (refunds still in progress count too)" if in_flight else ""
                 if amount is not None and left > 0:
                     raise RefundNotAllowed(Reason.of("refund.amount.not_positive", value=amount))
-                raise RefundNotAllowed(
-                    f"Nothing is left to refund on {app_trans_id}: "
-                    f"{format_vnd(payment.amount)} paid, "
-                    f"{format_vnd(payment.refunded_amount)} refunded{pending}."
-                )
+                raise RefundNotAllowed(Reason.of("refund.nothing_left", **sums))
             if wanted > left:
-                raise RefundNotAllowed(
-                    f"Cannot refund {format_vnd(wanted)} on {app_trans_id}: only "
-                    f"{format_vnd(left)} is left ({format_vnd(payment.amount)} paid, "
-                    f"{format_vnd(payment.refunded_amount)} refunded, "
-                    f"{format_vnd(int(in_flight))} in progress)."
-                )
+                raise RefundNotAllowed(Reason.of("refund.more_than_left", wanted=wanted,
+                                                 left=left, **sums))
             if cashier_id is None:
                 cashier_id = payment.cashier_id
             conn.execute(
@@ -133,10 +123,9 @@ class RefundRows(LeaseRows):
             current = self._get_refund_in(conn, m_refund_id)
             moving = current.state is not to_state
             if moving and not can_move(current.state, to_state):
-                raise IllegalTransition(
-                    f"Refund {m_refund_id} cannot go from {current.state.value} to "
-                    f"{to_state.value}."
-                )
+                raise IllegalTransition(Reason.of(
+                    "refund.illegal_move", m_refund_id=m_refund_id,
+                    state=current.state.value, to_state=to_state.value))
             sets: dict[str, Any] = {"state": to_state.value, "message": stored(message),
                                     "updated_ms": t}
             for column, value in (

@@ -44,6 +44,19 @@ def _code_length(said: Said) -> str:
                        "or type the customer's whole code."))
 
 
+def _named(unnamed: str, named: str) -> Callable[[Said], str]:
+    """A sale's input refused by its rule (checkout/validation.py): in the sale's words, or in
+    the names a front end gives its fields (`field`, `amount_field`: the CLI's options)."""
+    return lambda said: said.say(unnamed if said["field"] is None else named,
+                                 total=said.format("amount", said["total"]))
+
+
+def _sums(msgid: str) -> Callable[[Said], str]:
+    """A refund's sums: the amount paid, refunded, in flight, wanted and left, as VND."""
+    return lambda said: said.say(msgid, **{name: said.format("amount", said[name]) for name in
+                                           ("paid", "refunded", "in_flight", "wanted", "left")})
+
+
 def _value(msgid: str) -> Callable[[Said], str]:
     """The refused value as it was given (not formatted as money: it may not be an amount)."""
     return lambda said: said.say(msgid, amount=said["value"])
@@ -70,6 +83,16 @@ register({
     "refund.amount.not_positive": _value(N_("A refund amount must be positive, not {amount}.")),
     "refund.not_allowed.state": N_("Payment {app_trans_id} is {state}; only a succeeded payment "
                                    "can be refunded."),
+    "refund.already_returned": N_("Payment {app_trans_id} already has its automatic "
+                                  "return."),
+    "refund.nothing_left": lambda said: _sums(N_(
+        "Nothing is left to refund on {app_trans_id}: {paid} paid, {refunded} refunded "
+        "(refunds still in progress count too).") if said["in_flight"] else N_(
+        "Nothing is left to refund on {app_trans_id}: {paid} paid, {refunded} refunded."))(said),
+    "refund.more_than_left": _sums(N_(
+        "Cannot refund {wanted} on {app_trans_id}: only {left} is left ({paid} paid, "
+        "{refunded} refunded, {in_flight} in progress).")),
+    "refund.illegal_move": N_("Refund {m_refund_id} cannot go from {state} to {to_state}."),
     "refund.not_allowed.no_transaction_number": N_(
         "Payment {app_trans_id} has no wallet transaction number (it was marked paid by hand); "
         "refund it from the merchant portal."),
@@ -91,6 +114,25 @@ register({
         "unknown. Run pos-terminal reconcile, and ask the customer to show a fresh code."), N_(
         "This payment code ({code}) belongs to payment {app_trans_id}, whose result is still "
         "unknown: the terminal keeps checking it. Ask the customer to show a fresh code.")),
+    # a sale's description and items
+    "description.not_text": _named(N_("The description must be text."),
+                                   N_("{field} must be text.")),
+    "description.control_character": _named(
+        N_("The description holds a control character ({bad}: a newline, tab or similar). "
+           "Use plain text on one line; nothing was sent."),
+        N_("{field} holds a control character ({bad}: a newline, tab or similar). Use plain "
+           "text on one line; nothing was sent.")),
+    "items.control_character": _named(
+        N_("The items: an {name} holds a control character ({bad}). Use plain text; nothing "
+           "was sent."),
+        N_("The {field} values: an {name} holds a control character ({bad}). Use plain text; "
+           "nothing was sent.")),
+    "items.total": _named(
+        N_("The items add up to {total} but the amount is {amount}. Make the amount equal to "
+           "the items' total (or leave the items out); nothing was sent."),
+        N_("The {field} values add up to {total} but {amount_field} is {amount}. Make "
+           "{amount_field} equal to the items' total (or leave the items out); nothing was "
+           "sent.")),
     # cashiers
     "pin.format": N_("A PIN is 4 to 8 digits (0-9), nothing else."),
     "cashier.name_missing": N_("A cashier needs a name (it is printed on receipts)."),
