@@ -150,3 +150,23 @@ def test_journal_info_and_compact(cli: Any) -> None:
     assert "full in about" in text.stdout and "WARNING" not in text.stderr
     compact = cli("journal", "compact")
     assert compact.exit_code == 0 and "journal compacted" in compact.stdout
+
+
+def test_refund_export_filters_by_a_refunds_own_states(cli: Any, journal_path: Path) -> None:
+    with Journal.open(journal_path) as journal:
+        journal.record_refund_intent(m_refund_id="open_one", app_trans_id="d3_0", amount=500,
+                                     description="", request_ms=1)
+    open_only = cli("journal", "export", "--what", "refunds", "--format", "json", "--from",
+                    _day(-3), "--state", "refunding")
+    assert open_only.exit_code == 0, open_only.stderr
+    assert [r["m_refund_id"] for r in json.loads(open_only.stdout)["refunds"]] == ["open_one"]
+    done = cli("journal", "export", "--what", "refunds", "--format", "json", "--from",
+               _day(-3), "--state", "refunded")
+    assert len(json.loads(done.stdout)["refunds"]) == 4
+    # a payment's state is no refund's: one sentence, nothing exported
+    wrong = cli("journal", "export", "--what", "refunds", "--state", "succeeded")
+    assert wrong.exit_code == 2 and not wrong.stdout
+    assert "--state succeeded is a payment's state; a refund is refunding, refunded, failed" \
+        in wrong.stderr
+    payments = cli("journal", "export", "--state", "refunding")
+    assert payments.exit_code == 2 and "give --what refunds too" in payments.stderr
