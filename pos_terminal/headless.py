@@ -17,7 +17,7 @@ One command a line in, one JSON object a line out:
 
 Every answer has "ok" and "command"; a refused or malformed line gets {"ok": false, "error": ...}
 and the loop goes on. PAY, STATUS and REFUND answers follow the one outcome rule of
-pos_terminal.counter.outcome: "outcome" and "exit_code" (0 paid, 1 definitely not paid, 2 nothing
+pos_terminal.counter.answers: "outcome" and "exit_code" (0 paid, 1 definitely not paid, 2 nothing
 sent, 3 unknown or needs review), and once a payment's intent exists, every answer about it
 (an unexpected error included) carries its state and app_trans_id. SIGINT / SIGTERM let the
 command under way finish (its journal write, then its answer) and end the session with
@@ -41,8 +41,7 @@ from pos_terminal.base.codes import mask_last4
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.reasons import Reason
-from pos_terminal.counter import Counter, ScannedCode, Scanner
-from pos_terminal.counter import outcome as verdict
+from pos_terminal.counter import Counter, ScannedCode, Scanner, answers
 from pos_terminal.counter.background import RECONCILE_EVERY_S, start_reconciler
 from pos_terminal.counter.cashiers import AuthorityRequired
 from pos_terminal.counter.sales import SaleDesk, SaleRefused, check_ref
@@ -215,8 +214,8 @@ class CounterLoop:
             self.emit(answer)
         except SaleRefused as exc:  # nothing charged: the sale's reference refused it
             self.emit({"ok": False, "command": command, "error": exc.message,
-                       "refused": exc.code, "outcome": verdict.Verdict.NOTHING_SENT.value,
-                       "exit_code": verdict.EXIT_NOTHING_SENT})
+                       "refused": exc.code, "outcome": answers.Verdict.NOTHING_SENT.value,
+                       "exit_code": answers.EXIT_NOTHING_SENT})
         except Exception as exc:  # every refusal of the engine is a sentence; keep serving
             self.emit(self._error_answer(command, rest.strip(), exc))
         else:
@@ -232,7 +231,7 @@ class CounterLoop:
         if command == "STATUS" and args and self.counter.payments.find(args) is not None:
             subject = args
         if subject is not None:
-            data, _code = verdict.error_answer(exc, self.counter.payments, subject, None)
+            data, _code = answers.error_answer(exc, self.counter.payments, subject, None)
             answer.update({k: v for k, v in data.items() if k != "error"})
             answer["ok"] = False
         elif command == "REFUND" and (m_refund_id := refund_of(exc)) is not None:
@@ -240,14 +239,14 @@ class CounterLoop:
                 refund = self.counter.refunds.get(m_refund_id)
             except Exception:
                 answer.update(m_refund_id=m_refund_id, state="refunding",
-                              outcome=verdict.Verdict.UNKNOWN.value,
-                              exit_code=verdict.EXIT_UNKNOWN)
+                              outcome=answers.Verdict.UNKNOWN.value,
+                              exit_code=answers.EXIT_UNKNOWN)
             else:
-                answer.update({k: v for k, v in verdict.refund_answer(refund).items()})
+                answer.update({k: v for k, v in answers.refund_answer(refund).items()})
                 answer["ok"] = False
         elif command == "PAY":
-            answer.update(outcome=verdict.Verdict.NOTHING_SENT.value,
-                          exit_code=verdict.EXIT_NOTHING_SENT)
+            answer.update(outcome=answers.Verdict.NOTHING_SENT.value,
+                          exit_code=answers.EXIT_NOTHING_SENT)
         return answer
 
     def _dispatch(self, command: str, args: str) -> dict[str, Any]:
@@ -267,9 +266,9 @@ class CounterLoop:
                                   "STATUS REF=<sale_ref>"))
             if args.upper().startswith(REF):
                 return self.sale_status(_sale_ref(args))
-            answer = verdict.payment_answer(self.counter.payments.status(args))
+            answer = answers.payment_answer(self.counter.payments.status(args))
             # As for PAY: ok only when paid, never for a payment still unknown or under review.
-            return {"ok": answer["outcome"] == verdict.Verdict.PAID.value, **answer}
+            return {"ok": answer["outcome"] == answers.Verdict.PAID.value, **answer}
         if command == "REFUND":
             return self.refund(args)
         if args:
@@ -300,14 +299,14 @@ class CounterLoop:
             raise LineError(_("no payment for sale {sale_ref}: it was never charged here "
                               "(PAY <amount> REF={sale_ref} charges it)").format(
                                   sale_ref=sale_ref))
-        answer = verdict.payment_answer(self.counter.payments.status(view.app_trans_id))
-        return {"ok": answer["outcome"] == verdict.Verdict.PAID.value, **answer}
+        answer = answers.payment_answer(self.counter.payments.status(view.app_trans_id))
+        return {"ok": answer["outcome"] == answers.Verdict.PAID.value, **answer}
 
     def _answer(self, view: PaymentView, code: ScannedCode | None = None) -> dict[str, Any]:
-        if verdict.of_payment(view) is verdict.Verdict.UNKNOWN:  # given up: returned if late
+        if answers.of_payment(view) is answers.Verdict.UNKNOWN:  # given up: returned if late
             view = self.counter.payments.abandon(view.app_trans_id)
-        answer = verdict.payment_answer(view)
-        return {"ok": answer["outcome"] == verdict.Verdict.PAID.value,
+        answer = answers.payment_answer(view)
+        return {"ok": answer["outcome"] == answers.Verdict.PAID.value,
                 "code": code.masked if code is not None else mask_last4(view.code_last4),
                 **answer}
 
@@ -336,7 +335,7 @@ class CounterLoop:
                 reason=_message(exc))) from None
         refund = self.counter.refunds.create(parts[0], amount, cancel=self.stop,
                                              cashier_id=asked_by, authorised_by=authorised_by)
-        return {"ok": refund.state.value != "failed", **verdict.refund_answer(refund)}
+        return {"ok": refund.state.value != "failed", **answers.refund_answer(refund)}
 
     def wait_for_code(self) -> ScannedCode:
         if self.scanner is None:

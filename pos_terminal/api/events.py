@@ -31,8 +31,8 @@ from pos_terminal.counter import (
     RefundSettled,
     ScannerStatus,
     ServiceStatus,
+    answers,
 )
-from pos_terminal.counter import outcome as verdict
 from pos_terminal.counter.types import PaymentView
 
 KEEP = 500
@@ -49,7 +49,7 @@ _DISPLAY_FIELDS = ("type", "sale_ref", "app_trans_id", "amount", "state", "outco
 def payment_fields(view: PaymentView) -> dict[str, Any]:
     return {"sale_ref": view.sale_ref, "app_trans_id": view.app_trans_id,
             "amount": view.amount, "state": view.state.value,
-            "outcome": verdict.of_payment(view).value, "needs_review": view.needs_review,
+            "outcome": answers.of_payment(view).value, "needs_review": view.needs_review,
             "late": view.late, "abandoned": view.abandoned, "message": view.message}
 
 

@@ -16,8 +16,7 @@ from pos_terminal.api.errors import ApiError
 from pos_terminal.api.models import REF, AbortIn, PaymentIn
 from pos_terminal.api.terminal import Terminal, terminal_of
 from pos_terminal.base.i18n import _
-from pos_terminal.counter import UNRESOLVED, SaleLine
-from pos_terminal.counter import outcome as verdict
+from pos_terminal.counter import UNRESOLVED, SaleLine, answers
 from pos_terminal.counter.types import PaymentView, check_code_format
 
 router = APIRouter(prefix="/v1/payments", tags=["payments"])
@@ -25,7 +24,7 @@ router = APIRouter(prefix="/v1/payments", tags=["payments"])
 
 def payment_answer(view: PaymentView) -> dict[str, Any]:
     """The same fields as `pay --json` (sale_ref among them)."""
-    return verdict.payment_answer(view)
+    return answers.payment_answer(view)
 
 
 def _waiting_answer(terminal: Terminal, sale_ref: str) -> dict[str, Any] | None:
@@ -33,9 +32,9 @@ def _waiting_answer(terminal: Terminal, sale_ref: str) -> dict[str, Any] | None:
     waiting = terminal.desk.waiting(sale_ref)
     if waiting is None:
         return None
-    return verdict.contract(_("Waiting for the customer's payment code; nothing is charged "
+    return answers.contract(_("Waiting for the customer's payment code; nothing is charged "
                               "yet. Do not start another payment for this sale."), waiting[0],
-                            state="waiting_for_code", verdict=verdict.Verdict.UNKNOWN,
+                            state="waiting_for_code", verdict=answers.Verdict.UNKNOWN,
                             sale_ref=sale_ref)
 
 
@@ -83,7 +82,7 @@ def _aborted(terminal: Terminal, sale_ref: str | None = None,
         raise ApiError("not_found", _("No payment for sale {sale_ref}: nothing to "
                                       "abort.").format(sale_ref=sale_ref)) from None
     if view is None:
-        return verdict.contract(_("Aborted before a payment code was read: nothing was "
+        return answers.contract(_("Aborted before a payment code was read: nothing was "
                                   "charged."), None, state="aborted", sale_ref=sale_ref)
     return payment_answer(view)
 

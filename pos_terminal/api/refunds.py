@@ -16,7 +16,7 @@ from pos_terminal.api.terminal import Terminal, terminal_of
 from pos_terminal.base.amounts import check_refund_amount
 from pos_terminal.base.i18n import _
 from pos_terminal.base.reasons import Reason
-from pos_terminal.counter import outcome as verdict
+from pos_terminal.counter import answers
 from pos_terminal.counter.admin import ApiToken
 from pos_terminal.counter.types import InvalidPayment, RefundRefTaken, RefundView
 
@@ -49,14 +49,14 @@ def refund(body: RefundIn, request: Request,
     authorised_by = _authorised_by(terminal, token, body)
     existing = counter.refunds.find_by_ref(body.refund_ref)
     if existing is not None:
-        return verdict.refund_answer(_same(existing, body))
+        return answers.refund_answer(_same(existing, body))
     try:
         # who asked: the payment's cashier (the POS names no cashier); who authorised: above
         view = counter.refunds.create(body.app_trans_id, body.amount, body.description,
                                       authorised_by=authorised_by, refund_ref=body.refund_ref)
     except RefundRefTaken as exc:  # the same refund_ref recorded meanwhile (a parallel retry)
         view = _same(counter.refunds.get(exc.m_refund_id), body)
-    return verdict.refund_answer(view)
+    return answers.refund_answer(view)
 
 
 @router.get("", summary="The refund under a refund_ref")
@@ -66,10 +66,10 @@ def by_ref(request: Request, _token: RefundToken,
     if found is None:
         raise ApiError("not_found", _("No refund under {ref}: it was never made here.").format(
             ref=refund_ref))
-    return verdict.refund_answer(found)
+    return answers.refund_answer(found)
 
 
 @router.get("/{m_refund_id}", summary="A refund by its m_refund_id")
 def by_id(m_refund_id: str, request: Request,
           _token: RefundToken) -> dict[str, Any]:
-    return verdict.refund_answer(terminal_of(request).counter.refunds.get(m_refund_id))
+    return answers.refund_answer(terminal_of(request).counter.refunds.get(m_refund_id))

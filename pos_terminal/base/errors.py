@@ -15,7 +15,7 @@ from pos_terminal.base.reasons import TEXT, Reason, render
 class ExitCode(IntEnum):
     """The one exit-code table of every command, one meaning a number (docs/commands.md). The
     money commands' code is decided by the outcome rule (checkout/verdict.py's verdict, turned
-    into an exit code by counter/outcome.py)."""
+    into an exit code by counter/answers.py)."""
 
     PAID = 0  # paid; for any other command: done
     NOT_PAID = 1  # definitely not paid (said only when certain), or the operation failed

@@ -7,7 +7,7 @@
     NEEDS_REVIEW  flagged for a person
 
 "Not paid" is never said while the outcome is unknown. The front ends turn a verdict into their
-answer: the JSON contract keys and the exit code (counter/outcome.py), a screen's headline.
+answer: the JSON contract keys and the exit code (counter/answers.py), a screen's headline.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from pos_terminal.base.i18n import _
 from pos_terminal.base.money import format_vnd
 from pos_terminal.cli.common import load_settings_or_exit, print_json
 from pos_terminal.cli.money_common import back_office, fail, payment_line, refund_line
-from pos_terminal.counter import outcome as verdict
+from pos_terminal.counter import answers
 from pos_terminal.counter.types import (
     JournalError,
     PaymentState,
@@ -168,7 +168,7 @@ def journal_list(ctx: click.Context, since: str | None, until: str | None,
             refunded = (" (" + _("refunded {amount}").format(
                 amount=format_vnd(r.refunded_amount)) + ")" if r.refunded_amount else "")
             click.echo(f"{format_stamp(r.created_ms)}  {r.app_trans_id:<32} "
-                       f"{verdict.state_label(r.state.value):<10} "
+                       f"{answers.state_label(r.state.value):<10} "
                        f"{format_vnd(r.amount):>15}{refunded}{flag}")
     if not count:
         click.echo(_("no payments"))

@@ -4,7 +4,7 @@ refund is shown as.
 
 Exit codes (the CLI contract of DESIGN.md): 0 succeeded, 1 failed or declined, 3 still
 unresolved (processing or unknown after the deadline), 2 usage, configuration or journal error.
-With --json every command prints exactly one JSON object on stdout (counter/outcome.py builds
+With --json every command prints exactly one JSON object on stdout (counter/answers.py builds
 it from the core's verdict)."""
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ from pos_terminal.base.i18n import _
 from pos_terminal.base.money import format_vnd
 from pos_terminal.cli.common import EXIT_UNRESOLVED, EXIT_USAGE, SignalStop, print_json
 from pos_terminal.config import Settings
-from pos_terminal.counter import Counter, open_counter
-from pos_terminal.counter import outcome as verdict
+from pos_terminal.counter import Counter, answers, open_counter
 from pos_terminal.counter.office import BackOffice
 from pos_terminal.counter.types import (
     JournalError,
@@ -51,9 +50,9 @@ def fail(message: str, *, as_json: bool, code: int = EXIT_USAGE, **extra: Any) -
 def not_sent(message: str, amount: int | None, *, state: str = "failed",
              app_trans_id: str | None = None) -> dict[str, Any]:
     """The CLI contract keys, for a result that is not (or not only) a journal row."""
-    v = (verdict.Verdict.NOTHING_SENT if app_trans_id is None and state == "failed"
-         else verdict.Verdict.UNKNOWN)
-    return verdict.contract(message, amount, state=state, app_trans_id=app_trans_id, verdict=v)
+    v = (answers.Verdict.NOTHING_SENT if app_trans_id is None and state == "failed"
+         else answers.Verdict.UNKNOWN)
+    return answers.contract(message, amount, state=state, app_trans_id=app_trans_id, verdict=v)
 
 
 def pay_error(message: str, *, as_json: bool, amount: int | None, field: str | None = None,
@@ -69,8 +68,8 @@ def pay_error(message: str, *, as_json: bool, amount: int | None, field: str | N
 def unexpected(co: Counter, exc: Exception, *, as_json: bool, kind: str,
                subject: str | None, amount: int | None) -> NoReturn:
     """Any error nobody planned for: never a traceback, never exit 1 while the outcome is
-    unknown. The answer is the journal's row when there is one (verdict.error_answer)."""
-    error = verdict.describe_error(exc)
+    unknown. The answer is the journal's row when there is one (answers.error_answer)."""
+    error = answers.describe_error(exc)
     click.echo(_("error: unexpected {error}").format(error=error), err=True)
     if kind == "refund" and subject is not None:
         try:
@@ -78,18 +77,18 @@ def unexpected(co: Counter, exc: Exception, *, as_json: bool, kind: str,
         except Exception:
             refund = None
         if refund is not None:
-            data = verdict.refund_answer(refund, error=error)
+            data = answers.refund_answer(refund, error=error)
             if as_json:
                 print_json(data)
             exit_with(int(data["exit_code"]))
     if kind == "reconcile":
         if as_json:
-            print_json(verdict.contract(str(verdict.unexpected(error, None)).replace(
+            print_json(answers.contract(str(answers.unexpected(error, None)).replace(
                 "before the payment was recorded", "while reconciling"), None,
-                state=S.UNKNOWN.value, verdict=verdict.Verdict.UNKNOWN, error=error))
+                state=S.UNKNOWN.value, verdict=answers.Verdict.UNKNOWN, error=error))
         exit_with(EXIT_UNRESOLVED)
     target = subject if kind in ("pay", "status") else None
-    data, code = verdict.error_answer(exc, co.payments, target, amount)
+    data, code = answers.error_answer(exc, co.payments, target, amount)
     if kind == "status" and target is not None and code == EXIT_USAGE:
         code = EXIT_UNRESOLVED
     if kind == "refund" and code == EXIT_USAGE and refund_of(exc) is not None:
@@ -144,7 +143,7 @@ def back_office(settings: Settings, as_json: bool) -> Iterator[BackOffice]:
 
 
 def payment_line(view: PaymentView) -> str:
-    state = verdict.state_label(view.state.value).upper()
+    state = answers.state_label(view.state.value).upper()
     if view.late:
         state += " " + _("(LATE: charged after the terminal said failed)")
     elif view.charged_late:
@@ -162,7 +161,7 @@ def payment_line(view: PaymentView) -> str:
 
 def refund_line(view: RefundView) -> str:
     return (_("REFUND {state}  {amount}  {m_refund_id}  (payment {app_trans_id})").format(
-        state=verdict.state_label(view.state.value).upper(), amount=format_vnd(view.amount),
+        state=answers.state_label(view.state.value).upper(), amount=format_vnd(view.amount),
         m_refund_id=view.m_refund_id, app_trans_id=view.app_trans_id)
         + f"\n  {clean(view.message)}")
 
@@ -172,7 +171,7 @@ def answer_payment(view: PaymentView, as_json: bool, stop: SignalStop | None = N
     if stop is not None and stop.name:
         extra["signal"] = stop.name
     if as_json:
-        print_json(verdict.payment_answer(view, **extra))
+        print_json(answers.payment_answer(view, **extra))
     else:
         click.echo(payment_line(view))
-    exit_with(verdict.payment_exit(view))
+    exit_with(answers.payment_exit(view))

@@ -23,8 +23,7 @@ from pos_terminal.cli.money_common import (
     payment_line,
     unexpected,
 )
-from pos_terminal.counter import Counter, PaymentProgress
-from pos_terminal.counter import outcome as verdict
+from pos_terminal.counter import Counter, PaymentProgress, answers
 from pos_terminal.counter.payments import PaymentService
 from pos_terminal.counter.types import (
     FINAL_STATES,
@@ -60,7 +59,7 @@ def show_progress(co: Counter, as_json: bool) -> None:
                 view.polls, _("{count} queries").format(count=view.polls))
             why = _(": no answer to the charge; asking the service whether it arrived "
                     "({queries})").format(queries=queries)
-        line = (f"{verdict.state_label(view.state.value)} "
+        line = (f"{answers.state_label(view.state.value)} "
                 f"({time.monotonic() - started:.1f} s){why}")
         if last == [line]:
             return
@@ -130,18 +129,18 @@ def refusal_answer(exc: CodeRefused, payments: PaymentService, amount: int,
         shown: PaymentView | None = None
         if other is not None:
             shown = replace(other, why=Reason.text(message))
-            data = verdict.payment_answer(shown)
-            data.update(outcome=verdict.Verdict.UNKNOWN.value, exit_code=verdict.EXIT_UNKNOWN)
+            data = answers.payment_answer(shown)
+            data.update(outcome=answers.Verdict.UNKNOWN.value, exit_code=answers.EXIT_UNKNOWN)
         else:
-            data = verdict.contract(message, amount, state=PaymentState.PROCESSING.value,
-                                    verdict=verdict.Verdict.UNKNOWN)
+            data = answers.contract(message, amount, state=PaymentState.PROCESSING.value,
+                                    verdict=answers.Verdict.UNKNOWN)
         data.update(refused=exc.reason, previous_app_trans_id=exc.app_trans_id)
-        return data, verdict.EXIT_UNKNOWN, shown
+        return data, answers.EXIT_UNKNOWN, shown
     message = exc.message
     if exc.reason != "charged" and other is not None:  # it settled meanwhile
         message += " " + _("That payment is now {state}: see `pos-terminal status "
                            "{app_trans_id}`.").format(state=state_label(other.state.value),
                                                       app_trans_id=other.app_trans_id)
-    return ({**verdict.contract(message, amount, verdict=verdict.Verdict.NOT_PAID),
+    return ({**answers.contract(message, amount, verdict=answers.Verdict.NOT_PAID),
              "refused": exc.reason, "previous_app_trans_id": exc.app_trans_id},
-            verdict.EXIT_NOT_PAID, None)
+            answers.EXIT_NOT_PAID, None)

@@ -10,7 +10,7 @@ from pos_terminal.cli.common import load_settings_or_exit, stop_on_signals
 from pos_terminal.cli.money_common import answer_payment, counter_for
 from pos_terminal.cli.pay_answers import not_paid, show_progress
 from pos_terminal.cli.pay_inputs import read_request
-from pos_terminal.counter import outcome as verdict
+from pos_terminal.counter import answers
 from pos_terminal.counter.types import CheckoutError, JournalError, WalletError, intent_of
 
 
@@ -73,7 +73,7 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
                                    cancel=stop.event, stop=stop.event, cashier_id=cashier_id)
         except (CheckoutError, JournalError, WalletError) as exc:
             not_paid(co, exc, amount=amount, as_json=as_json, signal=stop.name)
-        if verdict.of_payment(view) is verdict.Verdict.UNKNOWN:  # exit 3: the cashier gives up
+        if answers.of_payment(view) is answers.Verdict.UNKNOWN:  # exit 3: the cashier gives up
             view = co.payments.abandon(view.app_trans_id, cashier_id=cashier_id)
     answer_payment(view, as_json, stop)
 

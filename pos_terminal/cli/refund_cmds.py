@@ -25,7 +25,7 @@ from pos_terminal.cli.money_common import (
     refund_line,
     unexpected,
 )
-from pos_terminal.counter import outcome as verdict
+from pos_terminal.counter import answers
 from pos_terminal.counter.types import (
     CashierError,
     FieldError,
@@ -90,10 +90,10 @@ def refund_cmd(ctx: click.Context, app_trans_id: str, amount_text: str | None,
                            amount=None)
             fail(exc.message, as_json=as_json)
     if as_json:
-        print_json(verdict.refund_answer(view, **({"signal": stop.name} if stop.name else {})))
+        print_json(answers.refund_answer(view, **({"signal": stop.name} if stop.name else {})))
     else:
         click.echo(refund_line(view))
-    exit_with(verdict.refund_exit(view))
+    exit_with(answers.refund_exit(view))
 
 
 @click.command("override")
@@ -131,7 +131,7 @@ def override_cmd(ctx: click.Context, app_trans_id: str, mark: str, reason: str,
         print_json(view.to_json())
     else:
         click.echo(payment_line(view))
-    exit_with(verdict.state_exit(view.state))
+    exit_with(answers.state_exit(view.state))
 
 
 def register(group: click.Group) -> None:

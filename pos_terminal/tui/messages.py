@@ -10,8 +10,8 @@ from textual.message import Message
 from pos_terminal.counter import PrintOutcome, ScannedCode
 
 if TYPE_CHECKING:
-    from pos_terminal.tui.outcome import Outcome
     from pos_terminal.tui.payment import PaymentRun
+    from pos_terminal.tui.result_summary import ResultSummary
 
 
 class CodeScanned(Message):
@@ -45,7 +45,7 @@ class PaymentTakesLong(Message):
 class PaymentConcluded(Message):
     """The payment's outcome: the screens following it go to Result."""
 
-    def __init__(self, run: PaymentRun, outcome: Outcome) -> None:
+    def __init__(self, run: PaymentRun, outcome: ResultSummary) -> None:
         super().__init__()
         self.run = run
         self.outcome = outcome

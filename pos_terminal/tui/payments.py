@@ -24,8 +24,8 @@ from pos_terminal.counter import (
     ScannedCode,
 )
 from pos_terminal.tui.messages import PaymentConcluded, PaymentTakesLong, PaymentUpdated
-from pos_terminal.tui.outcome import Outcome
 from pos_terminal.tui.payment import PaymentRun
+from pos_terminal.tui.result_summary import ResultSummary
 from pos_terminal.tui.sales import Sale
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ class PaymentController:
             return
         view = self._counter().payments.abandon(run.view.app_trans_id)
         run.view = view
-        self._conclude(run, Outcome.from_view(view))
+        self._conclude(run, ResultSummary.from_view(view))
 
     def stop(self) -> None:
         if self.run is not None:
@@ -114,7 +114,7 @@ class PaymentController:
                 message += " " + _("The payment is kept in the journal and checked again in "
                                    "the background: see History before charging again.")
             open_payment = run.view is not None and not run.view.is_final
-            self._conclude(run, Outcome.from_error(run.sale.amount, message,
+            self._conclude(run, ResultSummary.from_error(run.sale.amount, message,
                                                    retry=not open_payment))
         else:
             run.view = event.view
@@ -123,13 +123,13 @@ class PaymentController:
                 self._tell(run, PaymentUpdated(run))
                 self._takes_long(run)
                 return
-            self._conclude(run, Outcome.from_view(event.view))
+            self._conclude(run, ResultSummary.from_view(event.view))
 
     def _takes_long(self, run: PaymentRun) -> None:
         if self.run is run and not (run.finished and not run.unresolved):
             self._tell(run, PaymentTakesLong(run))
 
-    def _conclude(self, run: PaymentRun, outcome: Outcome) -> None:
+    def _conclude(self, run: PaymentRun, outcome: ResultSummary) -> None:
         run.cancel.set()
         if self.run is run:
             self.run = None

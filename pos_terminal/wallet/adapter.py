@@ -29,7 +29,7 @@ from .client import PreparedQuickPay, WalletClient
 from .ids import new_app_trans_id, new_refund_id
 from .messages import EmbedData, GatewayOrder, QuickPayOrder, RefundRequest
 from .probe import check_service
-from .results import Outcome, PaymentResult, RefundResult
+from .results import AnswerStatus, PaymentResult, RefundResult
 from .returncodes import success_with_failure_detail
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 def charge_answer(result: PaymentResult, *, from_query: bool) -> ChargeAnswer:
     """A quick pay's answer (`from_query` False) or a status query's, in the terminal's words."""
     problems: tuple[Reason, ...] = ()
-    if result.outcome is Outcome.SUCCEEDED and success_with_failure_detail(
+    if result.outcome is AnswerStatus.SUCCEEDED and success_with_failure_detail(
             result.sub_return_code):
         problems = (Reason.of("problem.failure_subcode", code=result.return_code,
                               sub_code=result.sub_return_code),)

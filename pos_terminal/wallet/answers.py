@@ -29,10 +29,10 @@ from .fields import (
     wire,
 )
 from .results import (
+    AnswerStatus,
     Bank,
     BankList,
     GatewayOrderResult,
-    Outcome,
     PaymentResult,
     RefundResult,
 )
@@ -196,26 +196,26 @@ def payment_result(data: Answer, generation: str, app_trans_id: str) -> PaymentR
     processing_flag = get_bool(data, names.is_processing)
     duplicate = code == RC_DUPLICATE
     if rc == RC_SUCCESS:
-        outcome = Outcome.SUCCEEDED
+        outcome = AnswerStatus.SUCCEEDED
     elif code == RC_NOT_FOUND:
-        outcome = Outcome.NOT_FOUND
+        outcome = AnswerStatus.NOT_FOUND
     elif duplicate:
-        outcome = Outcome.PROCESSING  # the order exists: only a status query can tell
+        outcome = AnswerStatus.PROCESSING  # the order exists: only a status query can tell
     elif generation == "v2":
         if rc == RC_V2_PROCESSING:
-            outcome = Outcome.PROCESSING
+            outcome = AnswerStatus.PROCESSING
         elif rc == RC_V2_FAILED or rc < 0:
-            outcome = Outcome.FAILED
+            outcome = AnswerStatus.FAILED
         elif processing_flag:
-            outcome = Outcome.PROCESSING
+            outcome = AnswerStatus.PROCESSING
         else:
             raise UnreadableAnswer(f"the service answered with an unknown return_code {rc}")
     elif rc == RC_V001_PROCESSING or processing_flag or rc > RC_SUCCESS:
         # A positive legacy code that is neither success nor a documented failure is not a
         # failure: the charge may be in progress, so only a status query can tell.
-        outcome = Outcome.PROCESSING
+        outcome = AnswerStatus.PROCESSING
     else:
-        outcome = Outcome.FAILED  # legacy: a code below 1 is a failure
+        outcome = AnswerStatus.FAILED  # legacy: a code below 1 is a failure
     message = _message(data, generation)
     return PaymentResult(
         app_trans_id=app_trans_id,
@@ -226,7 +226,7 @@ def payment_result(data: Answer, generation: str, app_trans_id: str) -> PaymentR
         why=describe(rc, sub, message),
         zp_trans_id=get_id(data, names.zp_trans_id),
         amount=get_int(data, names.amount, required=False),
-        is_processing=processing_flag or (outcome is Outcome.PROCESSING and not duplicate),
+        is_processing=processing_flag or (outcome is AnswerStatus.PROCESSING and not duplicate),
         raw=dict(data),
         duplicate=duplicate,
     )
@@ -237,18 +237,18 @@ def refund_result(data: Answer, generation: str, m_refund_id: str) -> RefundResu
     check_echo(data, names.m_refund_id, m_refund_id)
     rc, sub, code = _codes(data, generation)
     if rc == RC_SUCCESS:
-        outcome = Outcome.SUCCEEDED
+        outcome = AnswerStatus.SUCCEEDED
     elif code == RC_NOT_FOUND:
-        outcome = Outcome.NOT_FOUND
+        outcome = AnswerStatus.NOT_FOUND
     elif generation == "v2":
         if rc == RC_V2_PROCESSING:
-            outcome = Outcome.PROCESSING
+            outcome = AnswerStatus.PROCESSING
         elif rc == RC_V2_FAILED or rc < 1:
-            outcome = Outcome.FAILED
+            outcome = AnswerStatus.FAILED
         else:
             raise UnreadableAnswer(f"the service answered with an unknown return_code {rc}")
     else:
-        outcome = Outcome.PROCESSING if rc > 1 else Outcome.FAILED
+        outcome = AnswerStatus.PROCESSING if rc > 1 else AnswerStatus.FAILED
     message = _message(data, generation)
     return RefundResult(
         m_refund_id=m_refund_id,

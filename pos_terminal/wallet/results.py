@@ -13,8 +13,9 @@ from pos_terminal.base.wallet_types import Bank, BankList, WalletOutcome
 from .returncodes import REQUEST_REFUSALS, SEND_AMBIGUOUS, deciding_code
 
 
-class Outcome(StrEnum):
-    """What the answer says, as read."""
+class AnswerStatus(StrEnum):
+    """What the service's answer says of an order or a refund, as read (what it means for the
+    payment is the adapter's `WalletOutcome`)."""
 
     SUCCEEDED = "succeeded"
     PROCESSING = "processing"
@@ -22,13 +23,13 @@ class Outcome(StrEnum):
     NOT_FOUND = "not_found"
 
 
-def _meaning(outcome: Outcome, code: int, *, from_query: bool,
+def _meaning(outcome: AnswerStatus, code: int, *, from_query: bool,
              ambiguous: frozenset[int]) -> WalletOutcome:
-    if outcome is Outcome.SUCCEEDED:
+    if outcome is AnswerStatus.SUCCEEDED:
         return WalletOutcome.PAID
-    if outcome is Outcome.PROCESSING:
+    if outcome is AnswerStatus.PROCESSING:
         return WalletOutcome.PROCESSING
-    if outcome is Outcome.NOT_FOUND:
+    if outcome is AnswerStatus.NOT_FOUND:
         return WalletOutcome.NOT_FOUND
     if from_query and code in REQUEST_REFUSALS:
         return WalletOutcome.REFUSED_REQUEST
@@ -47,7 +48,7 @@ class PaymentResult:
     """
 
     app_trans_id: str
-    outcome: Outcome
+    outcome: AnswerStatus
     return_code: int
     sub_return_code: int | None
     message: str  # the service's own text
@@ -71,7 +72,7 @@ class PaymentResult:
 @dataclass(frozen=True)
 class RefundResult:
     m_refund_id: str
-    outcome: Outcome  # SUCCEEDED means refunded
+    outcome: AnswerStatus  # SUCCEEDED means refunded
     return_code: int
     sub_return_code: int | None
     message: str
@@ -159,5 +160,15 @@ class CallbackResult:
         return str(value) if isinstance(value, int | str) and not isinstance(value, bool) else None
 
 
-__all__ = ["Bank", "BankList", "CallbackResult", "GatewayOrderResult", "Outcome", "PaymentResult",
-           "RedirectResult", "RefundResult", "WalletOutcome", "pmc_name"]
+__all__ = [
+    "AnswerStatus",
+    "Bank",
+    "BankList",
+    "CallbackResult",
+    "GatewayOrderResult",
+    "PaymentResult",
+    "RedirectResult",
+    "RefundResult",
+    "WalletOutcome",
+    "pmc_name",
+]

@@ -14,8 +14,7 @@ from typing import Any
 from pos_terminal.checkout import Checkout, PaymentState
 from pos_terminal.checkout.hooks import PAUSE_AT, PAUSE_FILE
 from pos_terminal.config import Settings
-from pos_terminal.counter import open_checkout
-from pos_terminal.counter import outcome as verdict
+from pos_terminal.counter import answers, open_checkout
 from pos_terminal.sentences.labels import headline
 from pos_terminal.sentences.reports import report_lines
 from tests.checkout.conftest import (
@@ -53,7 +52,7 @@ def _abandoned_then_charged(settings: Settings, emulator: Any, hold: ProcessingH
     gave_up = co.abandon(view.app_trans_id)
     assert (gave_up.state, gave_up.abandoned, gave_up.message) == (S.PROCESSING, True,
                                                                    GAVE_UP_REFUND)
-    assert verdict.payment_exit(gave_up) == 3
+    assert answers.payment_exit(gave_up) == 3
     hold.release()
     wait_until("the late charge", lambda: charged(emulator, view.app_trans_id))
     return co, view.app_trans_id
@@ -135,7 +134,7 @@ def test_review_leaves_a_late_charge_to_a_person(
         assert co.journal.refunds(view.app_trans_id) == []
         # a person decides: the customer paid only this way, the sale stands
         kept = co.override(view.app_trans_id, S.SUCCEEDED, "customer paid only by wallet", "lan")
-        assert (kept.state, kept.needs_review, verdict.payment_exit(kept)) == (S.SUCCEEDED,
+        assert (kept.state, kept.needs_review, answers.payment_exit(kept)) == (S.SUCCEEDED,
                                                                                False, 0)
         co.reconcile()  # and it is not flagged or returned again
         assert co.journal.get(view.app_trans_id).needs_review is False

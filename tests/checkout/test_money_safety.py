@@ -16,8 +16,7 @@ import pytest
 from pos_terminal.checkout import Checkout, PaymentState
 from pos_terminal.checkout.outcomes import SENDER_LIVE
 from pos_terminal.config import Settings
-from pos_terminal.counter import open_checkout
-from pos_terminal.counter import outcome as verdict
+from pos_terminal.counter import answers, open_checkout
 from pos_terminal.journal import CodeClaimed, Journal, lease
 from pos_terminal.sentences import use_front_end
 from pos_terminal.sentences.labels import headline
@@ -57,8 +56,8 @@ def test_an_answer_that_does_not_fit_the_order_needs_review(
     assert "do not charge again" in view.message and "History (O: override)" in view.message
     use_front_end("commands")  # the CLI's next step for the same row is its command
     assert view.message.endswith("then mark it with pos-terminal override.")
-    assert verdict.payment_exit(view) == 3
-    assert verdict.payment_answer(view)["outcome"] == "needs_review"
+    assert answers.payment_exit(view) == 3
+    assert answers.payment_answer(view)["outcome"] == "needs_review"
     assert events[-1].kind == "review"
     assert len(charged(emulator, view.app_trans_id)) == 1  # it was charged: never "not paid"
 
@@ -110,7 +109,7 @@ def test_absurd_status_answers_keep_the_payment_open(settings: Settings, emulato
     add_fault(emulator, endpoint="query", mode="answer_huge_code", count=0)
     with open_checkout(settings) as co:
         view = co.pay(15_000, wallet_code(emulator, "an"), deadline_s=1.0)
-    assert view.state is S.UNKNOWN and verdict.payment_exit(view) == 3
+    assert view.state is S.UNKNOWN and answers.payment_exit(view) == 3
 
 
 def test_nan_poll_intervals_given_programmatically(settings: Settings, emulator: Any) -> None:
@@ -132,7 +131,7 @@ def _concluded_failed_then_charged(settings: Settings, emulator: Any) -> tuple[C
     add_fault(emulator, endpoint="quick_pay", mode="delay_before_commit", delay_s=2.5)
     co = open_checkout(settings)
     view = co.pay(15_000, wallet_code(emulator, "an"))
-    assert view.state is S.FAILED and verdict.payment_exit(view) == 1
+    assert view.state is S.FAILED and answers.payment_exit(view) == 1
     wait_until("the late charge", lambda: charged(emulator, view.app_trans_id))
     return co, view.app_trans_id
 
@@ -159,7 +158,7 @@ def test_a_late_success_is_recorded_and_counted(settings: Settings, emulator: An
         x = co.journal.x_report()
         assert (x.late_count, x.late_amount, x.sales_count) == (1, 15_000, 1)
         assert any("LATE PAID" in line for line in report_lines(x))
-        assert verdict.payment_exit(view) == 3 and headline(view) == "NEEDS REVIEW"
+        assert answers.payment_exit(view) == 3 and headline(view) == "NEEDS REVIEW"
         assert co.journal.refunds(tid) == []
     finally:
         co.close()
@@ -330,5 +329,5 @@ def test_a_sender_whose_answer_is_lost_keeps_what_another_process_found(
         view = co.pay(15_000, wallet_code(emulator, "an"))
     helper.join()
     assert found and found[0].payments[0].state is S.SUCCEEDED
-    assert view.state is S.SUCCEEDED and verdict.payment_exit(view) == 0
+    assert view.state is S.SUCCEEDED and answers.payment_exit(view) == 0
     assert len(charged(emulator, view.app_trans_id)) == 1

@@ -18,7 +18,7 @@ from pos_terminal.wallet.adapter import charge_answer
 from pos_terminal.wallet.client import WalletClient
 from pos_terminal.wallet.ids import new_app_trans_id
 from pos_terminal.wallet.messages import Item, QuickPayOrder
-from pos_terminal.wallet.results import Outcome, PaymentResult
+from pos_terminal.wallet.results import AnswerStatus, PaymentResult
 from tests.checkout.conftest import BALANCES, add_fault, charged, ledger, wallet_code
 from tests.conftest import ProcessingHold
 
@@ -176,7 +176,8 @@ def test_duplicate_app_trans_id_answer_is_queried_not_failed(settings: Settings,
                               app_time=now, amount=7_000)
         view = journal.record_intent(app_trans_id=order.app_trans_id, amount=7_000,
                                      generation="v2", payment_code="x")
-        assert client.quick_pay(order, wallet_code(emulator, "an")).outcome is Outcome.SUCCEEDED
+        first = client.quick_pay(order, wallet_code(emulator, "an"))
+        assert first.outcome is AnswerStatus.SUCCEEDED
         again = client.quick_pay(order, wallet_code(emulator, "binh"))
         assert again.duplicate
         view = apply_payment_result(
@@ -192,7 +193,7 @@ def test_an_answer_about_another_payment_is_never_applied(settings: Settings) ->
     with Journal.open(settings.terminal.journal) as journal:
         view = journal.record_intent(app_trans_id="261121_t_mine", amount=7_000,
                                      generation="v2", payment_code="x")
-        other = PaymentResult(app_trans_id="261121_t_other", outcome=Outcome.SUCCEEDED,
+        other = PaymentResult(app_trans_id="261121_t_other", outcome=AnswerStatus.SUCCEEDED,
                               return_code=1, sub_return_code=1, message="ok",
                               why=Reason.text("paid"), zp_trans_id="5", amount=7_000,
                               is_processing=False, raw={})
@@ -227,7 +228,7 @@ def test_a_stale_answer_from_another_process_keeps_the_settled_state(
         assert view.state is S.PROCESSING
         with open_checkout(settings) as second:  # its own connection, like another process
             assert second.follow(view.app_trans_id, deadline_s=5).state is S.SUCCEEDED
-        late = PaymentResult(app_trans_id=view.app_trans_id, outcome=Outcome.PROCESSING,
+        late = PaymentResult(app_trans_id=view.app_trans_id, outcome=AnswerStatus.PROCESSING,
                              return_code=3, sub_return_code=3, message="processing",
                              why=Reason.text("still processing"), zp_trans_id=None,
                              amount=5_000, is_processing=True, raw={})

@@ -10,8 +10,7 @@ import time
 from typing import Any
 
 from pos_terminal.config import Settings
-from pos_terminal.counter import Counter, open_checkout
-from pos_terminal.counter import outcome as verdict
+from pos_terminal.counter import Counter, answers, open_checkout
 from pos_terminal.headless import CounterLoop
 from pos_terminal.journal import Journal
 from tests.checkout.conftest import add_fault, journal_and_holder, quick_pay_requests, wallet_code
@@ -59,8 +58,8 @@ def test_headless_error_after_the_intent_carries_state_and_app_trans_id(
 def test_error_answer_before_and_after_the_intent(settings: Settings) -> None:
     with Journal.open(settings.terminal.journal) as journal:
         journal.record_intent(app_trans_id="261121_t_1", amount=9, generation="v2")
-        before, code_before = verdict.error_answer(ValueError("x" * 10_000), journal, None, 9)
-        after, code_after = verdict.error_answer(OverflowError("int too large"), journal,
+        before, code_before = answers.error_answer(ValueError("x" * 10_000), journal, None, 9)
+        after, code_after = answers.error_answer(OverflowError("int too large"), journal,
                                                  "261121_t_1", 9)
     assert (code_before, before["outcome"], before["app_trans_id"]) == (2, "nothing_sent", None)
     assert len(before["error"]) < 400  # one line, never megabytes

@@ -1,5 +1,5 @@
 """The core returns typed verdicts; the answers the front ends print (the JSON contract keys and
-the exit code of the one table) are built outside it, in counter/outcome.py (issue 22 item 5)."""
+the exit code of the one table) are built outside it, in counter/answers.py (issue 22 item 5)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Any
 from pos_terminal.base.errors import ExitCode
 from pos_terminal.checkout import verdict as core_verdict
 from pos_terminal.config import Settings
-from pos_terminal.counter import Counter, outcome
+from pos_terminal.counter import Counter
+from pos_terminal.counter import answers as rule
 from tests.checkout.conftest import wallet_code
 
 CONTRACT_KEYS = {"state", "app_trans_id", "amount", "return_code", "message", "zp_trans_id",
@@ -31,8 +32,8 @@ def test_the_answers_are_built_from_the_verdict_and_the_one_exit_table(
     with Counter(settings) as co:
         paid = co.payments.pay(15_000, wallet_code(emulator, "an"))
         declined = co.payments.pay(15_000, wallet_code(emulator, "dung"))
-        answers = [outcome.payment_answer(paid), outcome.payment_answer(declined)]
-        unknown, code = outcome.error_answer(RuntimeError("boom"), co.payments,
+        answers = [rule.payment_answer(paid), rule.payment_answer(declined)]
+        unknown, code = rule.error_answer(RuntimeError("boom"), co.payments,
                                              "261125_nosuch_1", 15_000)
     assert [(a["outcome"], a["exit_code"]) for a in answers] == [
         ("paid", ExitCode.PAID), ("not_paid", ExitCode.NOT_PAID)]

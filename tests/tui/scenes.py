@@ -20,9 +20,9 @@ from pos_terminal.counter import Counter, open_checkout
 from pos_terminal.journal import Journal
 from pos_terminal.journal.cashiers import Cashier
 from pos_terminal.tui.app import PosApp
-from pos_terminal.tui.outcome import Outcome
 from pos_terminal.tui.payment import PaymentRun
 from pos_terminal.tui.printing import PrintOutcome
+from pos_terminal.tui.result_summary import ResultSummary
 from pos_terminal.tui.sales import Sale
 from pos_terminal.tui.screens.banks import BanksScreen
 from pos_terminal.tui.screens.history import HistoryScreen, PaymentDetailScreen
@@ -118,8 +118,8 @@ def success_view() -> PaymentView:
         polls=0, refunded_amount=0, needs_review=False)
 
 
-def failure_outcome() -> Outcome:
-    return Outcome(False, _("NOT PAID"), 70_000, (
+def failure_outcome() -> ResultSummary:
+    return ResultSummary(False, _("NOT PAID"), 70_000, (
         text("declined_long"), _("Order: {app_trans_id}").format(
             app_trans_id="261121_counter1_1016y")))
 
@@ -176,7 +176,7 @@ async def pay(pilot: Pilot) -> None:
 
 async def result_success(pilot: Pilot) -> None:
     await _settle(pilot)
-    await pilot.app.push_screen(ResultScreen(Outcome.from_view(success_view())))
+    await pilot.app.push_screen(ResultScreen(ResultSummary.from_view(success_view())))
     await _shown(pilot)
 
 
@@ -270,7 +270,7 @@ def unreachable_printer() -> PrintOutcome:
 async def result_receipt(pilot: Pilot) -> None:
     """PAID, and the printer could not be reached: the longest receipt line."""
     await _settle(pilot)
-    screen = ResultScreen(Outcome.from_view(success_view()))
+    screen = ResultScreen(ResultSummary.from_view(success_view()))
     await pilot.app.push_screen(screen)
     screen.receipt_done(unreachable_printer())
     await _shown(pilot)

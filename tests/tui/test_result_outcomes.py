@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout import PaymentState
-from pos_terminal.tui.outcome import Outcome
+from pos_terminal.tui.result_summary import ResultSummary
 from tests.tui.scenes import success_view
 
 S = PaymentState
@@ -16,7 +16,7 @@ S = PaymentState
 def test_a_late_success_is_paid_and_says_so() -> None:
     view = replace(success_view(), late=True,
                    why=Reason.of("late.success", amount=50_000))
-    outcome = Outcome.from_view(view)
+    outcome = ResultSummary.from_view(view)
     assert (outcome.success, outcome.headline) == (True, "PAID (LATE)")
     assert outcome.lines[0].startswith("LATE SUCCESS")
 
@@ -24,6 +24,6 @@ def test_a_late_success_is_paid_and_says_so() -> None:
 def test_needs_review_is_neither_paid_nor_not_paid() -> None:
     view = replace(success_view(), state=S.UNKNOWN, needs_review=True,
                    why=Reason.text("The wallet service's answer does not fit this order: ..."))
-    outcome = Outcome.from_view(view)
+    outcome = ResultSummary.from_view(view)
     assert (outcome.success, outcome.headline) == (False, "NEEDS REVIEW")
     assert outcome.lines[0] == view.message

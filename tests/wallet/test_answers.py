@@ -6,7 +6,7 @@ import pytest
 
 from pos_terminal.wallet import answers
 from pos_terminal.wallet.errors import ServiceRefused, UnreadableAnswer
-from pos_terminal.wallet.results import Outcome
+from pos_terminal.wallet.results import AnswerStatus
 
 ID = "241121_T1_1"
 
@@ -15,16 +15,16 @@ ID = "241121_T1_1"
     ("answer", "outcome", "duplicate"),
     [
         ({"return_code": 1, "sub_return_code": 1, "zp_trans_id": 2411210001, "amount": 5000},
-         Outcome.SUCCEEDED, False),
-        ({"return_code": 3, "sub_return_code": 3, "is_processing": True}, Outcome.PROCESSING,
+         AnswerStatus.SUCCEEDED, False),
+        ({"return_code": 3, "sub_return_code": 3, "is_processing": True}, AnswerStatus.PROCESSING,
          False),
-        ({"return_code": 2, "sub_return_code": -63}, Outcome.FAILED, False),
-        ({"return_code": 2, "sub_return_code": -101}, Outcome.NOT_FOUND, False),
-        ({"return_code": 2, "sub_return_code": -68}, Outcome.PROCESSING, True),
-        ({"return_code": -322}, Outcome.FAILED, False),
+        ({"return_code": 2, "sub_return_code": -63}, AnswerStatus.FAILED, False),
+        ({"return_code": 2, "sub_return_code": -101}, AnswerStatus.NOT_FOUND, False),
+        ({"return_code": 2, "sub_return_code": -68}, AnswerStatus.PROCESSING, True),
+        ({"return_code": -322}, AnswerStatus.FAILED, False),
     ],
 )
-def test_v2_outcomes(answer: dict[str, object], outcome: Outcome, duplicate: bool) -> None:
+def test_v2_outcomes(answer: dict[str, object], outcome: AnswerStatus, duplicate: bool) -> None:
     result = answers.payment_result(answer, "v2", ID)
     assert (result.outcome, result.duplicate, result.app_trans_id) == (outcome, duplicate, ID)
 
@@ -32,19 +32,19 @@ def test_v2_outcomes(answer: dict[str, object], outcome: Outcome, duplicate: boo
 @pytest.mark.parametrize(
     ("answer", "outcome", "duplicate"),
     [
-        ({"returncode": 1, "zptransid": "2411210001"}, Outcome.SUCCEEDED, False),
-        ({"returncode": 10, "isprocessing": True}, Outcome.PROCESSING, False),
-        ({"returncode": 0, "isprocessing": "true"}, Outcome.PROCESSING, False),
-        ({"returncode": -63, "isprocessing": False}, Outcome.FAILED, False),
+        ({"returncode": 1, "zptransid": "2411210001"}, AnswerStatus.SUCCEEDED, False),
+        ({"returncode": 10, "isprocessing": True}, AnswerStatus.PROCESSING, False),
+        ({"returncode": 0, "isprocessing": "true"}, AnswerStatus.PROCESSING, False),
+        ({"returncode": -63, "isprocessing": False}, AnswerStatus.FAILED, False),
         # Issue 12: a positive legacy code that is neither success nor a documented failure
         # may be a charge in progress: status queries decide, never "failed".
-        ({"returncode": 2}, Outcome.PROCESSING, False),
-        ({"returncode": 7}, Outcome.PROCESSING, False),
-        ({"returncode": -101}, Outcome.NOT_FOUND, False),
-        ({"returncode": -68}, Outcome.PROCESSING, True),
+        ({"returncode": 2}, AnswerStatus.PROCESSING, False),
+        ({"returncode": 7}, AnswerStatus.PROCESSING, False),
+        ({"returncode": -101}, AnswerStatus.NOT_FOUND, False),
+        ({"returncode": -68}, AnswerStatus.PROCESSING, True),
     ],
 )
-def test_legacy_outcomes(answer: dict[str, object], outcome: Outcome, duplicate: bool) -> None:
+def test_legacy_outcomes(answer: dict[str, object], outcome: AnswerStatus, duplicate: bool) -> None:
     result = answers.payment_result(answer, "v001", ID)
     assert (result.outcome, result.duplicate) == (outcome, duplicate)
     assert result.sub_return_code is None
@@ -104,15 +104,15 @@ def test_bodies_that_are_not_a_json_object(body: bytes, says: str) -> None:
 def test_refund_outcomes() -> None:
     r = "241121_2553_1"
     assert answers.refund_result({"return_code": 1, "refund_id": 77}, "v2", r).refund_id == "77"
-    assert answers.refund_result({"return_code": 3}, "v2", r).outcome is Outcome.PROCESSING
+    assert answers.refund_result({"return_code": 3}, "v2", r).outcome is AnswerStatus.PROCESSING
     assert answers.refund_result({"return_code": 2, "sub_return_code": -101}, "v2",
-                                 r).outcome is Outcome.NOT_FOUND
+                                 r).outcome is AnswerStatus.NOT_FOUND
     assert answers.refund_result({"return_code": 2, "sub_return_code": -13}, "v2",
-                                 r).outcome is Outcome.FAILED
-    assert answers.refund_result({"returncode": 1}, "v001", r).outcome is Outcome.SUCCEEDED
-    assert answers.refund_result({"returncode": 2}, "v001", r).outcome is Outcome.PROCESSING
-    assert answers.refund_result({"returncode": 0}, "v001", r).outcome is Outcome.FAILED
-    assert answers.refund_result({"returncode": -101}, "v001", r).outcome is Outcome.NOT_FOUND
+                                 r).outcome is AnswerStatus.FAILED
+    assert answers.refund_result({"returncode": 1}, "v001", r).outcome is AnswerStatus.SUCCEEDED
+    assert answers.refund_result({"returncode": 2}, "v001", r).outcome is AnswerStatus.PROCESSING
+    assert answers.refund_result({"returncode": 0}, "v001", r).outcome is AnswerStatus.FAILED
+    assert answers.refund_result({"returncode": -101}, "v001", r).outcome is AnswerStatus.NOT_FOUND
 
 
 def test_bank_list_grouped_and_sorted() -> None:

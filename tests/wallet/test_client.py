@@ -25,7 +25,7 @@ from pos_terminal.wallet.errors import (
 )
 from pos_terminal.wallet.ids import current_ms, new_app_trans_id, new_refund_id
 from pos_terminal.wallet.messages import EmbedData, GatewayOrder, Item, QuickPayOrder, RefundRequest
-from pos_terminal.wallet.results import PMC_NAMES, Outcome, PaymentResult, RefundResult
+from pos_terminal.wallet.results import PMC_NAMES, AnswerStatus, PaymentResult, RefundResult
 from tests.listeners import self_signed
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -62,7 +62,7 @@ def order(amount: int = 25_000, **more: Any) -> QuickPayOrder:
                          app_time=now, amount=amount, **more)
 
 
-def wait_for(call: Callable[[], PaymentResult | RefundResult], until: Outcome,
+def wait_for(call: Callable[[], PaymentResult | RefundResult], until: AnswerStatus,
              patience_s: float = 10.0) -> PaymentResult | RefundResult:
     deadline = time.monotonic() + patience_s
     result = call()
@@ -91,7 +91,7 @@ def test_quick_pay_success(client: WalletClient, emulator: Any) -> None:
     paid = order(items=(Item("sku1", "Cà phê sữa đá", 25_000, 1),),
                  embed_data=EmbedData(merchantinfo="quầy 1"), description="Đơn hàng 1")
     result = client.quick_pay(paid, code_of(emulator, "an"))
-    assert result.outcome is Outcome.SUCCEEDED, result
+    assert result.outcome is AnswerStatus.SUCCEEDED, result
     assert result.app_trans_id == paid.app_trans_id
     assert result.return_code == 1
     assert result.zp_trans_id is not None and result.zp_trans_id.isdigit()
@@ -103,7 +103,7 @@ def test_quick_pay_success(client: WalletClient, emulator: Any) -> None:
 
 def test_insufficient_balance(client: WalletClient, emulator: Any) -> None:
     result = client.quick_pay(order(), code_of(emulator, "dung"))
-    assert result.outcome is Outcome.FAILED
+    assert result.outcome is AnswerStatus.FAILED
     detailed = result.sub_return_code if client.generation == "v2" else result.return_code
     assert detailed == -63
     assert str(result.why).startswith("The customer's wallet balance is too low.")
@@ -113,43 +113,43 @@ def test_processing_then_paid_through_the_status_query(client: WalletClient,
                                                        emulator: Any) -> None:
     paid = order()
     first = client.quick_pay(paid, code_of(emulator, "binh"))
-    assert first.outcome is Outcome.PROCESSING
+    assert first.outcome is AnswerStatus.PROCESSING
     assert first.is_processing
-    assert client.query_status(paid.app_trans_id).outcome is Outcome.PROCESSING
-    final = wait_for(lambda: client.query_status(paid.app_trans_id), Outcome.SUCCEEDED)
-    assert final.outcome is Outcome.SUCCEEDED
+    assert client.query_status(paid.app_trans_id).outcome is AnswerStatus.PROCESSING
+    final = wait_for(lambda: client.query_status(paid.app_trans_id), AnswerStatus.SUCCEEDED)
+    assert final.outcome is AnswerStatus.SUCCEEDED
     assert isinstance(final, PaymentResult) and final.app_trans_id == paid.app_trans_id
 
 
 def test_processing_then_failed(client: WalletClient, emulator: Any) -> None:
     paid = order()
-    assert client.quick_pay(paid, code_of(emulator, "chi")).outcome is Outcome.PROCESSING
-    assert client.query_status(paid.app_trans_id).outcome is Outcome.PROCESSING
-    final = wait_for(lambda: client.query_status(paid.app_trans_id), Outcome.FAILED)
-    assert final.outcome is Outcome.FAILED
+    assert client.quick_pay(paid, code_of(emulator, "chi")).outcome is AnswerStatus.PROCESSING
+    assert client.query_status(paid.app_trans_id).outcome is AnswerStatus.PROCESSING
+    final = wait_for(lambda: client.query_status(paid.app_trans_id), AnswerStatus.FAILED)
+    assert final.outcome is AnswerStatus.FAILED
 
 
 def test_a_used_code_is_refused_as_322(client: WalletClient, emulator: Any) -> None:
     code = code_of(emulator, "an")
-    assert client.quick_pay(order(), code).outcome is Outcome.SUCCEEDED
+    assert client.quick_pay(order(), code).outcome is AnswerStatus.SUCCEEDED
     again = client.quick_pay(order(), code)
-    assert again.outcome is Outcome.FAILED
+    assert again.outcome is AnswerStatus.FAILED
     assert -322 in (again.return_code, again.sub_return_code)
     assert str(again.why).startswith("This payment code was already used")
 
 
 def test_unknown_order_is_not_found(client: WalletClient) -> None:
     result = client.query_status(new_app_trans_id("wt"))
-    assert result.outcome is Outcome.NOT_FOUND
+    assert result.outcome is AnswerStatus.NOT_FOUND
 
 
 def test_duplicate_app_trans_id_means_query_it(client: WalletClient, emulator: Any) -> None:
     paid = order()
-    assert client.quick_pay(paid, code_of(emulator, "an")).outcome is Outcome.SUCCEEDED
+    assert client.quick_pay(paid, code_of(emulator, "an")).outcome is AnswerStatus.SUCCEEDED
     control(emulator, "POST", "wallets/an/rotate")
     again = client.quick_pay(paid, code_of(emulator, "an"))
     assert again.duplicate
-    assert again.outcome is Outcome.PROCESSING  # never "failed": the first one may be paid
+    assert again.outcome is AnswerStatus.PROCESSING  # never "failed": the first one may be paid
     assert len(charges_of(emulator, paid.app_trans_id)) == 1
 
 
@@ -157,7 +157,7 @@ def test_wrong_key1_is_refused_as_402(any_settings: Settings, emulator: Any) -> 
     wrong = any_settings.service.model_copy(update={"key1": SecretStr("not-the-key")})
     with WalletClient(wrong) as c:
         result = c.quick_pay(order(), code_of(emulator, "an"))
-    assert result.outcome is Outcome.FAILED
+    assert result.outcome is AnswerStatus.FAILED
     assert -402 in (result.return_code, result.sub_return_code)
 
 
@@ -181,7 +181,7 @@ def test_base64_specials_survive_the_form_encoding(any_settings: Settings, emula
         sent = parse_qs(prepared.body)[c._spec.names.payment_code]
         assert sent == [encrypted]
         result = c.send_quick_pay(prepared)
-    assert result.outcome is Outcome.SUCCEEDED, result.message
+    assert result.outcome is AnswerStatus.SUCCEEDED, result.message
 
 
 def test_build_is_pure_and_hides_the_code(v2: WalletClient, emulator: Any) -> None:
@@ -191,7 +191,7 @@ def test_build_is_pure_and_hides_the_code(v2: WalletClient, emulator: Any) -> No
     assert code not in prepared.body and code not in repr(prepared)
     assert code not in "".join(prepared.form.values())
     assert requests_to(emulator, "quick_pay") == 0  # building sent nothing
-    assert v2.send_quick_pay(prepared).outcome is Outcome.SUCCEEDED
+    assert v2.send_quick_pay(prepared).outcome is AnswerStatus.SUCCEEDED
 
 
 def test_a_field_error_sends_nothing(v2: WalletClient, emulator: Any) -> None:
@@ -240,7 +240,7 @@ def test_dropped_connection_is_no_answer_and_not_retried(client: WalletClient, e
         client.quick_pay(paid, code_of(emulator, "an"))
     assert requests_to(emulator, "quick_pay") == 1  # urllib3 did not re-send it either
     status = client.query_status(paid.app_trans_id)
-    expected = Outcome.SUCCEEDED if mode == "drop_after_commit" else Outcome.NOT_FOUND
+    expected = AnswerStatus.SUCCEEDED if mode == "drop_after_commit" else AnswerStatus.NOT_FOUND
     assert status.outcome is expected
     assert len(charges_of(emulator, paid.app_trans_id)) == (mode == "drop_after_commit")
 
@@ -293,7 +293,7 @@ def test_a_dropped_reused_connection_is_no_answer_not_not_sent(v2: WalletClient,
 def test_status_query_retries_past_a_passing_fault(client: WalletClient, emulator: Any) -> None:
     fault(emulator, "query", "http500", count=1)
     result = client.query_status(new_app_trans_id("wt"))
-    assert result.outcome is Outcome.NOT_FOUND
+    assert result.outcome is AnswerStatus.NOT_FOUND
     assert requests_to(emulator, "query") == 2
 
 
@@ -307,7 +307,7 @@ def test_status_query_gives_up_after_its_attempts(client: WalletClient, emulator
 def test_service_refusal_is_not_retried(v2: WalletClient, emulator: Any) -> None:
     fault(emulator, "query", "refuse", return_code=-429)
     result = v2.query_status(new_app_trans_id("wt"))
-    assert result.outcome is Outcome.FAILED and result.sub_return_code == -429
+    assert result.outcome is AnswerStatus.FAILED and result.sub_return_code == -429
     assert requests_to(emulator, "query") == 1
 
 
@@ -353,21 +353,21 @@ def test_gateway_order(client: WalletClient) -> None:
     assert result.app_trans_id == gw.app_trans_id
     assert result.order_url is not None and result.order_url.startswith("http")
     status = client.query_status(gw.app_trans_id)
-    assert status.outcome is Outcome.PROCESSING  # created, not paid yet
+    assert status.outcome is AnswerStatus.PROCESSING  # created, not paid yet
 
 
 def test_refund_partial_then_done(client: WalletClient, emulator: Any) -> None:
     paid = client.quick_pay(order(amount=50_000), code_of(emulator, "an"))
-    assert paid.outcome is Outcome.SUCCEEDED and paid.zp_trans_id is not None
+    assert paid.outcome is AnswerStatus.SUCCEEDED and paid.zp_trans_id is not None
     now = current_ms()
     req = RefundRequest(m_refund_id=new_refund_id(client.service.app_id, now),
                         zp_trans_id=paid.zp_trans_id, amount=20_000, description="one cup back",
                         timestamp=now)
     started = client.refund(req)
     assert started.m_refund_id == req.m_refund_id
-    assert started.outcome in (Outcome.PROCESSING, Outcome.SUCCEEDED), started
-    done = wait_for(lambda: client.query_refund(req.m_refund_id), Outcome.SUCCEEDED)
-    assert done.outcome is Outcome.SUCCEEDED
+    assert started.outcome in (AnswerStatus.PROCESSING, AnswerStatus.SUCCEEDED), started
+    done = wait_for(lambda: client.query_refund(req.m_refund_id), AnswerStatus.SUCCEEDED)
+    assert done.outcome is AnswerStatus.SUCCEEDED
     [refund] = [r for r in control(emulator, "GET", "ledger")["refunds"]
                 if r["m_refund_id"] == req.m_refund_id]
     assert refund["amount"] == 20_000
@@ -375,7 +375,7 @@ def test_refund_partial_then_done(client: WalletClient, emulator: Any) -> None:
 
 def test_unknown_refund_is_not_found(client: WalletClient) -> None:
     result = client.query_refund(new_refund_id(client.service.app_id))
-    assert result.outcome is Outcome.NOT_FOUND
+    assert result.outcome is AnswerStatus.NOT_FOUND
 
 
 def test_redirect_and_callback_use_the_configured_key2(v2: WalletClient) -> None:
@@ -413,7 +413,7 @@ def test_gateway_order_paid_on_the_page_redirects_with_a_valid_checksum(
             redirect.status) == (gw.app_trans_id, 75_000, "zalopayapp", 38, 1)
     tampered = location.replace("amount=75000", "amount=7500")
     assert client.verify_redirect(tampered).reason.startswith("bad checksum")
-    assert client.query_status(gw.app_trans_id).outcome is Outcome.SUCCEEDED
+    assert client.query_status(gw.app_trans_id).outcome is AnswerStatus.SUCCEEDED
 
 
 def test_an_untrusted_tls_certificate_is_not_sent(settings: Settings, tmp_path: Any) -> None:

@@ -13,7 +13,7 @@ from pos_terminal.wallet import returncodes
 from pos_terminal.wallet.client import WalletClient
 from pos_terminal.wallet.ids import current_ms, new_app_trans_id
 from pos_terminal.wallet.messages import QuickPayOrder
-from pos_terminal.wallet.results import Outcome
+from pos_terminal.wallet.results import AnswerStatus
 from pos_terminal.wallet.returncodes import CODE_ALREADY_USED, CODE_NOT_RECOGNISED
 
 
@@ -107,9 +107,9 @@ def test_reused_code_after_a_failed_first_attempt(any_settings: Settings, emulat
     with WalletClient(any_settings.service) as client:
         first = client.quick_pay(_order(), code)
         again = client.quick_pay(_order(), code)
-    assert first.outcome is Outcome.FAILED
+    assert first.outcome is AnswerStatus.FAILED
     assert -63 in (first.return_code, first.sub_return_code)
-    assert again.outcome is Outcome.FAILED
+    assert again.outcome is AnswerStatus.FAILED
     assert -322 in (again.return_code, again.sub_return_code)
     assert again.why.code == CODE_ALREADY_USED
     assert "charged again" not in str(again.why)
@@ -118,7 +118,7 @@ def test_reused_code_after_a_failed_first_attempt(any_settings: Settings, emulat
 def test_unknown_code_over_http(any_settings: Settings, emulator: Any) -> None:
     with WalletClient(any_settings.service) as client:
         result = client.quick_pay(_order(), "123456789012345678")  # never issued
-    assert result.outcome is Outcome.FAILED
+    assert result.outcome is AnswerStatus.FAILED
     assert -401 in (result.return_code, result.sub_return_code)
     assert "unknown payment code" in result.message
     assert result.why.code == CODE_NOT_RECOGNISED

@@ -25,7 +25,7 @@ from pos_terminal.tui.messages import (
     PaymentTakesLong,
     ScannerReady,
 )
-from pos_terminal.tui.outcome import Outcome
+from pos_terminal.tui.result_summary import ResultSummary
 from pos_terminal.tui.sales import NextSale, Sale
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.progress import ProgressScreen
@@ -147,7 +147,7 @@ class PayScreen(PosScreen[NextSale | None]):
         self.concluded = self.passing = True
         show_result(self, message.outcome)
 
-    def _progress_over(self, outcome: Outcome | None) -> None:
+    def _progress_over(self, outcome: ResultSummary | None) -> None:
         if outcome is not None:
             self.concluded = self.passing = True
             show_result(self, outcome)

@@ -4,7 +4,7 @@ deadline the cashier keeps waiting or hands the payment to background reconcilia
 Shown only when the answer takes a moment: a payment that is settled at once goes from Pay
 straight to Result. The payment itself is the payment controller's (tui/payments.py), which
 tells this screen its news once Pay has handed it over; its answer (to Pay, under it) is the
-payment's Outcome, given as soon as it is on top (not while the quit question is)."""
+payment's ResultSummary, given as soon as it is on top (not while the quit question is)."""
 
 from __future__ import annotations
 
@@ -27,13 +27,13 @@ from pos_terminal.tui.messages import (
     PaymentTakesLong,
     PaymentUpdated,
 )
-from pos_terminal.tui.outcome import Outcome
 from pos_terminal.tui.payment import PaymentRun
+from pos_terminal.tui.result_summary import ResultSummary
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.line import Line
 
 
-class ProgressScreen(PosScreen[Outcome]):
+class ProgressScreen(PosScreen[ResultSummary]):
     holds_a_payment = True  # no sign-out while it is up (PosApp.action_sign_out)
     BINDINGS: ClassVar[list[BindingType]] = [
         # in the footer (and working) only while the cashier has the choice

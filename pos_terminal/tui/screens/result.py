@@ -15,7 +15,7 @@ from pos_terminal.base.i18n import _
 from pos_terminal.base.money import format_vnd
 from pos_terminal.counter import PrintOutcome
 from pos_terminal.tui.messages import CodeScanned, ReceiptUpdate
-from pos_terminal.tui.outcome import Outcome
+from pos_terminal.tui.result_summary import ResultSummary
 from pos_terminal.tui.sales import NextSale
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.line import Line
@@ -27,7 +27,7 @@ DIGITS = "0123456789"
 class ResultScreen(PosScreen[NextSale]):
     AUTO_FOCUS = None
 
-    def __init__(self, outcome: Outcome) -> None:
+    def __init__(self, outcome: ResultSummary) -> None:
         super().__init__(classes="success" if outcome.success else "failure")
         self.outcome = outcome
 
@@ -58,7 +58,7 @@ class ResultScreen(PosScreen[NextSale]):
 
     def keep_state(self) -> None:
         if self.outcome.view is not None:
-            self.outcome = Outcome.from_view(self.outcome.view)
+            self.outcome = ResultSummary.from_view(self.outcome.view)
 
     def on_key(self, event: events.Key) -> None:
         if event.key in ("f8", "f12"):
@@ -108,7 +108,7 @@ class ResultScreen(PosScreen[NextSale]):
             self.dismiss(next_sale)
 
 
-def show_result(screen: PosScreen[NextSale | None], outcome: Outcome) -> None:
+def show_result(screen: PosScreen[NextSale | None], outcome: ResultSummary) -> None:
     """The payment's Result, pushed on top of `screen` (Pay, Show QR) once it is on top;
     `screen` then answers the one that opened it with the Result's answer (NextSale). No
     screen below comes up in between, so no key can reach the sale under it meanwhile."""

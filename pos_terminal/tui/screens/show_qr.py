@@ -18,7 +18,7 @@ from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
 from pos_terminal.counter.types import PaymentState, PaymentView
-from pos_terminal.tui.outcome import Outcome
+from pos_terminal.tui.result_summary import ResultSummary
 from pos_terminal.tui.sales import NextSale
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.result import show_result
@@ -164,7 +164,7 @@ class ShowQrScreen(PosScreen[NextSale | None]):
         self.view = view
         if view.state in (PaymentState.SUCCEEDED, PaymentState.FAILED):
             self.concluded = self.passing = True
-            show_result(self, Outcome.from_view(view))
+            show_result(self, ResultSummary.from_view(view))
         else:
             self.say(_("Not paid yet after 16 minutes: the order has expired or will be checked "
                        "in the background. Esc goes back."), True)

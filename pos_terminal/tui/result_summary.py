@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from pos_terminal.base.i18n import _
-from pos_terminal.counter import outcome as verdict
+from pos_terminal.counter import answers
 from pos_terminal.counter.types import PaymentState, PaymentView
 from pos_terminal.tui.format import vn_time
 
 
 @dataclass(frozen=True)
-class Outcome:
+class ResultSummary:
     """What the Result screen shows; built from a PaymentView or from an error sentence."""
 
     success: bool
@@ -24,20 +24,20 @@ class Outcome:
     view: PaymentView | None = field(default=None, compare=False)  # to redraw in a language
 
     @classmethod
-    def from_view(cls, view: PaymentView) -> Outcome:
+    def from_view(cls, view: PaymentView) -> ResultSummary:
         """By the one outcome rule (pos_terminal.checkout.verdict)."""
         return replace(cls._judge(view), view=view)
 
     @classmethod
-    def _judge(cls, view: PaymentView) -> Outcome:
-        judged = verdict.of_payment(view)
-        if judged is verdict.Verdict.NEEDS_REVIEW:
-            return cls(False, verdict.headline(view), view.amount, (
+    def _judge(cls, view: PaymentView) -> ResultSummary:
+        judged = answers.of_payment(view)
+        if judged is answers.Verdict.NEEDS_REVIEW:
+            return cls(False, answers.headline(view), view.amount, (
                 view.message,
                 _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
             ))
-        if judged is verdict.Verdict.PAID and view.charged_late:
-            return cls(True, verdict.headline(view), view.amount, (
+        if judged is answers.Verdict.PAID and view.charged_late:
+            return cls(True, answers.headline(view), view.amount, (
                 view.message,
                 _("Transaction: {zp_trans_id}").format(zp_trans_id=view.zp_trans_id or "-"),
                 _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
@@ -66,7 +66,7 @@ class Outcome:
         ), retry=view.state is PaymentState.FAILED and not view.needs_review)
 
     @classmethod
-    def from_error(cls, amount: int, message: str, *, retry: bool = False) -> Outcome:
+    def from_error(cls, amount: int, message: str, *, retry: bool = False) -> ResultSummary:
         """`retry`: the error says for certain nothing was charged (never for an open
         payment, which is still being checked)."""
         return cls(False, _("NOT PAID"), amount, (message,), retry=retry)
