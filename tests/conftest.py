@@ -158,3 +158,13 @@ def any_settings(request: pytest.FixtureRequest, base_settings: Settings, emulat
                  tmp_path: Path) -> Settings:
     """Both generations, one test run each."""
     return _pointed_at(base_settings, emulator, tmp_path, request.param)
+
+
+def fresh_code(emulator: object, wallet: str) -> str:
+    """A fresh payment code of an emulator wallet (rotated first, as the customer's app shows a
+    new one), read from the emulator's control API."""
+    base = emulator.base_url  # type: ignore[attr-defined]
+    requests.post(f"{base}/_emulator/wallets/{wallet}/rotate", json={},
+                  timeout=5).raise_for_status()
+    wallets = requests.get(f"{base}/_emulator/wallets", timeout=5).json()["wallets"]
+    return next(str(w["code"]) for w in wallets if w["id"] == wallet)

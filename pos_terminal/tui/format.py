@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from pos_terminal.base.clock import day_bounds_ms, format_datetime, format_time
-from pos_terminal.base.clock import iso_day as vn_day
 from pos_terminal.base.i18n import N_, _, current_language
-from pos_terminal.counter.answers import state_label
 
-__all__ = ["day_bounds_ms", "day_hint", "parse_day",
-           "scanner_words", "show_day", "source_name", "state_label", "vn_day", "vn_time"]
+__all__ = ["day_hint", "parse_day", "scanner_words", "show_day", "source_name", "vn_time"]
 
 #: What hardware says of a scan source (its own English words), as the cashier reads them.
 SOURCE_STATES = {"running": N_("running"), "stopped": N_("stopped"),

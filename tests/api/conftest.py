@@ -15,8 +15,8 @@ from pos_terminal.config import Settings
 from pos_terminal.counter import Counter, Scanner, open_counter, source_factory
 from pos_terminal.counter.admin import ApiTokens
 from tests.checkout.conftest import wait_until
+from tests.conftest import fresh_code
 from tests.e2e.conftest import config_file
-from tests.e2e.test_headless import fresh_code
 
 __all__ = ["Api", "config_file", "start_api", "wait_until"]
 

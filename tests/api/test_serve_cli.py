@@ -10,7 +10,7 @@ from pathlib import Path
 
 import requests
 
-from tests.e2e.test_headless import fresh_code
+from tests.conftest import fresh_code
 from tests.processes import REPO, child_env, cli_command
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import requests
 
+from tests.conftest import fresh_code
 from tests.processes import REPO, child_env, cli_command
 from tests.scanners import SerialScanner
 
@@ -63,14 +64,6 @@ class Counter:
 def counter(config_file: Path, scanner: SerialScanner) -> Iterator[Counter]:
     with Counter(config_file, scanner) as running:
         yield running
-
-
-def fresh_code(emulator: object, wallet: str) -> str:
-    base = emulator.base_url
-    requests.post(f"{base}/_emulator/wallets/{wallet}/rotate", json={},
-                  timeout=5).raise_for_status()
-    wallets = requests.get(f"{base}/_emulator/wallets", timeout=5).json()["wallets"]
-    return next(str(w["code"]) for w in wallets if w["id"] == wallet)
 
 
 def test_pay_status_refund_reconcile_quit(counter: Counter, scanner: SerialScanner,

@@ -15,7 +15,8 @@ import requests
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
 from pos_terminal.journal.cashiers import Cashiers
-from tests.e2e.test_headless import Counter, fresh_code
+from tests.conftest import fresh_code
+from tests.e2e.test_headless import Counter
 from tests.scanners import SerialScanner
 
 pytestmark = pytest.mark.e2e

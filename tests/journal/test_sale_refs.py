@@ -13,8 +13,7 @@ from pos_terminal.config import Settings
 from pos_terminal.counter import open_checkout
 from pos_terminal.journal import Journal, JournalError, SaleRefTaken
 from pos_terminal.journal.schema import SCHEMA_VERSION
-from tests.conftest import ProcessingHold
-from tests.e2e.test_headless import fresh_code
+from tests.conftest import ProcessingHold, fresh_code
 
 
 def _intent(journal: Journal, app_trans_id: str, sale_ref: str) -> None:

@@ -65,15 +65,6 @@ def make_app(settings: Settings, checkout: Checkout) -> Iterator[Callable[..., P
         counter.close()  # the checkout is the fixture's
 
 
-def wallet_code(emulator: object, wallet_id: str) -> str:
-    """The wallet's current payment code, read from the emulator's control API."""
-    base = emulator.base_url
-    requests.post(f"{base}/_emulator/wallets/{wallet_id}/rotate", json={},
-                  timeout=5).raise_for_status()
-    wallets = requests.get(f"{base}/_emulator/wallets", timeout=5).json()["wallets"]
-    return next(str(w["code"]) for w in wallets if w["id"] == wallet_id)
-
-
 def ledger(emulator: object) -> dict:
     base = emulator.base_url
     return requests.get(f"{base}/_emulator/ledger", timeout=5).json()

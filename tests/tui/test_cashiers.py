@@ -20,8 +20,8 @@ from pos_terminal.tui.screens.sale import SaleScreen
 from pos_terminal.tui.screens.shift import ShiftDialog
 from pos_terminal.tui.screens.signin import NewPinDialog, SignInScreen
 from pos_terminal.tui.screens.supervisor import SupervisorDialog
-from tests.conftest import ProcessingHold
-from tests.tui.conftest import KeyClock, ledger, wallet_code
+from tests.conftest import ProcessingHold, fresh_code
+from tests.tui.conftest import KeyClock, ledger
 from tests.tui.helpers import screen_lines, screen_text, text_of, type_keys, wait_until
 from tests.tui.test_flows import charge
 
@@ -165,7 +165,7 @@ async def test_without_cashiers_the_sale_screen_opens_and_says_so_once(make_app)
 
 
 def _paid(checkout: Checkout, emulator, cashier_id: str | None = None) -> str:
-    view = checkout.pay(40_000, wallet_code(emulator, "an"), cashier_id=cashier_id)
+    view = checkout.pay(40_000, fresh_code(emulator, "an"), cashier_id=cashier_id)
     assert view.state is PaymentState.SUCCEEDED
     return view.app_trans_id
 

@@ -14,7 +14,8 @@ from pos_terminal.tui.screens.pay import PayScreen
 from pos_terminal.tui.screens.reports import ReportsScreen
 from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.screens.sale import SaleScreen
-from tests.tui.conftest import ledger, wallet_code
+from tests.conftest import fresh_code
+from tests.tui.conftest import ledger
 from tests.tui.helpers import scan_burst, screen_text, text_of, type_keys, wait_until
 from tests.tui.test_flows import charge
 
@@ -33,7 +34,7 @@ async def test_not_paid_is_charged_again_with_one_key(make_app, key_clock, emula
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, PayScreen), what="Pay")
         assert (pilot.app.screen.sale.amount, pilot.app.screen.sale.description) == (
             40_000, "lunch")
-        await scan_burst(pilot, key_clock, wallet_code(emulator, "an"))
+        await scan_burst(pilot, key_clock, fresh_code(emulator, "an"))
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="PAID")
         assert pilot.app.screen.outcome.success
         assert "T: try again" not in screen_text(pilot)

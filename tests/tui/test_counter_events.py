@@ -9,7 +9,7 @@ from pos_terminal.counter import PaymentSettled
 from pos_terminal.counter.types import PaymentState
 from pos_terminal.tui.screens.history import HistoryScreen
 from pos_terminal.tui.screens.result import ResultScreen
-from tests.tui.conftest import wallet_code
+from tests.conftest import fresh_code
 from tests.tui.helpers import scan_burst, type_keys, wait_until
 from tests.tui.test_flows import charge
 
@@ -26,7 +26,7 @@ async def test_a_code_read_where_no_screen_takes_one_is_answered_by_the_app(
         await type_keys(pilot, key_clock, "f2")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, HistoryScreen),
                          what="History")
-        code = wallet_code(emulator, "an")
+        code = fresh_code(emulator, "an")
         await scan_burst(pilot, key_clock, code)
         await wait_until(pilot, lambda: bool(notices(pilot)), what="a notice")
         assert notices(pilot) == [

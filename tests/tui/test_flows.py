@@ -23,8 +23,8 @@ from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.screens.sale import SaleScreen
 from pos_terminal.tui.widgets.amount import AmountField
 from pos_terminal.wallet.returncodes import describe
-from tests.conftest import ProcessingHold
-from tests.tui.conftest import KeyClock, ledger, wallet_code
+from tests.conftest import ProcessingHold, fresh_code
+from tests.tui.conftest import KeyClock, ledger
 from tests.tui.helpers import (
     scan_burst,
     screen_lines,
@@ -41,7 +41,7 @@ pytestmark = pytest.mark.asyncio
 async def charge(pilot, clock: KeyClock, emulator, amount: str, wallet: str) -> None:
     await type_keys(pilot, clock, *amount, "enter")
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, PayScreen), what="Pay screen")
-    await scan_burst(pilot, clock, wallet_code(emulator, wallet))
+    await scan_burst(pilot, clock, fresh_code(emulator, wallet))
 
 
 def choice_shown(pilot) -> bool:
@@ -244,7 +244,7 @@ async def test_items_total_becomes_the_amount(make_app, key_clock, emulator,
         pilot.app.screen.query_one("#description", Input).focus()
         await type_keys(pilot, key_clock, "enter")
         assert isinstance(pilot.app.screen, PayScreen)
-        await scan_burst(pilot, key_clock, wallet_code(emulator, "an"))
+        await scan_burst(pilot, key_clock, fresh_code(emulator, "an"))
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
     [row] = checkout.journal.list_payments()
     assert row.amount == 50000
@@ -455,7 +455,7 @@ async def test_a_digit_on_the_result_starts_the_next_sale(settings: Settings, ma
 async def test_a_code_already_charged_is_refused_without_a_request(make_app, key_clock, emulator,
                                                                    checkout: Checkout) -> None:
     async with make_app().run_test(size=(80, 24)) as pilot:
-        code = wallet_code(emulator, "an")
+        code = fresh_code(emulator, "an")
         await type_keys(pilot, key_clock, *"15000", "enter")
         await scan_burst(pilot, key_clock, code)
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="paid")

@@ -17,8 +17,9 @@ from pos_terminal.journal.cashiers import Cashiers
 from pos_terminal.tui.screens.history import PaymentDetailScreen
 from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.screens.supervisor import SupervisorDialog
+from tests.conftest import fresh_code
 from tests.receipts.test_receipts import CUT, INIT, Listener
-from tests.tui.conftest import KeyClock, wallet_code
+from tests.tui.conftest import KeyClock
 from tests.tui.helpers import screen_lines, shown, text_of, type_keys, wait_until
 from tests.tui.test_cashiers import on_sale, sign_in
 from tests.tui.test_flows import charge
@@ -168,7 +169,7 @@ async def test_detail_reprints_the_payment_receipt(settings: Settings, make_app,
                                                    emulator, checkout: Checkout,
                                                    printer: Listener) -> None:
     target = f"tcp:127.0.0.1:{printer.port}"
-    view = checkout.pay(40_000, wallet_code(emulator, "an"))
+    view = checkout.pay(40_000, fresh_code(emulator, "an"))
     async with make_app(settings=with_printer(settings, target)).run_test(
             size=(80, 24)) as pilot:
         await pilot.app.push_screen(PaymentDetailScreen(view.app_trans_id))

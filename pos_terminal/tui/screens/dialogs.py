@@ -17,8 +17,8 @@ from pos_terminal.base.amounts import parse_refund_amount
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
 from pos_terminal.base.reasons import Reason
+from pos_terminal.counter.answers import state_label
 from pos_terminal.counter.types import PaymentState, PaymentView, RefundState, RefundView
-from pos_terminal.tui.format import state_label
 from pos_terminal.tui.widgets.line import Line
 
 

@@ -19,12 +19,14 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
 from pos_terminal.base.amounts import read_amount
+from pos_terminal.base.clock import day_bounds_ms, iso_day
 from pos_terminal.base.codes import mask_last4
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.files import open_private
 from pos_terminal.base.i18n import N_, _, ngettext
 from pos_terminal.base.money import format_vnd
 from pos_terminal.counter import PrintOutcome
+from pos_terminal.counter.answers import state_label
 from pos_terminal.counter.types import (
     EventView,
     PaymentState,
@@ -36,15 +38,7 @@ from pos_terminal.counter.types import (
 )
 from pos_terminal.text_safety import clean
 from pos_terminal.tui.csv_headers import header
-from pos_terminal.tui.format import (
-    day_bounds_ms,
-    day_hint,
-    parse_day,
-    show_day,
-    state_label,
-    vn_day,
-    vn_time,
-)
+from pos_terminal.tui.format import day_hint, parse_day, show_day, vn_time
 from pos_terminal.tui.messages import ReceiptUpdate
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.dialogs import (
@@ -191,7 +185,7 @@ class HistoryScreen(PosScreen[None]):
 
     def __init__(self, day: str | None = None) -> None:
         super().__init__()
-        self.day = day or vn_day(int(time.time() * 1000))
+        self.day = day or iso_day(int(time.time() * 1000))
         self.state_index = 0
         self.search = ""  # what the rows are narrowed to (matches())
         self.all_rows: list[PaymentView] = []  # the day's rows, before the search
@@ -309,7 +303,7 @@ class HistoryScreen(PosScreen[None]):
         self.action_reload()
 
     def action_today(self) -> None:
-        self.day = vn_day(int(time.time() * 1000))
+        self.day = iso_day(int(time.time() * 1000))
         self.action_reload()
 
     def action_choose_day(self) -> None:
