@@ -6,106 +6,37 @@ from __future__ import annotations
 
 import itertools
 import sys
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Generic, TextIO, TypeVar
+from typing import Any, TextIO, TypeVar
 
 import click
 
-from pos_terminal.base.clock import VN_TZ, day_bounds_ms, format_stamp, today
+from pos_terminal.base.clock import day_bounds_ms, format_stamp, today
 from pos_terminal.base.codes import mask_last4
 from pos_terminal.base.files import open_private
 from pos_terminal.base.i18n import _
 from pos_terminal.base.money import format_vnd
 from pos_terminal.cli.common import load_settings_or_exit, print_json
+from pos_terminal.cli.journal_filters import (
+    payment_rows,
+    refund_rows,
+    with_export_filters,
+    with_payment_filters,
+)
 from pos_terminal.cli.money_common import back_office, fail, payment_line, refund_line
 from pos_terminal.counter import answers
 from pos_terminal.counter.types import (
     JournalError,
     PaymentState,
     PaymentView,
-    RefundState,
     UnknownPayment,
 )
 from pos_terminal.text_safety import clean
 
 S = PaymentState
-#: States a payment row can be in (NEW is before the intent).
-STATE_NAMES = [s.value for s in PaymentState if s is not PaymentState.NEW]
-#: States a refund row can be in.
-REFUND_STATE_NAMES = [s.value for s in RefundState if s is not RefundState.NEW]
-
 T = TypeVar("T")
-St = TypeVar("St", PaymentState, RefundState)
-
-
-def _day_start_ms(text: str, option: str, as_json: bool) -> int:
-    try:
-        day = datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=VN_TZ)
-    except ValueError:
-        fail(_("{option} {text} is not a date like 2026-11-21 (Vietnam time)").format(
-                   option=option, text=repr(text)),
-             as_json=as_json)
-    return int(day.timestamp() * 1000)
-
-
-@dataclass(frozen=True)
-class Rows(Generic[St]):
-    """Which rows: created on these days, in these states (a payment's or a refund's)."""
-
-    since_ms: int | None
-    until_ms: int | None
-    states: list[St] | None
-
-
-def _filters(since: str | None, until: str | None, states: tuple[str, ...],
-             as_json: bool) -> Rows[PaymentState]:
-    """Payments' filters: their days and states."""
-    return Rows(*_days(since, until, as_json), [S(s) for s in states] or None)
-
-
-def _refund_filters(since: str | None, until: str | None, states: tuple[str, ...],
-                    as_json: bool) -> Rows[RefundState]:
-    """Refunds' filters: their days and a refund's states (a payment's alone is refused)."""
-    wrong = [s for s in states if s not in REFUND_STATE_NAMES]
-    if wrong:
-        fail(_("--state {state} is a payment's state; a refund is {states}.").format(
-            state=wrong[0], states=", ".join(REFUND_STATE_NAMES)), as_json=as_json,
-            field="state")
-    return Rows(*_days(since, until, as_json), [RefundState(s) for s in states] or None)
-
-
-def _days(since: str | None, until: str | None, as_json: bool) -> tuple[int | None, int | None]:
-    since_ms = None if since is None else _day_start_ms(since, "--from", as_json)
-    until_start = None if until is None else _day_start_ms(until, "--to", as_json)
-    if since_ms is not None and until_start is not None and since_ms > until_start:
-        fail(_("--from {since} is after --to {until}: no day could match. Give --from on or "
-               "before --to.").format(since=since, until=until), as_json=as_json, field="from")
-    return since_ms, (None if until_start is None
-                      else until_start + int(timedelta(days=1).total_seconds() * 1000))
-
-
-_day_options = [
-    click.option("--from", "--since", "since", default=None, metavar="YYYY-MM-DD",
-                 help="First day (Vietnam time)."),
-    click.option("--to", "--until", "until", default=None, metavar="YYYY-MM-DD",
-                 help="Last day, included (Vietnam time)."),
-]
-
-
-def _with_filters(f: Callable[..., Any]) -> Callable[..., Any]:
-    """--from, --to and a payment's --state."""
-    return _with_days(click.option("--state", "states", multiple=True,
-                                   type=click.Choice(STATE_NAMES),
-                                   help="Only these states; repeatable.")(f))
-
-
-def _with_days(f: Callable[..., Any]) -> Callable[..., Any]:
-    for option in reversed(_day_options):
-        f = option(f)
-    return f
 
 
 @click.group("journal")
@@ -121,7 +52,7 @@ def _read_first(rows: Iterator[T]) -> Iterator[T]:
 
 
 @journal_group.command("list")
-@_with_filters
+@with_payment_filters
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="At most this many (newest first); the last line tells how to go on.")
 @click.option("--cursor", default=None, metavar="APP_TRANS_ID",
@@ -133,7 +64,7 @@ def journal_list(ctx: click.Context, since: str | None, until: str | None,
                  as_json: bool) -> None:
     """List payments, newest first: today's (Vietnam time) unless --from/--to say which days."""
     settings = load_settings_or_exit(ctx)
-    filters = _filters(since, until, states, as_json)
+    filters = payment_rows(since, until, states, as_json)
     if since is None and until is None:
         day_start, day_end = day_bounds_ms(today())
         filters = replace(filters, since_ms=day_start, until_ms=day_end)
@@ -220,11 +151,7 @@ def journal_show(ctx: click.Context, app_trans_id: str, as_json: bool) -> None:
               help="Payments (filtered by their day and state) or refunds (by theirs).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to this file instead of stdout.")
-@_with_days
-@click.option("--state", "states", multiple=True,
-              type=click.Choice(list(dict.fromkeys(STATE_NAMES + REFUND_STATE_NAMES))),
-              help="Only these states (a payment's, or with --what refunds a refund's: "
-                   "refunding, refunded, failed); repeatable.")
+@with_export_filters
 @click.pass_context
 def journal_export(ctx: click.Context, fmt: str, what: str, output: Path | None,
                    since: str | None, until: str | None, states: tuple[str, ...]) -> None:
@@ -232,22 +159,25 @@ def journal_export(ctx: click.Context, fmt: str, what: str, output: Path | None,
     each, marked when automatic), oldest first."""
     settings = load_settings_or_exit(ctx)
     if what == "refunds":
-        refund_rows = _refund_filters(since, until, states, False)
+        refunds_wanted = refund_rows(since, until, states, False)
     else:
         if "refunding" in states:
             fail(_("--state refunding is a refund's state: give --what refunds too."),
                  as_json=False, field="state")
-        payment_rows = _filters(since, until, states, False)
+        payments_wanted = payment_rows(since, until, states, False)
     if output is not None:
         _check_export_target(output, settings.terminal.journal)
     with back_office(settings, False) as office:
         history = office.history
-        rows: Iterator[Any] = _read_first(
-            history.iter_payments(since_ms=payment_rows.since_ms,
-                                  until_ms=payment_rows.until_ms, states=payment_rows.states)
-            if what == "payments"
-            else history.iter_refunds(since_ms=refund_rows.since_ms,
-                                      until_ms=refund_rows.until_ms, states=refund_rows.states))
+        if what == "payments":
+            rows: Iterator[Any] = history.iter_payments(
+                since_ms=payments_wanted.since_ms, until_ms=payments_wanted.until_ms,
+                states=payments_wanted.states)
+        else:
+            rows = history.iter_refunds(
+                since_ms=refunds_wanted.since_ms, until_ms=refunds_wanted.until_ms,
+                states=refunds_wanted.states)
+        rows = _read_first(rows)
 
         def write(out: TextIO) -> int:
             if what == "refunds":
