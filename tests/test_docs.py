@@ -26,7 +26,7 @@ def prose(text: str) -> str:
 
 
 def slug(heading: str) -> str:
-    """GitHub's anchor of a heading: its text, lowercased, without punctuation, dashes for spaces."""
+    """GitHub's anchor of a heading: lowercased, no punctuation, a dash for each space."""
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading)  # a link's text
     text = re.sub(r"<[^>]+>", "", text).replace("`", "").strip().lower()
     return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
@@ -95,7 +95,8 @@ REF = re.compile(r"`((?:tests/[\w/.]+)?(?:::\w+(?:\[[^\]]*\])?)?|test_\w+)`")
 
 def defined_tests(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    return {n.name for n in ast.walk(tree) if isinstance(n, functions)}
 
 
 def rule_rows(text: str) -> list[tuple[str, str, str | None]]:
@@ -117,7 +118,6 @@ def rule_rows(text: str) -> list[tuple[str, str, str | None]]:
 
 def unresolved(text: str, root: Path) -> list[str]:
     problems = []
-    previous: list[str] = []
     for section, cell, section_file in rule_rows(text):
         refs = REF.findall(cell)
         if not refs and not cell.startswith("same test"):
@@ -139,7 +139,6 @@ def unresolved(text: str, root: Path) -> list[str]:
                 problems.append(f"{section}: {ref}: no {file}")
             elif name and path.suffix == ".py" and name not in defined_tests(path):
                 problems.append(f"{section}: {ref}: no {name} in {file}")
-        previous = refs or previous
     return problems
 
 
@@ -153,7 +152,8 @@ def test_a_renamed_or_missing_test_is_found(tmp_path: Path) -> None:
     (tmp_path / "tests" / "test_a.py").write_text("def test_one(): ...\ndef test_two(): ...\n")
     page = (
         "## Who is trusted, and with what\n\n| actor | not trusted with |\n|---|---|\n| x | y |\n\n"
-        "## A part\n\nTests: `tests/test_a.py` unless named otherwise.\n\n| rule | test |\n|---|---|\n"
+        "## A part\n\nTests: `tests/test_a.py` unless named otherwise.\n\n"
+        "| rule | test |\n|---|---|\n"
         "| good | `tests/test_a.py::test_one`, `::test_two`, `test_one` |\n| same | same test |\n"
         "| renamed | `tests/test_a.py::test_three` |\n| gone | `tests/test_b.py` |\n"
         "| bare | `test_four` |\n| none | nobody wrote one |\n")
