@@ -163,3 +163,19 @@ def test_a_renamed_or_missing_test_is_found(tmp_path: Path) -> None:
         "A part: test_four: no test_four in tests/test_a.py",
         "A part: a rule names no test: 'nobody wrote one'",
     ]
+
+
+def test_the_configuration_reference_names_every_key() -> None:
+    """docs/configuration.md is "every key": each key of each section of Settings is named."""
+    from pydantic import BaseModel
+
+    from pos_terminal.config import Settings
+
+    text = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+    missing = []
+    for section, field in Settings.model_fields.items():
+        model = field.annotation
+        if isinstance(model, type) and issubclass(model, BaseModel):
+            missing += [f"[{section}] {key}" for key in model.model_fields
+                        if f"`{key}`" not in text and f"{key} = " not in text]
+    assert missing == []
