@@ -179,3 +179,22 @@ def test_the_configuration_reference_names_every_key() -> None:
             missing += [f"[{section}] {key}" for key in model.model_fields
                         if f"`{key}`" not in text and f"{key} = " not in text]
     assert missing == []
+
+
+def test_the_command_list_names_every_command() -> None:
+    """docs/commands.md lists every command of `pos-terminal` (and each group's subcommands)."""
+    import click
+
+    from pos_terminal.cli import main
+
+    text = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if line.startswith("| `pos-terminal ")]
+    missing = []
+    for name, command in main.commands.items():
+        named = [r for r in rows if r.startswith(f"| `pos-terminal {name}")]
+        if not named:
+            missing.append(name)
+        elif isinstance(command, click.Group):
+            missing += [f"{name} {sub}" for sub in command.commands
+                        if not any(re.search(rf"[ |\\`]{re.escape(sub)}\b", r) for r in named)]
+    assert missing == []
