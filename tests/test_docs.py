@@ -198,3 +198,28 @@ def test_the_command_list_names_every_command() -> None:
             missing += [f"{name} {sub}" for sub in command.commands
                         if not any(re.search(rf"[ |\\`]{re.escape(sub)}\b", r) for r in named)]
     assert missing == []
+
+
+def misshapen_rows(text: str) -> list[str]:
+    """Table rows with another number of cells than their header (an unescaped | in a cell)."""
+    rows, header = [], None
+    for line in FENCE.sub("", text).splitlines():
+        if not line.startswith("|"):
+            header = None
+            continue
+        cells = len(re.split(r"(?<!\\)\|", line.strip().strip("|")))
+        if header is None:
+            header = cells
+        elif cells != header:
+            rows.append(line[:80])
+    return rows
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_table_row_has_its_headers_cells(page: Path) -> None:
+    assert misshapen_rows(page.read_text(encoding="utf-8")) == []
+
+
+def test_a_pipe_in_a_cell_is_found() -> None:
+    assert misshapen_rows("| a | b |\n|---|---|\n| `x|y` | z |\n| `x\\|y` | z |\n") == [
+        "| `x|y` | z |"]
