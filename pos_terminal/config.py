@@ -393,7 +393,7 @@ class PrinterSettings(_Section):
 
     # usb:VID:PID, serial:/dev/ttyUSB0[:baud], tcp:HOST[:9100], file:/path; "" = none
     target: str = ""
-    auto: bool = False  # print after every settled payment or refund (wired by the UI)
+    auto: bool = False  # print after every settled payment or refund (counter/listeners)
     # A code page with Vietnamese letters the printer has ("CP1258"); "" prints Vietnamese
     # text as a raster image drawn with `font`.
     codepage: Literal["", "CP1258"] = ""

@@ -1,7 +1,8 @@
 """The state table (journal/states.py) as pictures and tables, for docs/architecture.md.
 
 One Mermaid state diagram for payments and one for refunds (their own states), each followed by
-every move of its table as a Markdown row (from, event, guard, to, flag set, flag cleared).
+every move of its table as a Markdown row (from, event, guard, to, flag set, flag cleared), then
+what each event and each guard means.
 tests/journal/test_state_diagram.py checks that the docs hold exactly this, so the picture never
 drifts from the table the journal and its triggers obey.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pos_terminal.journal.states import (
+    EVENTS,
     GUARDS,
     PAYMENT_MOVES,
     REFUND_MOVES,
@@ -66,6 +68,10 @@ def table(moves: Moves) -> str:
     return "\n".join(lines)
 
 
+def events() -> str:
+    return "\n".join(f"- `{event.value}`: {meaning}" for event, meaning in EVENTS.items())
+
+
 def guards() -> str:
     return "\n".join(f"- `{name}`: {meaning}" for name, meaning in GUARDS.items())
 
@@ -77,6 +83,7 @@ def block() -> str:
         mermaid(PAYMENT_MOVES), table(PAYMENT_MOVES),
         "**Refunds** (`RefundState`, `RefundEvent`, `REFUND_MOVES`: a refund row's own states)",
         mermaid(REFUND_MOVES), table(REFUND_MOVES),
+        "**Events** (`states.EVENTS`: when each happens)", events(),
         "**Guards** (`states.GUARDS`)", guards(), END))
 
 

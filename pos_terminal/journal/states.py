@@ -45,37 +45,79 @@ class RefundState(StrEnum):
 
 class PaymentEvent(StrEnum):
     """What makes a payment row move (checkout/outcomes.py turns the wallet's answers into
-    these)."""
+    these; what each means: EVENTS)."""
 
-    INTENT = "intent"  # recorded before anything is sent
-    ACCEPTED = "accepted"  # the service has the order and is processing it
-    PAID = "paid"  # the service says paid
-    DECLINED = "declined"  # definitely not paid: refused, or never reached the service
-    NOT_SENT = "not_sent"  # this process recorded it but never sent it (stopped, lease lost)
-    NO_ANSWER = "no_answer"  # the request ended without a verdict
-    NO_VERDICT = "no_verdict"  # an answer that decides nothing (not found yet, query refused)
-    NEVER_ARRIVED = "never_arrived"  # "not found", no sender alive, quiet for the grace period
-    STILL_SENDING = "still_sending"  # "not found", but the process sending it still runs
-    MISFIT = "misfit"  # an answer that does not fit its order: a person decides
-    LATE_REVIEW = "late_review"  # a late charge left for a person (or its return failed)
-    TOO_OLD = "too_old"  # past the status query window: a person decides
-    ABANDONED = "abandoned"  # the cashier stopped waiting; a success from now on is late
-    LATE_SUCCESS = "late_success"  # paid after the terminal had concluded failed
-    OVERRIDE_PAID = "override_paid"  # a supervisor's decision, after checking the portal
+    INTENT = "intent"
+    ACCEPTED = "accepted"
+    PAID = "paid"
+    DECLINED = "declined"
+    NOT_SENT = "not_sent"
+    NO_ANSWER = "no_answer"
+    NO_VERDICT = "no_verdict"
+    NEVER_ARRIVED = "never_arrived"
+    STILL_SENDING = "still_sending"
+    MISFIT = "misfit"
+    LATE_REVIEW = "late_review"
+    TOO_OLD = "too_old"
+    ABANDONED = "abandoned"
+    LATE_SUCCESS = "late_success"
+    OVERRIDE_PAID = "override_paid"
     OVERRIDE_FAILED = "override_failed"
-    REFUNDED_IN_FULL = "refunded_in_full"  # its refunds add up to the whole amount
+    REFUNDED_IN_FULL = "refunded_in_full"
 
 
 class RefundEvent(StrEnum):
     """What makes a refund row move. The values never equal a payment event's, so that even a
     plain string cannot look a refund's move up in the payments' table."""
 
-    INTENT = "refund_intent"  # recorded before it is sent
-    PENDING = "refund_pending"  # an answer (or none) that leaves the refund in flight
-    DONE = "refund_done"  # the service says refunded
-    FAILED = "refund_failed"  # refused by the service, or never sent by this process
-    NEVER_ARRIVED = "refund_never_arrived"  # "not found", no sender alive, quiet for the grace
-    TOO_OLD = "refund_too_old"  # past the refund query window: a person decides
+    INTENT = "refund_intent"
+    PENDING = "refund_pending"
+    DONE = "refund_done"
+    FAILED = "refund_failed"
+    NEVER_ARRIVED = "refund_never_arrived"
+    TOO_OLD = "refund_too_old"
+
+
+#: What each event means: when the checkout (or a person) makes it. With the moves and GUARDS
+#: below, what happens to a payment when X (docs/architecture.md, "The state table").
+EVENTS: dict[PaymentEvent | RefundEvent, str] = {
+    PaymentEvent.INTENT: "recorded before anything is sent (the write that creates the row)",
+    PaymentEvent.ACCEPTED: "the service has the order and is processing it",
+    PaymentEvent.PAID: "the service says paid",
+    PaymentEvent.DECLINED: "definitely not paid: the service refused it, or the request "
+                           "certainly never left (no connection)",
+    PaymentEvent.NOT_SENT: "this process recorded it but never sent it (stopped, lease lost)",
+    PaymentEvent.NO_ANSWER: "the request ended without a verdict (timeout, dropped connection, "
+                            "an unreadable answer): only a status query settles it",
+    PaymentEvent.NO_VERDICT: "an answer that decides nothing: \"not found\" while the grace "
+                             "period runs, a status query the service refused, waiting ended",
+    PaymentEvent.NEVER_ARRIVED: "the service says \"not found\", no process can still send it "
+                                "and it has been quiet for the grace period",
+    PaymentEvent.STILL_SENDING: "the service says \"not found\", but the process sending it "
+                                "still runs",
+    PaymentEvent.MISFIT: "an answer that does not fit its order (another amount, a failure's "
+                         "sub-code in a success...): a person decides",
+    PaymentEvent.LATE_REVIEW: "a late charge left for a person (`[checkout] late_success = "
+                              "\"review\"`, or its automatic return failed)",
+    PaymentEvent.TOO_OLD: "still open past the status query window: a person decides",
+    PaymentEvent.ABANDONED: "the cashier stopped waiting (Progress B, Ctrl+Q, `pay` exit 3); a "
+                            "success from now on is a late charge",
+    PaymentEvent.LATE_SUCCESS: "the service says paid after the terminal had concluded failed",
+    PaymentEvent.OVERRIDE_PAID: "a supervisor marks it paid, after checking the merchant "
+                                "portal (or keeps a late charge left for review)",
+    PaymentEvent.OVERRIDE_FAILED: "a supervisor marks it not paid, after checking the "
+                                  "merchant portal",
+    PaymentEvent.REFUNDED_IN_FULL: "a refund completed the whole amount (written with that "
+                                   "refund's `refund_done`)",
+    RefundEvent.INTENT: "recorded before the refund is sent (the write that creates the row)",
+    RefundEvent.PENDING: "an answer, or none, that leaves the refund in flight (processing, "
+                         "lost, \"not found\" within the grace period, a query refused)",
+    RefundEvent.DONE: "the service says refunded",
+    RefundEvent.FAILED: "the service refused it, or it certainly never reached the service",
+    RefundEvent.NEVER_ARRIVED: "the service says \"not found\", no process can still send it "
+                               "and it has been quiet for the grace period",
+    RefundEvent.TOO_OLD: "still in flight past the refund query window: a person decides",
+}
 
 
 class Flag(StrEnum):

@@ -65,7 +65,7 @@ def test_error_answer_before_and_after_the_intent(settings: Settings) -> None:
     assert len(before["error"]) < 400  # one line, never megabytes
     assert (code_after, after["outcome"], after["state"]) == (3, "unknown", "submitting")
     assert after["app_trans_id"] == "261121_t_1"
-    assert "do not charge again" in after["message"].lower()  # the CLI's words or the screen's
+    assert "do not charge again" in after["message"].lower()  # whichever front end words it
 
 
 def test_cli_pay_with_a_nan_deadline_answers_unknown(settings: Settings, emulator: Any,

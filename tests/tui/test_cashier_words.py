@@ -4,6 +4,8 @@ while the CLI keeps naming its commands and settings."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 import string
 from pathlib import Path
@@ -12,19 +14,21 @@ import pytest
 
 from pos_terminal import sentences
 from pos_terminal.base.reasons import Reason
-from pos_terminal.sentences import payments as payment_sentences
-from pos_terminal.sentences import printing, refusals, wallet_codes
 from pos_terminal.sentences.reports import report_lines
 
 #: A command to type or a setting to edit: a cashier's screen says neither.
 NOT_FOR_A_CASHIER = re.compile(
     r"pos-terminal|\[(service|printer|checkout|scanner|terminal|ui|cashiers|speaker|api)\]"
     r"|POS_[A-Z]|chmod|apt-get|pip install|lsusb|base_url|\.toml")
-#: Reasons only the CLI and the Terminal API give (tokens), or given before any screen is up
-#: (the journal's file permissions refuse to open it at start-up).
+#: Reasons only the CLI and the Terminal API give (tokens; a typed code against the [scanner]
+#: filter: `--code`, `payment_code`, checkout/validation.check_code_format), or given before any
+#: screen is up (the journal's file permissions refuse to open it at start-up).
 NEVER_ON_A_SCREEN = {"token.exists", "token.unknown", "token.unknown_scope", "token.bad_name",
+                     "code.length", "code.alphabet",
                      "journal.others_can_write", "journal.others_can_read"}
-MODULES = (payment_sentences, printing, refusals, wallet_codes)
+#: Every module of the renderer, so that a new one's parameters are given too.
+MODULES = tuple(importlib.import_module(f"pos_terminal.sentences.{m.name}")
+                for m in pkgutil.iter_modules(sentences.__path__))
 
 
 def _names() -> set[str]:
