@@ -13,7 +13,8 @@ import requests
 from pos_terminal.cli.ui_cmds import serve_beside
 from pos_terminal.config import Settings
 from pos_terminal.tui.screens.pay import PayScreen
-from tests.tui.conftest import KeyClock, checkout, key_clock, make_app, wallet_code
+from tests.conftest import fresh_code
+from tests.tui.conftest import KeyClock, checkout, key_clock, make_app
 from tests.tui.helpers import scan_burst, type_keys, wait_until
 
 pytestmark = pytest.mark.asyncio
@@ -46,7 +47,7 @@ async def test_the_display_follows_the_cashiers_sale(make_app: Any, key_clock: K
                              what="Pay screen")
             await wait_until(pilot, lambda: any(e["type"] == "awaiting_code" for e in seen),
                              what="the display asked for the code")
-            await scan_burst(pilot, key_clock, wallet_code(emulator, "an"))
+            await scan_burst(pilot, key_clock, fresh_code(emulator, "an"))
             await wait_until(pilot, lambda: bool(seen) and seen[-1]["type"] ==
                              "payment_settled", what="the display told PAID")
         reader.join(10)
