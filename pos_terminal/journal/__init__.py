@@ -12,6 +12,7 @@ from pos_terminal.journal.errors import (
     SaleRefTaken,
     UnknownPayment,
     UnknownRefund,
+    UnknownZReport,
 )
 from pos_terminal.journal.machine import Answer, Refused
 from pos_terminal.journal.reports import Report
@@ -57,7 +58,7 @@ __all__ = [
     "Report",
     "SaleRefTaken",
     "UnknownPayment",
-    "UnknownRefund",
+    "UnknownRefund", "UnknownZReport",
     "can_move",
     "now_ms",
 ]

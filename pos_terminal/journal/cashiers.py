@@ -68,9 +68,7 @@ def check_pin_format(pin: str) -> str:
 
 def check_cashier_id(cashier_id: str) -> str:
     if not _ID.fullmatch(cashier_id):
-        raise CashierError(
-            f"{cashier_id!r} is not a usable cashier id: use 1 to 32 letters, digits, '.', '_' "
-            "or '-'.")
+        raise CashierError(Reason.of("cashier.bad_id", cashier_id=cashier_id))
     return cashier_id
 
 
@@ -176,8 +174,7 @@ class Cashiers:
         row = conn.execute(f"SELECT {_COLUMNS} FROM cashiers WHERE id=?",  # noqa: S608
                            (cashier_id,)).fetchone()
         if row is None:
-            raise UnknownCashier(f"There is no cashier {cashier_id!r} in this journal; see "
-                                 "`pos-terminal cashier list`.")
+            raise UnknownCashier(Reason.of("cashier.unknown", cashier_id=cashier_id))
         return _cashier(row)
 
     # ------------------------------------------------------------ the book
@@ -188,8 +185,7 @@ class Cashiers:
         t = self.journal.now()
         with self.journal._tx() as conn:
             if conn.execute("SELECT 1 FROM cashiers WHERE id=?", (cashier_id,)).fetchone():
-                raise CashierError(f"The cashier id {cashier_id!r} is already taken (ids are "
-                                   "never reused, even after a removal); pick another.")
+                raise CashierError(Reason.of("cashier.id_taken", cashier_id=cashier_id))
             conn.execute(
                 "INSERT INTO cashiers(id, name, role, pin_hash, created_ms) VALUES (?,?,?,?,?)",
                 (cashier_id, name, "supervisor" if supervisor else "cashier", stored, t))
@@ -201,8 +197,7 @@ class Cashiers:
         rows = self.journal._read(f"SELECT {_COLUMNS} FROM cashiers WHERE id=?",  # noqa: S608
                                   (cashier_id,))
         if not rows:
-            raise UnknownCashier(f"There is no cashier {cashier_id!r} in this journal; see "
-                                 "`pos-terminal cashier list`.")
+            raise UnknownCashier(Reason.of("cashier.unknown", cashier_id=cashier_id))
         return _cashier(rows[0])
 
     def all(self, *, include_removed: bool = True) -> list[Cashier]:
@@ -254,7 +249,7 @@ class Cashiers:
         with self.journal._tx() as conn:
             current = self._get_in(conn, cashier_id)
             if not current.active:
-                raise UnknownCashier(f"There is no active cashier {cashier_id!r}.")
+                raise UnknownCashier(Reason.of("cashier.not_active", cashier_id=cashier_id))
             conn.execute("UPDATE cashiers SET pin_hash=?, failed_attempts=0, "
                          "locked_until_ms=NULL WHERE id=?", (stored, cashier_id))
             self._event(conn, cashier_id, t, "pin_changed", by or "")
@@ -337,7 +332,7 @@ class Cashiers:
         with self.journal._tx() as conn:
             cashier = self._get_in(conn, cashier_id)
             if not cashier.active:
-                raise CashierError(f"Cashier {cashier_id!r} was removed; no shift can open.")
+                raise CashierError(Reason.of("shift.cashier_removed", cashier_id=cashier_id))
             row = conn.execute("SELECT id, cashier_id, opened_ms, closed_ms FROM shifts "
                                "WHERE cashier_id=? AND closed_ms IS NULL",
                                (cashier_id,)).fetchone()
@@ -355,7 +350,7 @@ class Cashiers:
             row = conn.execute("SELECT id, opened_ms FROM shifts WHERE cashier_id=? AND "
                                "closed_ms IS NULL", (cashier_id,)).fetchone()
             if row is None:
-                raise CashierError(f"Cashier {cashier_id!r} has no open shift.")
+                raise CashierError(Reason.of("shift.none_open", cashier_id=cashier_id))
             conn.execute("UPDATE shifts SET closed_ms=? WHERE id=?", (t, row[0]))
             self._event(conn, cashier_id, t, "shift_closed", f"shift {row[0]}")
             return Shift(int(row[0]), cashier_id, int(row[1]), t)

@@ -35,14 +35,20 @@ class IllegalTransition(JournalError):
 
 class UnknownPayment(JournalError, LookupError):
     def __init__(self, app_trans_id: str) -> None:
-        super().__init__(f"No payment {app_trans_id!r} in this terminal's journal.")
+        super().__init__(Reason.of("payment.unknown", app_trans_id=app_trans_id))
         self.app_trans_id = app_trans_id
 
 
 class UnknownRefund(JournalError, LookupError):
     def __init__(self, m_refund_id: str) -> None:
-        super().__init__(f"No refund {m_refund_id!r} in this terminal's journal.")
+        super().__init__(Reason.of("refund.unknown", m_refund_id=m_refund_id))
         self.m_refund_id = m_refund_id
+
+
+class UnknownZReport(JournalError, LookupError):
+    def __init__(self, number: int) -> None:
+        super().__init__(Reason.of("report.z_unknown", number=number))
+        self.number = number
 
 
 class RefundNotAllowed(JournalError):

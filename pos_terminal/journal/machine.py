@@ -49,11 +49,12 @@ class Answer:
     qr_code: str | None = None
 
 
-#: Moves of the table made by the write that creates or completes something else.
-_BY_THEIR_OWN_WRITE: dict[PaymentEvent | RefundEvent, str] = {
-    E.INTENT: "recorded with the row itself (record_intent)",
-    RE.INTENT: "recorded with the refund row (record_refund_intent)",
-    E.REFUNDED_IN_FULL: "made by the refund that completes the amount (refund_done)",
+#: Moves of the table made by the write that creates or completes something else: the reason
+#: that says how (sentences/moves.py) and the writer's name.
+_BY_THEIR_OWN_WRITE: dict[PaymentEvent | RefundEvent, tuple[str, str]] = {
+    E.INTENT: ("move.with_the_row", "record_intent"),
+    RE.INTENT: ("move.with_the_refund_row", "record_refund_intent"),
+    E.REFUNDED_IN_FULL: ("move.by_the_last_refund", "refund_done"),
 }
 
 
@@ -61,15 +62,27 @@ class Refused(IllegalTransition):
     """The table has the move but its guard does not hold: ``guard`` names it, ``detail`` says
     how (for "quiet": "owner_live", its sender still runs, or "grace", not quiet long enough)."""
 
-    def __init__(self, message: str, guard: str, detail: str = "") -> None:
+    def __init__(self, message: Reason, guard: str, detail: str = "") -> None:
         super().__init__(message)
         self.guard = guard
         self.detail = detail
 
 
+def _about(kind: str, subject: str, what: str, /, **params: object) -> Reason:
+    """A refusal about payment or refund `subject` (``payment.<what>`` / ``refund.<what>``)."""
+    if kind == "Payment":
+        return Reason.of(f"payment.{what}", app_trans_id=subject, **params)
+    return Reason.of(f"refund.{what}", m_refund_id=subject, **params)
+
+
 def _no_move(kind: str, subject: str, state: str, event: str) -> IllegalTransition:
-    return IllegalTransition(f"{kind} {subject} is {state}: the state table has no move for "
-                             f"{event} from there; nothing changed.")
+    return IllegalTransition(_about(kind, subject, "no_move", state=state, event=event))
+
+
+def _own_write(kind: str, subject: str, event: PaymentEvent | RefundEvent) -> IllegalTransition:
+    how, writer = _BY_THEIR_OWN_WRITE[event]
+    return IllegalTransition(_about(kind, subject, "by_own_write", event=event.value,
+                                    how=Reason.of(how), writer=writer))
 
 
 class StateMachine(PaymentRows, RefundRows):
@@ -107,13 +120,12 @@ class StateMachine(PaymentRows, RefundRows):
         if not isinstance(event, PaymentEvent):
             raise _no_move("Payment", app_trans_id, current.state.value, str(event))
         if event in _BY_THEIR_OWN_WRITE:
-            raise IllegalTransition(f"Payment {app_trans_id}: {event.value} is "
-                                    f"{_BY_THEIR_OWN_WRITE[event]}; nothing changed.")
+            raise _own_write("Payment", app_trans_id, event)
         overriding = event in (E.OVERRIDE_PAID, E.OVERRIDE_FAILED)
         if overriding and move_for(current.state, event) is None:
             raise IllegalTransition(  # a person reads it: say which payments can be overridden
-                f"Payment {app_trans_id} is already {current.state.value}; only an unresolved "
-                "payment (submitting, processing, unknown) can be overridden.")
+                Reason.of("payment.not_overridable", app_trans_id=app_trans_id,
+                          state=current.state.value))
         move = move_for(current.state, event)
         if move is None:
             raise _no_move("Payment", app_trans_id, current.state.value, event.value)
@@ -128,7 +140,8 @@ class StateMachine(PaymentRows, RefundRows):
                 sub_return_code=got.sub_return_code, service_message=got.service_message,
                 count_poll=count_poll)
             if verdict in ("owner_live", "grace"):
-                raise Refused(f"Payment {app_trans_id}: {verdict}", "quiet", verdict)
+                raise Refused(_about("Payment", app_trans_id, "not_quiet", verdict=verdict),
+                              "quiet", verdict)
             return view
         if event is E.MISFIT or event is E.LATE_REVIEW:
             return self.flag_answer(
@@ -161,8 +174,7 @@ class StateMachine(PaymentRows, RefundRows):
                       message: Reason | str, release: bool, grace_s: float) -> RefundView:
         current = self.get_refund(subject.m_refund_id)
         if event in _BY_THEIR_OWN_WRITE:
-            raise IllegalTransition(f"Refund {current.m_refund_id}: {event.value} is "
-                                    f"{_BY_THEIR_OWN_WRITE[event]}; nothing changed.")
+            raise _own_write("Refund", current.m_refund_id, event)
         move = move_for(current.state, event)
         if move is None:
             raise _no_move("Refund", current.m_refund_id, current.state.value, event.value)
@@ -172,7 +184,8 @@ class StateMachine(PaymentRows, RefundRows):
         if event is RE.NEVER_ARRIVED:
             verdict = self.refund_never_arrived_allowed(current.m_refund_id, grace_s)
             if verdict in ("owner_live", "grace"):
-                raise Refused(f"Refund {current.m_refund_id}: {verdict}", "quiet", verdict)
+                raise Refused(_about("Refund", current.m_refund_id, "not_quiet", verdict=verdict),
+                              "quiet", verdict)
         if answer is None:
             return self.refund_transition(current.m_refund_id, move.target, message=message,
                                           release=release)
@@ -196,5 +209,5 @@ def _check_guard(move: PaymentMove | RefundMove, current: PaymentView | RefundVi
         })
     if failed.get(move.guard, False):
         kind = "Payment" if isinstance(current, PaymentView) else "Refund"
-        raise Refused(f"{kind} {subject} is {current.state.value}: the move "
-                      f"{move.event.value} needs {move.guard}; nothing changed.", move.guard)
+        raise Refused(_about(kind, subject, "guard", state=current.state.value,
+                             event=move.event.value, guard=move.guard), move.guard)

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from pos_terminal.base.clock import format_stamp
+from pos_terminal.journal.errors import UnknownZReport
 
 _SALE_STATES = ("succeeded", "refunded")
 _SETTLED_PAYMENT_STATES = ("succeeded", "failed", "refunded")
@@ -141,7 +142,7 @@ def _opened_ms(conn: sqlite3.Connection) -> int | None:
 def stored_z_report(conn: sqlite3.Connection, number: int) -> Report:
     row = conn.execute("SELECT totals_json FROM z_reports WHERE number=?", (number,)).fetchone()
     if row is None:
-        raise LookupError(f"There is no Z report #{number} in this journal.")
+        raise UnknownZReport(number)
     return Report(**json.loads(row[0]))
 
 

@@ -131,6 +131,7 @@ install_renderer(render)
 
 # The tables register themselves (after `register` exists).
 from pos_terminal.sentences import (  # noqa: E402
+    moves,
     payments,
     printing,
     refusals,
@@ -138,6 +139,6 @@ from pos_terminal.sentences import (  # noqa: E402
     wallet_codes,
 )
 
-__all__ = ["Reason", "by_front_end", "front_end", "keeps_checking", "known_codes", "payments",
-           "printing", "refusals", "register", "render", "scanning", "use_front_end",
+__all__ = ["Reason", "by_front_end", "front_end", "keeps_checking", "known_codes", "moves",
+           "payments", "printing", "refusals", "register", "render", "scanning", "use_front_end",
            "wallet_codes"]

@@ -175,4 +175,19 @@ register({
     "cashier.not_supervisor": lambda said: _cashier(said, N_(
         "{cashier_id} ({name}) is a cashier, not a supervisor: a supervisor must authorise "
         "this.")),
+    "cashier.bad_id": lambda said: _cashier(said, N_(
+        "{cashier_id} is not a usable cashier id: use 1 to 32 letters, digits, '.', '_' or "
+        "'-'.")),
+    "cashier.unknown": lambda said: _cashier(said, N_(
+        "There is no cashier {cashier_id} in this journal; see `pos-terminal cashier list`.")
+        if front_end() != "screen" else N_(
+        "There is no cashier {cashier_id} in this journal: check the id in the list.")),
+    "cashier.id_taken": lambda said: _cashier(said, N_(
+        "The cashier id {cashier_id} is already taken (ids are never reused, even after a "
+        "removal); pick another.")),
+    "cashier.not_active": lambda said: _cashier(said, N_(
+        "There is no active cashier {cashier_id}.")),
+    "shift.cashier_removed": lambda said: _cashier(said, N_(
+        "Cashier {cashier_id} was removed; no shift can open.")),
+    "shift.none_open": lambda said: _cashier(said, N_("Cashier {cashier_id} has no open shift.")),
 })
