@@ -66,6 +66,17 @@ def open_cashiers(settings: Settings, as_json: bool = False) -> Iterator[Cashier
         journal.close()
 
 
+@contextmanager
+def _changing(settings: Settings) -> Iterator[Cashiers]:
+    """The cashier book for one change; a change it refuses stops the command with its
+    sentence."""
+    with open_cashiers(settings) as book:
+        try:
+            yield book
+        except CashierError as exc:
+            _fail(exc.message)
+
+
 class PinReader:
     """PINs from stdin (one line each, in the order asked) or typed without echo."""
 
@@ -175,11 +186,8 @@ def cashier_add(ctx: click.Context, cashier_id: str, name: str, is_supervisor: b
         check_pin_format(pin)
     except CashierError as exc:
         _fail(exc.message + " " + _("Nothing changed."))
-    with open_cashiers(settings) as book:
-        try:
-            cashier = book.add(cashier_id, name, pin, supervisor=is_supervisor)
-        except CashierError as exc:
-            _fail(exc.message)
+    with _changing(settings) as book:
+        cashier = book.add(cashier_id, name, pin, supervisor=is_supervisor)
     click.echo(_("added {role} {cashier_id} ({name})").format(
         role=_(cashier.role), cashier_id=cashier.id, name=cashier.name))
 
@@ -216,11 +224,8 @@ def cashier_remove(ctx: click.Context, cashier_id: str, supervisor_id: str | Non
     """Remove a cashier (they can no longer sign in; history keeps their name)."""
     settings = load_settings_or_exit(ctx)
     _guard(settings, N_("remove a cashier"), supervisor_id, PinReader(pin_stdin))
-    with open_cashiers(settings) as book:
-        try:
-            cashier = book.remove(cashier_id)
-        except CashierError as exc:
-            _fail(exc.message)
+    with _changing(settings) as book:
+        cashier = book.remove(cashier_id)
     click.echo(_("removed {cashier_id} ({name})").format(cashier_id=cashier.id,
                                                          name=cashier.name))
 
@@ -235,11 +240,8 @@ def cashier_unlock(ctx: click.Context, cashier_id: str, supervisor_id: str | Non
     """Unlock a cashier locked after too many wrong PINs."""
     settings = load_settings_or_exit(ctx)
     by = _guard(settings, N_("unlock a cashier"), supervisor_id, PinReader(pin_stdin))
-    with open_cashiers(settings) as book:
-        try:
-            cashier = book.unlock(cashier_id, by=by)
-        except CashierError as exc:
-            _fail(exc.message)
+    with _changing(settings) as book:
+        cashier = book.unlock(cashier_id, by=by)
     click.echo(_("unlocked {cashier_id} ({name})").format(cashier_id=cashier.id,
                                                           name=cashier.name))
 
@@ -261,11 +263,8 @@ def cashier_set_pin(ctx: click.Context, cashier_id: str, supervisor_id: str | No
         check_pin_format(pin)
     except CashierError as exc:
         _fail(exc.message + " " + _("Nothing changed."))
-    with open_cashiers(settings) as book:
-        try:
-            cashier = book.set_pin(cashier_id, pin, by=by)
-        except CashierError as exc:
-            _fail(exc.message)
+    with _changing(settings) as book:
+        cashier = book.set_pin(cashier_id, pin, by=by)
     click.echo(_("{cashier_id} ({name}) has a new PIN").format(cashier_id=cashier.id,
                                                                name=cashier.name))
 
@@ -305,13 +304,10 @@ def shift_group() -> None:
 def shift_open(ctx: click.Context, cashier_id: str, pin_stdin: bool) -> None:
     """Sign a cashier in (their PIN) and open their shift."""
     settings = load_settings_or_exit(ctx)
-    with open_cashiers(settings) as book:
+    with _changing(settings) as book:
         pin = PinReader(pin_stdin).read(_("PIN: "))
-        try:
-            book.verify_pin(cashier_id, pin)
-            shift = book.open_shift(cashier_id)
-        except CashierError as exc:
-            _fail(exc.message)
+        book.verify_pin(cashier_id, pin)
+        shift = book.open_shift(cashier_id)
     click.echo(_("shift {shift} open for {cashier_id} since {time}").format(
         shift=shift.id, cashier_id=cashier_id, time=format_stamp(shift.opened_ms)))
 
@@ -322,11 +318,8 @@ def shift_open(ctx: click.Context, cashier_id: str, pin_stdin: bool) -> None:
 def shift_close(ctx: click.Context, cashier_id: str) -> None:
     """Sign a cashier out: close their open shift."""
     settings = load_settings_or_exit(ctx)
-    with open_cashiers(settings) as book:
-        try:
-            shift = book.close_shift(cashier_id)
-        except CashierError as exc:
-            _fail(exc.message)
+    with _changing(settings) as book:
+        shift = book.close_shift(cashier_id)
     click.echo(_("shift {shift} of {cashier_id} closed: {start} to {end}").format(
         shift=shift.id, cashier_id=cashier_id, start=format_stamp(shift.opened_ms),
         end=format_stamp(shift.closed_ms)))
