@@ -61,6 +61,10 @@ _PAYMENT_CODES: tuple[tuple[int, CodeClass, str, str, str], ...] = (
 
 _REFUND_CODES: tuple[tuple[int, CodeClass, str, str, str], ...] = (
     (SUCCESS, CodeClass.REFUNDED, "refunded", "đã hoàn tiền", RESULT_PAGE),
+    (1080, _NOT_CHARGED, "refund failed while being processed", "hoàn tiền thất bại khi xử lý",
+     UNCONFIRMED),
+    (1081, _NOT_CHARGED, "refund rejected (already refunded, or more than is left)",
+     "hoàn tiền bị từ chối (đã hoàn, hoặc vượt số tiền còn lại)", UNCONFIRMED),
     (7000, _PROCESSING, "being processed", "đang xử lý", RESULT_PAGE),
     (7002, _PROCESSING, "being processed by the payment method's provider",
      "đang được nhà cung cấp phương thức thanh toán xử lý", RESULT_PAGE),
