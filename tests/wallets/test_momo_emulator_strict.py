@@ -66,3 +66,20 @@ def test_a_repeated_request_id_is_one_request(settings: Settings, emulator: Any,
     assert _send(emulator, slow)["resultCode"] == 1000
     assert _send(emulator, slow)["resultCode"] == 40  # not final yet: query it
     assert len(momo.orders) == 2
+
+
+def test_the_wallets_page_shows_each_momo_customer_s_code(emulator: Any, momo: Any) -> None:
+    import re
+
+    page = requests.get(f"{emulator.base_url}/wallets", timeout=10).text
+    for customer in ("momo-paid", "momo-slow", "momo-poor", "momo-hold"):
+        card = page[page.index(f'id="momo-{customer}"'):]
+        code = re.search(r'data-code="(MM[0-9]{18})"', card)
+        assert code is not None and code.group(1) == momo.code(customer)
+    listed = requests.get(f"{emulator.base_url}/_emulator/momo/customers", timeout=10).json()
+    assert [c["id"] for c in listed["customers"]] == ["momo-paid", "momo-slow", "momo-poor",
+                                                      "momo-hold"]
+    fresh = requests.post(f"{emulator.base_url}/_emulator/momo/customers/momo-paid/code",
+                          json={}, timeout=10).json()
+    assert fresh["code"] != listed["customers"][0]["code"] and momo.code("momo-paid") == (
+        fresh["code"])
