@@ -10,6 +10,7 @@ import requests
 
 from pos_terminal.config import Settings
 from pos_terminal.emulator.momo import service as emulated
+from pos_terminal.emulator.momo import signatures
 from pos_terminal.wallets.momo.client import MomoClient
 from tests.wallets.conftest import momo_account
 
@@ -43,7 +44,7 @@ def test_an_amount_outside_the_limits_is_refused(settings: Settings, emulator: A
                                                  momo: Any) -> None:
     body = _body(settings, emulator, emulator.control.momo_code("momo-paid"))
     body["amount"] = 5_000_001
-    body["signature"] = emulated.signatures.expected(
+    body["signature"] = signatures.expected(
         "pay", body, emulated.DEMO_ACCESS_KEY, emulated.DEMO_SECRET_KEY)
     assert _send(emulator, body)["resultCode"] == 22 and momo.orders == {}
 
