@@ -9,9 +9,11 @@ from fastapi import FastAPI
 
 from pos_terminal import __version__
 from pos_terminal.api import display, errors, event_stream, payments, refunds, reports
+from pos_terminal.api.guard import DoorGuard
 from pos_terminal.api.limits import AccessLog, BodyLimit
 from pos_terminal.api.models import ErrorOut
 from pos_terminal.api.terminal import Terminal
+from pos_terminal.base.hosts import HostRule
 
 DESCRIPTION = """The counter, driven by the shop's POS software. Every `/v1` call needs
 `Authorization: Bearer TOKEN` (`pos-terminal api-token add NAME`). Payments are idempotent on
@@ -19,11 +21,13 @@ the sale system's `sale_ref`, refunds on `refund_ref`. Errors are `{"error": {"c
 "message"}}` by one table (docs/terminal-api.md)."""
 
 
-def create_app(terminal: Terminal) -> FastAPI:
+def create_app(terminal: Terminal, rule: HostRule | None = None) -> FastAPI:
     app = FastAPI(title="pos-terminal Terminal API", version=__version__,
                   description=DESCRIPTION, docs_url=None, redoc_url=None,
                   openapi_url="/openapi.json")
     app.state.terminal = terminal
+    if rule is None:
+        rule = HostRule.for_bind("127.0.0.1", terminal.settings.api.allowed_hosts)
     errors.install(app)
     refusals: dict[int | str, dict[str, Any]] = {
         status: {"model": ErrorOut, "description": ", ".join(
@@ -32,5 +36,6 @@ def create_app(terminal: Terminal) -> FastAPI:
     for module in (payments, refunds, reports, event_stream, display):
         app.include_router(module.router, responses=refusals)
     app.add_middleware(BodyLimit)
+    app.add_middleware(DoorGuard, rule=rule)  # before any body is read
     app.add_middleware(AccessLog)  # outermost: it sees the 413s too
     return app

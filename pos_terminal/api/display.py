@@ -23,10 +23,11 @@ from sse_starlette.sse import EventSourceResponse
 from pos_terminal.api.auth import display_allowed
 from pos_terminal.api.errors import ApiError
 from pos_terminal.api.events import for_display
+from pos_terminal.api.routing import StrictJsonRoute
 from pos_terminal.api.terminal import terminal_of
 from pos_terminal.base.i18n import N_, _, translate_to
 
-router = APIRouter(prefix="/display", tags=["customer display"])
+router = APIRouter(prefix="/display", tags=["customer display"], route_class=StrictJsonRoute)
 
 TEXT = {
     "amount": N_("Amount to pay"),

@@ -11,9 +11,10 @@ from fastapi import APIRouter, Header, Request
 from sse_starlette.sse import EventSourceResponse
 
 from pos_terminal.api.auth import AnyToken
+from pos_terminal.api.routing import StrictJsonRoute
 from pos_terminal.api.terminal import terminal_of
 
-router = APIRouter(tags=["events"])
+router = APIRouter(tags=["events"], route_class=StrictJsonRoute)
 
 
 @router.get("/v1/events", summary="The counter's events (text/event-stream)")

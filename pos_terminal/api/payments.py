@@ -14,12 +14,13 @@ from fastapi import APIRouter, Query, Request
 from pos_terminal.api.auth import PayToken
 from pos_terminal.api.errors import ApiError
 from pos_terminal.api.models import REF, AbortIn, PaymentIn
+from pos_terminal.api.routing import StrictJsonRoute
 from pos_terminal.api.terminal import Terminal, terminal_of
 from pos_terminal.base.i18n import _
 from pos_terminal.counter import UNRESOLVED, SaleLine, answers
 from pos_terminal.counter.types import PaymentView, check_code_format
 
-router = APIRouter(prefix="/v1/payments", tags=["payments"])
+router = APIRouter(prefix="/v1/payments", tags=["payments"], route_class=StrictJsonRoute)
 
 
 def payment_answer(view: PaymentView) -> dict[str, Any]:

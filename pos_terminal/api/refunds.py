@@ -12,6 +12,7 @@ from fastapi import APIRouter, Query, Request
 from pos_terminal.api.auth import RefundToken
 from pos_terminal.api.errors import ApiError
 from pos_terminal.api.models import REF, RefundIn
+from pos_terminal.api.routing import StrictJsonRoute
 from pos_terminal.api.terminal import Terminal, terminal_of
 from pos_terminal.base.amounts import check_refund_amount
 from pos_terminal.base.i18n import _
@@ -20,7 +21,7 @@ from pos_terminal.counter import answers
 from pos_terminal.counter.admin import ApiToken
 from pos_terminal.counter.types import InvalidPayment, RefundRefTaken, RefundView
 
-router = APIRouter(prefix="/v1/refunds", tags=["refunds"])
+router = APIRouter(prefix="/v1/refunds", tags=["refunds"], route_class=StrictJsonRoute)
 
 
 def _authorised_by(terminal: Terminal, token: ApiToken, body: RefundIn) -> str | None:

@@ -9,10 +9,11 @@ from fastapi import APIRouter, Request
 
 from pos_terminal.api.auth import ReportsToken
 from pos_terminal.api.errors import ApiError
+from pos_terminal.api.routing import StrictJsonRoute
 from pos_terminal.api.terminal import terminal_of
 from pos_terminal.counter.types import NoReceipt
 
-router = APIRouter(tags=["reports and receipts"])
+router = APIRouter(tags=["reports and receipts"], route_class=StrictJsonRoute)
 
 
 @router.get("/v1/reports/x", summary="X report: the day so far (closes nothing)")

@@ -6,7 +6,6 @@ tokens, PINs and payment codes never cross a network in clear text."""
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import threading
 import time
@@ -19,6 +18,7 @@ import uvicorn
 from pos_terminal.api.app import create_app
 from pos_terminal.api.events import EventFeed
 from pos_terminal.api.terminal import Terminal
+from pos_terminal.base.hosts import HostRule, is_loopback
 from pos_terminal.base.errors import ExitCode, PosError
 from pos_terminal.base.i18n import _
 from pos_terminal.counter import Counter, Scanner
@@ -31,15 +31,6 @@ log = logging.getLogger(__name__)
 
 class ServeError(PosError):
     exit_code = ExitCode.NOTHING_SENT
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 @dataclass(frozen=True)
@@ -85,11 +76,14 @@ class ApiServer:
         self.terminal = terminal
         self.binding = binding.check()
         config = uvicorn.Config(
-            create_app(terminal), host=binding.host, port=binding.port, log_config=None,
+            create_app(terminal, HostRule.for_bind(binding.host,
+                                                   terminal.settings.api.allowed_hosts)),
+            host=binding.host, port=binding.port, log_config=None,
             access_log=False,  # ours (api/limits.py) writes paths only
             ssl_certfile=str(binding.cert_file) if binding.cert_file else None,
             ssl_keyfile=str(binding.key_file) if binding.key_file else None,
-            timeout_graceful_shutdown=_grace_s(terminal), lifespan="off")
+            timeout_graceful_shutdown=_grace_s(terminal), lifespan="off",
+            http="h11")  # h11: strict framing (docs/security.md, request smuggling)
         self.server = uvicorn.Server(config)
         self._thread: threading.Thread | None = None
         self._done = threading.Event()

@@ -169,3 +169,16 @@ def test_callbacks_go_only_to_allowed_hosts(emu: RunningEmulator,
         named = post(server.base_url, "/v2/create",
                      create_form("v2", extra={"callback_url": "https://merchant.example/cb"}))
         assert named["return_code"] == 1, named
+
+
+def test_the_control_api_reads_json_with_the_strict_reader(emu: RunningEmulator) -> None:
+    """A fault rule with a key twice, in UTF-16 or with NaN is refused (400), never half-read:
+    the control routes read bodies as the Terminal API does (base/strict_json.py)."""
+    http = requests
+    base = emu.base_url
+    headers = {"Content-Type": "application/json"}
+    for body in (b'{"mode": "timeout", "mode": "garbage"}', '{"mode": "timeout"}'.encode(
+            "utf-16"), b'{"mode": "timeout", "times": NaN}'):
+        answer = http.post(f"{base}/_emulator/faults", data=body, headers=headers, timeout=5)
+        assert answer.status_code == 400, body
+    assert http.get(f"{base}/_emulator/faults", timeout=5).json()["faults"] == []
