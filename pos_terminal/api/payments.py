@@ -11,7 +11,7 @@ from typing import Any
 
 from fastapi import APIRouter, Query, Request
 
-from pos_terminal.api.auth import PayToken
+from pos_terminal.api.auth import Authorised
 from pos_terminal.api.errors import ApiError
 from pos_terminal.api.models import REF, AbortIn, PaymentIn
 from pos_terminal.api.routing import StrictJsonRoute
@@ -41,7 +41,7 @@ def _waiting_answer(terminal: Terminal, sale_ref: str) -> dict[str, Any] | None:
 
 @router.post("", summary="Charge a sale (idempotent on sale_ref)")
 def pay(body: PaymentIn, request: Request,
-        _token: PayToken) -> dict[str, Any]:
+        _token: Authorised) -> dict[str, Any]:
     terminal = terminal_of(request)
     code = body.payment_code
     if code is not None:
@@ -53,7 +53,7 @@ def pay(body: PaymentIn, request: Request,
 
 
 @router.get("", summary="The payment of a sale (by sale_ref)")
-def by_sale_ref(request: Request, _token: PayToken,
+def by_sale_ref(request: Request, _token: Authorised,
                 sale_ref: str = Query(pattern=REF)) -> dict[str, Any]:
     terminal = terminal_of(request)
     view = terminal.counter.payments.find_by_sale_ref(sale_ref)
@@ -71,7 +71,7 @@ def by_sale_ref(request: Request, _token: PayToken,
 
 @router.get("/{app_trans_id}", summary="A payment by its app_trans_id")
 def by_id(app_trans_id: str, request: Request,
-          _token: PayToken) -> dict[str, Any]:
+          _token: Authorised) -> dict[str, Any]:
     return payment_answer(terminal_of(request).counter.payments.status(app_trans_id))
 
 
@@ -90,13 +90,13 @@ def _aborted(terminal: Terminal, sale_ref: str | None = None,
 
 @router.post("/abort", summary="Abort the payment of a sale (by sale_ref)")
 def abort_sale(body: AbortIn, request: Request,
-               _token: PayToken) -> dict[str, Any]:
+               _token: Authorised) -> dict[str, Any]:
     return _aborted(terminal_of(request), sale_ref=body.sale_ref)
 
 
 @router.post("/{payment_id}/abort", summary="Abort a payment (app_trans_id or sale_ref): stop "
              "waiting for its scan, or stop following it")
-def abort_payment(payment_id: str, request: Request, _token: PayToken) -> dict[str, Any]:
+def abort_payment(payment_id: str, request: Request, _token: Authorised) -> dict[str, Any]:
     terminal = terminal_of(request)
     if terminal.counter.payments.find(payment_id) is not None:
         return _aborted(terminal, app_trans_id=payment_id)

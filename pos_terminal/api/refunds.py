@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi import APIRouter, Query, Request
 
-from pos_terminal.api.auth import RefundToken
+from pos_terminal.api.auth import Authorised
 from pos_terminal.api.errors import ApiError
 from pos_terminal.api.models import REF, RefundIn
 from pos_terminal.api.routing import StrictJsonRoute
@@ -41,7 +41,7 @@ def _same(refund: RefundView, body: RefundIn) -> RefundView:
 
 @router.post("", summary="Refund a payment (idempotent on refund_ref)")
 def refund(body: RefundIn, request: Request,
-           token: RefundToken) -> dict[str, Any]:
+           token: Authorised) -> dict[str, Any]:
     terminal = terminal_of(request)
     counter = terminal.counter
     refused = check_refund_amount(body.amount)  # the one rule of every front end
@@ -61,7 +61,7 @@ def refund(body: RefundIn, request: Request,
 
 
 @router.get("", summary="The refund under a refund_ref")
-def by_ref(request: Request, _token: RefundToken,
+def by_ref(request: Request, _token: Authorised,
            refund_ref: str = Query(pattern=REF)) -> dict[str, Any]:
     found = terminal_of(request).counter.refunds.find_by_ref(refund_ref)
     if found is None:
@@ -72,5 +72,5 @@ def by_ref(request: Request, _token: RefundToken,
 
 @router.get("/{m_refund_id}", summary="A refund by its m_refund_id")
 def by_id(m_refund_id: str, request: Request,
-          _token: RefundToken) -> dict[str, Any]:
+          _token: Authorised) -> dict[str, Any]:
     return answers.refund_answer(terminal_of(request).counter.refunds.get(m_refund_id))

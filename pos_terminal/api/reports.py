@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 
-from pos_terminal.api.auth import ReportsToken
+from pos_terminal.api.auth import Authorised
 from pos_terminal.api.errors import ApiError
 from pos_terminal.api.routing import StrictJsonRoute
 from pos_terminal.api.terminal import terminal_of
@@ -17,17 +17,17 @@ router = APIRouter(tags=["reports and receipts"], route_class=StrictJsonRoute)
 
 
 @router.get("/v1/reports/x", summary="X report: the day so far (closes nothing)")
-def x_report(request: Request, _token: ReportsToken) -> dict[str, Any]:
+def x_report(request: Request, _token: Authorised) -> dict[str, Any]:
     return terminal_of(request).counter.reports.x().to_json()
 
 
 @router.post("/v1/reports/z", summary="Z report: closes the day")
-def z_report(request: Request, _token: ReportsToken) -> dict[str, Any]:
+def z_report(request: Request, _token: Authorised) -> dict[str, Any]:
     return terminal_of(request).counter.reports.z().to_json()
 
 
 @router.get("/v1/receipts/{subject_id}", summary="The receipt of a payment or refund, as lines")
-def receipt(subject_id: str, request: Request, _token: ReportsToken,
+def receipt(subject_id: str, request: Request, _token: Authorised,
             lang: Literal["vi", "en"] | None = None) -> dict[str, Any]:
     try:
         found = terminal_of(request).counter.receipts.lines(subject_id, lang)

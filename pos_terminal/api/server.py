@@ -22,7 +22,8 @@ from pos_terminal.base.hosts import HostRule, is_loopback
 from pos_terminal.base.errors import ExitCode, PosError
 from pos_terminal.base.i18n import _
 from pos_terminal.counter import Counter, Scanner
-from pos_terminal.counter.admin import ApiTokens
+from pos_terminal.counter.admin import ApiTokens, start_event_run
+from pos_terminal.counter.types import PaymentView
 from pos_terminal.counter.background import start_reconciler
 from pos_terminal.counter.sales import SaleDesk
 
@@ -64,8 +65,24 @@ class Binding:
 def open_terminal(counter: Counter, scanner: Scanner | None = None, *,
                   scan_timeout_s: float | None = None) -> Terminal:
     timeout = counter.settings.api.scan_timeout_s if scan_timeout_s is None else scan_timeout_s
+    run = start_event_run(counter.journal)
     return Terminal(counter, SaleDesk(counter, scanner, scan_timeout_s=timeout),
-                    EventFeed(counter.bus), ApiTokens(counter.journal))
+                    EventFeed(counter.bus, run=run.number, run_started_ms=run.started_ms,
+                              previous_run_started_ms=run.previous_started_ms,
+                              settled_since=_settled_since(counter)),
+                    ApiTokens(counter.journal))
+
+
+def _settled_since(counter: Counter) -> Callable[[int], list[PaymentView]]:
+    """The payments that became final since a time: created up to a day before it (a payment
+    is followed for minutes, not days), final, updated since."""
+
+    def settled(since_ms: int) -> list[PaymentView]:
+        found = counter.history.iter_payments(since_ms=since_ms - 24 * 3600 * 1000)
+        return sorted((v for v in found if v.is_final and v.updated_ms >= since_ms),
+                      key=lambda v: v.updated_ms)
+
+    return settled
 
 
 class ApiServer:

@@ -12,6 +12,7 @@ from pos_terminal.journal.api_tokens import (
     ApiTokens,
     TokenError,
 )
+from pos_terminal.journal.event_runs import EventRun, start_event_run
 from pos_terminal.journal.cashiers import (
     Cashier,
     CashierError,
@@ -36,6 +37,7 @@ from pos_terminal.wallet.errors import NoAnswer, NotSent, ServiceRefused, Unread
 from pos_terminal.wallet.verification import verify_callback, verify_redirect
 
 __all__ = [
+    "start_event_run",
     "DEFAULT_SCOPES",
     "SCOPES",
     "ApiToken",
@@ -44,6 +46,7 @@ __all__ = [
     "CashierError",
     "CashierLocked",
     "Cashiers",
+    "EventRun",
     "Journal",
     "NoAnswer",
     "NotSent",
