@@ -12,6 +12,7 @@ from pos_terminal.api import display, errors, event_stream, payments, refunds, r
 from pos_terminal.api.guard import DoorGuard
 from pos_terminal.api.limits import AccessLog, BodyLimit
 from pos_terminal.api.models import ErrorOut
+from pos_terminal.api.pools import Pools
 from pos_terminal.api.terminal import Terminal
 from pos_terminal.base.hosts import HostRule
 
@@ -26,6 +27,7 @@ def create_app(terminal: Terminal, rule: HostRule | None = None) -> FastAPI:
                   description=DESCRIPTION, docs_url=None, redoc_url=None,
                   openapi_url="/openapi.json")
     app.state.terminal = terminal
+    app.state.pools = Pools(terminal.settings.api.max_payments)
     if rule is None:
         rule = HostRule.for_bind("127.0.0.1", terminal.settings.api.allowed_hosts)
     errors.install(app)

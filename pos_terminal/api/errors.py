@@ -65,6 +65,8 @@ ERRORS: dict[str, tuple[int, str]] = {
     "refund_not_allowed": (422, "the payment cannot be refunded (state, or more than is left)"),
     "internal": (500, "an unexpected error (the payment, if any, is in the journal)"),
     "journal_unavailable": (503, "the journal cannot record: nothing new is charged"),
+    "busy": (503, "[api] max_payments payments (or refunds) are under way: nothing was "
+                  "charged, try again"),
 }
 
 

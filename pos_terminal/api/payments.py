@@ -1,9 +1,10 @@
 """`/v1/payments`: charge under the sale system's `sale_ref` (idempotent), look a payment up by
 `sale_ref` or `app_trans_id`, abort.
 
-Handlers are plain functions (FastAPI runs them in its thread pool): a payment blocks its
-request until final or the deadline, as `pay` does, and goes on to the end when the client
-hangs up, so a retry with the same sale_ref gets its answer."""
+A payment blocks its request until final or the deadline, as `pay` does, in a thread of the
+payments' own pool (api/pools.py), and goes on to the end when the client hangs up, so a retry
+with the same sale_ref gets its answer. Look-ups and aborts are plain functions in FastAPI's
+shared pool, which no payment occupies."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from fastapi import APIRouter, Query, Request
 
 from pos_terminal.api.auth import Authorised
 from pos_terminal.api.errors import ApiError
+from pos_terminal.api.pools import run_in
 from pos_terminal.api.models import REF, AbortIn, PaymentIn
 from pos_terminal.api.routing import StrictJsonRoute
 from pos_terminal.api.terminal import Terminal, terminal_of
@@ -40,15 +42,16 @@ def _waiting_answer(terminal: Terminal, sale_ref: str) -> dict[str, Any] | None:
 
 
 @router.post("", summary="Charge a sale (idempotent on sale_ref)")
-def pay(body: PaymentIn, request: Request,
-        _token: Authorised) -> dict[str, Any]:
+async def pay(body: PaymentIn, request: Request,
+              _token: Authorised) -> dict[str, Any]:
     terminal = terminal_of(request)
     code = body.payment_code
     if code is not None:
         check_code_format(code, terminal.settings.scanner, field="payment_code")
     lines = [SaleLine(i.name, i.price, i.quantity) for i in body.items]
-    view = terminal.desk.pay(body.sale_ref, body.amount, code, description=body.description,
-                             items=lines)
+    # in the payments' own pool (api/pools.py): a hanging wallet never starves look-ups
+    view = await run_in(request, "payments", terminal.desk.pay, body.sale_ref, body.amount,
+                        code, description=body.description, items=lines)
     return payment_answer(view)
 
 

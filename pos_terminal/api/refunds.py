@@ -11,6 +11,7 @@ from fastapi import APIRouter, Query, Request
 
 from pos_terminal.api.auth import Authorised
 from pos_terminal.api.errors import ApiError
+from pos_terminal.api.pools import run_in
 from pos_terminal.api.models import REF, RefundIn
 from pos_terminal.api.routing import StrictJsonRoute
 from pos_terminal.api.terminal import Terminal, terminal_of
@@ -40,9 +41,12 @@ def _same(refund: RefundView, body: RefundIn) -> RefundView:
 
 
 @router.post("", summary="Refund a payment (idempotent on refund_ref)")
-def refund(body: RefundIn, request: Request,
-           token: Authorised) -> dict[str, Any]:
-    terminal = terminal_of(request)
+async def refund(body: RefundIn, request: Request, token: Authorised) -> dict[str, Any]:
+    # in the refunds' own pool (api/pools.py): a hanging wallet never starves look-ups
+    return await run_in(request, "refunds", _refund, terminal_of(request), body, token)
+
+
+def _refund(terminal: Terminal, body: RefundIn, token: ApiToken) -> dict[str, Any]:
     counter = terminal.counter
     refused = check_refund_amount(body.amount)  # the one rule of every front end
     if isinstance(refused, Reason):
