@@ -12,6 +12,7 @@ from fastapi import APIRouter, Header, Request
 from sse_starlette.sse import EventSourceResponse
 
 from pos_terminal.api.auth import Authorised
+from pos_terminal.api.documented import responses
 from pos_terminal.api.routing import StrictJsonRoute
 from pos_terminal.api.terminal import terminal_of
 
@@ -20,7 +21,13 @@ ID = re.compile(r"[0-9]{1,18}")
 router = APIRouter(tags=["events"], route_class=StrictJsonRoute)
 
 
-@router.get("/v1/events", summary="The counter's events (text/event-stream)")
+@router.get("/v1/events", summary="The counter's events (text/event-stream)",
+            response_class=EventSourceResponse, responses={
+                **responses("GET /v1/events"),
+                200: {"description": "Server-Sent Events: `event:` the type, `id:` a number "
+                      "that keeps increasing across restarts, `data:` one JSON object "
+                      "(docs/terminal-api.md#events)",
+                      "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
 async def events(request: Request, _token: Authorised,
                  last_event_id: str | None = Header(default=None)) -> EventSourceResponse:
     feed = terminal_of(request).feed

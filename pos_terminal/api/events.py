@@ -30,6 +30,7 @@ from pos_terminal.counter import (
     PaymentStarted,
     PaymentUnresolved,
     RefundSettled,
+    SaleCancelled,
     ScannerStatus,
     ServiceStatus,
     answers,
@@ -42,9 +43,11 @@ QUEUE = 1000
 #: what the customer display receives (no codes, no messages meant for the cashier)
 DISPLAY_TYPES = frozenset({"awaiting_code", "payment_started", "payment_progress",
                            "payment_unresolved", "payment_settled", "payment_error",
-                           "gateway_shown"})
-_DISPLAY_FIELDS = ("type", "sale_ref", "app_trans_id", "amount", "state", "outcome", "paid",
-                   "order_url")
+                           "gateway_shown", "sale_cancelled"})
+#: `sale`: the counter's number of the sale, which ties together the events of a sale made on
+#: the cashier's screen (it has no sale_ref, and no app_trans_id until it is recorded)
+_DISPLAY_FIELDS = ("type", "sale", "sale_ref", "app_trans_id", "amount", "state", "outcome",
+                   "paid", "order_url")
 
 
 def payment_fields(view: PaymentView) -> dict[str, Any]:
@@ -58,23 +61,28 @@ def event_json(event: CounterEvent, sale_refs: dict[int, str]) -> dict[str, Any]
     """The event as the API sends it; None for the ones that concern only the cashier's
     screen (receipts printing, the pending count...)."""
     if isinstance(event, AwaitingCode):
-        return {"type": "awaiting_code", "sale_ref": event.sale_ref, "amount": event.amount}
+        return {"type": "awaiting_code", "sale": event.sale, "sale_ref": event.sale_ref,
+                "amount": event.amount}
+    if isinstance(event, SaleCancelled):
+        return {"type": "sale_cancelled", "sale": event.sale, "sale_ref": event.sale_ref,
+                "app_trans_id": event.app_trans_id, "amount": event.amount}
     if isinstance(event, PaymentStarted):
         if event.sale_ref is not None:
             sale_refs[event.sale] = event.sale_ref
-        return {"type": "payment_started", "sale_ref": event.sale_ref, "amount": event.amount,
-                "code": event.masked_code, "source": event.source}
+        return {"type": "payment_started", "sale": event.sale, "sale_ref": event.sale_ref,
+                "amount": event.amount, "code": event.masked_code, "source": event.source}
     if isinstance(event, (PaymentProgress, PaymentUnresolved)):
         kind = "payment_progress" if isinstance(event, PaymentProgress) else "payment_unresolved"
-        return {"type": kind, **payment_fields(event.view)}
+        return {"type": kind, "sale": event.sale, **payment_fields(event.view)}
     if isinstance(event, PaymentSettled):
-        return {"type": "payment_settled", **payment_fields(event.view), "paid": event.paid,
-                "via": event.via}
+        return {"type": "payment_settled", "sale": event.sale, **payment_fields(event.view),
+                "paid": event.paid, "via": event.via}
     if isinstance(event, PaymentError):
         sale_ref = event.view.sale_ref if event.view is not None else (
             sale_refs.get(event.sale) if event.sale is not None else None)
-        return {"type": "payment_error", "sale_ref": sale_ref, "app_trans_id":
-                event.app_trans_id, "amount": event.amount, "message": event.message,
+        return {"type": "payment_error", "sale": event.sale, "sale_ref": sale_ref,
+                "app_trans_id": event.app_trans_id, "amount": event.amount,
+                "message": event.message,
                 "state": event.view.state.value if event.view is not None else None}
     if isinstance(event, RefundSettled):
         r = event.refund
@@ -82,7 +90,7 @@ def event_json(event: CounterEvent, sale_refs: dict[int, str]) -> dict[str, Any]
                 r.m_refund_id, "app_trans_id": r.app_trans_id, "amount": r.amount,
                 "state": r.state.value, "refunded": event.refunded, "auto": r.auto}
     if isinstance(event, GatewayShown):
-        return {"type": "gateway_shown", **payment_fields(event.view),
+        return {"type": "gateway_shown", "sale": event.sale, **payment_fields(event.view),
                 "order_url": event.view.order_url}
     if isinstance(event, (CodeRead, CodeIgnored)):
         return {"type": "code_read" if isinstance(event, CodeRead) else "code_ignored",

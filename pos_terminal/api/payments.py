@@ -16,6 +16,7 @@ from pos_terminal.api.auth import Authorised
 from pos_terminal.api.errors import ApiError
 from pos_terminal.api.pools import run_in
 from pos_terminal.api.models import REF, AbortIn, PaymentIn
+from pos_terminal.api.documented import PaymentOut, responses
 from pos_terminal.api.routing import StrictJsonRoute
 from pos_terminal.api.terminal import Terminal, terminal_of
 from pos_terminal.base.i18n import _
@@ -41,7 +42,8 @@ def _waiting_answer(terminal: Terminal, sale_ref: str) -> dict[str, Any] | None:
                             sale_ref=sale_ref)
 
 
-@router.post("", summary="Charge a sale (idempotent on sale_ref)")
+@router.post("", summary="Charge a sale (idempotent on sale_ref)",
+             responses=responses("POST /v1/payments", PaymentOut))
 async def pay(body: PaymentIn, request: Request,
               _token: Authorised) -> dict[str, Any]:
     terminal = terminal_of(request)
@@ -55,7 +57,8 @@ async def pay(body: PaymentIn, request: Request,
     return payment_answer(view)
 
 
-@router.get("", summary="The payment of a sale (by sale_ref)")
+@router.get("", summary="The payment of a sale (by sale_ref)",
+            responses=responses("GET /v1/payments", PaymentOut))
 def by_sale_ref(request: Request, _token: Authorised,
                 sale_ref: str = Query(pattern=REF)) -> dict[str, Any]:
     terminal = terminal_of(request)
@@ -72,7 +75,8 @@ def by_sale_ref(request: Request, _token: Authorised,
     return payment_answer(view)
 
 
-@router.get("/{app_trans_id}", summary="A payment by its app_trans_id")
+@router.get("/{app_trans_id}", summary="A payment by its app_trans_id",
+            responses=responses("GET /v1/payments/{app_trans_id}", PaymentOut))
 def by_id(app_trans_id: str, request: Request,
           _token: Authorised) -> dict[str, Any]:
     return payment_answer(terminal_of(request).counter.payments.status(app_trans_id))
@@ -91,14 +95,16 @@ def _aborted(terminal: Terminal, sale_ref: str | None = None,
     return payment_answer(view)
 
 
-@router.post("/abort", summary="Abort the payment of a sale (by sale_ref)")
+@router.post("/abort", summary="Abort the payment of a sale (by sale_ref)",
+             responses=responses("POST /v1/payments/abort", PaymentOut))
 def abort_sale(body: AbortIn, request: Request,
                _token: Authorised) -> dict[str, Any]:
     return _aborted(terminal_of(request), sale_ref=body.sale_ref)
 
 
 @router.post("/{payment_id}/abort", summary="Abort a payment (app_trans_id or sale_ref): stop "
-             "waiting for its scan, or stop following it")
+             "waiting for its scan, or stop following it",
+             responses=responses("POST /v1/payments/{payment_id}/abort", PaymentOut))
 def abort_payment(payment_id: str, request: Request, _token: Authorised) -> dict[str, Any]:
     terminal = terminal_of(request)
     if terminal.counter.payments.find(payment_id) is not None:

@@ -13,6 +13,7 @@ from pos_terminal.api.auth import Authorised
 from pos_terminal.api.errors import ApiError
 from pos_terminal.api.pools import run_in
 from pos_terminal.api.models import REF, RefundIn
+from pos_terminal.api.documented import RefundOut, responses
 from pos_terminal.api.routing import StrictJsonRoute
 from pos_terminal.api.terminal import Terminal, terminal_of
 from pos_terminal.base.amounts import check_refund_amount
@@ -40,7 +41,8 @@ def _same(refund: RefundView, body: RefundIn) -> RefundView:
     return refund
 
 
-@router.post("", summary="Refund a payment (idempotent on refund_ref)")
+@router.post("", summary="Refund a payment (idempotent on refund_ref)",
+             responses=responses("POST /v1/refunds", RefundOut))
 async def refund(body: RefundIn, request: Request, token: Authorised) -> dict[str, Any]:
     # in the refunds' own pool (api/pools.py): a hanging wallet never starves look-ups
     return await run_in(request, "refunds", _refund, terminal_of(request), body, token)
@@ -64,7 +66,8 @@ def _refund(terminal: Terminal, body: RefundIn, token: ApiToken) -> dict[str, An
     return answers.refund_answer(view)
 
 
-@router.get("", summary="The refund under a refund_ref")
+@router.get("", summary="The refund under a refund_ref",
+            responses=responses("GET /v1/refunds", RefundOut))
 def by_ref(request: Request, _token: Authorised,
            refund_ref: str = Query(pattern=REF)) -> dict[str, Any]:
     found = terminal_of(request).counter.refunds.find_by_ref(refund_ref)
@@ -74,7 +77,8 @@ def by_ref(request: Request, _token: Authorised,
     return answers.refund_answer(found)
 
 
-@router.get("/{m_refund_id}", summary="A refund by its m_refund_id")
+@router.get("/{m_refund_id}", summary="A refund by its m_refund_id",
+            responses=responses("GET /v1/refunds/{m_refund_id}", RefundOut))
 def by_id(m_refund_id: str, request: Request,
           _token: Authorised) -> dict[str, Any]:
     return answers.refund_answer(terminal_of(request).counter.refunds.get(m_refund_id))

@@ -170,6 +170,7 @@ class SaleDesk:
             with self._lock:
                 self._scanning = None
             if scanned is None:
+                self.counter.sale_cancelled(run.amount, sale=sale, sale_ref=run.sale_ref)
                 if run.stop.is_set():
                     raise Aborted(_("Sale {sale_ref} was aborted before a payment code was "
                                     "read: nothing was charged.").format(sale_ref=run.sale_ref))
