@@ -24,6 +24,8 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import contextlib
+
 from bench_checkout import settings_for
 
 from pos_terminal.api.server import ApiServer, Binding, open_terminal
@@ -70,11 +72,9 @@ def run(hanging: int, lookups: int, payments: int, folder: Path) -> dict[str, li
             codes = emulator.control.rotate("binh", hanging) if hanging else []
 
             def hang(n: int) -> None:
-                try:
+                with contextlib.suppress(requests.RequestException):
                     requests.post(url, headers=auth, timeout=HOLD_S + 90, json={
                         "amount": 1000, "sale_ref": f"hang-{n}", "payment_code": codes[n]})
-                except requests.RequestException:
-                    pass
 
             threads = [threading.Thread(target=hang, args=(n,), daemon=True)
                        for n in range(hanging)]

@@ -21,9 +21,9 @@ from fastapi.responses import HTMLResponse, Response
 from sse_starlette.sse import EventSourceResponse
 
 from pos_terminal.api.auth import display_allowed
+from pos_terminal.api.documented import responses
 from pos_terminal.api.errors import ApiError
 from pos_terminal.api.events import for_display
-from pos_terminal.api.documented import responses
 from pos_terminal.api.routing import StrictJsonRoute
 from pos_terminal.api.terminal import terminal_of
 from pos_terminal.base.i18n import N_, _, translate_to

@@ -200,7 +200,8 @@ class EventFeed:
         if self._settled_since is not None:
             views = self._settled_since(since_ms)[-REPLAY_MAX:]
             items += [(newest, {"type": "payment_settled", **payment_fields(view),
-                                "paid": answers.of_payment(view) is answers.Verdict.PAID, "via": "replay",
+                                "paid": answers.of_payment(view) is answers.Verdict.PAID,
+                                "via": "replay",
                                 "replayed": True}) for view in views]
         return items
 

@@ -13,10 +13,10 @@ from typing import Any
 from fastapi import APIRouter, Query, Request
 
 from pos_terminal.api.auth import Authorised
-from pos_terminal.api.errors import ApiError
-from pos_terminal.api.pools import run_in
-from pos_terminal.api.models import REF, AbortIn, PaymentIn
 from pos_terminal.api.documented import PaymentOut, responses
+from pos_terminal.api.errors import ApiError
+from pos_terminal.api.models import REF, AbortIn, PaymentIn
+from pos_terminal.api.pools import run_in
 from pos_terminal.api.routing import StrictJsonRoute
 from pos_terminal.api.terminal import Terminal, terminal_of
 from pos_terminal.base.i18n import _

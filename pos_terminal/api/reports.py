@@ -8,8 +8,8 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request
 
 from pos_terminal.api.auth import Authorised
-from pos_terminal.api.errors import ApiError
 from pos_terminal.api.documented import ReceiptOut, ReportOut, responses
+from pos_terminal.api.errors import ApiError
 from pos_terminal.api.routing import StrictJsonRoute
 from pos_terminal.api.terminal import terminal_of
 from pos_terminal.counter.types import NoReceipt

@@ -18,14 +18,14 @@ import uvicorn
 from pos_terminal.api.app import create_app
 from pos_terminal.api.events import EventFeed
 from pos_terminal.api.terminal import Terminal
-from pos_terminal.base.hosts import HostRule, is_loopback
 from pos_terminal.base.errors import ExitCode, PosError
+from pos_terminal.base.hosts import HostRule, is_loopback
 from pos_terminal.base.i18n import _
 from pos_terminal.counter import Counter, Scanner
 from pos_terminal.counter.admin import ApiTokens, start_event_run
-from pos_terminal.counter.types import PaymentView
 from pos_terminal.counter.background import start_reconciler
 from pos_terminal.counter.sales import SaleDesk
+from pos_terminal.counter.types import PaymentView
 
 log = logging.getLogger(__name__)
 

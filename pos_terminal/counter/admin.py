@@ -12,7 +12,6 @@ from pos_terminal.journal.api_tokens import (
     ApiTokens,
     TokenError,
 )
-from pos_terminal.journal.event_runs import EventRun, start_event_run
 from pos_terminal.journal.cashiers import (
     Cashier,
     CashierError,
@@ -25,6 +24,7 @@ from pos_terminal.journal.cashiers import (
     check_cashier_name,
     check_pin_format,
 )
+from pos_terminal.journal.event_runs import EventRun, start_event_run
 from pos_terminal.journal.export import (
     write_csv,
     write_json,
@@ -37,7 +37,6 @@ from pos_terminal.wallet.errors import NoAnswer, NotSent, ServiceRefused, Unread
 from pos_terminal.wallet.verification import verify_callback, verify_redirect
 
 __all__ = [
-    "start_event_run",
     "DEFAULT_SCOPES",
     "SCOPES",
     "ApiToken",
@@ -61,6 +60,7 @@ __all__ = [
     "check_cashier_name",
     "check_pin_format",
     "has_ledger",
+    "start_event_run",
     "verify_callback",
     "verify_redirect",
     "write_csv",

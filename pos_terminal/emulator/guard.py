@@ -2,11 +2,12 @@
 
 Three rules, applied to every request before any route (an aiohttp middleware):
 
-* **Host header** (DNS rebinding; the one rule of base/hosts.py): a web page on a name the attacker controls can make that name
-  resolve to 127.0.0.1 and then talk to the emulator as its own origin. Every request whose Host
-  is not one of the emulator's own addresses is refused with 421 and a sentence: `localhost`, an
-  IP address of this machine (checked by binding to it, so every interface counts), this
-  machine's host name, the bound host, and the names of `[emulator] allowed_hosts`.
+* **Host header** (DNS rebinding; the one rule of base/hosts.py): a web page on a name the
+  attacker controls can make that name resolve to 127.0.0.1 and then talk to the emulator as
+  its own origin. Every request whose Host is not one of the emulator's own addresses is
+  refused with 421 and a sentence: `localhost`, an IP address of this machine (checked by
+  binding to it, so every interface counts), this machine's host name, the bound host, and the
+  names of `[emulator] allowed_hosts`.
 * **The control API** (`/_emulator/*`) takes POSTs only as `application/json` (415 otherwise): a
   web page can send `text/plain`, form or bodiless POSTs to any address without asking, but a
   JSON POST to another origin needs a CORS preflight, which the emulator never grants.

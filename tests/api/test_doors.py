@@ -36,11 +36,12 @@ def _assert_refused(answer: requests.Response, code: str = "invalid_json") -> No
 
 def test_a_duplicate_key_is_refused_whole_and_charges_nothing(api: Api) -> None:
     wallet_code = api.wallet_code("an")
+    code = f'"payment_code": "{wallet_code}"'
     for text in (
-        f'{{"amount": 1000, "amount": 9000000, "sale_ref": "dup-a", "payment_code": "{wallet_code}"}}',
-        f'{{"amount": 1000, "sale_ref": "dup-b", "sale_ref": "dup-c", "payment_code": "{wallet_code}"}}',
-        f'{{"amount": 1000, "sale_ref": "dup-d", "payment_code": "{wallet_code}", "payment_code": "1"}}',
-        f'{{"amount": 1000, "sale_ref": "dup-e", "payment_code": "{wallet_code}", '
+        f'{{"amount": 1000, "amount": 9000000, "sale_ref": "dup-a", {code}}}',
+        f'{{"amount": 1000, "sale_ref": "dup-b", "sale_ref": "dup-c", {code}}}',
+        f'{{"amount": 1000, "sale_ref": "dup-d", {code}, "payment_code": "1"}}',
+        f'{{"amount": 1000, "sale_ref": "dup-e", {code}, '
         '"items": [{"name": "tea", "price": 1000, "price": 1}]}',
     ):
         answer = _post_raw_body(api, text.encode())

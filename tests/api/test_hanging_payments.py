@@ -4,6 +4,7 @@ stream and a new payment still answer while they hang (api/pools.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Iterator
 
@@ -44,11 +45,9 @@ def test_hanging_payments_starve_no_look_up_abort_event_or_new_payment(slow_api:
     before = _quick_pays(api)
 
     def pay(n: int) -> None:
-        try:
+        with contextlib.suppress(requests.RequestException):
             api.post("/v1/payments", {"amount": 1000, "sale_ref": f"hang-{n}",
                                       "payment_code": codes[n]}, timeout=HOLD_S + 30)
-        except requests.RequestException:
-            pass
 
     threads = [threading.Thread(target=pay, args=(n,), daemon=True) for n in range(HANGING)]
     for thread in threads:
