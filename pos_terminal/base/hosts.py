@@ -65,6 +65,13 @@ def host_name_of(header: str) -> str | None:
     return name.rstrip(".") if name else None
 
 
+def _unspecified(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(_clean(host)).is_unspecified
+    except ValueError:
+        return False
+
+
 def _clean(name: str) -> str:
     return name.lower().strip().strip("[]").rstrip(".")
 
@@ -80,7 +87,7 @@ class HostRule:
         machine = socket.gethostname().lower()
         names = {*LOOPBACK_NAMES, machine, f"{machine}.local",
                  *(_clean(h) for h in allowed_hosts if h.strip())}
-        if host:
+        if host and not _unspecified(host):  # 0.0.0.0 binds every address, names none
             names.add(_clean(host))
         return cls(frozenset(names))
 

@@ -13,7 +13,9 @@ import pytest
 import requests
 
 from pos_terminal.api.errors import ERRORS
-from tests.api.conftest import Api
+from pos_terminal.base.hosts import HostRule
+from pos_terminal.config import Settings
+from tests.api.conftest import Api, start_api
 
 CODE = "CODE"
 
@@ -163,3 +165,20 @@ def test_the_machine_s_own_names_are_answered(api: Api) -> None:
                  socket.gethostname()):
         status, _data = _get_with_host(api, "/v1/reports/x", host)
         assert status == 200, host
+
+
+def test_a_counter_reached_by_name_adds_it_in_allowed_hosts(settings: Settings,
+                                                          emulator: object) -> None:
+    named, stop = start_api(settings.replace_section("api", allowed_hosts=("kassa-3.shop",)),
+                            emulator)
+    try:
+        assert _get_with_host(named, "/v1/reports/x", "kassa-3.shop:8780")[0] == 200
+        assert _get_with_host(named, "/display", "KASSA-3.shop.")[0] == 200
+        assert _get_with_host(named, "/display", "kassa-4.shop")[0] == 421
+    finally:
+        stop()
+
+
+def test_the_unspecified_address_is_no_name_of_this_machine() -> None:
+    rule = HostRule.for_bind("0.0.0.0")
+    assert not rule.allows("0.0.0.0:8780") and rule.allows("127.0.0.1:8780")
