@@ -17,8 +17,10 @@ from pos_terminal.base.i18n import _
 
 
 def framing_problem(scope: Scope) -> bool:
-    """Whether the request can be framed two ways."""
+    """Whether the request can be framed two ways (or names two hosts)."""
     names = [name.lower() for name, _value in scope.get("headers") or []]
+    if names.count(b"host") > 1:  # RFC 9112 §3.2: 400
+        return True
     if b"transfer-encoding" not in names:
         return False
     return b"content-length" in names or scope.get("http_version") == "1.0"

@@ -159,6 +159,13 @@ def test_a_foreign_host_is_refused_on_every_path(api: Api, path: str) -> None:
         assert b"sale_ref" not in data.partition(b"\r\n\r\n")[2].replace(b"wrong_host", b"")
 
 
+def test_two_host_headers_are_refused(api: Api) -> None:
+    raw = (f"GET /v1/reports/x HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n"
+           f"Authorization: Bearer {api.token}\r\n\r\n").encode()
+    data = _exchange(api, raw)
+    assert data.startswith(b"HTTP/1.1 400 ") and b"<still open>" not in data, data
+
+
 def test_the_machine_s_own_names_are_answered(api: Api) -> None:
     port = urlsplit(api.url).port
     for host in (f"127.0.0.1:{port}", f"localhost:{port}", "localhost", f"[::1]:{port}",
