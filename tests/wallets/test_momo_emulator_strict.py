@@ -72,7 +72,8 @@ def test_a_repeated_request_id_is_one_request(settings: Settings, emulator: Any,
 def test_the_wallets_page_shows_each_momo_customer_s_code(emulator: Any, momo: Any) -> None:
     import re
 
-    page = requests.get(f"{emulator.base_url}/wallets", timeout=10).text
+    page = requests.get(f"{emulator.base_url}/wallets/momo", timeout=10).text
+    assert page.count('class="segno"') == 4 and page.count("<svg") == 8  # a QR, a barcode
     for customer in ("momo-paid", "momo-slow", "momo-poor", "momo-hold"):
         card = page[page.index(f'id="momo-{customer}"'):]
         code = re.search(r'data-code="(MM[0-9]{18})"', card)
