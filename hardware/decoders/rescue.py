@@ -232,7 +232,15 @@ class RescueDecoder:
             found = self.primary.decode(gray)
         if found:
             return found
+        return self.rescue(gray, misses)
+
+    def rescue(self, gray: np.ndarray, misses: list[np.ndarray]) -> list[Decoded]:
+        """The second chances alone, for a frame where the primary pass read nothing and
+        located the 2-D symbols `misses` (corners) it could not decode (the cascade calls this
+        after its other decoders)."""
         self.last_candidates = [_box(c) for c in misses]
+        self.last_regions = []
+        misses = list(misses)
         budget = _Budget(None if self.budget is None
                          else self.budget * max(gray.size, BUDGET_FLOOR_PX))
         retry = getattr(self.primary, "retry_symbol", None)
