@@ -23,7 +23,7 @@ DECODER_NAMES = ("zxing", "pyzbar", "pyzbar-all")
 # The work the rescue pass may do on a frame, in pixels decoded, as a multiple of the frame's
 # pixels (the primary pass alone goes over them several times: rotations, inversion, a
 # downscaled pyramid). Measured on 720p frames (bench/bench_realphotos.py, docs/scanning.md).
-RESCUE_BUDGET = 0.5
+RESCUE_BUDGET = 0.3
 
 
 def make_decoder(name: str = "zxing", *, rescue: bool = True,

@@ -296,6 +296,7 @@ class RescueDecoder:
                 if found:
                     return [_moved(d, left, top) for d in found]
         half: np.ndarray | None = None
+        tried: list[Region] = []
         for coarse in self.coarse if self.regions else ():
             # the finder at several scales: a code with wide bars and spaces, or filling much
             # of the frame, breaks into one piece per group of bars at the finest; the coarse
@@ -308,6 +309,9 @@ class RescueDecoder:
             if coarse == 1:  # what the quality hint measures (hardware.quality)
                 self.last_regions = [_region_box(r) for r in regions]
             for region in regions:
+                if any(_same(region, seen) for seen in tried):
+                    continue  # found again at another scale: its bands were read already
+                tried.append(region)
                 # the band across the region's middle; then, across the whole frame, the line
                 # through it (the region may be one group of bars of a wider code); each by
                 # the first crop decoder, then the others (cheapest and most likely first)
@@ -348,6 +352,17 @@ class _Budget:
             return False
         self.left -= pixels
         return True
+
+
+def _same(a: Region, b: Region) -> bool:
+    """Whether two regions are one: a's centre inside b (half its size around its centre,
+    in b's own axes) and their bars within 10 degrees of each other."""
+    turn = abs((a.angle_deg - b.angle_deg + 90) % 180 - 90)
+    rad = math.radians(b.angle_deg)
+    dx, dy = a.center[0] - b.center[0], a.center[1] - b.center[1]
+    along = abs(dx * math.cos(rad) + dy * math.sin(rad))
+    across = abs(-dx * math.sin(rad) + dy * math.cos(rad))
+    return turn < 10 and along <= b.size[0] / 2 and across <= b.size[1] / 2
 
 
 def _moved(read: Decoded, left: int, top: int) -> Decoded:
