@@ -312,15 +312,15 @@ class RescueDecoder:
                 if any(_same(region, seen) for seen in tried):
                     continue  # found again at another scale: its bands were read already
                 tried.append(region)
-                # the band across the region's middle; then, across the whole frame, the line
-                # through it (the region may be one group of bars of a wider code); each by
-                # the first crop decoder, then the others (cheapest and most likely first)
+                # the band across the region's middle, by each crop decoder; then, across the
+                # whole frame, the line through it (the region may be one group of bars of a
+                # wider code)
                 bands = [middle_band(upright_crop(gray, region, rows=BAND_ROWS)),
                          across_band(gray, region)]
-                for decoder in self.crop_decoders:
-                    for band in bands:
-                        if band is None:
-                            continue
+                for band in bands:
+                    if band is None:
+                        continue
+                    for decoder in self.crop_decoders:
                         if not budget.take(2 * band.size):
                             continue  # a smaller band may still fit
                         # zxing-cpp's try_invert does not cover 1-D symbols: light bars on a
