@@ -320,7 +320,9 @@ class RescueDecoder:
             # of the frame, breaks into one piece per group of bars at the finest; the coarse
             # pass is the cheapest (1/4 of the pixels) and finds most, so it goes first
             if not budget.take(gray.size // (FINDER_SHARE * coarse * coarse)):
-                continue  # a coarser scale (a code filling the frame) may still fit
+                if gray.size > BUDGET_FLOOR_PX:
+                    continue  # a still picture: a coarser scale (a code filling it) may fit
+                break  # the camera's frames: no more finder passes (the empty-frame cost)
             if half is None and max(gray.shape[:2]) > 600:
                 half = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
             regions = barcode_regions(gray, self.max_regions, coarse, half)
