@@ -95,6 +95,26 @@ def test_demo_takes_a_payment_by_keyboard_alone(demo: Tmux) -> None:
     demo.keys("C-q")
 
 
+def test_the_next_amount_typed_in_one_burst_on_the_result_keeps_every_digit(
+        demo: Tmux) -> None:
+    """Issue 32, item 4: `send-keys 234567` is one write, the keys less than 20 ms apart as a
+    keypad's rollover sends them; the next sale's amount has every digit."""
+    demo.wait_for("service ok")
+    for digit in "15000":
+        demo.keys(digit)
+        time.sleep(0.1)
+    demo.wait_for("15.000 ₫")
+    demo.keys("Enter")
+    demo.wait_for("PAID")
+    demo.keys("234567")
+    demo.wait_for("234.567 ₫")
+    demo.keys("Enter")
+    demo.wait_for("PAID")
+    demo.keys("98765")
+    screen = demo.wait_for("98.765 ₫")
+    assert "9.765 ₫" not in screen.replace("98.765 ₫", "")
+
+
 def test_ui_with_a_usb_scanner_typing_into_the_terminal(config_file: Path,
                                                         emulator: object) -> None:
     """`pos-terminal` (no command, wedge scanner): the code arrives as a burst of keys through

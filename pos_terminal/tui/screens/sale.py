@@ -118,15 +118,18 @@ class SaleScreen(PosScreen[None]):
         self.once_drawn(lambda: self._take_next_sale(next_sale))
 
     def _take_next_sale(self, next_sale: NextSale | None) -> None:
-        if next_sale is None:
-            return
-        if next_sale.retry:
-            self.charge_sale(self.current_sale())
-            return
-        self.action_clear()
-        if next_sale.digits:
-            self.query_one("#amount", AmountField).amount = int(next_sale.digits)
-        self.show_takings()
+        try:
+            if next_sale is None:
+                return
+            if next_sale.retry:
+                self.charge_sale(self.current_sale())
+                return
+            self.action_clear()
+            if next_sale.digits:
+                self.query_one("#amount", AmountField).amount = int(next_sale.digits)
+            self.show_takings()
+        finally:
+            self.pos.keys.handed_over()  # the keys typed after the Result's own go on
 
     @work(thread=True, group="takings", exclusive=True, exit_on_error=False)
     def show_takings(self) -> None:
