@@ -5,7 +5,7 @@ Result screen still showing a print failure after F8 says it in the new language
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -17,6 +17,7 @@ from pos_terminal.journal import Journal
 
 if TYPE_CHECKING:
     from hardware.printers import PrinterError
+    from pos_terminal.receipts.slips import Slip
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,16 @@ def print_for_counter(journal: Journal, settings: Settings, subject_id: str, *,
     return _print(settings, subject_id, printed)
 
 
-def print_slip(settings: Settings, slip_id: str, lines: Sequence[str]) -> PrintOutcome:
+def slip_text(settings: Settings, slip: Slip, width: int | None = None) -> tuple[str, ...]:
+    """The slip as the paper prints it: the shop's header, `[printer] width` (or `width`)."""
+    from pos_terminal.receipts import Shop
+    from pos_terminal.receipts.slips import slip_lines
+
+    shop = Shop(settings.shop.name, settings.shop.address, settings.shop.tax_id)
+    return slip_lines(slip, shop=shop, width=width or settings.printer.width)
+
+
+def print_slip(settings: Settings, slip_id: str, slip: Slip) -> PrintOutcome:
     """A slip of totals (shift settlement, X or Z report) on `[printer] target`: the journal's
     own numbers printed, so nothing is journaled."""
     from hardware.printers import send
@@ -53,7 +63,7 @@ def print_slip(settings: Settings, slip_id: str, lines: Sequence[str]) -> PrintO
     from pos_terminal.receipts.service import receipt_bytes
 
     def printed() -> str:
-        data = receipt_bytes(Receipt("slip", slip_id, tuple(lines), False), settings)
+        data = receipt_bytes(Receipt("slip", slip_id, slip_text(settings, slip), False), settings)
         send(settings.printer.target, data, timeout_s=settings.printer.timeout_s)
         return "slip.printed"
 

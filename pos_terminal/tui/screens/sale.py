@@ -133,12 +133,15 @@ class SaleScreen(PosScreen[None]):
 
     @work(thread=True, group="takings", exclusive=True, exit_on_error=False)
     def show_takings(self) -> None:
-        """The open day's takings (what the X report counts), under the sale."""
+        """The open day's takings (what the X report counts: since the last Z report), under
+        the sale."""
         try:
             report = self.pos.counter.reports.x()
         except Exception:  # a busy or unreadable journal: the line stays as it was
             return
-        text = ngettext("Today: {count} payment · {amount}", "Today: {count} payments · {amount}",
+        # what the X report counts: since the last Z, not the calendar day (issue 32, item 6)
+        text = ngettext("Since the last Z: {count} payment · {amount}",
+                        "Since the last Z: {count} payments · {amount}",
                         report.sales_count).format(count=report.sales_count,
                                                    amount=format_vnd(report.net_amount))
         self.app.call_from_thread(self._takings, text)

@@ -14,10 +14,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from pos_terminal.base.clock import format_datetime
 from pos_terminal.base.i18n import N_, _
-from pos_terminal.base.money import format_vnd
 from pos_terminal.counter import Counter
-from pos_terminal.tui.format import vn_time
+from pos_terminal.receipts import Shop, Slip, SlipLine, slip_lines
 from pos_terminal.tui.widgets.line import Line
 
 METHODS = {"quick_pay": N_("Wallet (code scanned)"), "gateway": N_("Wallet (QR shown)")}
@@ -47,34 +47,25 @@ class ShiftTotals:
                    shift.opened_ms, methods, totals.refunds_count, totals.refunds_amount,
                    totals.net_amount, totals.failed_count)
 
-    def lines(self, width: int, now_ms: int) -> list[str]:
-        """The settlement as text `width` characters wide (the screen's or the paper's)."""
-        def row(label: str, count: int | None, amount: int | None) -> str:
-            right = (f"{count:>4}" if count is not None else "    ") + (
-                f"  {format_vnd(amount):>14}" if amount is not None else "")
-            return label[:max(width - len(right) - 1, 8)].ljust(width - len(right)) + right
-
+    def as_slip(self, now_ms: int, *, signature: bool = False) -> Slip:
+        """The settlement as labelled lines (receipts/slips.py lays them out)."""
         paid_count = sum(c for c, _a in self.methods.values())
         paid_amount = sum(a for _c, a in self.methods.values())
-        out = [_("SHIFT SETTLEMENT").center(width).rstrip(),
-               _("Counter {terminal} · shift {id}").format(terminal=self.terminal,
-                                                          id=self.shift_id),
-               _("Cashier: {name}").format(name=self.cashier),
-               _("From {start} to {end}").format(start=vn_time(self.opened_ms),
-                                                end=vn_time(now_ms)),
-               "-" * width]
-        out += [row(_(METHODS.get(kind, kind)), count, amount)
-                for kind, (count, amount) in sorted(self.methods.items())]
-        out += [row(_("Paid"), paid_count, paid_amount),
-                row(_("Refunds"), self.refunds_count, -self.refunds_amount),
-                row(_("Net"), None, self.net_amount),
-                row(_("Failed"), self.failed_count, None),
-                "-" * width]
-        return out
+        facts = ((_("Counter"), self.terminal), (_("Shift"), str(self.shift_id)),
+                 (_("Cashier"), self.cashier), (_("From"), format_datetime(self.opened_ms)),
+                 (_("To"), format_datetime(now_ms)))
+        lines = [SlipLine(_(METHODS.get(kind, kind)), count, amount)
+                 for kind, (count, amount) in sorted(self.methods.items())]
+        lines += [SlipLine(_("Paid"), paid_count, paid_amount),
+                  SlipLine(_("Refunds"), self.refunds_count, -self.refunds_amount),
+                  SlipLine(_("Net"), None, self.net_amount),
+                  SlipLine(_("Failed"), self.failed_count, None)]
+        return Slip(_("SHIFT SETTLEMENT"), facts, tuple(lines),
+                    signature=_("Cashier's signature:") if signature else "")
 
-    def slip(self, width: int, now_ms: int) -> list[str]:
-        return [*self.lines(width, now_ms), "", _("Cashier's signature:"), "", "",
-                "_" * min(width, 30), ""]
+    def lines(self, width: int, now_ms: int) -> list[str]:
+        """The settlement as text `width` characters wide (the screen's)."""
+        return list(slip_lines(self.as_slip(now_ms), shop=Shop(), width=width))
 
 
 class ShiftDialog(ModalScreen[bool]):
@@ -113,9 +104,8 @@ class ShiftDialog(ModalScreen[bool]):
 
     @work(thread=True, group="slip", exclusive=True, exit_on_error=False)
     def _print(self) -> None:
-        width = self.counter.settings.printer.width
         outcome = self.counter.receipts.slip(f"shift-{self.totals.shift_id}",
-                                             self.totals.slip(width, self.now_ms))
+                                             self.totals.as_slip(self.now_ms, signature=True))
         self.app.call_from_thread(self._printed, outcome.message, outcome.printed)
 
     def _printed(self, text: str, printed: bool) -> None:
