@@ -29,7 +29,7 @@ class ReportsScreen(PosScreen[None]):
         Binding("escape", "app.pop_screen", N_("Back")),
         Binding("x", "x_report", N_("X report")),
         Binding("z", "z_report", N_("Z report (close the day)")),
-        Binding("l", "closed_days", N_("Closed days")),
+        Binding("l", "closed_days", N_("Closed days"), show=False),  # named above the report
         Binding("p", "print_report", N_("Print")),
         Binding("f4", "banks", N_("Banks")),
     ]
