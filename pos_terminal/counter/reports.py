@@ -23,6 +23,7 @@ class ReportJournal(Protocol):
     def close_day(self, *, ledger: bool = ...) -> Report: ...
     def z_report(self, number: int) -> Report: ...
     def z_numbers(self) -> list[int]: ...
+    def shift_report(self, shift_id: int) -> GroupTotals | None: ...
     def grouped_report(self, by: str, z_number: int | None = ...) -> list[GroupTotals]: ...
     def list_payments(
         self, *, since_ms: int | None = ..., until_ms: int | None = ...,
@@ -67,8 +68,7 @@ class ReportService:
         shift = self._open_shift_of(cashier_id)
         if shift is None:
             return None
-        totals = next((t for t in self._journal.grouped_report("shift")
-                       if t.key == str(shift.id)), None)
+        totals = self._journal.shift_report(shift.id)  # the whole shift, across a Z
         if totals is None:
             return None
         methods: MethodTotals = {}

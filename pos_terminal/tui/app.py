@@ -109,6 +109,7 @@ class PosApp(App[None]):
         demo: DemoController | None = None,
         *,
         background: bool = True,
+        signed_in: SignedIn | None = None,
     ) -> None:
         super().__init__()
         set_language(settings.terminal.language)
@@ -133,6 +134,7 @@ class PosApp(App[None]):
         # sign-in, the shift's totals, sign-out (tui/shifts.py)
         self.shifts = Shifts(self, lambda: self.counter, self.set_header,
                              self.payments.in_flight)
+        self.shifts.signed_in = signed_in  # signed in before the App started (the demo)
         # R / P / N and `[printer] auto`: which receipts print, how each went (tui/printing.py)
         self.receipts = ReceiptDesk(self, lambda: self.counter, lambda: self.cashier_id)
 

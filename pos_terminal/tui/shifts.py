@@ -32,10 +32,14 @@ class Shifts:
         self._no_supervisor_said = False
 
     async def open_counter(self) -> None:
-        """Sign-in first once the journal has cashiers; without any, Sale as before."""
+        """Sign-in first once the journal has cashiers; without any, Sale as before. Someone
+        signed in already (the demo's cashier): Sale, in their name."""
         from pos_terminal.tui.screens.signin import SignInScreen
 
-        if self._counter().cashiers.book().any_active():
+        if self.signed_in is not None:
+            self._set_header(cashier=self.signed_in.cashier.name)
+            await self._to_sale(switch=False)
+        elif self._counter().cashiers.book().any_active():
             await self._app.push_screen(SignInScreen())
         else:
             await self._to_sale(switch=False)

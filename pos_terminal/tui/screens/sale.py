@@ -152,6 +152,7 @@ class SaleScreen(PosScreen[None]):
 
     def on_screen_resume(self) -> None:
         self._show_demo_wallet()
+        self.show_takings()  # a Z closed (or a refund made) meanwhile changes them
 
     def action_clear(self) -> None:
         self.items = []
@@ -272,5 +273,9 @@ class SaleScreen(PosScreen[None]):
         if demo is None:
             label.display = False
             return
-        label.update(_("Demo: the customer is {customer}  (F9 changes the wallet)").format(
-            customer=demo.describe()))
+        text = _("Demo: the customer is {customer}  (F9 changes the wallet)").format(
+            customer=demo.describe())
+        if demo.folder is not None:
+            text += "\n" + _("Demo files (CSV exports, printed slips as pictures): "
+                             "{folder}").format(folder=demo.folder)
+        label.update(text)

@@ -43,6 +43,10 @@ class SignInScreen(PosScreen[None]):
                         restrict=r"[0-9]*")
             yield Line(_("Type your cashier id, Enter, then your PIN, Enter."),
                        id="signin-message")
+            if self.pos.demo is not None:
+                from pos_terminal.tui.demo import demo_people_hint
+
+                yield Line(demo_people_hint(), id="signin-demo")
 
     def on_mount(self) -> None:
         self.query_one("#signin-id", Input).focus()
