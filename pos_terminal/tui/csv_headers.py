@@ -1,5 +1,5 @@
 """The exported CSV files' column names as a person reads them in a spreadsheet, in the
-cashier's language (programs use the `pos-terminal export` command's own column names)."""
+cashier's language (programs use the `pos-terminal journal export` command's own column names)."""
 
 from __future__ import annotations
 
