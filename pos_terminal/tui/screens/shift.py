@@ -18,9 +18,8 @@ from pos_terminal.base.clock import format_datetime
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.counter import Counter
 from pos_terminal.receipts import Shop, Slip, SlipLine, slip_lines
+from pos_terminal.tui.csv_headers import METHODS
 from pos_terminal.tui.widgets.line import Line
-
-METHODS = {"quick_pay": N_("Wallet (code scanned)"), "gateway": N_("Wallet (QR shown)")}
 
 
 @dataclass(frozen=True)
