@@ -359,8 +359,10 @@ class HistoryScreen(PosScreen[None]):
                 return
             self.export(rows, *((target, refunds_target) if replace else fresh))
 
-        question = _("{file} was exported before. Replace it? Y: replace · N: keep it and "
+        def question() -> str:
+            return _("{file} was exported before. Replace it? Y: replace · N: keep it and "
                      "write {new}").format(file=existing[0].name, new=fresh[0].name)
+
         self.app.push_screen(ConfirmDialog(question), answered)
 
     @work(thread=True, group="export", exit_on_error=False)
@@ -537,8 +539,9 @@ class PaymentDetailScreen(PosScreen[None]):
     def _refund_chosen(self, request: RefundRequestUi | None) -> None:
         if request is None:
             return
-        what = _("refund {amount} of {order}").format(amount=format_vnd(request.amount),
-                                                      order=self.app_trans_id)
+        def what() -> str:
+            return _("refund {amount} of {order}").format(amount=format_vnd(request.amount),
+                                                          order=self.app_trans_id)
 
         def authorised(by: str | None) -> None:
             self.say(_("Refunding {amount}…").format(amount=format_vnd(request.amount)))
@@ -588,7 +591,8 @@ class PaymentDetailScreen(PosScreen[None]):
 
     def _override_chosen(self, request: OverrideRequestUi | None) -> None:
         if request is not None:
-            what = _("override of {order}").format(order=self.app_trans_id)
+            def what() -> str:
+                return _("override of {order}").format(order=self.app_trans_id)
 
             def authorised(by: str | None) -> None:
                 self.override(request, by or self.pos.cashier_id)

@@ -69,18 +69,22 @@ class ReportsScreen(PosScreen[None]):
         self.make_report(close=False)
 
     def action_z_report(self) -> None:
-        question = _("Close the day with a Z report? Settled payments are numbered and "
+        def question() -> str:
+            return _("Close the day with a Z report? Settled payments are numbered and "
                      "frozen; unresolved ones are carried to the next day.")
+
+        def empty_question() -> str:
+            return _("Nothing was paid, refunded or declined since the last Z report: "
+                     "close an empty day anyway?")
+
         try:
             x = self.pos.counter.reports.x()
             empty = not (x.sales_count or x.refunds_count or x.failed_count
                          or x.refunds_failed_count or x.unresolved_count)
         except Exception:  # the Z report itself will say what is wrong
             empty = False
-        if empty:
-            question = _("Nothing was paid, refunded or declined since the last Z report: "
-                         "close an empty day anyway?")
-        self.app.push_screen(ConfirmDialog(question), self._confirmed)
+        self.app.push_screen(ConfirmDialog(empty_question if empty else question),
+                             self._confirmed)
 
     def is_reprint(self, report: Report) -> bool:
         """A Z report printed before from here, or one reached again from the closed days."""

@@ -11,7 +11,6 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from pos_terminal.base.clock import format_datetime
@@ -19,6 +18,7 @@ from pos_terminal.base.i18n import N_, _
 from pos_terminal.counter import Counter
 from pos_terminal.receipts import Shop, Slip, SlipLine, slip_lines
 from pos_terminal.tui.csv_headers import METHODS
+from pos_terminal.tui.screens.modal import Dialog, Words, said
 from pos_terminal.tui.widgets.line import Line
 
 
@@ -67,7 +67,7 @@ class ShiftTotals:
         return list(slip_lines(self.as_slip(now_ms), shop=Shop(), width=width))
 
 
-class ShiftDialog(ModalScreen[bool]):
+class ShiftDialog(Dialog[bool]):
     """The shift's totals and a question (Y / N); P prints the settlement slip."""
 
     asks_about_the_shift = True  # Ctrl+Q on it does not ask again (PosApp.action_quit)
@@ -78,7 +78,7 @@ class ShiftDialog(ModalScreen[bool]):
         Binding("p", "print_slip", N_("Print")),
     ]
 
-    def __init__(self, question: str, totals: ShiftTotals, counter: Counter,
+    def __init__(self, question: Words, totals: ShiftTotals, counter: Counter,
                  now_ms: int) -> None:
         super().__init__(classes="dialog")
         self.question = question
@@ -90,7 +90,7 @@ class ShiftDialog(ModalScreen[bool]):
         with Vertical():
             yield Static("\n".join(self.totals.lines(56, self.now_ms)), id="shift-totals",
                          markup=False)
-            yield Line(self.question, id="shift-question")
+            yield Line(said(self.question), id="shift-question")
             yield Line(_("Y: yes · N: no · P: print the settlement slip"))
             yield Line("", id="shift-print")
 
