@@ -1,5 +1,6 @@
-"""Closed days: every Z report written at this counter, the newest first. Enter shows the chosen
-one on the Reports screen, where P prints it again, marked as a reprint."""
+"""Closed days: every Z report written at this counter, the newest first. Enter answers the
+Reports screen with the chosen one, which it shows; P there prints it again, marked as a
+reprint."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from pos_terminal.tui.widgets.line import Line
 from pos_terminal.tui.widgets.table import MeasuredTable
 
 
-class ClosedDaysScreen(PosScreen[None]):
+class ClosedDaysScreen(PosScreen[Report | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", N_("Back")),
         Binding("enter", "open", N_("Show")),
@@ -79,10 +80,8 @@ class ClosedDaysScreen(PosScreen[None]):
         self.action_open()
 
     def action_open(self) -> None:
-        from pos_terminal.tui.screens.reports import ReportsScreen
-
         table = self.query_one("#closed-table", DataTable)
         if not self.reports or table.cursor_row is None:
             return
         row = min(max(table.cursor_row, 0), len(self.reports) - 1)
-        self.app.push_screen(ReportsScreen(self.reports[row]))
+        self.dismiss(self.reports[row])

@@ -37,10 +37,7 @@ class ReportsScreen(PosScreen[None]):
     shown: Report | None = None  # the report on screen (P prints it)
     z_printed: frozenset[int] = frozenset()  # Z reports printed from this screen
 
-    def __init__(self, report: Report | None = None) -> None:
-        super().__init__()
-        self.shown = report  # a Z report chosen in the closed days' list
-        self.from_list = report is not None
+    from_list = False  # the report shown was chosen in the closed days' list
 
     def body(self) -> Iterable[Widget]:
         yield Line(_("X: running totals · Z: close the day (numbered, cannot be undone) · "
@@ -62,7 +59,13 @@ class ReportsScreen(PosScreen[None]):
     def action_closed_days(self) -> None:
         from pos_terminal.tui.screens.closed_days import ClosedDaysScreen
 
-        self.app.push_screen(ClosedDaysScreen())
+        self.app.push_screen(ClosedDaysScreen(), self._chosen_day)
+
+    def _chosen_day(self, report: Report | None) -> None:
+        """A closed day chosen in the list: shown here, P prints it again (a reprint)."""
+        if report is not None:
+            self.from_list = True
+            self._new_report(report)
 
     def action_x_report(self) -> None:
         self.from_list = False
