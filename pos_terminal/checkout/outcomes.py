@@ -149,6 +149,11 @@ def apply_payment_result(
             )
         return _settle(journal, view, E.ACCEPTED, message=result.why,
                        result=result, poll=from_query, release=release)
+    if meaning is WalletOutcome.NOT_FOUND and view.state is S.PROCESSING:
+        # The service said it has this order: its "not found" now cannot prove it never
+        # arrived (ZaloPay publishes the same code as "refund succeeded" too: docs/protocol.md).
+        return stay(journal, view, Reason.of("unknown.not_found_after_accepted"),
+                    poll=from_query, release=release)
     if meaning is WalletOutcome.NOT_FOUND:
         if release:
             journal.release(view.app_trans_id)
@@ -166,10 +171,9 @@ def apply_payment_result(
         except IllegalTransition:
             return journal.get(view.app_trans_id)
     if meaning is WalletOutcome.REFUSED_REQUEST:
-        return stay(
-            journal, view,
-            Reason.of("unknown.query_refused", reason=result.why),
-        )
+        # The request was refused for its own sake (maintenance, a system error, a code the
+        # table does not publish...): it says nothing about the payment, which stays open.
+        return stay(journal, view, result.why, poll=from_query, release=release)
     if meaning is WalletOutcome.UNKNOWN:
         return _settle(journal, view, E.NO_ANSWER, message=no_answer(result.service_message
                        or f"code {result.code}"), result=result, release=release)
@@ -225,9 +229,9 @@ def apply_refund_result(
             return refund_pending(journal, refund, Reason.of("refund.not_found_yet"))
         except IllegalTransition:  # settled meanwhile
             return journal.get_refund(refund.m_refund_id)
-    if meaning is WalletOutcome.REFUSED_REQUEST:
-        return refund_pending(journal, refund,
-                              Reason.of("refund.query_refused", reason=result.why))
+    if meaning in (WalletOutcome.REFUSED_REQUEST, WalletOutcome.UNKNOWN):
+        # Says nothing about the refund (or it may have been made): it stays open.
+        return refund_pending(journal, refund, result.why, release=release)
     return _refund_settle(journal, refund, RE.FAILED, message=result.why,
                           result=result, release=release)
 
