@@ -193,8 +193,8 @@ _STATUS_OF: dict[CodeClass, AnswerStatus] = {
     CodeClass.PROCESSING: AnswerStatus.PROCESSING,
     CodeClass.NOT_FOUND: AnswerStatus.NOT_FOUND,
     CodeClass.NOT_CHARGED: AnswerStatus.FAILED,
-    CodeClass.NO_INFORMATION: AnswerStatus.FAILED,
-    CodeClass.MAY_HAVE_CHARGED: AnswerStatus.FAILED,
+    CodeClass.NO_INFORMATION: AnswerStatus.UNDECIDED,
+    CodeClass.MAY_HAVE_CHARGED: AnswerStatus.UNDECIDED,
 }
 
 

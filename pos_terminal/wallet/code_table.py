@@ -78,9 +78,9 @@ MEANINGS: dict[int, tuple[str, str]] = {
     -500: ("system error", "lỗi hệ thống"),
     -999: ("the system is under maintenance", "hệ thống đang bảo trì"),
 }
-#: The legacy generation's pending codes (its error list classes them all as *pending*).
-LEGACY_PENDING = (2, 3, 4, 5, 9, 10, 12, 13, 14, 15, 16, 17, 18, 19, 23, 24, 26, 27, 28, 29,
-                  35, 36, 46, 47, 48)
+#: The legacy generation's pending codes: its error list classes every positive code from 2 to
+#: 48 as *pending* (the ones it names, and the gaps between them).
+LEGACY_PENDING = tuple(range(2, 49))
 
 #: Codes that only refuse a request for its own sake (the query, or a send before it ran).
 _MAINTENANCE = (-33, -34, -35, -43, -88, -135, -999)
@@ -102,9 +102,10 @@ def _class(operation: Operation, code: int) -> CodeClass:
     if code == -68:
         # the order exists already: query it (a refund id used by another refund refuses this
         # one; a hosted order: the one that exists is the one to show)
-        return C.NOT_CHARGED if operation is R else C.PROCESSING
+        return C.NOT_CHARGED if operation is R else C.PROCESSING if operation is not RS \
+            else C.NO_INFORMATION
     if code == -101:
-        return C.NOT_FOUND if operation is S else C.NO_INFORMATION
+        return C.NOT_FOUND if operation in (Q, S) else C.NO_INFORMATION
     if operation in (Q, R, G) and (code in _VALIDATION or code == -92):
         return C.NOT_CHARGED  # refused before any order or refund existed
     if operation in (Q, R) and (code in _SYSTEM_ERRORS or code == -135):
@@ -130,7 +131,7 @@ def _v2_rows() -> Iterator[CodeRow]:
             yield _row(operation, 2, sub, source)
         for sub in (-401, -402, -429, -500, -999):
             yield _row(operation, 2, sub, STATUS_CODES)
-    for sub in (-54, -63, -92, -217):
+    for sub in (-54, -63, -68, -92, -217):
         yield _row(S, 2, sub, STATUS_CODES)
     # The sends: the same general codes (ZaloPay's status-code page), with their own details.
     for operation in (Q, R):
@@ -181,6 +182,11 @@ def classify(generation: str, operation: Operation, return_code: int,
              sub_return_code: int | None) -> CodeRow:
     """The row of ZaloPay's table for this answer (a code it does not publish: no_information).
     The legacy generation has no sub code: its one code decides."""
-    table = TABLES["v001" if generation == "v001" else "v2"]
-    return table.classify(operation, return_code,
-                          None if generation == "v001" else sub_return_code)
+    if generation == "v001":
+        return TABLES["v001"].classify(operation, return_code, None)
+    table = TABLES["v2"]
+    row = table.classify(operation, return_code, sub_return_code)
+    if not row.published and return_code < 0 and (sub_return_code or 0) >= 0:
+        # a failure's detail sent as the return code itself: read it as the detail it is
+        return table.classify(operation, 2, return_code)
+    return row

@@ -20,8 +20,9 @@ class AnswerStatus(StrEnum):
 
     SUCCEEDED = "succeeded"
     PROCESSING = "processing"
-    FAILED = "failed"
+    FAILED = "failed"  # final, and proves nothing moved
     NOT_FOUND = "not_found"
+    UNDECIDED = "undecided"  # a refusal, a system error, a code not published: proves nothing
 
 
 #: What each class of the code table means for the payment or refund the answer is about.
