@@ -138,7 +138,7 @@ def _v2_rows() -> Iterator[CodeRow]:
         for code in (1, 3, -500, -429, -405, -403, -402, -401):
             yield _row(operation, code, None, STATUS_CODES)
         for sub in (-32, -33, -34, -35, -43, -68, -88, -92, -101, -135, -301, -401, -402,
-                    -429, -500, -999):
+                    -403, -405, -429, -500, -999):
             yield _row(operation, 2, sub, STATUS_CODES if sub not in (-32, -33, -34, -35, -43,
                                                                       -88, -135, -301)
                        else ZLP_ORDER_QUERY)
