@@ -30,8 +30,12 @@ ZLP_REFUND_QUERY = ("zalopay-oss/zalopay-nodejs specs/zlp.yaml, RefundQueryRespo
 ZLP_ORDER_CREATE = ("zalopay-oss/zalopay-nodejs specs/zlp.yaml, OrderCreateResponse "
                     "(https://github.com/zalopay-oss/zalopay-nodejs)")
 STATUS_CODES = "https://beta-docs.zalopay.vn/docs/developer-tools/knowledge-base/status-codes"
-ERRORS_V2 = "https://docs.zalopay.vn/v2/general/errors.html"
 ERRORS_V1 = "https://docs.zalopay.vn/en/v1/general/errors.html"
+
+#: The short names docs/protocol.md's table gives the sources (its legend names them in full).
+SHORT_SOURCES = {ZLP_ORDER_QUERY: "[zlp] OrderQuery", ZLP_REFUND_QUERY: "[zlp] RefundQuery",
+                 ZLP_ORDER_CREATE: "[zlp] OrderCreate", STATUS_CODES: "[status-codes]",
+                 ERRORS_V1: "[errors-v1]"}
 
 Q = Operation.QUICK_PAY
 S = Operation.STATUS
@@ -190,3 +194,40 @@ def classify(generation: str, operation: Operation, return_code: int,
         # a failure's detail sent as the return code itself: read it as the detail it is
         return table.classify(operation, 2, return_code)
     return row
+
+
+#: The columns of docs/protocol.md's table, one per call.
+_DOC_COLUMNS = (Q, S, R, RS, G, B)
+_DOC_NAMES = {Q: "quick pay", S: "status", R: "refund", RS: "refund status", G: "hosted order",
+              B: "bank list"}
+
+
+def markdown_table() -> str:
+    """docs/protocol.md's table of the codes, made from the rows (tests/wallet/test_code_table.py
+    checks the page holds it): one line per generation and code, the class per call."""
+    header = ("| generation | code | meaning | " + " | ".join(_DOC_NAMES[o] for o in _DOC_COLUMNS)
+              + " | source |")
+    lines = [header, "|" + "---|" * (len(_DOC_COLUMNS) + 4)]
+    for generation, table in TABLES.items():
+        by_code: dict[tuple[int, int | None], dict[Operation, CodeRow]] = {}
+        for row in table:
+            by_code.setdefault((row.code, row.sub_code), {})[row.operation] = row
+        pending_done = False
+        for (code, sub), rows in sorted(by_code.items(), key=lambda kv: (
+                kv[0][0] < 0, abs(kv[0][0]), abs(kv[0][1] or 0))):
+            if generation == "v001" and code in LEGACY_PENDING:
+                if pending_done:
+                    continue
+                pending_done, shown = True, f"{LEGACY_PENDING[0]}..{LEGACY_PENDING[-1]}"
+            else:
+                shown = f"{code}" if sub is None else f"{code} / {sub}"
+            first = next(iter(rows.values()))
+            classes = " | ".join(rows[o].cls.value if o in rows else "" for o in _DOC_COLUMNS)
+            sources = sorted({SHORT_SOURCES[r.source] for r in rows.values()})
+            lines.append(f"| {generation} | {shown} | {first.meaning_en} | {classes} | "
+                         f"{'; '.join(sources)} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":  # python -m pos_terminal.wallet.code_table: the docs' table
+    print(markdown_table(), end="")

@@ -25,13 +25,13 @@ from pos_terminal.wallets.code_table import CodeClass, CodeRow, Operation
 from tests.checkout.conftest import add_fault, charged, ledger, wallet_code
 from tests.conftest import _pointed_at, reset_emulator
 
-O = Operation
+Op = Operation
 #: Classes of answers a service that did charge (or refund) may truthfully give on the way.
 UNDECIDING = (CodeClass.PROCESSING, CodeClass.NO_INFORMATION, CodeClass.MAY_HAVE_CHARGED,
               CodeClass.NOT_FOUND)
-POSITIONS = (O.QUICK_PAY, O.STATUS, O.REFUND, O.REFUND_STATUS)
-ENDPOINTS = {O.QUICK_PAY: "quick_pay", O.STATUS: "query", O.REFUND: "refund",
-             O.REFUND_STATUS: "query_refund"}
+POSITIONS = (Op.QUICK_PAY, Op.STATUS, Op.REFUND, Op.REFUND_STATUS)
+ENDPOINTS = {Op.QUICK_PAY: "quick_pay", Op.STATUS: "query", Op.REFUND: "refund",
+             Op.REFUND_STATUS: "query_refund"}
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ def _undeciding_rows(generation: str, operation: Operation) -> list[CodeRow]:
 def injections(draw: st.DrawFn) -> Injected:
     generation = draw(st.sampled_from(("v2", "v001")))
     position = draw(st.sampled_from(POSITIONS))
-    count = 1 if position in (O.QUICK_PAY, O.REFUND) else draw(st.integers(1, 3))
+    count = 1 if position in (Op.QUICK_PAY, Op.REFUND) else draw(st.integers(1, 3))
     published = _undeciding_rows(generation, position)
     if draw(st.booleans()) and published:
         row = draw(st.sampled_from(published))
@@ -98,18 +98,18 @@ def run(injected: Injected, base_settings: Settings, emulator: Any, tmp: Any) ->
     """Pay (and refund) with `injected` in the way; the service's truth is paid (refunded)."""
     reset_emulator(emulator)
     settings = _settings(base_settings, emulator, tmp, injected.generation)
-    if injected.position is O.STATUS:
+    if injected.position is Op.STATUS:
         add_fault(emulator, endpoint="quick_pay", mode="answer_code",
                   return_code=3 if injected.generation == "v2" else 10)
-    if injected.position in (O.QUICK_PAY, O.STATUS):
+    if injected.position in (Op.QUICK_PAY, Op.STATUS):
         add_fault(emulator, **injected.rule())
     with open_checkout(settings) as co:
         view = co.pay(12_000, wallet_code(emulator, "an"))
         assert len(charged(emulator, view.app_trans_id)) == 1
         assert view.state is PaymentState.SUCCEEDED, (injected, view.state, str(view.message))
-        if injected.position in (O.QUICK_PAY, O.STATUS):
+        if injected.position in (Op.QUICK_PAY, Op.STATUS):
             return
-        if injected.position is O.REFUND_STATUS:
+        if injected.position is Op.REFUND_STATUS:
             add_fault(emulator, endpoint="refund", mode="answer_code",
                       return_code=3 if injected.generation == "v2" else 2)
         add_fault(emulator, **injected.rule())
@@ -123,12 +123,12 @@ def run(injected: Injected, base_settings: Settings, emulator: Any, tmp: Any) ->
            suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(injected=injections())
 # The issue's rows, always among the examples.
-@example(injected=Injected("v2", O.STATUS, 2, -135, 2))
-@example(injected=Injected("v2", O.STATUS, 2, -32, 2))
-@example(injected=Injected("v2", O.STATUS, -405, None, 2))
-@example(injected=Injected("v2", O.STATUS, 406, None, 2))
-@example(injected=Injected("v2", O.QUICK_PAY, 2, -301, 1))
-@example(injected=Injected("v2", O.REFUND_STATUS, 2, -135, 2))
+@example(injected=Injected("v2", Op.STATUS, 2, -135, 2))
+@example(injected=Injected("v2", Op.STATUS, 2, -32, 2))
+@example(injected=Injected("v2", Op.STATUS, -405, None, 2))
+@example(injected=Injected("v2", Op.STATUS, 406, None, 2))
+@example(injected=Injected("v2", Op.QUICK_PAY, 2, -301, 1))
+@example(injected=Injected("v2", Op.REFUND_STATUS, 2, -135, 2))
 def test_a_charge_is_never_not_paid_and_a_refund_never_failed(
         injected: Injected, base_settings: Settings, _emulator_server: Any,
         tmp_path_factory: pytest.TempPathFactory) -> None:
@@ -154,7 +154,7 @@ def _each_code() -> list[Any]:
     POSITION_ORDER (every row at every position: tests/wallet/test_code_table.py, and the
     property above)."""
     chosen: dict[tuple[str, int, int | None], CodeRow] = {}
-    for position in (O.STATUS, O.REFUND_STATUS, O.QUICK_PAY, O.REFUND):
+    for position in (Op.STATUS, Op.REFUND_STATUS, Op.QUICK_PAY, Op.REFUND):
         for generation in ("v2", "v001"):
             for row in _undeciding_rows(generation, position):
                 if generation == "v001" and row.code in LEGACY_PENDING and row.code not in (
@@ -170,13 +170,13 @@ def _each_code() -> list[Any]:
 def test_each_published_code_that_decides_nothing(
         generation: str, row: CodeRow, base_settings: Settings, _emulator_server: Any,
         tmp_path: Any) -> None:
-    count = 1 if row.operation in (O.QUICK_PAY, O.REFUND) else 2
+    count = 1 if row.operation in (Op.QUICK_PAY, Op.REFUND) else 2
     run(Injected(generation, row.operation, row.code, row.sub_code, count), base_settings,
         _emulator_server, tmp_path)
 
 
 @pytest.mark.parametrize(("generation", "row"),
-                         _rows((CodeClass.NOT_CHARGED,), (O.QUICK_PAY,)))
+                         _rows((CodeClass.NOT_CHARGED,), (Op.QUICK_PAY,)))
 def test_each_published_code_that_proves_nothing_was_charged(
         generation: str, row: CodeRow, base_settings: Settings, _emulator_server: Any,
         tmp_path: Any) -> None:
@@ -192,7 +192,7 @@ def test_each_published_code_that_proves_nothing_was_charged(
 
 
 @pytest.mark.parametrize(("generation", "row"),
-                         _rows((CodeClass.NOT_CHARGED,), (O.STATUS,)))
+                         _rows((CodeClass.NOT_CHARGED,), (Op.STATUS,)))
 def test_each_published_failure_of_a_status_answer_ends_it_failed(
         generation: str, row: CodeRow, base_settings: Settings, _emulator_server: Any,
         tmp_path: Any) -> None:
