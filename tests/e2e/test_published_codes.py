@@ -133,7 +133,8 @@ def test_terminal_api_every_row(settings: Settings, emulator: Any) -> None:
                 200, "succeeded", "paid"), (row, paid)
             last = paid["app_trans_id"]
         _inject(emulator, REFUND_ROW)
-        refund = api.post("/v1/refunds", {"app_trans_id": last, "refund_ref": "c29-r"}).json()
+        refund = api.post("/v1/refunds", {"app_trans_id": last, "amount": 23000,
+                                          "refund_ref": "c29-r"}).json()
         assert refund["state"] == "refunded", refund
     finally:
         stop()
