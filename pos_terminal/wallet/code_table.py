@@ -163,7 +163,7 @@ def _v001_rows() -> Iterator[CodeRow]:
         yield _row(operation, 1, None, ERRORS_V1)
         for code in LEGACY_PENDING:
             yield _row(operation, code, None, ERRORS_V1)
-        codes = (-68, -92, -101, -401, -402, -429, -500, -999)
+        codes: tuple[int, ...] = (-68, -92, -101, -401, -402, -429, -500, -999)
         if operation in (Q, S):
             codes += _NOT_CHARGED
         for code in codes:
