@@ -144,4 +144,7 @@ register({
         "The service refused the bank list request{said}. Tell your supervisor: the "
         "terminal's wallet settings need checking.")).format(said=_said(said)),
     "gateway.refused": N_("The service refused the order: {why}"),
+    "gateway.not_created": lambda said: said.tr(N_(
+        "it did not create it{said}, so there is nothing to pay. Try again in a moment.")
+    ).format(said=_said(said)),
 })

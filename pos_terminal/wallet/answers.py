@@ -310,9 +310,13 @@ def gateway_order_result(data: Answer, generation: str, app_trans_id: str) -> Ga
     rc, sub, _ = _codes(data, generation)
     message = _message(data, generation)
     if rc != RC_SUCCESS:
-        raise ServiceRefused(
-            Reason.of("gateway.refused", why=describe(rc, sub, message)), rc, sub, message
-        )
+        # No order exists for the customer to pay (they never saw its page or QR): the
+        # refusal's own words, never "still checking" (code_table: the hosted order's rows).
+        row = classify(generation, Operation.GATEWAY_ORDER, rc, sub)
+        why = (describe(rc, sub, message) if row.cls is CodeClass.NOT_CHARGED
+               else Reason.of("gateway.not_created", code=deciding_code(rc, sub),
+                              detail=message.strip().rstrip(".")))
+        raise ServiceRefused(Reason.of("gateway.refused", why=why), rc, sub, message)
     order_url = get_text(data, names.order_url) or None
     if order_url is None:
         raise UnreadableAnswer(f"the service accepted the order but sent no {names.order_url}")
