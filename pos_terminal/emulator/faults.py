@@ -146,10 +146,13 @@ def parse_rule(data: Mapping[str, Any], wallet_ids: tuple[str, ...]) -> FaultRul
     if status not in HTML_STATUSES:
         raise FaultSpecError(f"status must be one of {HTML_STATUSES}; got {status!r}")
     return_code = data.get("return_code", wire.RATE_LIMITED)
+    momo = endpoint in wire.MOMO_ENDPOINT_NAMES  # MoMo's result codes: any whole number
     if mode == "answer_code":
         return_code = _any_code(return_code, "return_code")
-    elif not isinstance(return_code, int) or isinstance(return_code, bool) or return_code >= 1:
-        raise FaultSpecError(f"return_code must be a negative code; got {return_code!r}")
+    elif not isinstance(return_code, int) or isinstance(return_code, bool) or (
+            return_code >= 1 and not momo):
+        raise FaultSpecError(f"return_code must be a negative code (any MoMo result code for a "
+                             f"momo_* endpoint); got {return_code!r}")
     sub_return_code = data.get("sub_return_code")
     if sub_return_code is not None:
         sub_return_code = _any_code(sub_return_code, "sub_return_code")
