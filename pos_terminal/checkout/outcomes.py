@@ -97,6 +97,12 @@ def late(journal: Answers, current: PaymentView, result: ChargeAnswer) -> Paymen
         return journal.get(current.app_trans_id)
 
 
+def _still_checking(why: Reason, wrapper: str) -> Reason:
+    """An answer that decides nothing, for the cashier: its own reason when it already says
+    "still checking" (a provider's ``checking.*``), else wrapped in `wrapper`."""
+    return why if why.code.startswith("checking.") else Reason.of(wrapper, reason=why)
+
+
 def stay(journal: Answers, view: PaymentView, message: Reason, *, poll: bool = True,
          release: bool = False) -> PaymentView:
     """No verdict: keep the state (a SUBMITTING row becomes UNKNOWN: its request is over)."""
@@ -176,7 +182,8 @@ def apply_payment_result(
     if meaning is WalletOutcome.REFUSED_REQUEST:
         # The request was refused for its own sake (maintenance, a system error, a code the
         # table does not publish...): it says nothing about the payment, which stays open.
-        return stay(journal, view, result.why, poll=from_query, release=release)
+        return stay(journal, view, _still_checking(result.why, "unknown.query_refused"),
+                    poll=from_query, release=release)
     if meaning is WalletOutcome.UNKNOWN:
         return _settle(journal, view, E.NO_ANSWER, message=no_answer(result.service_message
                        or f"code {result.code}"), result=result, release=release)
@@ -234,7 +241,9 @@ def apply_refund_result(
             return journal.get_refund(refund.m_refund_id)
     if meaning in (WalletOutcome.REFUSED_REQUEST, WalletOutcome.UNKNOWN):
         # Says nothing about the refund (or it may have been made): it stays open.
-        return refund_pending(journal, refund, result.why, release=release)
+        return refund_pending(journal, refund,
+                              _still_checking(result.why, "refund.query_refused"),
+                              release=release)
     return _refund_settle(journal, refund, RE.FAILED, message=result.why,
                           result=result, release=release)
 
