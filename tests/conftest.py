@@ -16,6 +16,7 @@ import requests
 from pos_terminal import sentences  # the renderer, as every front end installs it
 from pos_terminal.base import i18n
 from pos_terminal.config import Settings, load_settings
+from tests.reaper import pytest_configure  # noqa: F401  (the run's mark and watchdog)
 from tests.scanners import SerialScanner
 
 # Subprocesses (the CLI, headless mode, the demo in tmux) take their default language from the
