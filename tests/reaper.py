@@ -57,9 +57,16 @@ def mark_run_and_watch() -> str:
 
 def pytest_configure(config: object) -> None:
     """The main pytest process (not an xdist worker: workers inherit its mark) marks the run
-    and starts its watchdog."""
+    and starts its watchdog; SIGTERM stops it as Ctrl+C does (the report of what ran, the
+    finalisers of its fixtures), a second SIGTERM at once."""
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         mark_run_and_watch()
+        signal.signal(signal.SIGTERM, _interrupt)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    raise KeyboardInterrupt(f"stopped by {signal.Signals(signum).name}")
 
 
 def marked(token: str) -> list[int]:
