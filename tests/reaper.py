@@ -21,6 +21,7 @@ mark (the test servers' data) and exits.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import secrets
@@ -93,10 +94,8 @@ def _name(pid: int) -> str:
 
 
 def _signal(pid: int, number: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # gone, or not ours
         os.kill(pid, number)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def sweep(token: str, grace_s: float = 10.0) -> None:

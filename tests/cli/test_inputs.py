@@ -23,6 +23,7 @@ import requests
 
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal, PaymentState
+from tests import shared_group
 from tests.checkout.conftest import (
     add_fault,
     charged,
@@ -31,7 +32,6 @@ from tests.checkout.conftest import (
     wallet_code,
     write_config,
 )
-from tests import shared_group
 from tests.processes import REPO, child_env, cli
 
 pytestmark = pytest.mark.e2e
