@@ -431,6 +431,17 @@ class ApiSettings(_Section):
     key_file: OptionalFile = None  # its private key (PEM)
     with_ui: bool = False  # the UI serves the API too, over its own counter (one process)
     scan_timeout_s: float = Field(default=60.0, gt=0, le=3600)  # a payment waiting for a scan
+    # Host names the API answers to besides localhost and this machine's addresses and host
+    # name (a counter reached by name); any other Host header gets 421 (base/hosts.py)
+    allowed_hosts: tuple[str, ...] = ()
+    # payments under way at once (each waits on the wallet in a thread of its own pool, so
+    # look-ups, aborts and events never wait behind them); one more answers 503 busy
+    max_payments: int = Field(default=512, ge=1, le=4096)
+
+    @field_validator("allowed_hosts", mode="before")
+    @classmethod
+    def _hosts(cls, value: object) -> object:
+        return EmulatorSettings._hosts(value)
 
 
 #: The file and the environment of the load in progress: pydantic-settings builds its sources per

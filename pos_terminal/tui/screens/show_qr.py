@@ -171,4 +171,7 @@ class ShowQrScreen(PosScreen[NextSale | None]):
 
     def action_back(self) -> None:
         self.cancel.set()
+        if self.view is not None and not self.concluded:  # the display stops showing the QR
+            self.pos.counter.sale_cancelled(self.view.amount,
+                                            app_trans_id=self.view.app_trans_id)
         self.dismiss(None)
