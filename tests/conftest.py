@@ -16,6 +16,7 @@ import requests
 from pos_terminal import sentences  # the renderer, as every front end installs it
 from pos_terminal.base import i18n
 from pos_terminal.config import Settings, load_settings
+from tests.reaper import pytest_configure  # noqa: F401  (the run's mark and watchdog)
 from tests.scanners import SerialScanner
 
 # Subprocesses (the CLI, headless mode, the demo in tmux) take their default language from the
@@ -29,27 +30,6 @@ DEFAULT_CONFIG = REPO / "config" / "default.toml"
 
 # Fast enough for a test suite, slow enough that "processing" is observable by a poller.
 EMULATOR_PROCESSING_S = 0.6
-
-
-def in_a_shared_group(path: Path) -> Path:
-    """Give `path` a group other users are in ("users", else one of the runner's own groups
-    that is not its private group: an ordinary user may only give a file a group it is in), so
-    that its group bits count (the owner's private group, e.g. root's own, is the owner: its bits
-    do not count). Skips where the test may not change the file's group."""
-    import grp
-    import pwd
-
-    me = pwd.getpwuid(os.getuid()).pw_name
-    candidates = [group.gr_gid for group in grp.getgrall() if group.gr_name == "users"]
-    candidates += [gid for gid in os.getgroups() if grp.getgrgid(gid).gr_name != me]
-    for gid in candidates:
-        try:
-            os.chown(path, -1, gid)
-        except PermissionError:
-            continue
-        return path
-    pytest.skip(f"cannot give {path} a shared group: this user is in none but its own "
-                "(root, or a member of 'users' or of any other group, can)")
 
 
 @pytest.fixture(autouse=True)
