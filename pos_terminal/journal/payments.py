@@ -83,6 +83,7 @@ class PaymentRows(LeaseRows):
         code_window_ms: float | None = None,
         cashier_id: str | None = None,
         sale_ref: str | None = None,
+        provider: str = "zalopay",
     ) -> PaymentView:
         """Commit the intent (NEW -> SUBMITTING) before anything is sent.
 
@@ -92,7 +93,8 @@ class PaymentRows(LeaseRows):
         written, so two processes can never both record (and send) the same code.
         `cashier_id` is who took the payment (None: no cashier signed in). `sale_ref`, the sale
         system's reference, is checked in the same transaction (and by a unique index): a sale
-        that has a payment already raises SaleRefTaken and nothing is written.
+        that has a payment already raises SaleRefTaken and nothing is written. `provider`: the
+        wallet it is sent to; its status queries and refunds go to that one.
         """
         t = self._clock() if now is None else now
         fp = self.fingerprint(payment_code) if payment_code is not None else None
@@ -109,11 +111,11 @@ class PaymentRows(LeaseRows):
             conn.execute(
                 "INSERT INTO payments(app_trans_id, kind, generation, state, amount, description, "
                 "items_json, code_fingerprint, code_last4, payload_hash, message, created_ms, "
-                "submitted_ms, updated_ms, cashier_id, sale_ref) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "submitted_ms, updated_ms, cashier_id, sale_ref, provider) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (app_trans_id, kind, generation, PaymentState.SUBMITTING.value, amount,
                  description, items_json, fp, last4, payload_hash, stored(message), t, t, t,
-                 cashier_id, sale_ref),
+                 cashier_id, sale_ref, provider),
             )
             if lease_ttl_ms is not None:
                 self._take_lease_in(conn, "payments", app_trans_id, lease_ttl_ms)

@@ -87,10 +87,10 @@ class RefundRows(LeaseRows):
             conn.execute(
                 "INSERT INTO refunds(m_refund_id, app_trans_id, amount, description, state, "
                 "request_ms, message, created_ms, updated_ms, cashier_id, auto, authorised_by, "
-                "refund_ref) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "refund_ref, provider) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (m_refund_id, app_trans_id, wanted, description, RefundState.REFUNDING.value,
                  request_ms, stored(message), t, t, cashier_id, int(auto), authorised_by,
-                 refund_ref),
+                 refund_ref, payment.provider),
             )
             if lease_ttl_ms is not None:
                 self._take_lease_in(conn, "refunds", m_refund_id, lease_ttl_ms)
