@@ -151,7 +151,7 @@ PIN_CHANGED_MIGRATION = f"""
 # one, and reports, exports and the fleet ledger tell the wallets apart. Rows written before were
 # all ZaloPay's. A refund's provider is its payment's (set with the refund's intent); neither
 # ever changes. The outbox's payment and refund payloads carry `provider`.
-PROVIDER_MIGRATION = """
+_PROVIDER_COLUMNS = """
     ALTER TABLE payments ADD COLUMN provider TEXT NOT NULL DEFAULT 'zalopay'
         CHECK (length(provider) BETWEEN 1 AND 32);
     ALTER TABLE refunds ADD COLUMN provider TEXT NOT NULL DEFAULT 'zalopay'
@@ -167,9 +167,9 @@ PROVIDER_MIGRATION = """
         WHEN NEW.provider IS NOT (SELECT provider FROM payments
                                   WHERE app_trans_id = NEW.app_trans_id)
     BEGIN SELECT RAISE(ABORT, 'a refund goes to the wallet provider of its payment'); END;
-""" + cashier_triggers_migration(("payment", "refund"), {"payment": ("provider",),
-                                                          "refund": ("authorised_by",
-                                                                     "provider")})
+"""
+PROVIDER_MIGRATION = _PROVIDER_COLUMNS + cashier_triggers_migration(
+    ("payment", "refund"), {"payment": ("provider",), "refund": ("authorised_by", "provider")})
 
 MIGRATIONS: tuple[str, ...] = (
     # version 1

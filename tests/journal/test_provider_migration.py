@@ -21,8 +21,8 @@ def _paid(journal: Journal, app_trans_id: str, provider: str | None = None) -> N
     more = {} if provider is None else {"provider": provider}
     journal.record_intent(app_trans_id=app_trans_id, amount=50_000, generation="v2",
                           payment_code=f"{app_trans_id}-1234567890", **more)
-    journal.apply(app_trans_id, PaymentEvent.PAID, Answer(return_code=1, wallet_id=f"zp-{app_trans_id}"),
-                  message="paid")
+    journal.apply(app_trans_id, PaymentEvent.PAID,
+                  Answer(return_code=1, wallet_id=f"zp-{app_trans_id}"), message="paid")
 
 
 def _previous_journal(path: Path) -> None:
@@ -61,7 +61,8 @@ def test_a_journal_of_the_previous_schema_holds_zalopay_rows_after_migration(
         refund = journal.get_refund("old_refund")
         assert refund.provider == "zalopay"
         # the old open refund settles as before, and its snapshot ships with its provider
-        journal.apply(refund, RefundEvent.DONE, Answer(return_code=1, wallet_id="r1"), message="done")
+        journal.apply(refund, RefundEvent.DONE, Answer(return_code=1, wallet_id="r1"),
+                      message="done")
         _paid(journal, "new_momo", "momo")
         assert journal.get("new_momo").provider == "momo"
         assert journal.get("new_momo").to_json()["provider"] == "momo"
