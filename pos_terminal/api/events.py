@@ -50,7 +50,8 @@ def payment_fields(view: PaymentView) -> dict[str, Any]:
     return {"sale_ref": view.sale_ref, "app_trans_id": view.app_trans_id,
             "amount": view.amount, "state": view.state.value,
             "outcome": answers.of_payment(view).value, "needs_review": view.needs_review,
-            "late": view.late, "abandoned": view.abandoned, "message": view.message}
+            "late": view.late, "abandoned": view.abandoned, "message": view.message,
+            "provider": view.provider}
 
 
 def event_json(event: CounterEvent, sale_refs: dict[int, str]) -> dict[str, Any] | None:

@@ -44,10 +44,11 @@ def pay(body: PaymentIn, request: Request,
     terminal = terminal_of(request)
     code = body.payment_code
     if code is not None:
-        check_code_format(code, terminal.settings.scanner, field="payment_code")
+        check_code_format(code, terminal.settings.scanner, field="payment_code",
+                          alphabet=terminal.settings.scan_alphabet)
     lines = [SaleLine(i.name, i.price, i.quantity) for i in body.items]
     view = terminal.desk.pay(body.sale_ref, body.amount, code, description=body.description,
-                             items=lines)
+                             items=lines, provider=body.provider)
     return payment_answer(view)
 
 

@@ -14,6 +14,7 @@ from pos_terminal.checkout import (
     ReconcileReport,
 )
 from pos_terminal.checkout.errors import Stopped, intent_of, refund_of
+from pos_terminal.checkout.providers import UnknownProvider, WalletChoiceNeeded
 from pos_terminal.checkout.validation import (
     check_code,
     check_code_format,
@@ -50,7 +51,8 @@ __all__ = [
     "ReconcileReport", "RedirectResult", "RefundNotAllowed", "RefundRefTaken", "RefundState",
     "RefundView",
     "Report", "RsaKeyError", "SaleRefTaken", "ServiceCheck", "Stopped", "UnknownPayment",
-    "UnknownRefund", "WalletError", "check_code", "check_code_format",
+    "UnknownProvider", "UnknownRefund", "WalletChoiceNeeded", "WalletError", "check_code",
+    "check_code_format",
     "description_problem", "intent_of", "items_problem", "late_charge_note", "mask_code",
     "pmc_name", "refund_of",
 ]
