@@ -156,7 +156,6 @@ _PROVIDER_COLUMNS = """
         CHECK (length(provider) BETWEEN 1 AND 32);
     ALTER TABLE refunds ADD COLUMN provider TEXT NOT NULL DEFAULT 'zalopay'
         CHECK (length(provider) BETWEEN 1 AND 32);
-    CREATE INDEX payments_provider ON payments(provider, created_ms);
     CREATE TRIGGER payments_provider_fixed BEFORE UPDATE OF provider ON payments
         WHEN NEW.provider IS NOT OLD.provider
     BEGIN SELECT RAISE(ABORT, 'the wallet provider of a payment never changes'); END;

@@ -31,6 +31,12 @@ class ReceiptLabels:
     copies: tuple[str, str]  # `[printer] copies = 2`: the customer's, then the shop's
     customer_signature: str
     cashier_signature: str
+    wallet: str = "Wallet"
+    #: each wallet provider's name as the receipt prints it ("Ví MoMo"); else the key
+    wallet_names: tuple[tuple[str, str], ...] = (("zalopay", "ZaloPay"), ("momo", "MoMo"))
+
+    def wallet_name(self, provider: str) -> str:
+        return dict(self.wallet_names).get(provider, provider)
 
 
 ENGLISH = ReceiptLabels(
@@ -85,6 +91,8 @@ VIETNAMESE = ReceiptLabels(
     copies=("Liên 1: giao khách hàng", "Liên 2: lưu tại cửa hàng"),
     customer_signature="Chữ ký khách hàng",
     cashier_signature="Chữ ký thu ngân",
+    wallet="Ví",
+    wallet_names=(("zalopay", "ZaloPay"), ("momo", "Ví MoMo")),
 )
 
 LABELS: dict[str, ReceiptLabels] = {"en": ENGLISH, "vi": VIETNAMESE}

@@ -15,7 +15,6 @@ def undo_providers(conn: sqlite3.Connection) -> int:
     for trigger in ("payments_provider_fixed", "refunds_provider_fixed",
                     "refunds_provider_of_payment"):
         conn.execute(f"DROP TRIGGER {trigger}")
-    conn.execute("DROP INDEX payments_provider")
     # the outbox triggers as the previous version had them (a refund's authorised_by only)
     conn.executescript("BEGIN;" + cashier_triggers_migration(
         ("payment", "refund"), {"refund": ("authorised_by",)}) + "COMMIT;")

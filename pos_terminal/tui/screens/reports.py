@@ -15,6 +15,7 @@ from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _, ngettext
 from pos_terminal.base.money import format_vnd
 from pos_terminal.counter.types import Report
+from pos_terminal.sentences.reports import wallet_lines
 from pos_terminal.tui.format import vn_time
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.dialogs import ConfirmDialog
@@ -134,6 +135,7 @@ def report_lines(report: Report) -> list[str]:
         f"  {_(NET):<{w + 8}} {format_vnd(report.net_amount):>16}",
         f"  {_(FAILED):<{w}} {report.failed_count:5d}",
     ]
+    lines.extend(wallet_lines(report.by_provider))
     if report.late_count:
         lines.append(f"  {_(LATE_PAID):<9} {report.late_count:4d}   "
                      f"{format_vnd(report.late_amount):>16} "
