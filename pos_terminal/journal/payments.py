@@ -461,9 +461,12 @@ class PaymentRows(LeaseRows):
         states: Collection[PaymentState] | None = None,
         limit: int | None = None,
         newest_first: bool = False,
+        provider: str | None = None,
     ) -> list[PaymentView]:
-        """The payments created in [since_ms, until_ms) (a screenful: give a day or a limit)."""
-        sql, args = _payments_query(since_ms, until_ms, states, limit, newest_first, None)
+        """The payments created in [since_ms, until_ms) (a screenful: give a day or a limit),
+        of one wallet `provider` (None: all)."""
+        sql, args = _payments_query(since_ms, until_ms, states, limit, newest_first, None,
+                                    provider)
         return [_payment(r) for r in self._read(sql, args)]
 
     def iter_payments(
@@ -475,22 +478,25 @@ class PaymentRows(LeaseRows):
         limit: int | None = None,
         newest_first: bool = False,
         after: str | None = None,
+        provider: str | None = None,
     ) -> Iterator[PaymentView]:
         """Like list_payments, streamed (a batch in memory at a time), continuing `after` the
         payment of that app_trans_id in the same order (a page's cursor; UnknownPayment if
         there is none)."""
         cursor = None if after is None else (self.get(after).created_ms, after)
-        sql, args = _payments_query(since_ms, until_ms, states, limit, newest_first, cursor)
+        sql, args = _payments_query(since_ms, until_ms, states, limit, newest_first, cursor,
+                                    provider)
         return (_payment(r) for r in self._stream(sql, args))
 
 
 def _payments_query(
     since_ms: int | None, until_ms: int | None, states: Collection[PaymentState] | None,
     limit: int | None, newest_first: bool, cursor: tuple[int, str] | None,
+    provider: str | None = None,
 ) -> tuple[str, list[Any]]:
     """Payments by their creation time (index payments_created), in (created_ms, app_trans_id)
     order, from the row after `cursor` on."""
-    where, args = created_filter(since_ms, until_ms, states)
+    where, args = created_filter(since_ms, until_ms, states, provider)
     if cursor is not None:
         op = "<" if newest_first else ">"
         where.append(f"created_ms {op}= ? AND (created_ms {op} ? OR app_trans_id {op} ?)")

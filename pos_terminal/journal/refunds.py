@@ -244,10 +244,11 @@ class RefundRows(LeaseRows):
         return [_refund(r) for r in rows]
 
     def iter_refunds(self, *, since_ms: int | None = None, until_ms: int | None = None,
-                     states: Collection[RefundState] | None = None) -> Iterator[RefundView]:
+                     states: Collection[RefundState] | None = None,
+                     provider: str | None = None) -> Iterator[RefundView]:
         """Refunds created in [since_ms, until_ms), oldest first, streamed (index
         refunds_created; a batch in memory at a time)."""
-        where, args = created_filter(since_ms, until_ms, states)
+        where, args = created_filter(since_ms, until_ms, states, provider)
         sql = f"SELECT {_REFUND_COLUMNS} FROM refunds"  # noqa: S608
         if where:
             sql += " WHERE " + " AND ".join(where)
