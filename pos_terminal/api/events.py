@@ -75,7 +75,8 @@ def event_json(event: CounterEvent, sale_refs: dict[int, str]) -> dict[str, Any]
             sale_refs.get(event.sale) if event.sale is not None else None)
         return {"type": "payment_error", "sale_ref": sale_ref, "app_trans_id":
                 event.app_trans_id, "amount": event.amount, "message": event.message,
-                "state": event.view.state.value if event.view is not None else None}
+                "state": event.view.state.value if event.view is not None else None,
+                "provider": event.view.provider if event.view is not None else None}
     if isinstance(event, RefundSettled):
         r = event.refund
         return {"type": "refund_settled", "refund_ref": r.refund_ref, "m_refund_id":
