@@ -542,6 +542,14 @@ class Settings(BaseSettings):
     # app_user): a counter that ships to a fleet ledger must name it (set when loading).
     terminal_id_set: bool = True
 
+    @model_validator(mode="after")
+    def _some_wallet(self) -> Settings:
+        if not self.wallets:
+            raise _inconsistent(self.service, "enabled", _(
+                "no wallet is enabled: this counter could take no payment. Keep [service] "
+                "enabled = true (ZaloPay), or configure [providers.momo]"))
+        return self
+
     @classmethod
     def settings_customise_sources(
         cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
