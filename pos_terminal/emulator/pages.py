@@ -20,6 +20,7 @@ from pos_terminal.emulator import banks, wire
 from pos_terminal.emulator.appkeys import SERVICE_KEY
 from pos_terminal.emulator.barcodes import code128_svg
 from pos_terminal.emulator.emvqr import emv_qr
+from pos_terminal.emulator.momo.routes import MOMO_KEY
 from pos_terminal.emulator.service import Service
 from pos_terminal.emulator.state import WALLETS, Order
 from pos_terminal.emulator.verify import hmac_sha256_hex
@@ -78,7 +79,25 @@ async def wallets_page(request: web.Request) -> web.Response:
         "<h1>Emulated wallets: payment codes</h1>"
         '<p class="muted">Hold a card up to the terminal\'s camera or scan it. Codes change every '
         "minute and work once; this page refreshes itself.</p>"
-        f'<div class="cards">{"".join(cards)}</div>'), refresh_s=refresh)
+        f'<div class="cards">{"".join(cards)}</div>'
+        f"{_momo_cards(request)}"), refresh_s=refresh)
+
+
+def _momo_cards(request: web.Request) -> str:
+    """MoMo's demo customers: the code each one's app shows now (a used one is replaced)."""
+    cards = []
+    for c in request.app[MOMO_KEY].customers_json():
+        cards.append(
+            f'<div class="card" id="momo-{escape(c["id"])}">'
+            f'<h2>{escape(c["name"])}</h2>'
+            f'<div class="muted">{escape(c["id"])} · {escape(c["behaviour"])} · '
+            f'balance {c["balance"]:,} VND</div>'
+            f'{qr_svg(c["code"])}'
+            f'<div class="barcode">{code128_svg(c["code"]) or _NO_BARCODE}</div>'
+            f'<div class="code" data-code="{escape(c["code"])}">{escape(c["code"])}</div>'
+            '<div class="muted">single use: a new one shows once it is used</div></div>')
+    return ("<h1>MoMo: payment codes</h1>"
+            f'<div class="cards">{"".join(cards)}</div>')
 
 
 # -- gateway -------------------------------------------------------------------------------------

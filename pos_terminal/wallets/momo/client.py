@@ -95,7 +95,8 @@ def _trans_id(data: Mapping[str, object]) -> str | None:
 
 
 def read_answer(data: Mapping[str, object], order_id: str) -> MomoAnswer:
-    """MoMo's answer about `order_id`; MismatchedAnswer if it names another order."""
+    """MoMo's answer about `order_id`; MismatchedAnswer if it names another order. An answer
+    that names no order keeps ``order_id`` empty: the checkout never applies it to a payment."""
     code = _int(data, "resultCode", required=True)
     assert code is not None
     named = _text(data, "orderId")
@@ -112,7 +113,7 @@ def read_answer(data: Mapping[str, object], order_id: str) -> MomoAnswer:
         assert item_code is not None
         refunds.append(RefundTrans(_text(item, "orderId"), _int(item, "amount", required=False),
                                    item_code, _trans_id(item)))
-    return MomoAnswer(result_code=code, message=_text(data, "message"), order_id=order_id,
+    return MomoAnswer(result_code=code, message=_text(data, "message"), order_id=named,
                       request_id=_text(data, "requestId"),
                       amount=_int(data, "amount", required=False), trans_id=_trans_id(data),
                       refund_trans=tuple(refunds))
