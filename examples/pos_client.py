@@ -11,6 +11,12 @@ the terminal restarting) and, after the last try, asks for the sale by its sale_
 guessing. Run it as a script for a quick test:
 
     python examples/pos_client.py --url http://127.0.0.1:8780 --token pt_... pay 1001 25000
+    python examples/pos_client.py --url http://127.0.0.1:8780 --token pt_... pay 1002 25000 \
+        --code 8123456789012345678
+    python examples/pos_client.py --url http://127.0.0.1:8780 --token pt_... status 1002
+
+It needs only what the project installs (`requests`). Exit 0 paid, 1 not paid, 2 refused,
+3 not known yet (never pay again: ask with `status`).
 """
 
 from __future__ import annotations
@@ -103,11 +109,27 @@ class TerminalClient:
                                params={"lang": lang})["lines"])
 
     def events(self) -> Iterator[dict[str, Any]]:
-        """The counter's events as they happen (Server-Sent Events), forever."""
-        with self.session.get(self.url + "/v1/events", stream=True, timeout=(10, None)) as sse:
-            for line in sse.iter_lines(decode_unicode=True):
-                if line.startswith("data:"):
-                    yield json.loads(line[5:])
+        """The counter's events as they happen (Server-Sent Events), forever: reconnects with
+        Last-Event-ID after a dropped connection or a restart. After `stream_reset` (the
+        terminal could not replay what was missed) the payments settled meanwhile follow,
+        marked `replayed`: look up by sale_ref whatever you still wait for."""
+        last_id: str | None = None
+        while True:
+            headers = {"Last-Event-ID": last_id} if last_id else {}
+            try:
+                with self.session.get(self.url + "/v1/events", stream=True, headers=headers,
+                                      timeout=(10, 60)) as sse:
+                    if sse.status_code != 200:  # a refusal (token, scope): not worth retrying
+                        error = sse.json().get("error", {})
+                        raise TerminalError(sse.status_code, error.get("code", "?"),
+                                            error.get("message", ""))
+                    for line in sse.iter_lines(decode_unicode=True):
+                        if line.startswith("id:"):
+                            last_id = line[3:].strip()
+                        elif line.startswith("data:"):
+                            yield json.loads(line[5:])
+            except LOST:
+                time.sleep(1.0)  # the terminal restarts, or the network is gone: retry
 
 
 def main(argv: list[str]) -> int:

@@ -481,6 +481,9 @@ class PrinterSettings(_Section):
     font: FilePath = DEFAULT_RECEIPT_FONT  # TrueType font with Vietnamese glyphs (raster printing)
     timeout_s: float = Field(default=10.0, gt=0, le=120)
     copies: int = Field(default=1, ge=1, le=2)  # 2: "Liên 1" for the customer, "Liên 2" kept
+    # A folder: every receipt and slip printed is also saved there as a PNG picture of the
+    # paper, named on screen (the demo's printer; a shop's own copy). "" = none.
+    pictures: str = ""
 
 
 
@@ -511,6 +514,17 @@ class ApiSettings(_Section):
     key_file: OptionalFile = None  # its private key (PEM)
     with_ui: bool = False  # the UI serves the API too, over its own counter (one process)
     scan_timeout_s: float = Field(default=60.0, gt=0, le=3600)  # a payment waiting for a scan
+    # Host names the API answers to besides localhost and this machine's addresses and host
+    # name (a counter reached by name); any other Host header gets 421 (base/hosts.py)
+    allowed_hosts: tuple[str, ...] = ()
+    # payments under way at once (each waits on the wallet in a thread of its own pool, so
+    # look-ups, aborts and events never wait behind them); one more answers 503 busy
+    max_payments: int = Field(default=512, ge=1, le=4096)
+
+    @field_validator("allowed_hosts", mode="before")
+    @classmethod
+    def _hosts(cls, value: object) -> object:
+        return EmulatorSettings._hosts(value)
 
 
 #: The file and the environment of the load in progress: pydantic-settings builds its sources per

@@ -3,15 +3,15 @@ the shop's POS software, its OpenAPI document at /openapi.json."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import FastAPI
 
 from pos_terminal import __version__
 from pos_terminal.api import display, errors, event_stream, payments, refunds, reports
+from pos_terminal.api.guard import DoorGuard
 from pos_terminal.api.limits import AccessLog, BodyLimit
-from pos_terminal.api.models import ErrorOut
+from pos_terminal.api.pools import Pools
 from pos_terminal.api.terminal import Terminal
+from pos_terminal.base.hosts import HostRule
 
 DESCRIPTION = """The counter, driven by the shop's POS software. Every `/v1` call needs
 `Authorization: Bearer TOKEN` (`pos-terminal api-token add NAME`). Payments are idempotent on
@@ -19,18 +19,19 @@ the sale system's `sale_ref`, refunds on `refund_ref`. Errors are `{"error": {"c
 "message"}}` by one table (docs/terminal-api.md)."""
 
 
-def create_app(terminal: Terminal) -> FastAPI:
+def create_app(terminal: Terminal, rule: HostRule | None = None) -> FastAPI:
     app = FastAPI(title="pos-terminal Terminal API", version=__version__,
                   description=DESCRIPTION, docs_url=None, redoc_url=None,
                   openapi_url="/openapi.json")
     app.state.terminal = terminal
+    app.state.pools = Pools(terminal.settings.api.max_payments)
+    if rule is None:
+        rule = HostRule.for_bind("127.0.0.1", terminal.settings.api.allowed_hosts)
     errors.install(app)
-    refusals: dict[int | str, dict[str, Any]] = {
-        status: {"model": ErrorOut, "description": ", ".join(
-            code for code, (s, _when) in errors.ERRORS.items() if s == status)}
-        for status in sorted({s for s, _when in errors.ERRORS.values()})}
+    # each call documents its own answer and errors (api/documented.py)
     for module in (payments, refunds, reports, event_stream, display):
-        app.include_router(module.router, responses=refusals)
+        app.include_router(module.router)
     app.add_middleware(BodyLimit)
+    app.add_middleware(DoorGuard, rule=rule)  # before any body is read
     app.add_middleware(AccessLog)  # outermost: it sees the 413s too
     return app

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from pos_terminal.api.errors import ApiError
+from pos_terminal.api.scopes import scopes_of
 from pos_terminal.api.terminal import Terminal, terminal_of
 from pos_terminal.base.i18n import _
 from pos_terminal.counter.admin import ApiToken
@@ -30,28 +30,24 @@ def token_of(terminal: Terminal, token: str | None) -> ApiToken:
     return found
 
 
-def need(scope: str) -> Callable[..., ApiToken]:
-    """A dependency: the request's token, which must carry `scope`."""
-
-    def check(request: Request, credentials: Bearer) -> ApiToken:
-        token = token_of(terminal_of(request), credentials.credentials if credentials else None)
-        if not token.allows(scope):
-            raise ApiError("forbidden", _("The token {name} has no {scope} scope (it has: "
-                                          "{scopes}). Nothing was done.").format(
-                name=token.name, scope=scope, scopes=", ".join(token.scopes)))
-        return token
-
-    return check
+def _route_scopes(request: Request) -> tuple[str, ...]:
+    route = request.scope.get("route")
+    return scopes_of(request.method, str(getattr(route, "path", "")))
 
 
-def any_token(request: Request, credentials: Bearer) -> ApiToken:
-    return token_of(terminal_of(request), credentials.credentials if credentials else None)
+def authorised(request: Request, credentials: Bearer) -> ApiToken:
+    """A dependency of every /v1 call: the request's token, which must carry one of the scopes
+    the one table (api/scopes.py) gives this call."""
+    token = token_of(terminal_of(request), credentials.credentials if credentials else None)
+    wanted = _route_scopes(request)
+    if not any(token.allows(scope) for scope in wanted):
+        raise ApiError("forbidden", _("The token {name} has no {scope} scope (it has: "
+                                      "{scopes}). Nothing was done.").format(
+            name=token.name, scope=" or ".join(wanted) or "?", scopes=", ".join(token.scopes)))
+    return token
 
 
-PayToken = Annotated[ApiToken, Depends(need("pay"))]
-RefundToken = Annotated[ApiToken, Depends(need("refund"))]
-ReportsToken = Annotated[ApiToken, Depends(need("reports"))]
-AnyToken = Annotated[ApiToken, Depends(any_token)]
+Authorised = Annotated[ApiToken, Depends(authorised)]
 
 
 def from_loopback(request: Request) -> bool:
@@ -68,7 +64,7 @@ def display_allowed(request: Request, token: str | None) -> None:
     if from_loopback(request):
         return
     found = token_of(terminal_of(request), token)
-    if not found.allows("display"):
+    if not any(found.allows(scope) for scope in _route_scopes(request)):
         raise ApiError("forbidden", _("The customer display needs a token with the display "
                                       "scope: pos-terminal api-token add NAME --scope "
                                       "display."))

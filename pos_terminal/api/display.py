@@ -21,12 +21,14 @@ from fastapi.responses import HTMLResponse, Response
 from sse_starlette.sse import EventSourceResponse
 
 from pos_terminal.api.auth import display_allowed
+from pos_terminal.api.documented import responses
 from pos_terminal.api.errors import ApiError
 from pos_terminal.api.events import for_display
+from pos_terminal.api.routing import StrictJsonRoute
 from pos_terminal.api.terminal import terminal_of
 from pos_terminal.base.i18n import N_, _, translate_to
 
-router = APIRouter(prefix="/display", tags=["customer display"])
+router = APIRouter(prefix="/display", tags=["customer display"], route_class=StrictJsonRoute)
 
 TEXT = {
     "amount": N_("Amount to pay"),
@@ -56,14 +58,19 @@ def page(token: str | None) -> str:
             .replace("__QUERY__", json.dumps(_query(token)).replace("</", "<\\/")))
 
 
-@router.get("", response_class=HTMLResponse, summary="The customer display's page")
+@router.get("", response_class=HTMLResponse, summary="The customer display's page",
+            responses=responses("GET /display"))
 def display(request: Request, token: str | None = None) -> HTMLResponse:
     display_allowed(request, token)
     return HTMLResponse(page(token), headers={"Cache-Control": "no-store",
                                                "Referrer-Policy": "no-referrer"})
 
 
-@router.get("/events", summary="The display's events (SSE)")
+@router.get("/events", summary="The display's events (SSE)",
+            response_class=EventSourceResponse, responses={
+                **responses("GET /display/events"),
+                200: {"description": "Server-Sent Events, the display's narrower stream",
+                      "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
 async def display_events(request: Request, token: str | None = None) -> EventSourceResponse:
     display_allowed(request, token)
     feed = terminal_of(request).feed
@@ -78,7 +85,11 @@ async def display_events(request: Request, token: str | None = None) -> EventSou
     return EventSourceResponse(events(), ping=15)
 
 
-@router.get("/qr/{app_trans_id}.svg", summary="A gateway order's QR for the display")
+@router.get("/qr/{app_trans_id}.svg", summary="A gateway order's QR for the display",
+            response_class=Response, responses={
+                **responses("GET /display/qr/{app_trans_id}.svg"),
+                200: {"description": "the QR as SVG",
+                      "content": {"image/svg+xml": {"schema": {"type": "string"}}}}})
 def qr(app_trans_id: str, request: Request, token: str | None = None) -> Response:
     display_allowed(request, token)
     view = terminal_of(request).counter.payments.find(app_trans_id)
@@ -86,6 +97,9 @@ def qr(app_trans_id: str, request: Request, token: str | None = None) -> Respons
         raise ApiError("not_found", _("No gateway order {app_trans_id} to show.").format(
             app_trans_id=app_trans_id))
     out = io.BytesIO()
-    segno.make(view.order_url, error="m").save(out, kind="svg", scale=8, border=2)
+    # The answer's qr_code (VietQR: ZaloPay and any banking app) when it has one, as ZaloPay
+    # asks merchants to show; the order page's URL otherwise (the legacy generation).
+    segno.make(view.qr_code or view.order_url, error="m").save(out, kind="svg", scale=8,
+                                                               border=2)
     return Response(out.getvalue(), media_type="image/svg+xml",
                     headers={"Cache-Control": "no-store"})

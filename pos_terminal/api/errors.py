@@ -14,6 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from pos_terminal.base import strict_json
 from pos_terminal.base.errors import PosError
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.counter.admin import CashierError
@@ -37,7 +38,10 @@ log = logging.getLogger(__name__)
 
 #: code -> (HTTP status, when). The table of docs/terminal-api.md is this one.
 ERRORS: dict[str, tuple[int, str]] = {
-    "invalid_json": (400, "the body is not a JSON object"),
+    "invalid_json": (400, "the body is not one JSON object in UTF-8 (a key twice, NaN, "
+                          "UTF-16/UTF-32, too deep: refused whole)"),
+    "invalid_http": (400, "the request is framed two ways (Content-Length and "
+                          "Transfer-Encoding): refused, the connection closed"),
     "unauthorized": (401, "no bearer token, or not an active one"),
     "forbidden": (403, "the token lacks the scope this call needs"),
     "authority_required": (403, "a refund without a supervisor's id and PIN once a supervisor "
@@ -56,6 +60,8 @@ ERRORS: dict[str, tuple[int, str]] = {
     "aborted": (409, "aborted before anything was recorded"),
     "no_receipt": (409, "this payment or refund did not move money: no receipt"),
     "body_too_large": (413, "the body is over 64 kB"),
+    "wrong_host": (421, "the Host header names another machine (not this one's names nor "
+                        "[api] allowed_hosts)"),
     "invalid_request": (422, "wrong type, unknown or missing field, bad reference"),
     "wallet_choice_needed": (422, "the payment code matches no wallet of this counter, or "
                                   "several: name one in \"provider\""),
@@ -63,6 +69,8 @@ ERRORS: dict[str, tuple[int, str]] = {
     "refund_not_allowed": (422, "the payment cannot be refunded (state, or more than is left)"),
     "internal": (500, "an unexpected error (the payment, if any, is in the journal)"),
     "journal_unavailable": (503, "the journal cannot record: nothing new is charged"),
+    "busy": (503, "[api] max_payments payments (or refunds) are under way: nothing was "
+                  "charged, try again"),
 }
 
 
@@ -124,13 +132,30 @@ MSG_NOT_JSON = N_("The body is not valid JSON: send one JSON object (Content-Typ
                   "application/json). Nothing was charged.")
 
 
+#: why a body was refused by the strict reader (pos_terminal/base/strict_json.py)
+MSG_STRICT = {
+    strict_json.NOT_UTF8: N_("The body is not UTF-8 JSON (UTF-16, UTF-32 or a byte order mark "
+                             "are refused): send it as UTF-8. Nothing was charged."),
+    strict_json.DUPLICATE_KEY: N_("The body names the same key twice: it is ambiguous, so it "
+                                  "is refused whole. Nothing was charged."),
+    strict_json.NOT_A_NUMBER: N_("The body holds NaN or Infinity, which JSON does not have. "
+                                 "Nothing was charged."),
+    strict_json.TOO_DEEP: N_("The body nests arrays or objects too deeply. Nothing was "
+                             "charged."),
+}
+
+
+def _not_json(reason: object) -> str:
+    return _(MSG_STRICT.get(str(reason), MSG_NOT_JSON))
+
+
 def _validation_message(exc: RequestValidationError) -> tuple[str, str]:
     """(code, one sentence) for a body that failed its model; never the value sent."""
     errors = exc.errors()
     first = errors[0] if errors else {}
     kind = str(first.get("type", ""))
     if kind.startswith("json"):
-        return "invalid_json", _(MSG_NOT_JSON)
+        return "invalid_json", _not_json((first.get("ctx") or {}).get("error"))
     field = _field(tuple(first.get("loc", ())))
     if kind == "model_attributes_type" or (kind == "dict_type" and field == "body"):
         return "invalid_json", _(MSG_NOT_JSON)

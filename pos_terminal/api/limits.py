@@ -27,7 +27,9 @@ App = Callable[[Scope, Receive, Send], Awaitable[None]]
 access_log = logging.getLogger("pos_terminal.api.access")
 
 
-async def _refuse(send: Send, code: str, message: str) -> None:
+async def refuse(send: Send, code: str, message: str) -> None:
+    """Answer by the error table and close the connection (nothing after it on the connection
+    is read)."""
     body = json.dumps(error_body(code, message), ensure_ascii=False).encode("utf-8")
     await send({"type": "http.response.start", "status": ERRORS[code][0],
                 "headers": [(b"content-type", b"application/json"),
@@ -60,7 +62,7 @@ class BodyLimit:
             except ValueError:
                 too_big = True
             if too_big:
-                await _refuse(send, "body_too_large", _too_large())
+                await refuse(send, "body_too_large", _too_large())
                 return
         chunks: list[bytes] = []
         size = 0
@@ -72,7 +74,7 @@ class BodyLimit:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.limit:
-                await _refuse(send, "body_too_large", _too_large())
+                await refuse(send, "body_too_large", _too_large())
                 return
             chunks.append(chunk)
             more = bool(message.get("more_body", False))

@@ -1,9 +1,10 @@
 """`/v1/payments`: charge under the sale system's `sale_ref` (idempotent), look a payment up by
 `sale_ref` or `app_trans_id`, abort.
 
-Handlers are plain functions (FastAPI runs them in its thread pool): a payment blocks its
-request until final or the deadline, as `pay` does, and goes on to the end when the client
-hangs up, so a retry with the same sale_ref gets its answer."""
+A payment blocks its request until final or the deadline, as `pay` does, in a thread of the
+payments' own pool (api/pools.py), and goes on to the end when the client hangs up, so a retry
+with the same sale_ref gets its answer. Look-ups and aborts are plain functions in FastAPI's
+shared pool, which no payment occupies."""
 
 from __future__ import annotations
 
@@ -11,15 +12,18 @@ from typing import Any
 
 from fastapi import APIRouter, Query, Request
 
-from pos_terminal.api.auth import PayToken
+from pos_terminal.api.auth import Authorised
+from pos_terminal.api.documented import PaymentOut, responses
 from pos_terminal.api.errors import ApiError
 from pos_terminal.api.models import REF, AbortIn, PaymentIn
+from pos_terminal.api.pools import run_in
+from pos_terminal.api.routing import StrictJsonRoute
 from pos_terminal.api.terminal import Terminal, terminal_of
 from pos_terminal.base.i18n import _
 from pos_terminal.counter import UNRESOLVED, SaleLine, answers
 from pos_terminal.counter.types import PaymentView, check_code_format
 
-router = APIRouter(prefix="/v1/payments", tags=["payments"])
+router = APIRouter(prefix="/v1/payments", tags=["payments"], route_class=StrictJsonRoute)
 
 
 def payment_answer(view: PaymentView) -> dict[str, Any]:
@@ -38,22 +42,26 @@ def _waiting_answer(terminal: Terminal, sale_ref: str) -> dict[str, Any] | None:
                             sale_ref=sale_ref)
 
 
-@router.post("", summary="Charge a sale (idempotent on sale_ref)")
-def pay(body: PaymentIn, request: Request,
-        _token: PayToken) -> dict[str, Any]:
+@router.post("", summary="Charge a sale (idempotent on sale_ref)",
+             responses=responses("POST /v1/payments", PaymentOut))
+async def pay(body: PaymentIn, request: Request,
+              _token: Authorised) -> dict[str, Any]:
     terminal = terminal_of(request)
     code = body.payment_code
     if code is not None:
         check_code_format(code, terminal.settings.scanner, field="payment_code",
                           alphabet=terminal.settings.scan_alphabet)
     lines = [SaleLine(i.name, i.price, i.quantity) for i in body.items]
-    view = terminal.desk.pay(body.sale_ref, body.amount, code, description=body.description,
-                             items=lines, provider=body.provider)
+    # in the payments' own pool (api/pools.py): a hanging wallet never starves look-ups
+    view = await run_in(request, "payments", terminal.desk.pay, body.sale_ref, body.amount,
+                        code, description=body.description, items=lines,
+                        provider=body.provider)
     return payment_answer(view)
 
 
-@router.get("", summary="The payment of a sale (by sale_ref)")
-def by_sale_ref(request: Request, _token: PayToken,
+@router.get("", summary="The payment of a sale (by sale_ref)",
+            responses=responses("GET /v1/payments", PaymentOut))
+def by_sale_ref(request: Request, _token: Authorised,
                 sale_ref: str = Query(pattern=REF)) -> dict[str, Any]:
     terminal = terminal_of(request)
     view = terminal.counter.payments.find_by_sale_ref(sale_ref)
@@ -69,9 +77,10 @@ def by_sale_ref(request: Request, _token: PayToken,
     return payment_answer(view)
 
 
-@router.get("/{app_trans_id}", summary="A payment by its app_trans_id")
+@router.get("/{app_trans_id}", summary="A payment by its app_trans_id",
+            responses=responses("GET /v1/payments/{app_trans_id}", PaymentOut))
 def by_id(app_trans_id: str, request: Request,
-          _token: PayToken) -> dict[str, Any]:
+          _token: Authorised) -> dict[str, Any]:
     return payment_answer(terminal_of(request).counter.payments.status(app_trans_id))
 
 
@@ -88,15 +97,17 @@ def _aborted(terminal: Terminal, sale_ref: str | None = None,
     return payment_answer(view)
 
 
-@router.post("/abort", summary="Abort the payment of a sale (by sale_ref)")
+@router.post("/abort", summary="Abort the payment of a sale (by sale_ref)",
+             responses=responses("POST /v1/payments/abort", PaymentOut))
 def abort_sale(body: AbortIn, request: Request,
-               _token: PayToken) -> dict[str, Any]:
+               _token: Authorised) -> dict[str, Any]:
     return _aborted(terminal_of(request), sale_ref=body.sale_ref)
 
 
 @router.post("/{payment_id}/abort", summary="Abort a payment (app_trans_id or sale_ref): stop "
-             "waiting for its scan, or stop following it")
-def abort_payment(payment_id: str, request: Request, _token: PayToken) -> dict[str, Any]:
+             "waiting for its scan, or stop following it",
+             responses=responses("POST /v1/payments/{payment_id}/abort", PaymentOut))
+def abort_payment(payment_id: str, request: Request, _token: Authorised) -> dict[str, Any]:
     terminal = terminal_of(request)
     if terminal.counter.payments.find(payment_id) is not None:
         return _aborted(terminal, app_trans_id=payment_id)

@@ -9,9 +9,12 @@ from typing import Any
 
 from fastapi import APIRouter, Query, Request
 
-from pos_terminal.api.auth import RefundToken
+from pos_terminal.api.auth import Authorised
+from pos_terminal.api.documented import RefundOut, responses
 from pos_terminal.api.errors import ApiError
 from pos_terminal.api.models import REF, RefundIn
+from pos_terminal.api.pools import run_in
+from pos_terminal.api.routing import StrictJsonRoute
 from pos_terminal.api.terminal import Terminal, terminal_of
 from pos_terminal.base.amounts import check_refund_amount
 from pos_terminal.base.i18n import _
@@ -20,7 +23,7 @@ from pos_terminal.counter import answers
 from pos_terminal.counter.admin import ApiToken
 from pos_terminal.counter.types import InvalidPayment, RefundRefTaken, RefundView
 
-router = APIRouter(prefix="/v1/refunds", tags=["refunds"])
+router = APIRouter(prefix="/v1/refunds", tags=["refunds"], route_class=StrictJsonRoute)
 
 
 def _authorised_by(terminal: Terminal, token: ApiToken, body: RefundIn) -> str | None:
@@ -38,10 +41,14 @@ def _same(refund: RefundView, body: RefundIn) -> RefundView:
     return refund
 
 
-@router.post("", summary="Refund a payment (idempotent on refund_ref)")
-def refund(body: RefundIn, request: Request,
-           token: RefundToken) -> dict[str, Any]:
-    terminal = terminal_of(request)
+@router.post("", summary="Refund a payment (idempotent on refund_ref)",
+             responses=responses("POST /v1/refunds", RefundOut))
+async def refund(body: RefundIn, request: Request, token: Authorised) -> dict[str, Any]:
+    # in the refunds' own pool (api/pools.py): a hanging wallet never starves look-ups
+    return await run_in(request, "refunds", _refund, terminal_of(request), body, token)
+
+
+def _refund(terminal: Terminal, body: RefundIn, token: ApiToken) -> dict[str, Any]:
     counter = terminal.counter
     refused = check_refund_amount(body.amount)  # the one rule of every front end
     if isinstance(refused, Reason):
@@ -59,8 +66,9 @@ def refund(body: RefundIn, request: Request,
     return answers.refund_answer(view)
 
 
-@router.get("", summary="The refund under a refund_ref")
-def by_ref(request: Request, _token: RefundToken,
+@router.get("", summary="The refund under a refund_ref",
+            responses=responses("GET /v1/refunds", RefundOut))
+def by_ref(request: Request, _token: Authorised,
            refund_ref: str = Query(pattern=REF)) -> dict[str, Any]:
     found = terminal_of(request).counter.refunds.find_by_ref(refund_ref)
     if found is None:
@@ -69,7 +77,8 @@ def by_ref(request: Request, _token: RefundToken,
     return answers.refund_answer(found)
 
 
-@router.get("/{m_refund_id}", summary="A refund by its m_refund_id")
+@router.get("/{m_refund_id}", summary="A refund by its m_refund_id",
+            responses=responses("GET /v1/refunds/{m_refund_id}", RefundOut))
 def by_id(m_refund_id: str, request: Request,
-          _token: RefundToken) -> dict[str, Any]:
+          _token: Authorised) -> dict[str, Any]:
     return answers.refund_answer(terminal_of(request).counter.refunds.get(m_refund_id))

@@ -6,7 +6,6 @@ tokens, PINs and payment codes never cross a network in clear text."""
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import threading
 import time
@@ -20,26 +19,19 @@ from pos_terminal.api.app import create_app
 from pos_terminal.api.events import EventFeed
 from pos_terminal.api.terminal import Terminal
 from pos_terminal.base.errors import ExitCode, PosError
+from pos_terminal.base.hosts import HostRule, is_loopback
 from pos_terminal.base.i18n import _
 from pos_terminal.counter import Counter, Scanner
-from pos_terminal.counter.admin import ApiTokens
+from pos_terminal.counter.admin import ApiTokens, start_event_run
 from pos_terminal.counter.background import start_reconciler
 from pos_terminal.counter.sales import SaleDesk
+from pos_terminal.counter.types import PaymentView
 
 log = logging.getLogger(__name__)
 
 
 class ServeError(PosError):
     exit_code = ExitCode.NOTHING_SENT
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 @dataclass(frozen=True)
@@ -73,8 +65,24 @@ class Binding:
 def open_terminal(counter: Counter, scanner: Scanner | None = None, *,
                   scan_timeout_s: float | None = None) -> Terminal:
     timeout = counter.settings.api.scan_timeout_s if scan_timeout_s is None else scan_timeout_s
+    run = start_event_run(counter.journal)
     return Terminal(counter, SaleDesk(counter, scanner, scan_timeout_s=timeout),
-                    EventFeed(counter.bus), ApiTokens(counter.journal))
+                    EventFeed(counter.bus, run=run.number, run_started_ms=run.started_ms,
+                              previous_run_started_ms=run.previous_started_ms,
+                              settled_since=_settled_since(counter)),
+                    ApiTokens(counter.journal))
+
+
+def _settled_since(counter: Counter) -> Callable[[int], list[PaymentView]]:
+    """The payments that became final since a time: created up to a day before it (a payment
+    is followed for minutes, not days), final, updated since."""
+
+    def settled(since_ms: int) -> list[PaymentView]:
+        found = counter.history.iter_payments(since_ms=since_ms - 24 * 3600 * 1000)
+        return sorted((v for v in found if v.is_final and v.updated_ms >= since_ms),
+                      key=lambda v: v.updated_ms)
+
+    return settled
 
 
 class ApiServer:
@@ -85,11 +93,14 @@ class ApiServer:
         self.terminal = terminal
         self.binding = binding.check()
         config = uvicorn.Config(
-            create_app(terminal), host=binding.host, port=binding.port, log_config=None,
+            create_app(terminal, HostRule.for_bind(binding.host,
+                                                   terminal.settings.api.allowed_hosts)),
+            host=binding.host, port=binding.port, log_config=None,
             access_log=False,  # ours (api/limits.py) writes paths only
             ssl_certfile=str(binding.cert_file) if binding.cert_file else None,
             ssl_keyfile=str(binding.key_file) if binding.key_file else None,
-            timeout_graceful_shutdown=_grace_s(terminal), lifespan="off")
+            timeout_graceful_shutdown=_grace_s(terminal), lifespan="off",
+            http="h11")  # h11: strict framing (docs/security.md, request smuggling)
         self.server = uvicorn.Server(config)
         self._thread: threading.Thread | None = None
         self._done = threading.Event()

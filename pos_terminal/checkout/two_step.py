@@ -20,6 +20,7 @@ from pos_terminal.base.reasons import Reason
 from pos_terminal.base.wallet_errors import WalletError
 from pos_terminal.base.wallet_types import ChargeAnswer, WalletOutcome
 from pos_terminal.checkout import outcomes
+from pos_terminal.checkout.answer_checks import answer_problems, review
 from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.ports import CheckoutContext, HoldingWallet, LateChargeJournal
 from pos_terminal.journal import IllegalTransition, PaymentEvent, PaymentState, PaymentView
@@ -58,6 +59,10 @@ def _ask(co: CheckoutContext[LateChargeJournal], view: PaymentView, sent: Paymen
         log.info("%s of %s unanswered: %s", how, view.app_trans_id, exc.code)
         return outcomes.stay(co.journal, view, Reason.of(
             f"two_step.{how}_unanswered", detail=exc.why), poll=False), None
+    except Exception as exc:  # whatever it was, the status query settles the payment
+        log.exception("unexpected error %s %s", how, view.app_trans_id)
+        return outcomes.stay(co.journal, view, Reason.of(
+            f"two_step.{how}_unanswered", detail=type(exc).__name__), poll=False), None
 
 
 def _capture(co: CheckoutContext[LateChargeJournal], wallet: HoldingWallet,
@@ -68,10 +73,12 @@ def _capture(co: CheckoutContext[LateChargeJournal], wallet: HoldingWallet,
     if result.outcome is not WalletOutcome.PAID or result.order_id != view.app_trans_id:
         return outcomes.stay(co.journal, view, Reason.of(
             "two_step.undecided", code=result.code, detail=result.why), poll=False)
-    if result.amount is not None and result.amount != view.amount:
-        return outcomes.needs_review(co.journal, view, Reason.of(
-            "review.answer_mismatch", app_trans_id=view.app_trans_id, problems=[Reason.of(
-                "problem.other_amount", amount=result.amount, ordered=view.amount)]), result)
+    problems = [p for p in answer_problems(view, result)
+                # the hold's answer brought the transaction id already
+                if not (p.code == "problem.no_transaction_number" and view.zp_trans_id)]
+    if problems:
+        return outcomes.needs_review(co.journal, view, review(view.app_trans_id, problems),
+                                     result)
     try:
         return co.journal.apply(view, E.CAPTURED, outcomes.answer_of(result),
                                 message=Reason.of("paid"))

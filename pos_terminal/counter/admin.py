@@ -24,6 +24,7 @@ from pos_terminal.journal.cashiers import (
     check_cashier_name,
     check_pin_format,
 )
+from pos_terminal.journal.event_runs import EventRun, start_event_run
 from pos_terminal.journal.export import (
     write_csv,
     write_json,
@@ -44,6 +45,7 @@ __all__ = [
     "CashierError",
     "CashierLocked",
     "Cashiers",
+    "EventRun",
     "Journal",
     "NoAnswer",
     "NotSent",
@@ -58,6 +60,7 @@ __all__ = [
     "check_cashier_name",
     "check_pin_format",
     "has_ledger",
+    "start_event_run",
     "verify_callback",
     "verify_redirect",
     "write_csv",

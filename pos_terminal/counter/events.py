@@ -48,6 +48,18 @@ class AwaitingCode(CounterEvent):
 
 
 @dataclass(frozen=True)
+class SaleCancelled(CounterEvent):
+    """A sale that waited for the customer (a code to scan, a gateway QR to pay) is over without
+    a payment: the cashier cancelled it, the POS aborted it, or no code came in time. A
+    customer display stops asking."""
+
+    sale: int | None
+    amount: int
+    sale_ref: str | None = None
+    app_trans_id: str | None = None  # a gateway order the cashier stopped showing
+
+
+@dataclass(frozen=True)
 class PaymentStarted(CounterEvent):
     sale: int
     amount: int

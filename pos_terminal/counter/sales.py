@@ -175,6 +175,7 @@ class SaleDesk:
             with self._lock:
                 self._scanning = None
             if scanned is None:
+                self.counter.sale_cancelled(run.amount, sale=sale, sale_ref=run.sale_ref)
                 if run.stop.is_set():
                     raise Aborted(_("Sale {sale_ref} was aborted before a payment code was "
                                     "read: nothing was charged.").format(sale_ref=run.sale_ref))
@@ -272,7 +273,11 @@ class SaleDesk:
                        None)
         if run is not None:
             run.stop.set()
-            run.done.wait(wait_s)
+            if run.app_trans_id is None:
+                # waiting for a scan or about to record: it stops at once, nothing sent
+                run.done.wait(wait_s)
+            # else a send may hang at the wallet for its whole timeout: the abort does not wait
+            # for it; the payment is abandoned below (a late charge is returned)
             sale_ref = run.sale_ref
         payments = self.counter.payments
         row = (payments.get(app_trans_id) if app_trans_id is not None

@@ -32,6 +32,7 @@ from pos_terminal.counter.events import (
     PendingCount,
     ReconcileFailed,
     RefundSettled,
+    SaleCancelled,
     ServiceStatus,
 )
 from pos_terminal.counter.history import HistoryService
@@ -79,6 +80,12 @@ class Counter:
         """A sale waits for the customer's code (the pay screen is up, the API waits for a
         scan): published as AwaitingCode, so a customer display asks for it."""
         self.bus.publish(AwaitingCode(sale, amount, sale_ref))
+
+    def sale_cancelled(self, amount: int, *, sale: int | None = None,
+                       sale_ref: str | None = None, app_trans_id: str | None = None) -> None:
+        """The sale no longer waits for the customer (cancelled, aborted, no code in time):
+        published as SaleCancelled, so a customer display stops asking."""
+        self.bus.publish(SaleCancelled(sale, amount, sale_ref, app_trans_id))
 
     def accept_code(self, text: str, source: str) -> ScannedCode | None:
         """A read from any scan source. A plausible payment code is published as CodeRead and

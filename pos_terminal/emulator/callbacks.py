@@ -13,20 +13,27 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import aiohttp
 
 from pos_terminal.emulator import wire
+from pos_terminal.emulator.guard import callback_allowed
 from pos_terminal.emulator.state import Order
 from pos_terminal.emulator.verify import hmac_sha256_hex
 
 CALLBACK_TYPE_ORDER = 1
 DEFAULT_RETRY_DELAYS_S = (5.0, 15.0, 60.0)
-DeliveryState = Literal["sending", "delivered", "rejected", "failed"]
+#: skipped: the order's callback_url names a host outside [emulator] callback_hosts; the order
+#: was accepted (as the real service would) and that host is never called
+log = logging.getLogger(__name__)
+
+DeliveryState = Literal["sending", "delivered", "rejected", "failed", "skipped"]
 
 # Field names of the callback's data, per generation (the request names of each generation).
 _DATA_NAMES: dict[wire.Generation, tuple[str, ...]] = {
@@ -73,6 +80,7 @@ class Delivery:
     state: DeliveryState = "sending"
     attempts: list[Attempt] = field(default_factory=list)
     next_attempt_at_ms: int | None = None
+    note: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -82,8 +90,10 @@ class CallbackSender:
     """Sends callbacks on the emulator's event loop and remembers every attempt."""
 
     def __init__(self, key2: str, retry_delays_s: tuple[float, ...] = DEFAULT_RETRY_DELAYS_S,
-                 timeout_s: float = 5.0) -> None:
+                 timeout_s: float = 5.0,
+                 hosts: tuple[str, ...] = ("127.0.0.1", "::1", "localhost")) -> None:
         self.key2 = key2
+        self.hosts = hosts
         self.retry_delays_s = retry_delays_s
         self.timeout_s = timeout_s
         self._lock = threading.Lock()
@@ -94,6 +104,18 @@ class CallbackSender:
         """Start delivering the callback of a paid ``order`` (call on the event loop)."""
         delivery = Delivery(order.app_trans_id, url,
                             envelope(callback_data(order, app_id, time.time()), self.key2))
+        if not callback_allowed(url, self.hosts):
+            host = urlsplit(url).hostname or "?"
+            delivery.state = "skipped"
+            delivery.note = (f"not sent: {host} is not one of [emulator] callback_hosts "
+                             f"{list(self.hosts)}; the order was accepted as the real service "
+                             "accepts it")
+            with self._lock:
+                self._deliveries.append(delivery)
+            # the host only: a callback URL may carry a merchant's secret in its query
+            log.warning("callback of %s not sent: host %s is not in [emulator] callback_hosts",
+                        order.app_trans_id, host)
+            return delivery
         with self._lock:
             self._deliveries.append(delivery)
         task = asyncio.get_running_loop().create_task(self._deliver(delivery))

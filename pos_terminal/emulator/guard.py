@@ -2,11 +2,12 @@
 
 Three rules, applied to every request before any route (an aiohttp middleware):
 
-* **Host header** (DNS rebinding): a web page on a name the attacker controls can make that name
-  resolve to 127.0.0.1 and then talk to the emulator as its own origin. Every request whose Host
-  is not one of the emulator's own addresses is refused with 421 and a sentence: `localhost`, an
-  IP address of this machine (checked by binding to it, so every interface counts), this
-  machine's host name, the bound host, and the names of `[emulator] allowed_hosts`.
+* **Host header** (DNS rebinding; the one rule of base/hosts.py): a web page on a name the
+  attacker controls can make that name resolve to 127.0.0.1 and then talk to the emulator as
+  its own origin. Every request whose Host is not one of the emulator's own addresses is
+  refused with 421 and a sentence: `localhost`, an IP address of this machine (checked by
+  binding to it, so every interface counts), this machine's host name, the bound host, and the
+  names of `[emulator] allowed_hosts`.
 * **The control API** (`/_emulator/*`) takes POSTs only as `application/json` (415 otherwise): a
   web page can send `text/plain`, form or bodiless POSTs to any address without asking, but a
   JSON POST to another origin needs a CORS preflight, which the emulator never grants.
@@ -20,62 +21,19 @@ The service's own endpoints and the wallet pages stay as the real service has th
 from __future__ import annotations
 
 import hmac
-import ipaddress
 import secrets
-import socket
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from urllib.parse import urlsplit
 
 from aiohttp import hdrs, web
 from aiohttp.typedefs import Middleware
 
+# the one Host rule of every door (base/hosts.py)
+from pos_terminal.base.hosts import HostRule, is_loopback
+
 CONTROL_PREFIX = "/_emulator/"
-LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-
-def is_loopback(host: str) -> bool:
-    """Whether binding `host` keeps the emulator on this machine only."""
-    if host.lower().rstrip(".") == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-@lru_cache(maxsize=256)
-def is_own_address(address: str) -> bool:
-    """Whether `address` (an IP literal) belongs to this machine: only then can a socket be
-    bound to it (nothing is sent)."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    if ip.is_unspecified or ip.is_multicast:  # 0.0.0.0 binds, but names no machine
-        return False
-    if ip.is_loopback:
-        return True
-    family = socket.AF_INET6 if ip.version == 6 else socket.AF_INET
-    try:
-        with socket.socket(family, socket.SOCK_DGRAM) as probe:
-            probe.bind((address, 0))
-    except OSError:
-        return False
-    return True
-
-
-def host_name_of(header: str) -> str | None:
-    """The host of a Host header ("[::1]:8765" -> "::1"), lower case; None if unreadable."""
-    try:
-        parts = urlsplit("//" + header)
-        name = parts.hostname
-        _ = parts.port  # a port that is not a number makes the header unreadable
-    except ValueError:
-        return None
-    return name.rstrip(".") if name else None
 
 
 @dataclass(frozen=True)
@@ -88,19 +46,11 @@ class Exposure:
 
     @classmethod
     def for_bind(cls, host: str, allowed_hosts: Iterable[str] = ()) -> Exposure:
-        machine = socket.gethostname().lower()
-        names = {*LOOPBACK_NAMES, machine, f"{machine}.local",
-                 *(h.lower().rstrip(".") for h in allowed_hosts)}
-        if host:
-            names.add(host.lower().strip("[]").rstrip("."))
         token = None if is_loopback(host) else secrets.token_urlsafe(24)
-        return cls(host, frozenset(names), token)
+        return cls(host, HostRule.for_bind(host, allowed_hosts).names, token)
 
     def host_allowed(self, header: str) -> bool:
-        name = host_name_of(header)
-        if name is None:
-            return False
-        return name in self.names or is_own_address(name)
+        return HostRule(self.names).allows(header)
 
     def token_matches(self, authorization: str | None) -> bool:
         if self.token is None:

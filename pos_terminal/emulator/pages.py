@@ -80,10 +80,10 @@ async def wallets_page(request: web.Request) -> web.Response:
         '<p class="muted">Hold a card up to the terminal\'s camera or scan it. Codes change every '
         "minute and work once; this page refreshes itself.</p>"
         f'<div class="cards">{"".join(cards)}</div>'
-        f"{_momo_cards(request)}"), refresh_s=refresh)
+        '<p><a href="/wallets/momo">MoMo customers\' codes</a></p>'), refresh_s=refresh)
 
 
-def _momo_cards(request: web.Request) -> str:
+async def momo_page(request: web.Request) -> web.Response:
     """MoMo's demo customers: the code each one's app shows now (a used one is replaced)."""
     cards = []
     for c in request.app[MOMO_KEY].customers_json():
@@ -96,8 +96,10 @@ def _momo_cards(request: web.Request) -> str:
             f'<div class="barcode">{code128_svg(c["code"]) or _NO_BARCODE}</div>'
             f'<div class="code" data-code="{escape(c["code"])}">{escape(c["code"])}</div>'
             '<div class="muted">single use: a new one shows once it is used</div></div>')
-    return ("<h1>MoMo: payment codes</h1>"
-            f'<div class="cards">{"".join(cards)}</div>')
+    return _page("MoMo codes", (
+        "<h1>MoMo: payment codes</h1>"
+        '<p class="muted">Each code works once; reload the page for the next one.</p>'
+        f'<div class="cards">{"".join(cards)}</div>'))
 
 
 # -- gateway -------------------------------------------------------------------------------------
@@ -256,6 +258,7 @@ async def merchant_landing(request: web.Request) -> web.Response:
 
 def add_routes(app: web.Application) -> None:
     app.router.add_get("/wallets", wallets_page)
+    app.router.add_get("/wallets/momo", momo_page)
     app.router.add_get("/gateway/order/{token}", order_page)
     app.router.add_post("/gateway/order/{token}/pay", order_pay)
     app.router.add_post("/gateway/order/{token}/cancel", order_cancel)

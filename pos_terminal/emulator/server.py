@@ -18,6 +18,7 @@ from typing import Any
 
 from aiohttp import web
 
+from pos_terminal.base import strict_json
 from pos_terminal.emulator import addresses, pages, wire
 from pos_terminal.emulator.appkeys import FAULTS_KEY, SERVICE_KEY
 from pos_terminal.emulator.faults import (
@@ -260,9 +261,10 @@ async def _faults_get(request: web.Request) -> web.Response:
 
 async def _faults_post(request: web.Request) -> web.Response:
     try:
-        data = await request.json()
-    except ValueError:
-        return web.json_response({"error": "the body must be a JSON object"}, status=400)
+        data = strict_json.loads(await request.read())
+    except strict_json.StrictJsonError as exc:
+        return web.json_response({"error": "the body must be one JSON object or array, in "
+                                  f"UTF-8, each key once, no NaN ({exc.reason})"}, status=400)
     items = data if isinstance(data, list) else [data]
     try:
         rules = [parse_rule(item, FAULT_WALLET_IDS) if isinstance(item, dict) else parse_rule(

@@ -22,6 +22,7 @@ from urllib3.exceptions import (
     ReadTimeoutError,
 )
 
+from pos_terminal.wallets.code_table import Operation
 from pos_terminal.wallets.crypto import encrypt_payment_code, load_public_key
 from pos_terminal.wallets.errors import NoAnswer, NotSent, UnreadableAnswer
 from pos_terminal.wallets.transport import (
@@ -256,7 +257,8 @@ class WalletClient:
         if prepared.generation != self.generation:
             raise ValueError("this quick pay was prepared for another API generation")
         data = self._post(prepared.url, prepared.body, "quick pay")
-        return answers.payment_result(data, self.generation, prepared.app_trans_id)
+        return answers.payment_result(data, self.generation, prepared.app_trans_id,
+                                      operation=Operation.QUICK_PAY)
 
     def quick_pay(self, order: messages.QuickPayOrder, payment_code: str) -> PaymentResult:
         return self.send_quick_pay(self.build_quick_pay(order, payment_code))
@@ -272,7 +274,8 @@ class WalletClient:
 
         def attempt() -> PaymentResult:
             data = self._post(url, body, "status query")
-            return answers.payment_result(data, self.generation, app_trans_id)
+            return answers.payment_result(data, self.generation, app_trans_id,
+                                          operation=Operation.STATUS)
 
         return self._retrying(attempt)
 
@@ -296,7 +299,8 @@ class WalletClient:
                 self._clock_ms(),
             )
             data = self._post(url, urlencode(form), "refund status query")
-            return answers.refund_result(data, self.generation, m_refund_id)
+            return answers.refund_result(data, self.generation, m_refund_id,
+                                         operation=Operation.REFUND_STATUS)
 
         return self._retrying(attempt)
 
@@ -314,7 +318,8 @@ class WalletClient:
         form = messages.refund_form(req, self.generation, self.service.app_id, self._key1)
         url = self._url(self.service.base_url, self._spec.paths.refund)
         data = self._post(url, urlencode(form), "refund")
-        return answers.refund_result(data, self.generation, req.m_refund_id)
+        return answers.refund_result(data, self.generation, req.m_refund_id,
+                                     operation=Operation.REFUND)
 
     # --- what the service sends to the merchant (key2) --------------------------------------
 

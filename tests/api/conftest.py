@@ -57,11 +57,11 @@ class Api:
         return fresh_code(self.emulator, wallet)
 
 
-def start_api(settings: Settings, emulator: object,
-              scanner_spec: str | None = None) -> tuple[Api, Callable[[], None]]:
+def start_api(settings: Settings, emulator: object, scanner_spec: str | None = None,
+              token_name: str = "pos") -> tuple[Api, Callable[[], None]]:
     """A server over a fresh counter (with the scanner of `scanner_spec`, if any)."""
     counter = open_counter(settings)
-    token, _row = ApiTokens(counter.journal).add("pos")
+    token, _row = ApiTokens(counter.journal).add(token_name)
     scanner = None
     if scanner_spec is not None:
         source = source_factory(settings, scanner_spec)()

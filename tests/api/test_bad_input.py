@@ -89,7 +89,8 @@ def _raw(api: Api, head: bytes, body: bytes) -> tuple[int, dict[str, Any]]:
 
 
 def _head(api: Api, extra: str) -> bytes:
-    return (f"POST /v1/payments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {api.token}\r\n"
+    return (f"POST /v1/payments HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Authorization: Bearer {api.token}\r\n"
             f"Content-Type: application/json\r\n{extra}\r\n").encode()
 
 

@@ -53,6 +53,6 @@ async def test_the_display_follows_the_cashiers_sale(make_app: Any, key_clock: K
         reader.join(10)
     finally:
         server.stop()
-    assert seen[0] == {"type": "awaiting_code", "sale_ref": None, "amount": 30000}
+    assert seen[0] == {"type": "awaiting_code", "sale": None, "sale_ref": None, "amount": 30000}
     assert seen[-1]["paid"] is True and seen[-1]["amount"] == 30000
     assert all("code" not in e for e in seen)  # the display never gets even a masked code

@@ -4,12 +4,18 @@ sale_ref (one charge), a refund, a receipt, a refusal as TerminalError."""
 from __future__ import annotations
 
 import importlib.util
+import json
+import shlex
+import subprocess
 import sys
+import threading
+from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
-from tests.api.conftest import Api
+from tests.api.conftest import Api, wait_until
 from tests.conftest import ProcessingHold
 from tests.processes import REPO
 
@@ -45,3 +51,44 @@ def test_the_example_client_retries_a_lost_answer_without_charging_twice(
     with pytest.raises(client_module.TerminalError) as refused:
         client.pay("ex-1", 65000, code)
     assert (refused.value.status, refused.value.code) == (409, "ref_conflict")
+
+
+def test_the_example_runs_as_its_docstring_says(api: Api, tmp_path: Path) -> None:
+    """The commands of the docstring, run as a script by the project's Python from another
+    folder (nothing of the repository on the path): paid, then its status."""
+    script = REPO / "examples" / "pos_client.py"
+    doc = script.read_text("utf-8").split('"""')[1]
+    commands = [line.strip() for line in doc.replace("\\\n", " ").splitlines()
+                if line.strip().startswith("python examples/pos_client.py")]
+    assert len(commands) == 3
+    code = api.wallet_code("an")
+    answers = []
+    for command in commands[1:]:
+        argv = shlex.split(command.replace("http://127.0.0.1:8780", api.url)
+                           .replace("pt_...", api.token)
+                           .replace("8123456789012345678", code))
+        done = subprocess.run([sys.executable, "-I", str(script), *argv[2:]], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        answers.append(json.loads(done.stdout))
+    assert answers[0]["outcome"] == "paid" and answers[0]["sale_ref"] == "1002"
+    assert answers[1]["app_trans_id"] == answers[0]["app_trans_id"]
+    assert api.charges() == 1
+
+
+def test_the_example_follows_events_across_a_dropped_stream(api: Api) -> None:
+    client = example().TerminalClient(api.url, api.token)
+    seen: list[dict[str, Any]] = []
+
+    def follow() -> None:
+        for event in client.events():
+            seen.append(event)
+            if event["type"] == "payment_settled":
+                return
+
+    reader = threading.Thread(target=follow, daemon=True)
+    reader.start()
+    wait_until("the stream open", lambda: api.server.terminal.feed.listening)
+    client.pay("ex-ev", 1000, api.wallet_code("an"))
+    reader.join(30)
+    assert seen[-1]["sale_ref"] == "ex-ev" and seen[-1]["paid"] is True

@@ -229,6 +229,25 @@ def test_no_callback_when_the_payment_fails_or_no_url_is_known(
     assert merchant.bodies == []
 
 
+def test_a_callback_url_on_another_host_is_accepted_never_called_and_shown_skipped(
+        emu: Any, client: WalletClient, caplog: pytest.LogCaptureFixture) -> None:
+    """As the public samples send it (a shop's own domain): the order is accepted, as the real
+    service accepts it; that host is never called; the control API shows the callback as
+    skipped and the log says so (the host only, never the URL's query)."""
+    import logging
+
+    caplog.set_level(logging.INFO, logger="pos_terminal.emulator.callbacks")
+    order = _order(client, "https://merchant.example/zalopay/callback?secret=s3cr3t")
+    created = client.create_order(order)
+    assert created.order_url
+    assert _pay(created.order_url).status_code in (200, 302, 303)
+    [delivery] = wait_until(lambda: _callbacks(emu.base_url, order.app_trans_id))
+    assert delivery["state"] == "skipped" and delivery["attempts"] == []
+    assert "merchant.example" in delivery["note"] and "callback_hosts" in delivery["note"]
+    wait_until(lambda: "merchant.example" in caplog.text)
+    assert "s3cr3t" not in caplog.text
+
+
 def test_a_callback_url_that_is_not_http_is_refused(emu: Any) -> None:
     answer = post(emu.base_url, "/v2/create",
                   create_form("v2", extra={"callback_url": "ftp://shop.example/cb"}))

@@ -153,19 +153,35 @@ def test_on_loopback_no_token_is_needed(emu: RunningEmulator) -> None:
 
 def test_callbacks_go_only_to_allowed_hosts(emu: RunningEmulator,
                                             base_settings: Settings) -> None:
+    """An order naming the cloud metadata address or an intranet host is accepted (as the real
+    service accepts it), and its callback is never sent there: it is recorded as skipped
+    (tests/emulator/test_callbacks.py pays one and reads the record)."""
     for url in ("http://169.254.169.254/latest/meta-data", "http://intranet.shop.example/cb",
                 "http://10.0.0.8:8080/admin"):
-        refused = post(emu.base_url, "/v2/create",
-                       create_form("v2", extra={"callback_url": url}))
-        assert refused["sub_return_code"] == -401, refused
-        assert "goes to a host this emulator does not call back" in refused[
-            "sub_return_message"]
+        accepted = post(emu.base_url, "/v2/create",
+                        create_form("v2", extra={"callback_url": url}))
+        assert accepted["return_code"] == 1, accepted
     allowed = post(emu.base_url, "/v2/create",
                    create_form("v2", extra={"callback_url": "http://127.0.0.1:9/cb"}))
     assert allowed["return_code"] == 1, allowed
+    assert requests.get(emu.base_url + "/_emulator/callbacks", timeout=5).json()[
+        "callbacks"] == []  # nothing is paid: nothing is sent, nothing skipped yet
     settings = base_settings.replace_section("emulator",
                                              callback_hosts=("merchant.example",))
     with start_emulator(settings, host="127.0.0.1", port=0) as server:
         named = post(server.base_url, "/v2/create",
                      create_form("v2", extra={"callback_url": "https://merchant.example/cb"}))
         assert named["return_code"] == 1, named
+
+
+def test_the_control_api_reads_json_with_the_strict_reader(emu: RunningEmulator) -> None:
+    """A fault rule with a key twice, in UTF-16 or with NaN is refused (400), never half-read:
+    the control routes read bodies as the Terminal API does (base/strict_json.py)."""
+    http = requests
+    base = emu.base_url
+    headers = {"Content-Type": "application/json"}
+    for body in (b'{"mode": "timeout", "mode": "garbage"}', '{"mode": "timeout"}'.encode(
+            "utf-16"), b'{"mode": "timeout", "times": NaN}'):
+        answer = http.post(f"{base}/_emulator/faults", data=body, headers=headers, timeout=5)
+        assert answer.status_code == 400, body
+    assert http.get(f"{base}/_emulator/faults", timeout=5).json()["faults"] == []

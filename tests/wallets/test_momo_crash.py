@@ -37,7 +37,8 @@ def _paused_then_killed(settings: Settings, emulator: Any, tmp_path: Path, step:
     end = time.monotonic() + 60
     while not (marker.exists() and marker.read_text() == step):
         if proc.poll() is not None:
-            raise AssertionError(f"the payment exited first: {proc.stderr.read().decode()}")
+            _out, err = proc.communicate()
+            raise AssertionError(f"the payment exited first: {err.decode()}")
         assert time.monotonic() < end, "the payment never reached its pause point"
         time.sleep(0.02)
     proc.send_signal(signal.SIGKILL)

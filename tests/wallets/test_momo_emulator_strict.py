@@ -10,6 +10,7 @@ import requests
 
 from pos_terminal.config import Settings
 from pos_terminal.emulator.momo import service as emulated
+from pos_terminal.emulator.momo import signatures
 from pos_terminal.wallets.momo.client import MomoClient
 from tests.wallets.conftest import momo_account
 
@@ -43,7 +44,7 @@ def test_an_amount_outside_the_limits_is_refused(settings: Settings, emulator: A
                                                  momo: Any) -> None:
     body = _body(settings, emulator, emulator.control.momo_code("momo-paid"))
     body["amount"] = 5_000_001
-    body["signature"] = emulated.signatures.expected(
+    body["signature"] = signatures.expected(
         "pay", body, emulated.DEMO_ACCESS_KEY, emulated.DEMO_SECRET_KEY)
     assert _send(emulator, body)["resultCode"] == 22 and momo.orders == {}
 
@@ -71,7 +72,8 @@ def test_a_repeated_request_id_is_one_request(settings: Settings, emulator: Any,
 def test_the_wallets_page_shows_each_momo_customer_s_code(emulator: Any, momo: Any) -> None:
     import re
 
-    page = requests.get(f"{emulator.base_url}/wallets", timeout=10).text
+    page = requests.get(f"{emulator.base_url}/wallets/momo", timeout=10).text
+    assert page.count('class="segno"') == 4 and page.count("<svg") == 8  # a QR, a barcode
     for customer in ("momo-paid", "momo-slow", "momo-poor", "momo-hold"):
         card = page[page.index(f'id="momo-{customer}"'):]
         code = re.search(r'data-code="(MM[0-9]{18})"', card)

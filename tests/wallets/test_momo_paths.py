@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from pos_terminal.checkout import Checkout
-from pos_terminal.journal import PaymentState, RefundState
+from pos_terminal.journal import Journal, PaymentState, RefundState
 from pos_terminal.wallets.momo.fields import MomoFieldError
 from tests.wallets.conftest import add_fault
 
@@ -121,7 +121,9 @@ def test_a_refund_below_momo_s_minimum_is_refused_before_sending(
         checkout.refund(paid.app_trans_id, 500)
     assert refused.value.why.code == "wallet.amount_out_of_range"
     assert refused.value.why.params["call"] == "refund"
-    assert momo.requests["refund"] == 0 and checkout.journal.refunds(paid.app_trans_id) == []
+    journal = checkout.journal
+    assert isinstance(journal, Journal)
+    assert momo.requests["refund"] == 0 and journal.refunds(paid.app_trans_id) == []
 
 
 def test_refund_status_from_the_payment_s_refund_list(

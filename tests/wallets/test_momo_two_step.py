@@ -95,3 +95,37 @@ def test_giving_up_on_a_held_payment_cancels_it_at_once(
     assert after.state is S.FAILED and after.why.code == "two_step.voided"
     assert momo.orders[view.app_trans_id].status == "cancelled"
     assert momo.balances["momo-paid"] == 50_000_000
+
+
+def test_money_held_for_a_payment_concluded_failed_goes_back(
+        two_step: Checkout, emulator: Any, momo: Any) -> None:
+    """Concluded "never reached MoMo", then MoMo holds its money after all (the request landed
+    late): the next look at it releases the hold; the payment stays not paid."""
+    from pos_terminal.emulator.momo.customers import CUSTOMERS
+    from pos_terminal.emulator.momo.service import MomoOrder
+
+    add_fault(emulator, endpoint="momo_pay", mode="drop")  # lost before MoMo saw it
+    view = two_step.pay(26_000, emulator.control.momo_code("momo-paid"))
+    assert view.state is S.FAILED and view.why.code == "not_sent.never_arrived"
+    with momo.lock:  # the request reaches MoMo late: the money is held
+        order = MomoOrder(view.app_trans_id, CUSTOMERS[0], 26_000, 4_100_000_001, False,
+                          "held", 9000)
+        momo.orders[order.order_id] = order
+        momo.by_trans[order.trans_id] = order
+    after = two_step.status(view.app_trans_id)
+    assert after.state is S.FAILED
+    assert order.status == "cancelled" and momo.balances["momo-paid"] == 50_000_000
+
+
+def test_a_capture_answered_for_another_amount_is_left_for_a_person(
+        two_step: Checkout, emulator: Any, momo: Any) -> None:
+    add_fault(emulator, endpoint="momo_confirm", mode="answer_amount")
+    view = two_step.pay(27_000, emulator.control.momo_code("momo-paid"))
+    assert view.state is S.PROCESSING and view.needs_review  # never shown as paid
+
+
+def test_a_payment_answer_about_another_order_is_never_applied(
+        checkout: Checkout, emulator: Any, momo: Any) -> None:
+    add_fault(emulator, endpoint="momo_pay", mode="answer_other_id")
+    view = checkout.pay(28_000, emulator.control.momo_code("momo-paid"))
+    assert view.needs_review and view.state is S.UNKNOWN  # a person checks; never "failed"

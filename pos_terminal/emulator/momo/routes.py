@@ -1,7 +1,8 @@
 """MoMo's paths on the emulator's HTTP server, with the same faults as the ZaloPay part
 (faults.py: endpoints ``momo_pay``, ``momo_query``, ``momo_refund``, ``momo_confirm``; a rule
 may name a MoMo customer as its wallet; ``refuse`` answers the ``return_code`` asked for, any
-MoMo result code, nothing committed) and its control routes."""
+MoMo result code, nothing committed; ``answer_amount`` and ``answer_other_id`` alter a processed
+request's answer) and its control routes."""
 
 from __future__ import annotations
 
@@ -86,6 +87,10 @@ async def _endpoint(request: web.Request, faults: FaultBook) -> web.StreamRespon
         await asyncio.sleep(rule.delay_s)
     if rule is not None and rule.mode == "drop_after_commit":
         return _drop(request)
+    if rule is not None and rule.mode == "answer_amount" and isinstance(answer.get("amount"), int):
+        answer = {**answer, "amount": answer["amount"] + 1_000}  # an answer not to believe
+    if rule is not None and rule.mode == "answer_other_id":
+        answer = {**answer, "orderId": f"{answer.get('orderId')}-other"}
     text = json.dumps(answer, ensure_ascii=False).encode("utf-8")
     if rule is not None and rule.mode == "garbage":
         return web.Response(body=_GARBAGE, content_type="application/json")

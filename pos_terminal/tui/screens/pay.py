@@ -176,6 +176,7 @@ class PayScreen(PosScreen[NextSale | None]):
         if self.code is None:
             if self.pos.demo is not None:
                 self.pos.demo.withdraw()
+            self.pos.counter.sale_cancelled(self.sale.amount)  # the display stops asking
             self.dismiss(None)
 
     def action_toggle_preview(self) -> None:
