@@ -140,6 +140,24 @@ def any_settings(request: pytest.FixtureRequest, base_settings: Settings, emulat
     return _pointed_at(base_settings, emulator, tmp_path, request.param)
 
 
+def with_momo(settings: Settings, emulator: object, **changes: Any) -> Settings:
+    """`settings` taking MoMo too: [providers.momo] pointed at the emulator's demo merchant
+    (its public key is the emulator's pair, as ZaloPay's is)."""
+    from pos_terminal.emulator.momo import service as emulated
+
+    return settings.replace_section(
+        "providers.momo", base_url=emulator.base_url,  # type: ignore[attr-defined]
+        partner_code=emulated.DEMO_PARTNER_CODE, access_key=emulated.DEMO_ACCESS_KEY,
+        secret_key=emulated.DEMO_SECRET_KEY, public_key=settings.service.rsa_public_key,
+        store_id="S01", store_name="Cửa hàng thử", connect_timeout_s=1.0, **changes)
+
+
+@pytest.fixture
+def both_settings(settings: Settings, emulator: object) -> Settings:
+    """A counter taking ZaloPay and MoMo, both against the test emulator."""
+    return with_momo(settings, emulator)
+
+
 def fresh_code(emulator: object, wallet: str) -> str:
     """A fresh payment code of an emulator wallet (rotated first, as the customer's app shows a
     new one), read from the emulator's control API."""

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Protocol
 
 from pos_terminal.base.wallet_types import ServiceCheck
+from pos_terminal.wallets.errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
 
-from .errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
 from .results import AnswerStatus, PaymentResult
 from .returncodes import deciding_code
 

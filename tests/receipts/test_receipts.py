@@ -135,6 +135,7 @@ def test_text_receipt_exact_lines(settings: Settings, emulator: Any, tmp_path: P
         "-" * 32,
         "TOTAL" + "40.000 ₫".rjust(27),
         "Method" + "Wallet quick pay".rjust(26),
+        "Wallet" + "ZaloPay".rjust(26),  # its wallet provider (issue 31)
         "Wallet txn" + view.zp_trans_id.rjust(22),
         "Order",
         app_trans_id.rjust(32),

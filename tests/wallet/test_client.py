@@ -16,16 +16,16 @@ from pydantic import SecretStr
 
 from pos_terminal.config import Settings
 from pos_terminal.wallet.client import PreparedQuickPay, WalletClient
-from pos_terminal.wallet.errors import (
+from pos_terminal.wallet.ids import current_ms, new_app_trans_id, new_refund_id
+from pos_terminal.wallet.messages import EmbedData, GatewayOrder, Item, QuickPayOrder, RefundRequest
+from pos_terminal.wallet.results import PMC_NAMES, AnswerStatus, PaymentResult, RefundResult
+from pos_terminal.wallets.errors import (
     FieldError,
     NoAnswer,
     NotSent,
     ServiceRefused,
     UnreadableAnswer,
 )
-from pos_terminal.wallet.ids import current_ms, new_app_trans_id, new_refund_id
-from pos_terminal.wallet.messages import EmbedData, GatewayOrder, Item, QuickPayOrder, RefundRequest
-from pos_terminal.wallet.results import PMC_NAMES, AnswerStatus, PaymentResult, RefundResult
 from tests.listeners import self_signed
 
 # --- helpers ----------------------------------------------------------------------------------
