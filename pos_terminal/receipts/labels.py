@@ -31,6 +31,13 @@ class ReceiptLabels:
     copies: tuple[str, str]  # `[printer] copies = 2`: the customer's, then the shop's
     customer_signature: str
     cashier_signature: str
+    payment: str  # the item line of a sale with no items and no description
+    wallet: str = "Wallet"
+    #: each wallet provider's name as the receipt prints it ("Ví MoMo"); else the key
+    wallet_names: tuple[tuple[str, str], ...] = (("zalopay", "ZaloPay"), ("momo", "MoMo"))
+
+    def wallet_name(self, provider: str) -> str:
+        return dict(self.wallet_names).get(provider, provider)
 
 
 ENGLISH = ReceiptLabels(
@@ -58,6 +65,7 @@ ENGLISH = ReceiptLabels(
     copies=("Copy 1: customer", "Copy 2: merchant"),
     customer_signature="Customer's signature",
     cashier_signature="Cashier's signature",
+    payment="Payment",
 )
 
 VIETNAMESE = ReceiptLabels(
@@ -85,6 +93,9 @@ VIETNAMESE = ReceiptLabels(
     copies=("Liên 1: giao khách hàng", "Liên 2: lưu tại cửa hàng"),
     customer_signature="Chữ ký khách hàng",
     cashier_signature="Chữ ký thu ngân",
+    payment="Thanh toán",
+    wallet="Ví",
+    wallet_names=(("zalopay", "ZaloPay"), ("momo", "Ví MoMo")),
 )
 
 LABELS: dict[str, ReceiptLabels] = {"en": ENGLISH, "vi": VIETNAMESE}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -36,12 +37,14 @@ from pos_terminal.counter.types import (
     late_charge_note,
     refund_of,
 )
+from pos_terminal.sentences.labels import wallet_name
 from pos_terminal.text_safety import clean
-from pos_terminal.tui.csv_headers import header
+from pos_terminal.tui.csv_headers import header, value
 from pos_terminal.tui.format import day_hint, parse_day, show_day, vn_time
 from pos_terminal.tui.messages import ReceiptUpdate
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.dialogs import (
+    ConfirmDialog,
     OverrideDialog,
     OverrideRequestUi,
     RefundDialog,
@@ -181,12 +184,16 @@ class HistoryScreen(PosScreen[None]):
         Binding("slash", "search", N_("Search")),
         Binding("e", "export", N_("Export CSV")),
         Binding("r", "reload", N_("Reload"), show=False),  # no room at 80 columns
+        # a counter taking more than one wallet: its filter line says "W" (no room at 80)
+        Binding("w", "next_wallet", N_("Wallet filter"), show=False),
     ]
 
     def __init__(self, day: str | None = None) -> None:
         super().__init__()
         self.day = day or iso_day(int(time.time() * 1000))
         self.state_index = 0
+        self.wallets: tuple[str, ...] = ()  # the counter's, when more than one (on_mount)
+        self.wallet_index = 0  # 0: every wallet, else self.wallets[index - 1]
         self.search = ""  # what the rows are narrowed to (matches())
         self.all_rows: list[PaymentView] = []  # the day's rows, before the search
         self.rows: list[PaymentView] = []
@@ -203,6 +210,8 @@ class HistoryScreen(PosScreen[None]):
             yield Line("", id="history-totals")
 
     def on_mount(self) -> None:
+        wallets = self.pos.counter.payments.wallets
+        self.wallets = wallets if len(wallets) > 1 else ()
         table = self.query_one("#history-table", DataTable)
         table.add_columns(_("Time"), _("Order"), _("Amount"), _("State"), _("Note"))
         table.focus()
@@ -212,27 +221,34 @@ class HistoryScreen(PosScreen[None]):
     def state_filter(self) -> PaymentState | None:
         return STATE_FILTERS[self.state_index]
 
+    @property
+    def wallet_filter(self) -> str | None:
+        return self.wallets[self.wallet_index - 1] if self.wallet_index else None
+
     def _show_filter(self, extra: str = "") -> None:
         state = state_label(self.state_filter.value) if self.state_filter else _("all states")
         template = (_("Day {day} (Vietnam time) · {state} · {count} payment") if len(self.rows) == 1
                     else _("Day {day} (Vietnam time) · {state} · {count} payments"))
         text = template.format(day=show_day(self.day), state=state, count=len(self.rows))
+        if self.wallets:
+            text += " · " + (wallet_name(self.wallet_filter) if self.wallet_filter
+                             else _("all wallets (W)"))
         if self.search:
             text += " · " + _("search {text}").format(text=repr(self.search))
         self.query_one("#history-filter", Static).update(text + (f" · {extra}" if extra else ""))
         self.query_one("#history-totals", Static).update(totals_line(self.rows))
 
     def action_reload(self) -> None:
-        self.load(self.day, self.state_filter)
+        self.load(self.day, self.state_filter, self.wallet_filter)
 
     @work(thread=True, group="history", exclusive=True, exit_on_error=False)
-    def load(self, day: str, state: PaymentState | None) -> None:
+    def load(self, day: str, state: PaymentState | None, wallet: str | None = None) -> None:
         since, until = day_bounds_ms(day)
         try:
             counter = self.pos.counter
             rows = counter.history.list(
                 since_ms=since, until_ms=until, states=[state] if state else None,
-                newest_first=True)
+                newest_first=True, provider=wallet)
             refunds = {p.app_trans_id: counter.refunds.list(p.app_trans_id) for p in rows}
         except Exception as exc:
             self.app.call_from_thread(self.notify, _("Cannot read the journal: {error}").format(
@@ -267,12 +283,16 @@ class HistoryScreen(PosScreen[None]):
         cursor = table.cursor_row
         table.clear(columns=True)
         room = (table.size.width or self.app.size.width) - 2
-        headers = (_("Time"), _("Order"), _("Amount"), _("State"))
+        headers: tuple[str, ...] = (_("Time"), _("Order"), _("Amount"), _("State"))
+        if self.wallets:  # a column of its own only where there is more than one
+            headers += (_("Wallet"),)
 
-        def layout(order: Callable[[str], str]) -> tuple[list[tuple[str, str, str, str]], int]:
+        def layout(order: Callable[[str], str]) -> tuple[list[tuple[str, ...]], int]:
             cells = [(vn_time(view.created_ms, with_date=False), order(view.app_trans_id),
                       format_vnd(view.amount), row_state(view, self.refunds.get(
-                          view.app_trans_id, ()))) for view in rows]
+                          view.app_trans_id, ())),
+                      *((wallet_name(view.provider),) if self.wallets else ()))
+                     for view in rows]
             widths = [max([cell_len(h), *(cell_len(c[i]) for c in cells)])
                       for i, h in enumerate(headers)]
             # The note gets what is left of the width (a scrollbar's worth kept free) and ends
@@ -301,6 +321,12 @@ class HistoryScreen(PosScreen[None]):
     def action_next_state(self) -> None:
         self.state_index = (self.state_index + 1) % len(STATE_FILTERS)
         self.action_reload()
+
+    def action_next_wallet(self) -> None:
+        """All wallets, then each in turn (a counter taking more than one)."""
+        if self.wallets:
+            self.wallet_index = (self.wallet_index + 1) % (len(self.wallets) + 1)
+            self.action_reload()
 
     def action_today(self) -> None:
         self.day = iso_day(int(time.time() * 1000))
@@ -332,22 +358,46 @@ class HistoryScreen(PosScreen[None]):
             self.app.push_screen(PaymentDetailScreen(event.row_key.value),
                                  lambda _: self.action_reload())
 
-    def action_export(self) -> None:
-        self.export(self.day, list(self.rows))
-
-    @work(thread=True, group="export", exit_on_error=False)
-    def export(self, day: str, rows: list[PaymentView]) -> None:
+    def export_names(self) -> tuple[Path, Path]:
+        """The files for what is shown: the day, then the state filter and the search (a
+        narrowed export never takes the whole day's name)."""
         folder = self.pos.counter.history.folder
         suffix = f"-{self.state_filter.value}" if self.state_filter else ""
-        target = folder / f"payments-{day}{suffix}.csv"
-        refunds_target = folder / f"refunds-{day}{suffix}.csv"
+        if self.search:
+            term = "".join(c for c in self.search if c.isalnum())[:20] or "search"
+            suffix += f"-search-{term}"
+        return (folder / f"payments-{self.day}{suffix}.csv",
+                folder / f"refunds-{self.day}{suffix}.csv")
+
+    def action_export(self) -> None:
+        target, refunds_target = self.export_names()
+        rows = list(self.rows)
+        existing = [p for p in (target, refunds_target) if p.exists()]
+        if not existing:
+            self.export(rows, target, refunds_target)
+            return
+        fresh = _free_name(target), _free_name(refunds_target)
+
+        def answered(replace: bool | None) -> None:
+            if replace is None:
+                return
+            self.export(rows, *((target, refunds_target) if replace else fresh))
+
+        def question() -> str:
+            return _("{file} was exported before. Replace it? Y: replace · N: keep it and "
+                     "write {new}").format(file=existing[0].name, new=fresh[0].name)
+
+        self.app.push_screen(ConfirmDialog(question), answered)
+
+    @work(thread=True, group="export", exit_on_error=False)
+    def export(self, rows: list[PaymentView], target: Path, refunds_target: Path) -> None:
         try:
             refunds = [r for p in rows for r in self.pos.counter.refunds.list(p.app_trans_id)]
             # UTF-8 with a byte-order mark: Excel on Windows then reads Vietnamese right
             with open_private(target, encoding="utf-8-sig", newline="") as out:
-                self.pos.counter.history.export_csv(rows, out, header)
+                self.pos.counter.history.export_csv(rows, out, header, value)
             with open_private(refunds_target, encoding="utf-8-sig", newline="") as out:
-                self.pos.counter.history.export_refunds_csv(refunds, out, header)
+                self.pos.counter.history.export_refunds_csv(refunds, out, header, value)
         except OSError as exc:
             self.app.call_from_thread(
                 self.notify, _("Export failed: {error} ({file}). Check the folder is "
@@ -449,7 +499,8 @@ class PaymentDetailScreen(PosScreen[None]):
             _("created {time} · code {code}").format(
                 time=vn_time(view.created_ms), code=mask_last4(view.code_last4 or None))
             + " · " + _("cashier {id}").format(id=view.cashier_id or "-"),
-            _("transaction {zp_trans_id}").format(zp_trans_id=view.zp_trans_id or "-"),
+            _("transaction {zp_trans_id}").format(zp_trans_id=view.zp_trans_id or "-")
+            + " · " + wallet_name(view.provider),
         ]
         if view.description:
             lines.append(_("description: {text}").format(text=view.description))
@@ -513,8 +564,9 @@ class PaymentDetailScreen(PosScreen[None]):
     def _refund_chosen(self, request: RefundRequestUi | None) -> None:
         if request is None:
             return
-        what = _("refund {amount} of {order}").format(amount=format_vnd(request.amount),
-                                                      order=self.app_trans_id)
+        def what() -> str:
+            return _("refund {amount} of {order}").format(amount=format_vnd(request.amount),
+                                                          order=self.app_trans_id)
 
         def authorised(by: str | None) -> None:
             self.say(_("Refunding {amount}…").format(amount=format_vnd(request.amount)))
@@ -564,7 +616,8 @@ class PaymentDetailScreen(PosScreen[None]):
 
     def _override_chosen(self, request: OverrideRequestUi | None) -> None:
         if request is not None:
-            what = _("override of {order}").format(order=self.app_trans_id)
+            def what() -> str:
+                return _("override of {order}").format(order=self.app_trans_id)
 
             def authorised(by: str | None) -> None:
                 self.override(request, by or self.pos.cashier_id)
@@ -644,3 +697,11 @@ class PaymentDetailScreen(PosScreen[None]):
             state=state_label(view.state.value), message=view.message))
         self.app.call_from_thread(self.pos.refresh_pending)
         self.app.call_from_thread(self.load)
+
+
+def _free_name(path: Path) -> Path:
+    """`payments-2026-11-28.csv` -> `payments-2026-11-28-2.csv` (the first name not taken)."""
+    number = 2
+    while (candidate := path.with_name(f"{path.stem}-{number}{path.suffix}")).exists():
+        number += 1
+    return candidate
