@@ -7,8 +7,9 @@ zxing-cpp with its default options and pyzbar with its defaults, all in the same
 - read rate per set of the corpus's manifest.json, misreads and false reads;
 - read rate against QR module size (pixels per module, from the symbol's corners and version
   as zxing-cpp reports them for whichever decoder read it);
-- cost per 1280x720 frame (photos letterboxed to 720p), with a code and without one: CPU time
-  of this thread, one core, the two decoders alternating frame by frame so that load from
+- cost per 1280x720 frame (photos letterboxed to 720p), with a code and without one (for the
+  empty-frame p95 also 300 synthetic empty counters, 3 repeats; `--cost` runs that alone): CPU
+  time of this thread, one core, the two decoders alternating frame by frame so that load from
   other processes falls on both alike; ratios matter, absolute numbers depend on the machine.
 Skips (exit 0, saying so) when the corpus folder is missing: set POS_REALPHOTOS to point at it.
 """
