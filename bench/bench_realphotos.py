@@ -35,11 +35,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import realphotos as rp  # noqa: E402
 from bench.bars import report_bars  # noqa: E402
-from hardware.decoders import make_decoder  # noqa: E402
+from hardware.decoders import (  # noqa: E402
+    RESCUE_BUDGET,
+    CascadeDecoder,
+    RescueDecoder,
+    make_decoder,
+)
+from hardware.decoders.opencv import OpenCvQrDecoder  # noqa: E402
 from hardware.decoders.pyzbar import PyzbarDecoder  # noqa: E402
+from hardware.decoders.zxing import ZxingDecoder  # noqa: E402
 
 OURS, ZXING, PYZBAR = "pos-terminal", "zxing-cpp defaults", "pyzbar"
-NAMES = (OURS, ZXING, PYZBAR)
+PRIMARY = "zxing-cpp primary"
+CV_ARUCO, CV_CLASSIC, UNION = "opencv aruco", "opencv classic", "union"
+NAMES = (OURS, ZXING, PRIMARY, PYZBAR, CV_ARUCO, CV_CLASSIC)
+FIGURE_NAMES = (OURS, ZXING, PYZBAR)
+# the issue's union: every read any of the independent decoders alone makes (zxing-cpp with
+# its defaults and as the project's primary pass calls it, zbar, OpenCV's two QR detectors);
+# the project must read at least that in every source folder
+UNION_OF = (ZXING, PRIMARY, PYZBAR, CV_ARUCO, CV_CLASSIC)
 
 # Symbols really in a photo that its manifest entry does not list. zxing's qrcode-2/16.png is a
 # "double QR": a small red QR printed inside the big one (its text begins "[内側QRコード]",
@@ -51,8 +65,13 @@ Reader = Callable[[np.ndarray], list[tuple[str, float | None]]]
 
 
 def readers() -> dict[str, Reader]:
-    ours = make_decoder()
+    """Each decoder as the bench calls it on a photo at native resolution: the project's as
+    `pos-terminal scan-image` does (a still picture: every decoder family), the others alone
+    with their library defaults."""
+    ours = make_decoder(every=1)
     zbar = PyzbarDecoder(None)
+    aruco, classic = OpenCvQrDecoder("aruco"), OpenCvQrDecoder("classic")
+    primary = ZxingDecoder()
 
     def read_ours(gray: np.ndarray) -> list[tuple[str, float | None]]:
         return [(d.text, d.module_px) for d in ours.decode(gray)]
@@ -60,10 +79,20 @@ def readers() -> dict[str, Reader]:
     def read_zxing(gray: np.ndarray) -> list[tuple[str, float | None]]:
         return [(r.text, _module(r)) for r in zxingcpp.read_barcodes(gray)]
 
+    def read_primary(gray: np.ndarray) -> list[tuple[str, float | None]]:
+        return [(d.text, d.module_px) for d in primary.decode(gray)]
+
     def read_pyzbar(gray: np.ndarray) -> list[tuple[str, float | None]]:
         return [(d.text, None) for d in zbar.decode(gray)]
 
-    return {OURS: read_ours, ZXING: read_zxing, PYZBAR: read_pyzbar}
+    def read_aruco(gray: np.ndarray) -> list[tuple[str, float | None]]:
+        return [(d.text, None) for d in aruco.decode(gray)]
+
+    def read_classic(gray: np.ndarray) -> list[tuple[str, float | None]]:
+        return [(d.text, None) for d in classic.decode(gray)]
+
+    return {OURS: read_ours, ZXING: read_zxing, PRIMARY: read_primary, PYZBAR: read_pyzbar,
+            CV_ARUCO: read_aruco, CV_CLASSIC: read_classic}
 
 
 def _module(result: object) -> float | None:
@@ -85,7 +114,7 @@ def pct(values: list[float], q: float) -> float:
 
 def module_size_svg(rows: list[tuple[str, int, list[int]]]) -> str:
     """Grouped bars: read rate per module-size bucket for each decoder (a plain SVG file)."""
-    colours = ("#1f77b4", "#ff7f0e", "#2ca02c")
+    colours = ("#1f77b4", "#ff7f0e", "#2ca02c")  # FIGURE_NAMES
     group_w, bar_w, left, top, height = 110, 30, 50, 40, 220
     width = left + group_w * len(rows) + 20
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{top + height + 70}" '
@@ -102,16 +131,47 @@ def module_size_svg(rows: list[tuple[str, int, list[int]]]) -> str:
             bar = height * h / codes if codes else 0
             out.append(f'<rect x="{x0 + j * bar_w}" y="{top + height - bar:.1f}" '
                        f'width="{bar_w - 4}" height="{bar:.1f}" fill="{colours[j]}">'
-                       f'<title>{NAMES[j]}: {h}/{codes}</title></rect>')
+                       f'<title>{FIGURE_NAMES[j]}: {h}/{codes}</title></rect>')
         out.append(f'<text x="{x0 + 43}" y="{top + height + 16}" text-anchor="middle">{label}'
                    f'</text><text x="{x0 + 43}" y="{top + height + 30}" text-anchor="middle" '
                    f'fill="#666">{codes} codes</text>')
-    for j, name in enumerate(NAMES):
+    for j, name in enumerate(FIGURE_NAMES):
         x = left + j * 170
         out.append(f'<rect x="{x}" y="{top + height + 44}" width="12" height="12" '
                    f'fill="{colours[j]}"/><text x="{x + 16}" y="{top + height + 54}">{name}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+# ---- leave one source out ---------------------------------------------------------------------
+# The knobs of the project's decoder that were tuned on this corpus (the rescue pass's budget
+# and its finder's scales), with the values that keep the 720p cost bar (a larger budget reads
+# a little more and costs more than the bar allows: docs/scanning.md). Each fold tunes on every
+# source folder but one (the setting that reads most there with no misread and no false read;
+# ties go to the first listed, the default) and scores the folder left out with it: a read the
+# tuning earned only on the photos it was tuned on shows up as a loss here.
+CANDIDATES: dict[str, dict[str, object]] = {
+    "default (budget 0.3, finder at 2x, 1x, 4x)": {},
+    "budget 0.2": {"budget": 0.2},
+    "no rescue pass (budget 0)": {"budget": 0.0},
+    "finder at one scale": {"coarse": (1,)},
+    "finder at 2x, 4x, 1x": {"coarse": (2, 4, 1)},
+}
+
+Key = tuple[str, int, str]   # photo file, turn, expected text
+
+
+def candidate(settings: dict[str, object]) -> CascadeDecoder:
+    decoder = make_decoder(every=1, budget=settings.get("budget", RESCUE_BUDGET))  # type: ignore[arg-type]
+    assert isinstance(decoder, CascadeDecoder)
+    if "coarse" in settings:
+        decoder.rescue_pass.coarse = settings["coarse"]  # type: ignore[assignment]
+    return decoder
+
+
+def folder_of(photo: rp.Photo, sets: dict[str, str]) -> str:
+    """The photo's source folder (its manifest set; a turned copy belongs to its original's)."""
+    return sets[photo.file]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -132,20 +192,24 @@ def main(argv: list[str] | None = None) -> int:
     photos = rp.photos(root)
     if args.quick:
         photos = photos[::3]
+    sets = {str(e["file"]): str(e["set"]) for e in rp.load_manifest(root)}
     read = readers()
-    print(f"corpus: {root}, {len(photos)} frames (Code 128 photos turned here by 90, 20 and "
-          f"45 degrees)")
+    print(f"corpus: {root}, {len(photos)} frames (Code 128 photos also turned here by 90, 20 "
+          f"and 45 degrees); one core; the machine may be shared: compare within this run")
 
     # ---- read rates, native resolution (what `pos-terminal scan-image` is given) -----------
     scores: dict[str, dict[str, rp.Score]] = {n: defaultdict(rp.Score) for n in NAMES}
     other: dict[str, dict[str, int]] = {n: defaultdict(int) for n in NAMES}
     bad_texts: list[tuple[str, str, str]] = []
-    module_of: dict[tuple[str, int, str], float] = {}
-    got: dict[str, set[tuple[str, int, str]]] = {n: set() for n in NAMES}
+    module_of: dict[Key, float] = {}
+    got: dict[str, set[Key]] = {n: set() for n in NAMES}
+    native_ms: dict[str, list[float]] = defaultdict(list)
     for photo in photos:
         gray = rp.read_gray(photo, root)
         for name in NAMES:
+            t0 = time.thread_time()
             found = read[name](gray)
+            native_ms[name].append((time.thread_time() - t0) * 1000)
             texts = [t for t, _ in found if not is_other(photo, t)]
             extra = len(found) - len(texts)
             for s in rp.sets_of(photo):
@@ -159,34 +223,59 @@ def main(argv: list[str] | None = None) -> int:
                         module_of.setdefault(key, module)
                 elif name == OURS and not photo.unknown and not is_other(photo, text):
                     bad_texts.append((photo.file, str(photo.turn_deg), text))
+    union = set().union(*(got[n] for n in UNION_OF))
     order = [s for s in rp.set_order(photos) if scores[OURS][s].photos]
-    print("\nread rate per set, native resolution (codes read / codes; misreads and false "
-          "reads as ours / zxing / pyzbar)")
-    print(f"{'set':<30}{'codes':>6}{OURS:>15}{ZXING:>20}{PYZBAR:>10}{'misreads':>12}"
-          f"{'false reads':>13}{'other code':>12}")
+    in_set: dict[str, list[rp.Photo]] = defaultdict(list)
+    for photo in photos:
+        for s in rp.sets_of(photo):
+            in_set[s].append(photo)
+
+    def union_in(s: str) -> int:
+        return sum((p.file, p.turn_deg, t) in union for p in in_set[s] for t in p.expected)
+
+    # ---- leave one source out ------------------------------------------------------------------
+    # per candidate, the photos' reads; a candidate differs from the default only where the
+    # rescue pass is reached, so only those photos are decoded again
+    loso_reads, choices = leave_one_source_out(photos, root, sets)
+    loso_by_set: dict[str, int] = defaultdict(int)
+    for photo in photos:
+        for s in rp.sets_of(photo):
+            loso_by_set[s] += sum((photo.file, photo.turn_deg, t) in loso_reads
+                                  for t in photo.expected)
+
+    print("\nread rate per source folder, native resolution: codes read (misreads) by each "
+          "decoder alone, their union, the project, and the project tuned without that folder")
+    head = ["codes", OURS, "leave-out", *NAMES[1:], UNION]
+    print(f"{'set':<28}" + "".join(f"{h[:17]:>18}" for h in head))
     for s in order:
-        c = [scores[n][s] for n in NAMES]
-        mis = "/".join(str(x.misreads) for x in c)
-        false = "/".join(str(x.false_reads) for x in c)
-        oth = "/".join(str(other[n][s]) for n in NAMES)
-        if c[0].codes:
-            cells = [f"{x.reads} {100 * x.reads / x.codes:4.1f}%" for x in c]
-            print(f"{s:<30}{c[0].codes:>6}{cells[0]:>15}{cells[1]:>20}{cells[2]:>10}"
-                  f"{mis:>12}{'-':>13}{oth:>12}")
+        c = {n: scores[n][s] for n in NAMES}
+        if c[OURS].codes:
+            cells = [str(c[OURS].codes), f"{c[OURS].reads} ({c[OURS].misreads})",
+                     str(loso_by_set[s])]
+            cells += [f"{c[n].reads} ({c[n].misreads})" for n in NAMES[1:]]
+            cells.append(str(union_in(s)))
         else:
-            print(f"{s:<30}{'-':>6}{'-':>15}{'-':>20}{'-':>10}{mis:>12}"
-                  f"{false + ' of ' + str(c[0].photos):>13}{oth:>12}")
+            cells = [f"{c[OURS].photos} ph", f"{c[OURS].false_reads} false", "-"]
+            cells += [f"{c[n].false_reads} false" for n in NAMES[1:]] + ["-"]
+        print(f"{s[:27]:<28}" + "".join(f"{x:>18}" for x in cells))
     unverified = [scores[n]["all QR"].unverified for n in NAMES]
-    print(f"(texts read on photos holding codes of unknown text, not scored: "
-          f"{'/'.join(map(str, unverified))}; 'other code': a second symbol really in the photo "
-          f"that the manifest does not list, see OTHER_SYMBOLS)")
+    print(f"(misreads in brackets; texts read on photos holding codes of unknown text, not "
+          f"scored: {'/'.join(map(str, unverified))}; a second symbol really in the photo that "
+          f"the manifest does not list, see OTHER_SYMBOLS: "
+          f"{'/'.join(str(other[n]['all QR']) for n in NAMES)})")
     for file, turn, text in bad_texts:
         print(f"  misread by {OURS}: {file} (turned {turn}): {text[:60]!r}")
+    print("leave one source out: the setting each fold chose (tuned on the other folders)")
+    for folder, choice in sorted(choices.items()):
+        print(f"  {folder:<30} {choice}")
+    print("native-resolution cost, ms per photo (median / p95; photos of every size): "
+          + ", ".join(f"{n} {pct(native_ms[n], .5):.1f} / {pct(native_ms[n], .95):.1f}"
+                      for n in NAMES))
 
     # ---- read rate by module size ------------------------------------------------------------
     print("\nQR read rate by module size (px per module at native resolution, measured on the "
-          "reads of any of the three; 'unknown': read by none)")
-    per_bucket: dict[str, list[tuple[str, int, str]]] = defaultdict(list)
+          "reads of pos-terminal or zxing-cpp; 'unknown': read by neither)")
+    per_bucket: dict[str, list[Key]] = defaultdict(list)
     for photo in photos:
         if photo.symbology != "qr":
             continue
@@ -195,53 +284,45 @@ def main(argv: list[str] | None = None) -> int:
             per_bucket[rp.bucket_label(module_of.get(key))].append(key)
     labels = [rp.bucket_label(lo) for lo, _ in rp.MODULE_BUCKETS]
     figure: list[tuple[str, int, list[int]]] = []
-    print(f"{'px/module':<12}{'codes':>6}" + "".join(f"{n:>20}" for n in NAMES))
+    print(f"{'px/module':<12}{'codes':>6}" + "".join(f"{n:>20}" for n in FIGURE_NAMES))
     for label in [*labels, "unknown"]:
         keys = per_bucket.get(label, [])
         if not keys:
             continue
-        hits = [sum(k in got[n] for k in keys) for n in NAMES]
+        hits = [sum(k in got[n] for k in keys) for n in FIGURE_NAMES]
         figure.append((label, len(keys), hits))
         cells = [f"{h} {100 * h / len(keys):5.1f}%" for h in hits]
         print(f"{label:<12}{len(keys):>6}" + "".join(f"{c:>20}" for c in cells))
-
     if args.svg:
         args.svg.write_text(module_size_svg(figure), encoding="utf-8")
         print(f"(figure written to {args.svg})")
 
     # ---- cost at 720p ------------------------------------------------------------------------
-    timed = {OURS: read[OURS], ZXING: read[ZXING]}
-    times: dict[tuple[str, str], list[float]] = defaultdict(list)
     frames = [(p, rp.letterbox(rp.read_gray(p, root))) for p in photos]
-    for name in timed:
-        timed[name](frames[0][1])  # warm up
-    for i, (photo, frame) in enumerate(frames):
-        kind = "no code" if photo.symbology == "none" else "with code"
-        order_i = list(timed) if i % 2 == 0 else list(reversed(timed))
-        for name in order_i:
-            t0 = time.thread_time()
-            timed[name](frame)
-            times[(name, kind)].append((time.thread_time() - t0) * 1000)
-    print("\ncost per 1280x720 frame, CPU ms on one core (interleaved, same frames, same run)")
-    print(f"{'frames':<12}{'n':>5}{OURS + ' p50/p95':>26}{ZXING + ' p50/p95':>30}{'p95 ratio':>11}")
-    ratios: dict[str, float] = {}
-    for kind in ("with code", "no code"):
-        ours_t, zx_t = times[(OURS, kind)], times[(ZXING, kind)]
-        ratios[kind] = pct(ours_t, .95) / max(pct(zx_t, .95), 1e-9)
-        print(f"{kind:<12}{len(ours_t):>5}{pct(ours_t, .5):>17.1f} / {pct(ours_t, .95):5.1f}"
-              f"{pct(zx_t, .5):>21.1f} / {pct(zx_t, .95):5.1f}{ratios[kind]:>10.2f}x")
+    ratios, medians = cost_at_720p(frames)
+    fps = camera_loop_fps([f for _, f in frames])
+    print(f"\ncamera loop at 720p, one core: {fps:.1f} frames/s decoded (CameraSource with the "
+          f"camera's decoder and a payment-code filter no corpus text passes, so every frame "
+          f"runs the whole cascade: its worst case; CPU time of the process)")
 
-    # ---- bars (issue 11) ------------------------------------------------------------------------
+    # ---- bars ------------------------------------------------------------------------------------
     if args.quick:
         print("\n(--quick: bars are checked on the full corpus only)")
         return 0
     ours = scores[OURS]
-    zx = scores[ZXING]
-    behind = [s for s in order if ours[s].codes and ours[s].reads < zx[s].reads]
+    behind = [f"{s} {ours[s].reads} < {union_in(s)}" for s in order
+              if ours[s].codes and ours[s].reads < union_in(s)]
     mis = sum(ours[s].misreads for s in order if s not in ("all QR", "all code-free"))
-    t20, t45 = rp.turned_set(20), rp.turned_set(45)
+    all_codes = [s for s in order if ours[s].codes and s != "all QR"]
+    total_union = sum(union_in(s) for s in all_codes)
+    total_loso = sum(loso_by_set[s] for s in all_codes)
+    straight, t45 = rp.turned_set(0), rp.turned_set(45)
     bars = [
-        ("every set >= zxing-cpp defaults", not behind, ", ".join(behind) or "none behind"),
+        ("every source folder and overall >= the union of zxing-cpp, zbar, OpenCV", not behind,
+         "; ".join(behind) or f"none behind (all QR {ours['all QR'].reads} vs "
+         f"{union_in('all QR')})"),
+        ("leave one source out within 2% of the union", total_loso >= 0.98 * total_union,
+         f"{total_loso} of the union's {total_union} ({100 * total_loso / total_union:.1f}%)"),
         ("all QR >= 280 of 297", ours["all QR"].reads >= 280, f"{ours['all QR'].reads}"),
         ("QR on a monitor whole", ours["boofcv/monitor"].reads == ours["boofcv/monitor"].codes,
          f"{ours['boofcv/monitor'].reads}/{ours['boofcv/monitor'].codes}"),
@@ -249,17 +330,173 @@ def main(argv: list[str] | None = None) -> int:
          f"{ours['boofcv/close'].reads}/{ours['boofcv/close'].codes}"),
         ("Code 128 turned 90 deg >= 48", ours[rp.turned_set(90)].reads >= 48,
          f"{ours[rp.turned_set(90)].reads}"),
-        ("Code 128 turned 20 / 45 deg no worse than before (34 / 29)",
-         ours[t20].reads >= 34 and ours[t45].reads >= 29,
-         f"{ours[t20].reads} / {ours[t45].reads}"),
+        ("Code 128 turned 45 deg reads what the straight photos read",
+         ours[t45].reads >= ours[straight].reads,
+         f"{ours[t45].reads} turned, {ours[straight].reads} straight"),
         ("zero misreads", mis == 0, str(mis)),
         ("zero false reads on code-free photos", ours["all code-free"].false_reads == 0,
          f"{ours['all code-free'].false_reads} of {ours['all code-free'].photos}"),
-        ("720p p95 <= zxing-cpp defaults, with and without a code",
-         max(ratios.values()) <= 1.0,
-         ", ".join(f"{k} {v:.2f}x" for k, v in ratios.items())),
+        ("720p empty-frame p95 <= 1.5x zxing-cpp alone (QR + Code 128)",
+         ratios["no code"] <= 1.5, f"{ratios['no code']:.2f}x"),
+        ("720p frame with a code: median no slower than before the cascade",
+         medians["with code"] <= 1.05,
+         f"{medians['with code']:.2f}x (5% allowed for run-to-run noise)"),
+        ("camera loop at 720p on one core >= 15 fps", fps >= 15.0, f"{fps:.1f} fps"),
     ]
-    return report_bars(f"bars (issue 11), decoder {make_decoder().name}", bars)
+    return report_bars(f"bars (issues 11 and 33), decoder {make_decoder().name}", bars)
+
+
+def leave_one_source_out(photos: list[rp.Photo], root: Path,
+                         sets: dict[str, str]) -> tuple[set[Key], dict[str, str]]:
+    """The reads of the project tuned, fold by fold, without the folder it is scored on; and
+    the setting each fold chose."""
+    # what each candidate reads and misreads on each photo
+    per: dict[str, dict[tuple[str, int], tuple[set[str], int]]] = {}
+    default = candidate({})
+    reached: set[tuple[str, int]] = set()
+    base: dict[tuple[str, int], tuple[set[str], int]] = {}
+    for photo in photos:
+        gray = rp.read_gray(photo, root)
+        texts = {d.text for d in default.decode(gray) if not is_other(photo, d.text)}
+        base[(photo.file, photo.turn_deg)] = _scored(photo, texts)
+        if default.last_stage in ("rescue", None):
+            reached.add((photo.file, photo.turn_deg))
+    for name, settings in CANDIDATES.items():
+        if not settings:
+            per[name] = base
+            continue
+        decoder = candidate(settings)
+        per[name] = dict(base)
+        for photo in photos:
+            if (photo.file, photo.turn_deg) not in reached:
+                continue
+            texts = {d.text for d in decoder.decode(rp.read_gray(photo, root))
+                     if not is_other(photo, d.text)}
+            per[name][(photo.file, photo.turn_deg)] = _scored(photo, texts)
+    folders = sorted({folder_of(p, sets) for p in photos})
+    reads: set[Key] = set()
+    choices: dict[str, str] = {}
+    for left_out in folders:
+        def trained(name: str, left_out: str = left_out) -> tuple[int, int]:
+            good = bad = 0
+            for photo in photos:
+                if folder_of(photo, sets) == left_out:
+                    continue
+                texts, wrong = per[name][(photo.file, photo.turn_deg)]
+                good += len(texts & set(photo.expected))
+                bad += wrong
+            return good, bad
+
+        scored = {n: trained(n) for n in CANDIDATES}
+        clean = [n for n in CANDIDATES if scored[n][1] == 0] or list(CANDIDATES)
+        best = max(clean, key=lambda n: scored[n][0])  # max keeps the first of equals
+        choices[left_out] = best
+        for photo in photos:
+            if folder_of(photo, sets) != left_out:
+                continue
+            texts, _ = per[best][(photo.file, photo.turn_deg)]
+            reads |= {(photo.file, photo.turn_deg, t) for t in texts & set(photo.expected)}
+    return reads, choices
+
+
+def _scored(photo: rp.Photo, texts: set[str]) -> tuple[set[str], int]:
+    """The texts read and how many of them are wrong (misreads, or any read on a code-free
+    photo; texts on photos with codes of unknown text are not counted)."""
+    if photo.symbology == "none":
+        return texts, len(texts)
+    return texts, 0 if photo.unknown else len(texts - set(photo.expected))
+
+
+def cost_at_720p(frames: list[tuple[rp.Photo, np.ndarray]]) -> tuple[dict[str, float],
+                                                                      dict[str, float]]:
+    """CPU ms per 1280x720 frame of the camera's decoder, the decoder before the cascade, and
+    zxing-cpp alone (the primary pass's formats) and with its defaults, interleaved frame by
+    frame; p95 ratios (ours / zxing-cpp alone) and median ratios (ours / before)."""
+    camera = make_decoder()   # the camera's schedule: other families on one empty frame in k
+    before = RescueDecoder(ZxingDecoder(), crop_decoders=make_decoder(every=1)
+                           .rescue_pass.crop_decoders,  # type: ignore[attr-defined]
+                           budget=RESCUE_BUDGET, coarse=(1,))
+    alone = ZxingDecoder()
+    timed: dict[str, Callable[[np.ndarray], object]] = {
+        OURS + " (camera)": camera.decode, "before the cascade": before.decode,
+        "zxing-cpp alone": alone.decode, ZXING: zxingcpp.read_barcodes}
+    times: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for fn in timed.values():
+        fn(frames[0][1])  # warm up
+    for i, (photo, frame) in enumerate(frames):
+        kind = "no code" if photo.symbology == "none" else "with code"
+        names = list(timed)
+        names = names[i % len(names):] + names[:i % len(names)]
+        for name in names:
+            t0 = time.thread_time()
+            timed[name](frame)
+            times[(name, kind)].append((time.thread_time() - t0) * 1000)
+    print("\ncost per 1280x720 frame, CPU ms on one core (interleaved, same frames, same run; "
+          "the camera's decoder asks one other family on one empty frame in "
+          f"{camera.every}; the machine is shared: compare ratios)")  # type: ignore[attr-defined]
+    print(f"{'frames':<12}{'n':>5}" + "".join(f"{n + ' p50/p95/mean':>32}" for n in timed))
+    p95_ratio: dict[str, float] = {}
+    median_ratio: dict[str, float] = {}
+    for kind in ("with code", "no code"):
+        cells = []
+        for name in timed:
+            t = times[(name, kind)]
+            cells.append(f"{pct(t, .5):.1f} / {pct(t, .95):.1f} / {sum(t) / len(t):.1f}")
+        n = len(times[(OURS + ' (camera)', kind)])
+        print(f"{kind:<12}{n:>5}" + "".join(f"{c:>32}" for c in cells))
+        ours_t = times[(OURS + " (camera)", kind)]
+        p95_ratio[kind] = pct(ours_t, .95) / max(pct(times[("zxing-cpp alone", kind)], .95), 1e-9)
+        median_ratio[kind] = pct(ours_t, .5) / max(pct(times[("before the cascade", kind)], .5),
+                                                   1e-9)
+    print("ratios: " + ", ".join(
+        f"{k}: p95 {p95_ratio[k]:.2f}x zxing-cpp alone, median {median_ratio[k]:.2f}x before"
+        for k in p95_ratio))
+    return p95_ratio, median_ratio
+
+
+class _Frames:
+    """A grabber handing the camera loop the corpus's 720p frames, each decoded (lossless)."""
+
+    describe: str = "realphotos at 720p"
+    pace_fps: float | None = None
+    lossless: bool = True
+
+    def __init__(self, frames: list[np.ndarray]) -> None:
+        self._frames = frames
+        self._next = 0
+
+    def open(self) -> None:
+        return None
+
+    def read(self) -> np.ndarray:
+        from hardware.sources.base import EndOfStream
+
+        if self._next >= len(self._frames):
+            raise EndOfStream("end of the corpus")
+        frame = self._frames[self._next]
+        self._next += 1
+        return frame
+
+    def close(self) -> None:
+        return None
+
+
+def camera_loop_fps(frames: list[np.ndarray]) -> float:
+    """Frames per second of CPU time through the real camera loop (capture thread, decode
+    thread, quality hint, acceptor) with the camera's decoder, on this pinned core."""
+    from hardware.acceptance import ReadAcceptor
+    from hardware.camera_loop import CameraSource
+    from hardware.events import CodeFilter
+
+    code_filter = CodeFilter()
+    source = CameraSource("bench", _Frames(frames), make_decoder(code_filter=code_filter),
+                          ReadAcceptor(code_filter))
+    t0 = time.process_time()
+    source.start(lambda event: None)
+    source.wait(600)
+    spent = time.process_time() - t0
+    source.stop()
+    return len(frames) / max(spent, 1e-9)
 
 
 if __name__ == "__main__":

@@ -5,8 +5,9 @@ POS_REALPHOTOS if set, else `../shared/realphotos` relative to the repository ro
 
 Sets scored (each photo's truth comes from the corpus's manifest.json):
 - every QR set of the manifest, and "all QR" (codes = distinct expected texts per photo);
-- Code 128 photos turned 90, 20 and 45 degrees (the 50 Code 128 photos of the corpus, rotated
-  here on a canvas grown to fit, filled with the photo's border colour);
+- Code 128 photos as they are (turned 0) and turned 90, 20 and 45 degrees (the 50 Code 128
+  photos of the corpus, rotated here on a canvas grown to fit, filled with the photo's border
+  colour);
 - the code-free photos (any read is a false read).
 A decoded text that is not one of the photo's expected texts is a misread, unless the photo has
 codes of unknown text (`unknown` > 0 in the manifest), where it is counted apart as unverified.
@@ -26,7 +27,7 @@ import numpy as np
 
 ENV_VAR = "POS_REALPHOTOS"
 REPO = Path(__file__).resolve().parent.parent
-C128_TURNS = (90, 20, 45)
+C128_TURNS = (0, 90, 20, 45)
 
 
 def corpus_dir() -> Path:

@@ -19,7 +19,8 @@ class ImageUnreadable(ValueError):
 def decode_image(path_or_array: str | Path | np.ndarray, decoder: str = "zxing",
                  *, rescue: bool = True) -> list[Decoded]:
     """Every distinct symbol in the picture, in the order found. No code filter is applied:
-    callers decide what a plausible code is."""
+    callers decide what a plausible code is. A still picture is worth every decoder family
+    (the cascade's every=1): there is no next frame to try them on."""
     if isinstance(path_or_array, np.ndarray):
         image = path_or_array
     else:
@@ -30,7 +31,7 @@ def decode_image(path_or_array: str | Path | np.ndarray, decoder: str = "zxing",
         if loaded is None:
             raise ImageUnreadable(f"{path}: not an image OpenCV can read (PNG, JPEG, BMP, ...)")
         image = np.asarray(loaded)
-    found = make_decoder(decoder, rescue=rescue).decode(to_gray(image))
+    found = make_decoder(decoder, rescue=rescue, every=1).decode(to_gray(image))
     unique: list[Decoded] = []
     for item in found:
         if item not in unique:

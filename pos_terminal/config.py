@@ -401,6 +401,9 @@ class PrinterSettings(_Section):
     font: FilePath = DEFAULT_RECEIPT_FONT  # TrueType font with Vietnamese glyphs (raster printing)
     timeout_s: float = Field(default=10.0, gt=0, le=120)
     copies: int = Field(default=1, ge=1, le=2)  # 2: "Liên 1" for the customer, "Liên 2" kept
+    # A folder: every receipt and slip printed is also saved there as a PNG picture of the
+    # paper, named on screen (the demo's printer; a shop's own copy). "" = none.
+    pictures: str = ""
 
 
 

@@ -1,30 +1,40 @@
 """Decoders behind one interface, selected by name (the `scanner.decoder` setting).
 
 Names: "zxing" (zxing-cpp, QR + Code 128), "pyzbar" (zbar, QR + Code 128), "pyzbar-all"
-(zbar, every symbology it knows: the benchmark baseline). `rescue=True` adds the rescue pass
-(hardware.decoders.rescue) for frames where nothing was read.
+(zbar, every symbology it knows: the benchmark baseline). `rescue=True` adds, for frames where
+nothing was read, the other decoder families (zbar, OpenCV's QR detectors: the cascade,
+hardware.decoders.cascade) and then the rescue pass (hardware.decoders.rescue).
 
 `make_decoder()` with no arguments is the decoder of the default configuration
-(scanner.decoder = "zxing", scanner.rescue = true): the CLI, the camera loop and the benchmark
-all build theirs here.
+(scanner.decoder = "zxing", scanner.rescue = true) as the camera runs it; the camera gives it
+its code filter (`code_filter=`), a still picture asks every family (`every=1`). The CLI, the
+camera loop and the benchmarks all build theirs here.
 """
 
 from __future__ import annotations
 
 from hardware.decoders.base import Decoder, to_gray
+from hardware.decoders.cascade import EXTRAS_EVERY, LOCATED_EVERY, CascadeDecoder
 from hardware.decoders.rescue import RescueDecoder
+from hardware.events import CodeFilter
 
 DECODER_NAMES = ("zxing", "pyzbar", "pyzbar-all")
 
 # The work the rescue pass may do on a frame, in pixels decoded, as a multiple of the frame's
 # pixels (the primary pass alone goes over them several times: rotations, inversion, a
 # downscaled pyramid). Measured on 720p frames (bench/bench_realphotos.py, docs/scanning.md).
-RESCUE_BUDGET = 0.5
+RESCUE_BUDGET = 0.3
 
 
 def make_decoder(name: str = "zxing", *, rescue: bool = True,
-                 budget: float | None = RESCUE_BUDGET) -> Decoder:
-    """The decoder called `name`, with its rescue pass when `rescue` is true."""
+                 budget: float | None = RESCUE_BUDGET, every: int = EXTRAS_EVERY,
+                 located_every: int | None = LOCATED_EVERY,
+                 code_filter: CodeFilter | None = None) -> Decoder:
+    """The decoder called `name`; when `rescue` is true, followed on frames with no read by
+    the other decoder families (asked on one empty frame in `every`, or in `located_every`
+    when a QR symbol was located but not read; every=1: all of them on every frame) and the
+    rescue pass. Reads `code_filter` refuses do not count (the camera's payment-code
+    checks)."""
     primary: Decoder
     if name == "zxing":
         from hardware.decoders.zxing import ZxingDecoder
@@ -44,7 +54,30 @@ def make_decoder(name: str = "zxing", *, rescue: bool = True,
         )
     if not rescue:
         return primary
-    return RescueDecoder(primary, crop_decoders=_crop_decoders(primary), budget=budget)
+    second = RescueDecoder(primary, crop_decoders=_crop_decoders(primary), budget=budget)
+    return CascadeDecoder(second, other_families(primary), every=every,
+                          located_every=None if every == 1 else located_every,
+                          code_filter=code_filter)
+
+
+def other_families(primary: Decoder) -> tuple[Decoder, ...]:
+    """The QR decoders of other families than `primary`, in the order the cascade asks them:
+    zbar (when libzbar0 is installed), OpenCV's ArUco-based detector, OpenCV's classic one.
+    QR only: a 1-D code's weak checksum makes a second decoder's guess at a band the primary
+    could not read a misread risk (zbar misreads a Code 128 the primary reads, in the
+    real-photo bench), and the rescue pass already reads Code 128 bands with zbar."""
+    from hardware.decoders.opencv import OpenCvQrDecoder
+
+    families: list[Decoder] = []
+    if not primary.name.startswith("pyzbar"):
+        try:
+            from hardware.decoders.pyzbar import PyzbarDecoder
+
+            families.append(PyzbarDecoder(("qr",)))
+        except (ImportError, RuntimeError):  # no libzbar0: the OpenCV families alone
+            pass
+    families += [OpenCvQrDecoder("aruco"), OpenCvQrDecoder("classic")]
+    return tuple(families)
 
 
 def _crop_decoders(primary: Decoder) -> tuple[Decoder, ...]:
@@ -65,5 +98,5 @@ def _crop_decoders(primary: Decoder) -> tuple[Decoder, ...]:
         return (bars,)
 
 
-__all__ = ["DECODER_NAMES", "RESCUE_BUDGET", "Decoder", "RescueDecoder", "make_decoder",
-           "to_gray"]
+__all__ = ["DECODER_NAMES", "EXTRAS_EVERY", "LOCATED_EVERY", "RESCUE_BUDGET", "CascadeDecoder",
+           "Decoder", "RescueDecoder", "make_decoder", "other_families", "to_gray"]

@@ -45,7 +45,8 @@ class Region:
     angle_deg: float               # direction of the bars' normal, image coordinates
 
 
-def barcode_regions(gray: np.ndarray, max_regions: int = 2) -> list[Region]:
+def barcode_regions(gray: np.ndarray, max_regions: int = 2, coarse: int = 1,
+                    half: np.ndarray | None = None) -> list[Region]:
     """Areas dense in parallel edges that a line across them crosses many times, largest first.
 
     Works on a half-size frame: gradient magnitude density finds textured areas; the region's
@@ -53,9 +54,14 @@ def barcode_regions(gray: np.ndarray, max_regions: int = 2) -> list[Region]:
     the region's mean level at least MIN_CROSSINGS times (a Code 128 of 16 digits has ~60
     edges; box outlines, lines and words on the counter have far fewer).
     """
-    factor = 2 if max(gray.shape[:2]) > 600 else 1
-    small = cv2.resize(gray, None, fx=1 / factor, fy=1 / factor,
-                       interpolation=cv2.INTER_AREA) if factor > 1 else gray
+    base = 2 if max(gray.shape[:2]) > 600 else 1
+    factor = base * coarse
+    if half is None or base == 1:
+        small = cv2.resize(gray, None, fx=1 / factor, fy=1 / factor,
+                           interpolation=cv2.INTER_AREA) if factor > 1 else gray
+    else:  # `half`: the frame at half size already, computed once for every scale
+        small = cv2.resize(half, None, fx=1 / coarse, fy=1 / coarse,
+                           interpolation=cv2.INTER_AREA) if coarse > 1 else half
     # central differences, saturating uint8: about half the cost of two Sobel passes
     dx = cv2.absdiff(small[1:-1, 2:], small[1:-1, :-2])
     dy = cv2.absdiff(small[2:, 1:-1], small[:-2, 1:-1])
@@ -78,9 +84,16 @@ def barcode_regions(gray: np.ndarray, max_regions: int = 2) -> list[Region]:
         if area < 300:
             continue
         x, y, bw, bh = cv2.boundingRect(contour)
-        patch = small[max(0, y - 1):y + bh + 1, max(0, x - 1):x + bw + 1]
+        top, left = max(0, y - 1), max(0, x - 1)
+        patch = small[top:y + bh + 1, left:x + bw + 1]
         fx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)
         fy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)
+        # the tensor of the region itself, not of its upright bounding box: a code turned
+        # 45 degrees fills only half its box, and words beside it would blur its direction
+        inside = np.zeros(patch.shape, np.uint8)
+        cv2.drawContours(inside, [contour - np.array([left, top], np.int32)], -1, 1, cv2.FILLED)
+        fx *= inside
+        fy *= inside
         sxx, syy, sxy = float((fx * fx).sum()), float((fy * fy).sum()), float((fx * fy).sum())
         if math.hypot(sxx - syy, 2 * sxy) < 0.5 * (sxx + syy):
             continue  # edges in every direction: text, clutter, a QR code
@@ -118,11 +131,15 @@ def _crossings(img: np.ndarray, center: np.ndarray, u: np.ndarray, length: float
     return int(np.count_nonzero(sign[1:] != sign[:-1]))
 
 
-def upright_crop(gray: np.ndarray, region: Region, extra_deg: float = 0.0) -> np.ndarray:
-    """The region cut out with a quiet-zone margin and rotated so its bars stand vertical."""
+def upright_crop(gray: np.ndarray, region: Region, extra_deg: float = 0.0,
+                 rows: int | None = None) -> np.ndarray:
+    """The region cut out with a quiet-zone margin and rotated so its bars stand vertical;
+    only its middle `rows` rows when given (warping the rest would be wasted)."""
     length, height = region.size
     length = length * 1.25 + 40
     height = max(height * 1.1, 30.0)
+    if rows is not None:
+        height = min(height, float(rows))
     angle = region.angle_deg + extra_deg
     cx, cy = region.center
     matrix = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
@@ -130,6 +147,29 @@ def upright_crop(gray: np.ndarray, region: Region, extra_deg: float = 0.0) -> np
     matrix[1, 2] += height / 2 - cy
     return cv2.warpAffine(gray, matrix, (int(length), int(height)), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
+
+
+def across_band(gray: np.ndarray, region: Region, rows: int = BAND_ROWS) -> np.ndarray | None:
+    """`rows` rows along the line through the region's centre across its bars, from one edge of
+    the frame to the other, turned upright. The region can be only part of the code (a code
+    with wide spaces gives one region per group of bars); this band holds all of it. None when
+    the line is too short to be worth it."""
+    h, w = gray.shape[:2]
+    a = math.radians(region.angle_deg)
+    u = (math.cos(a), math.sin(a))
+    cx, cy = region.center
+    lo, hi = -math.inf, math.inf
+    for c, d, size in ((cx, u[0], w), (cy, u[1], h)):   # t where centre + t*u is inside
+        if abs(d) < 1e-9:
+            continue
+        t0, t1 = (0 - c) / d, (size - 1 - c) / d
+        lo, hi = max(lo, min(t0, t1)), min(hi, max(t0, t1))
+    if not hi - lo > region.size[0] * 1.3:
+        return None
+    mid = (lo + hi) / 2
+    centre = (cx + mid * u[0], cy + mid * u[1])
+    return upright_crop(gray, Region(centre, ((hi - lo - 40) / 1.25, rows / 1.1),
+                                     region.angle_deg))
 
 
 def middle_band(crop: np.ndarray, rows: int = BAND_ROWS) -> np.ndarray:
@@ -184,7 +224,7 @@ class RescueDecoder:
     def __init__(self, primary: Decoder, *, regions: bool = True,
                  crop_decoders: Sequence[Decoder] = (), angles: Sequence[float] = (),
                  max_regions: int = 2, max_misses: int = 2,
-                 budget: float | None = None) -> None:
+                 budget: float | None = None, coarse: Sequence[int] = (2, 1, 4)) -> None:
         self.primary = primary
         self.regions = regions
         self.crop_decoders = tuple(crop_decoders) or (primary,)
@@ -193,6 +233,7 @@ class RescueDecoder:
         self.max_regions = max_regions
         self.max_misses = max_misses
         self.budget = budget
+        self.coarse = tuple(coarse)
         # 2-D symbols located in the last frame but not read (frame pixels: x, y, w, h): what
         # the camera loop's frame-quality hint measures (hardware.quality)
         self.last_candidates: list[Box] = []
@@ -218,7 +259,7 @@ class RescueDecoder:
                 "crop_decoders": tuple(of(d) for d in self.crop_decoders),
                 "regions": self.regions, "angles": self.angles,
                 "max_regions": self.max_regions, "max_misses": self.max_misses,
-                "budget": self.budget}
+                "budget": self.budget, "coarse": self.coarse}
 
     def decode(self, gray: np.ndarray) -> list[Decoded]:
         self.last_candidates = []
@@ -232,7 +273,15 @@ class RescueDecoder:
             found = self.primary.decode(gray)
         if found:
             return found
+        return self.rescue(gray, misses)
+
+    def rescue(self, gray: np.ndarray, misses: list[np.ndarray]) -> list[Decoded]:
+        """The second chances alone, for a frame where the primary pass read nothing and
+        located the 2-D symbols `misses` (corners) it could not decode (the cascade calls this
+        after its other decoders)."""
         self.last_candidates = [_box(c) for c in misses]
+        self.last_regions = []
+        misses = list(misses)
         budget = _Budget(None if self.budget is None
                          else self.budget * max(gray.size, BUDGET_FLOOR_PX))
         retry = getattr(self.primary, "retry_symbol", None)
@@ -246,19 +295,39 @@ class RescueDecoder:
                 found = retry(crop, budget.take)
                 if found:
                     return [_moved(d, left, top) for d in found]
-        if self.regions and budget.take(gray.size // FINDER_SHARE):
-            regions = barcode_regions(gray, self.max_regions)
-            self.last_regions = [_region_box(r) for r in regions]
+        half: np.ndarray | None = None
+        tried: list[Region] = []
+        for coarse in self.coarse if self.regions else ():
+            # the finder at several scales: a code with wide bars and spaces, or filling much
+            # of the frame, breaks into one piece per group of bars at the finest; the coarse
+            # pass is the cheapest (1/4 of the pixels) and finds most, so it goes first
+            if not budget.take(gray.size // (FINDER_SHARE * coarse * coarse)):
+                break
+            if half is None and max(gray.shape[:2]) > 600:
+                half = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+            regions = barcode_regions(gray, self.max_regions, coarse, half)
+            if coarse == 1:  # what the quality hint measures (hardware.quality)
+                self.last_regions = [_region_box(r) for r in regions]
             for region in regions:
-                band = middle_band(upright_crop(gray, region))
-                for decoder in self.crop_decoders:
-                    if not budget.take(2 * band.size):
-                        return []
-                    # zxing-cpp's try_invert does not cover 1-D symbols: light bars on a dark
-                    # screen (dark mode) are read from the inverted crop
-                    found = decoder.decode(band) or decoder.decode(cv2.bitwise_not(band))
-                    if found:
-                        return [_placed(d, region) for d in found]
+                if any(_same(region, seen) for seen in tried):
+                    continue  # found again at another scale: its bands were read already
+                tried.append(region)
+                # the band across the region's middle, by each crop decoder; then, across the
+                # whole frame, the line through it (the region may be one group of bars of a
+                # wider code)
+                bands = [middle_band(upright_crop(gray, region, rows=BAND_ROWS)),
+                         across_band(gray, region)]
+                for band in bands:
+                    if band is None:
+                        continue
+                    for decoder in self.crop_decoders:
+                        if not budget.take(2 * band.size):
+                            continue  # a smaller band may still fit
+                        # zxing-cpp's try_invert does not cover 1-D symbols: light bars on a
+                        # dark screen (dark mode) are read from the inverted crop
+                        found = decoder.decode(band) or decoder.decode(cv2.bitwise_not(band))
+                        if found:
+                            return [_placed(d, region) for d in found]
         if self._angles is not None and budget.take(gray.size):
             return self.primary.decode(rotate_frame(gray, next(self._angles)))
         return []
@@ -283,6 +352,17 @@ class _Budget:
             return False
         self.left -= pixels
         return True
+
+
+def _same(a: Region, b: Region) -> bool:
+    """Whether two regions are one: a's centre inside b (half its size around its centre,
+    in b's own axes) and their bars within 10 degrees of each other."""
+    turn = abs((a.angle_deg - b.angle_deg + 90) % 180 - 90)
+    rad = math.radians(b.angle_deg)
+    dx, dy = a.center[0] - b.center[0], a.center[1] - b.center[1]
+    along = abs(dx * math.cos(rad) + dy * math.sin(rad))
+    across = abs(-dx * math.sin(rad) + dy * math.cos(rad))
+    return turn < 10 and along <= b.size[0] / 2 and across <= b.size[1] / 2
 
 
 def _moved(read: Decoded, left: int, top: int) -> Decoded:

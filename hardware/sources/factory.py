@@ -78,7 +78,8 @@ def open_source(spec: str, *, decoder: str = "zxing", code_filter: CodeFilter | 
         from hardware.camera_loop import CameraSource
         from hardware.decoders import make_decoder
 
-        frames = make_decoder(decoder, rescue=rescue)
+        # the acceptor's filter: a read it would refuse does not end the decoder cascade
+        frames = make_decoder(decoder, rescue=rescue, code_filter=acceptor.code_filter)
         if kind == "synthetic":
             if arg:
                 raise _bad(spec, "synthetic takes no argument")

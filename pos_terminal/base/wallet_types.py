@@ -30,6 +30,9 @@ class WalletOutcome(StrEnum):
     NOT_FOUND = "not_found"  # the provider has no record of it (yet)
     REFUSED_REQUEST = "refused_request"  # a status query itself was refused: says nothing
     UNKNOWN = "unknown"  # a send's failure after which the charge may still have happened
+    #: the provider holds the money and waits for the terminal to capture or cancel it (a
+    #: two-step payment): not paid yet, and never "not paid" (checkout/two_step.py)
+    AUTHORISED = "authorised"
 
 
 @dataclass(frozen=True)

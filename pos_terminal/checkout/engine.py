@@ -24,8 +24,8 @@ from pos_terminal.base.wallet_errors import (
     ServiceRefused,
     UnreadableAnswer,
 )
-from pos_terminal.base.wallet_types import Item, Order, PreparedCharge
-from pos_terminal.checkout import gateway, late_charges, outcomes, recovery, refunds
+from pos_terminal.base.wallet_types import Item, Order, PreparedCharge, WalletOutcome
+from pos_terminal.checkout import gateway, late_charges, outcomes, recovery, refunds, two_step
 from pos_terminal.checkout.answer_checks import other_order
 from pos_terminal.checkout.errors import AnswerNotRecorded, CodeRefused, Stopped, mark_intent
 from pos_terminal.checkout.hooks import pause_point
@@ -315,13 +315,16 @@ class Checkout:
             raise
         pause_point("after_answer")
         try:
-            return self._record_answer(app_trans_id, lambda: outcomes.apply_payment_result(
+            view = self._record_answer(app_trans_id, lambda: outcomes.apply_payment_result(
                 j, view, result, from_query=False,
                 not_found_grace_s=self._cfg.not_found_grace_s, release=True,
             ))
         finally:
             with suppress(JournalError):  # a no-op once the answer's commit released it
                 j.release(app_trans_id)
+        if result.outcome is WalletOutcome.AUTHORISED:
+            return two_step.conclude(self, view)
+        return view
 
     @staticmethod
     def _record_answer(app_trans_id: str, commit: Callable[[], PaymentView]) -> PaymentView:
@@ -395,11 +398,15 @@ class Checkout:
             return outcomes.stay(self.journal, view, unexpected(exc))
         if view.is_final:
             after = outcomes.recheck_final(self.journal, view, result)
+            if result.outcome is WalletOutcome.AUTHORISED:
+                two_step.release_if_held(self, after)
         else:
             after = outcomes.apply_payment_result(
                 self.journal, view, result, from_query=True,
                 not_found_grace_s=self._cfg.not_found_grace_s,
             )
+            if result.outcome is WalletOutcome.AUTHORISED:
+                after = two_step.conclude(self, after)
         if view.state is S.SUCCEEDED:  # not a success of this query: a person may have decided
             return after
         return late_charges.settle(self, after)

@@ -16,7 +16,7 @@ from pos_terminal.base.wallet_errors import WalletError
 from pos_terminal.checkout import refunds
 from pos_terminal.checkout.errors import InvalidPayment
 from pos_terminal.checkout.hooks import pause_point
-from pos_terminal.checkout.ports import CheckoutContext, LateChargeJournal
+from pos_terminal.checkout.ports import CheckoutContext, HoldingWallet, LateChargeJournal
 from pos_terminal.journal import (
     AlreadyReturned,
     Answer,
@@ -55,12 +55,18 @@ def return_failed(amount: int, why: Reason | str) -> Reason:
 def abandon(co: CheckoutContext[LateChargeJournal], app_trans_id: str, *,
             cashier_id: str | None = None) -> PaymentView:
     """The cashier stops waiting for an open payment. Returns the row: still open (from now on
-    a success is a late charge), or already settled (its verdict came first: show it)."""
+    a success is a late charge), or already settled (its verdict came first: show it).
+
+    With a wallet that holds money (two-step), the payment is asked about once at once: if its
+    money is held, it is cancelled now and goes back to the customer (checkout/two_step.py)."""
     try:
-        return co.journal.apply(app_trans_id, E.ABANDONED, message=gave_up(
+        view = co.journal.apply(app_trans_id, E.ABANDONED, message=gave_up(
             returns_automatically(co), app_trans_id), cashier_id=cashier_id)
     except IllegalTransition:  # settled (its verdict came first: show it), or abandoned already
         return co.journal.get(app_trans_id)
+    if isinstance(co.client, HoldingWallet) and app_trans_id not in co.rows_in_flight():
+        return co.query_once(view)
+    return view
 
 
 def _flag(co: CheckoutContext[LateChargeJournal], view: PaymentView,

@@ -139,6 +139,9 @@ def apply_payment_result(
     if meaning is WalletOutcome.PAID:
         return _settle(journal, view, E.PAID, message=result.why,
                        result=result, poll=from_query, release=release)
+    if meaning is WalletOutcome.AUTHORISED:  # held: the caller captures or voids it (two_step)
+        return _settle(journal, view, E.AUTHORISED, message=result.why, result=result,
+                       poll=from_query, release=release)
     if meaning is WalletOutcome.PROCESSING:
         if result.duplicate:
             return _settle(

@@ -162,7 +162,7 @@ def follow_refund(
 def query_refund_once(co: CheckoutContext[RefundJournal], view: RefundView) -> RefundView:
     try:
         co.count_request()
-        result = co.client.query_refund(view.m_refund_id)
+        result = co.client.query_refund(view.m_refund_id, view.app_trans_id)
     except (NoAnswer, NotSent, UnreadableAnswer, ServiceRefused) as exc:
         return outcomes.refund_pending(co.journal, view, _no_answer(exc.why))
     except Exception as exc:

@@ -117,9 +117,10 @@ def authorise(settings: Settings, *, action: str, supervisor_id: str | None, pin
                              action=_(action)), err=True)
             return None
         if supervisor_id is None:
-            _fail(_("to {action} a supervisor must authorise: add --supervisor ID and the "
+            _fail(_("to {action} a supervisor must authorise: add {option} ID and the "
                     "supervisor's PIN (typed when asked, or on stdin with --pin-stdin). Nothing "
-                    "was sent.").format(action=_(action)), as_json=as_json)
+                    "was sent.").format(action=_(action), option=_supervisor_option()),
+                  as_json=as_json)
         pin = pins.read(_("Supervisor PIN: "))
         try:
             return supervisor_authority(book, supervisor_id, pin)
@@ -127,6 +128,17 @@ def authorise(settings: Settings, *, action: str, supervisor_id: str | None, pin
             nothing = _("Nothing was sent.")
             _fail(exc.message if exc.message.endswith(nothing) else f"{exc.message} {nothing}",
                   as_json=as_json)
+
+
+def _supervisor_option() -> str:
+    """The option of the command running that names the supervisor (`--supervisor`, or `--by`
+    where `--supervisor` says the new cashier is one): a hint names the option that exists."""
+    context = click.get_current_context(silent=True)
+    if context is not None:
+        for param in context.command.params:
+            if param.name == "supervisor_id" and param.opts:
+                return str(param.opts[0])
+    return "--supervisor"
 
 
 def signed_cashier(settings: Settings, cashier_id: str, pins: PinReader | None) -> Cashier:

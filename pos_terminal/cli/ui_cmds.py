@@ -4,7 +4,6 @@ camera; `headless`: the line protocol for a counter with no screen."""
 from __future__ import annotations
 
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,10 +16,14 @@ from pos_terminal.cli.common import LANGUAGE_META, fail, load_settings_or_exit
 from pos_terminal.config import Settings
 from pos_terminal.counter import missing_device, source_factory
 
+DEMO_FOLDER = Path("~/pos-terminal-demo")
+DEMO_SHOP = "Cửa hàng Demo"
+DEMO_SHOP_ADDRESS = "1 Đồng Khởi, Quận 1, TP.HCM"
+
 if TYPE_CHECKING:
     from hardware import ScanSource
     from pos_terminal.api.server import ApiServer
-    from pos_terminal.counter import Counter
+    from pos_terminal.counter import Counter, SignedIn
 
 
 def scanner_unusable(spec: str, problem: Reason) -> str:
@@ -104,13 +107,20 @@ def serve_beside(counter: Counter) -> ApiServer:
                    "network open its wallet page (the URL is printed).")
 @click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
               help="Port of the in-process emulator (0: a free one).")
+@click.option("--folder", type=click.Path(file_okay=False, path_type=Path),
+              default=DEMO_FOLDER, show_default=True,
+              help="Where each demo run keeps its journal, CSV exports and printed slips (a "
+                   "folder of its own per run, kept after the demo).")
 @click.pass_context
-def demo_command(ctx: click.Context, camera: int | None, host: str, port: int) -> None:
-    """The emulator and the UI together: a full payment by keyboard alone.
+def demo_command(ctx: click.Context, camera: int | None, host: str, port: int,
+                 folder: Path) -> None:
+    """The emulator and the UI together: a cashier's whole day by keyboard alone.
 
-    Type an amount and press Enter: a moment later the synthetic camera holds up the chosen
-    wallet's payment code (F9 on the sale screen, or 1-4 on the pay screen, chooses the wallet:
-    pays at once, slow processing, declined, insufficient balance).
+    It opens on the Sale screen signed in as the demo cashier. Type an amount and press Enter:
+    a moment later the synthetic camera holds up the chosen wallet's payment code (F9 on the
+    sale screen, or 1-4 on the pay screen, chooses the wallet: pays at once, slow processing,
+    declined, insufficient balance). F12 closes the shift; the sign-in screen names the demo
+    cashier's and supervisor's ids and PINs. The printer saves each slip as a picture.
     """
     settings = load_settings_or_exit(ctx)
     if ctx.meta.get(LANGUAGE_META) is None and locale_language() is None:
@@ -126,35 +136,73 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int) -
     except OSError as exc:
         fail(_("the emulator could not start on {address}: {error}").format(
             address=f"{host}:{port}", error=exc.strerror or exc))
-    with emulator, tempfile.TemporaryDirectory(prefix="pos-terminal-demo-") as tmp:
+    run = demo_run_folder(folder)
+    with emulator:
         demo_settings = settings.replace_service(
             base_url=emulator.base_url, gateway_url=emulator.gateway_url,
             environment="emulator")
         demo_settings = demo_settings.replace_section(
-            "terminal", journal=Path(tmp) / "journal.sqlite3")
+            "terminal", journal=run / "journal.sqlite3")
+        demo_settings = demo_settings.replace_section(
+            "printer", target=f"file:{run / 'printer.escpos'}", pictures=str(run / "slips"),
+            auto=False, copies=1)
+        if not demo_settings.shop.name:
+            demo_settings = demo_settings.replace_section(
+                "shop", name=DEMO_SHOP, address=DEMO_SHOP_ADDRESS)
         if camera is None:
             from hardware import SyntheticSource
 
             synthetic = source_factory(demo_settings, "synthetic")()
             assert isinstance(synthetic, SyntheticSource)
             demo = DemoController(emulator.base_url, synthetic.show,
-                                  control_token=emulator.control_token)
+                                  control_token=emulator.control_token, folder=run)
             factory: Callable[[], ScanSource | None] = lambda: synthetic  # noqa: E731
         else:
             demo = DemoController(emulator.base_url, None,
-                                  control_token=emulator.control_token)
+                                  control_token=emulator.control_token, folder=run)
             factory = open_scanner(demo_settings, f"camera:{camera}")
             click.echo(_("Emulator wallet page: {url}  (open it on a phone or a second screen "
                          "and hold its code up to the camera)").format(
                              url=f"{emulator.public_url}/wallets"))
         counter = open_counter_or_exit(demo_settings)
         try:
-            PosApp(demo_settings, counter, factory, demo).run()
+            signed = demo_staff(counter)
+            PosApp(demo_settings, counter, factory, demo, signed_in=signed).run()
         finally:
             counter.close()
             demo.close()
-    if camera is not None:
-        click.echo(_("Demo finished; the demo journal was a temporary file and is gone."))
+    click.echo(_("Demo finished; its journal, CSV exports and printed slips are in {folder}")
+               .format(folder=run))
+
+
+def demo_run_folder(folder: Path) -> Path:
+    """A new folder for this run under `folder` (named for the time it started)."""
+    from pos_terminal.base.clock import now
+
+    base = folder.expanduser()
+    stamp = now().strftime("%Y-%m-%d_%H-%M-%S")
+    run = base / stamp
+    number = 1
+    while run.exists():
+        number += 1
+        run = base / f"{stamp}_{number}"
+    try:
+        run.mkdir(parents=True)
+    except OSError as exc:
+        fail(_("the demo cannot write its folder {folder}: {error}. Choose another with "
+               "--folder.").format(folder=run, error=exc.strerror or exc))
+    return run
+
+
+def demo_staff(counter: Counter) -> SignedIn:
+    """The demo's cashier and supervisor in its fresh journal; the cashier signed in (her
+    shift open), so the demo opens on the Sale screen."""
+    from pos_terminal.tui.demo import DEMO_CASHIER, DEMO_PEOPLE
+
+    book = counter.cashiers.book()
+    for person in DEMO_PEOPLE:
+        book.add(person.id, person.name, person.pin, supervisor=person.supervisor)
+    return counter.cashiers.sign_in(DEMO_CASHIER.id, DEMO_CASHIER.pin)
 
 
 @click.command("headless")

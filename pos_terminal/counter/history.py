@@ -96,13 +96,20 @@ class HistoryService:
 
     # ---------------------------------------------------------------- exports
     def export_csv(self, rows: Iterable[PaymentView], out: TextIO,
-                   headers: Callable[[str], str] = str) -> int:
-        """CSV of `rows`; `headers` names each column (e.g. in the cashier's language)."""
-        return write_csv(rows, out, [headers(c) for c in CSV_COLUMNS])
+                   headers: Callable[[str], str] = str,
+                   values: Callable[[str, object], object] | None = None) -> int:
+        """CSV of `rows`; `headers` names each column and `values` writes each cell (e.g. in
+        the cashier's language)."""
+        if values is None:
+            return write_csv(rows, out, [headers(c) for c in CSV_COLUMNS])
+        return write_csv(rows, out, [headers(c) for c in CSV_COLUMNS], values)
 
     def export_refunds_csv(self, rows: Iterable[RefundView], out: TextIO,
-                           headers: Callable[[str], str] = str) -> int:
-        return write_refunds_csv(rows, out, [headers(c) for c in REFUND_CSV_COLUMNS])
+                           headers: Callable[[str], str] = str,
+                           values: Callable[[str, object], object] | None = None) -> int:
+        if values is None:
+            return write_refunds_csv(rows, out, [headers(c) for c in REFUND_CSV_COLUMNS])
+        return write_refunds_csv(rows, out, [headers(c) for c in REFUND_CSV_COLUMNS], values)
 
     def export_json(self, rows: Iterable[PaymentView], out: TextIO) -> int:
         """{"payments": [...]}: each payment with its events and refunds."""

@@ -6,17 +6,23 @@ itself: a print is journaled beside its payment (journal/receipt_prints.py)."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pos_terminal.config import Settings
 from pos_terminal.counter.bus import EventBus
 from pos_terminal.counter.events import ReceiptPrinted, ReceiptPrinting
-from pos_terminal.counter.receipts import PrintOutcome, print_for_counter, print_slip
+from pos_terminal.counter.receipts import (
+    PrintOutcome,
+    print_for_counter,
+    print_slip,
+    slip_text,
+)
 from pos_terminal.journal import Journal
 
 if TYPE_CHECKING:
     from pos_terminal.receipts import Receipt
+    from pos_terminal.receipts.slips import Slip
 
 
 class ReceiptService:
@@ -41,9 +47,13 @@ class ReceiptService:
         self._bus.publish(ReceiptPrinted(outcome, payment))
         return outcome
 
-    def slip(self, slip_id: str, lines: Sequence[str]) -> PrintOutcome:
+    def slip(self, slip_id: str, slip: Slip) -> PrintOutcome:
         """Blocking, never raises: a slip of totals (shift settlement, X or Z report)."""
-        return print_slip(self._settings, slip_id, lines)
+        return print_slip(self._settings, slip_id, slip)
+
+    def slip_text(self, slip: Slip, width: int | None = None) -> tuple[str, ...]:
+        """The slip as printed (the shop's header; `[printer] width` unless `width`)."""
+        return slip_text(self._settings, slip, width)
 
     def lines(self, subject_id: str, language: str | None = None) -> Receipt:
         """The receipt of a settled payment or refund as lines (for the POS's own printer),

@@ -22,6 +22,8 @@ class ReportJournal(Protocol):
     def x_report(self) -> Report: ...
     def close_day(self, *, ledger: bool = ...) -> Report: ...
     def z_report(self, number: int) -> Report: ...
+    def z_numbers(self) -> list[int]: ...
+    def shift_report(self, shift_id: int) -> GroupTotals | None: ...
     def grouped_report(self, by: str, z_number: int | None = ...) -> list[GroupTotals]: ...
     def list_payments(
         self, *, since_ms: int | None = ..., until_ms: int | None = ...,
@@ -51,6 +53,11 @@ class ReportService:
         """A Z report written before (LookupError when there is none of that number)."""
         return self._journal.z_report(number)
 
+    def closed_days(self, limit: int = 400) -> list[Report]:
+        """The Z reports written so far, the newest first (at most `limit`)."""
+        numbers = self._journal.z_numbers()[-limit:]
+        return [self._journal.z_report(number) for number in reversed(numbers)]
+
     def grouped(self, by: str, z_number: int | None = None) -> list[GroupTotals]:
         """The totals of each cashier or shift (`by`), of the open day or of Z `z_number`."""
         return self._journal.grouped_report(by, z_number)
@@ -61,8 +68,7 @@ class ReportService:
         shift = self._open_shift_of(cashier_id)
         if shift is None:
             return None
-        totals = next((t for t in self._journal.grouped_report("shift")
-                       if t.key == str(shift.id)), None)
+        totals = self._journal.shift_report(shift.id)  # the whole shift, across a Z
         if totals is None:
             return None
         methods: MethodTotals = {}

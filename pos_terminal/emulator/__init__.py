@@ -5,11 +5,18 @@ foreground. See "The wallet-service emulator" in README.md.
 """
 
 from pos_terminal.emulator.faults import FaultRule, FaultSpecError, parse_rule
-from pos_terminal.emulator.server import EmulatorControl, RunningEmulator, serve, start_emulator
+from pos_terminal.emulator.server import (
+    FAULT_WALLET_IDS,
+    EmulatorControl,
+    RunningEmulator,
+    serve,
+    start_emulator,
+)
 from pos_terminal.emulator.service import EmulatorOptions
 from pos_terminal.emulator.state import WALLET_IDS, WALLETS
 
 __all__ = [
+    "FAULT_WALLET_IDS",
     "WALLETS",
     "WALLET_IDS",
     "EmulatorControl",

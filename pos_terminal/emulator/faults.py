@@ -138,8 +138,11 @@ def parse_rule(data: Mapping[str, Any], wallet_ids: tuple[str, ...]) -> FaultRul
     if status not in HTML_STATUSES:
         raise FaultSpecError(f"status must be one of {HTML_STATUSES}; got {status!r}")
     return_code = data.get("return_code", wire.RATE_LIMITED)
-    if not isinstance(return_code, int) or isinstance(return_code, bool) or return_code >= 1:
-        raise FaultSpecError(f"return_code must be a negative code; got {return_code!r}")
+    momo = endpoint in wire.MOMO_ENDPOINT_NAMES  # MoMo's result codes: any whole number
+    if not isinstance(return_code, int) or isinstance(return_code, bool) or (
+            return_code >= 1 and not momo):
+        raise FaultSpecError(f"return_code must be a negative code (any MoMo result code for a "
+                             f"momo_* endpoint); got {return_code!r}")
     interval_ms = data.get("interval_ms", 1000)
     if not isinstance(interval_ms, int) or isinstance(interval_ms, bool) or not (
             1 <= interval_ms <= 60_000):

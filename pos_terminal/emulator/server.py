@@ -32,10 +32,16 @@ from pos_terminal.emulator.faults import (
     parse_rule,
 )
 from pos_terminal.emulator.guard import Exposure
+from pos_terminal.emulator.momo import routes as momo_routes
+from pos_terminal.emulator.momo.customers import CUSTOMER_IDS as MOMO_CUSTOMER_IDS
+from pos_terminal.emulator.momo.service import MomoOptions, MomoService
 from pos_terminal.emulator.service import JSON, EmulatorOptions, Service
 from pos_terminal.emulator.state import WALLET_IDS, Books
 from pos_terminal.emulator.transport import read_fields
-from pos_terminal.emulator.verify import Form, Refused
+from pos_terminal.emulator.verify import Form, Refused, load_private_key
+
+#: What a fault rule may name as its wallet: the ZaloPay wallets and the MoMo customers.
+FAULT_WALLET_IDS = WALLET_IDS + MOMO_CUSTOMER_IDS
 
 _GARBAGE = b"\x00\xffnot json at all <<<\x1b[0m>>> \xfe\xfd"
 
@@ -43,9 +49,11 @@ _GARBAGE = b"\x00\xffnot json at all <<<\x1b[0m>>> \xfe\xfd"
 class EmulatorControl:
     """In-process helpers over the same state the control API serves."""
 
-    def __init__(self, service: Service, faults: FaultBook) -> None:
+    def __init__(self, service: Service, faults: FaultBook,
+                 momo: MomoService | None = None) -> None:
         self._service = service
         self._faults = faults
+        self.momo = momo
 
     @property
     def books(self) -> Books:
@@ -68,8 +76,13 @@ class EmulatorControl:
         """Expire an unpaid gateway order now; False if there is no such pending order."""
         return self.books.expire_gateway_order(app_trans_id)
 
+    def momo_code(self, customer_id: str) -> str:
+        """A fresh code of MoMo customer `customer_id` (emulator/momo/customers.py)."""
+        assert self.momo is not None
+        return self.momo.issue_code(customer_id)
+
     def add_fault(self, **rule: Any) -> FaultRule:
-        parsed = parse_rule(rule, WALLET_IDS)
+        parsed = parse_rule(rule, FAULT_WALLET_IDS)
         self._faults.add(parsed)
         return parsed
 
@@ -86,6 +99,8 @@ class EmulatorControl:
 
     def reset(self) -> None:
         self.books.reset()
+        if self.momo is not None:
+            self.momo.reset()
         self._service.callbacks.reset()
         self._faults.clear()
         for rule in self._service.options.faults:
@@ -213,7 +228,8 @@ def _origin(request: web.Request) -> str:
 
 # -- control API ---------------------------------------------------------------------------------
 def _control(request: web.Request) -> EmulatorControl:
-    return EmulatorControl(request.app[SERVICE_KEY], request.app[FAULTS_KEY])
+    return EmulatorControl(request.app[SERVICE_KEY], request.app[FAULTS_KEY],
+                           request.app[momo_routes.MOMO_KEY])
 
 
 async def _wallets(request: web.Request) -> web.Response:
@@ -251,8 +267,8 @@ async def _faults_post(request: web.Request) -> web.Response:
                                   f"UTF-8, each key once, no NaN ({exc.reason})"}, status=400)
     items = data if isinstance(data, list) else [data]
     try:
-        rules = [parse_rule(item, WALLET_IDS) if isinstance(item, dict) else parse_rule(
-            {"mode": None}, WALLET_IDS) for item in items]
+        rules = [parse_rule(item, FAULT_WALLET_IDS) if isinstance(item, dict) else parse_rule(
+            {"mode": None}, FAULT_WALLET_IDS) for item in items]
     except FaultSpecError as exc:
         return web.json_response({"error": str(exc)}, status=400)
     for rule in rules:
@@ -302,6 +318,9 @@ def build_app(options: EmulatorOptions, exposure: Exposure | None = None) -> web
     app.router.add_post("/_emulator/reset", _reset)
     app.router.add_get("/_emulator/callbacks", _callbacks)
     app.on_cleanup.append(_close_callbacks)
+    momo = MomoService(MomoOptions(processing_s=options.processing_s),
+                       load_private_key(options.private_key_pem))
+    momo_routes.add_routes(app, momo, faults)
     pages.add_routes(app)
     return app
 
@@ -331,7 +350,8 @@ class RunningEmulator:
             raise self._error
         if not self._ready.is_set():
             raise RuntimeError("the emulator did not start within 30 s")
-        self.control = EmulatorControl(app[SERVICE_KEY], app[FAULTS_KEY])
+        self.control = EmulatorControl(app[SERVICE_KEY], app[FAULTS_KEY],
+                                       app[momo_routes.MOMO_KEY])
 
     def _run(self) -> None:
         asyncio.set_event_loop(self._loop)

@@ -73,7 +73,10 @@ ENDPOINTS: dict[str, tuple[str, Generation | None]] = {
     "/v001/tpe/getpartialrefundstatus": ("query_refund", "v001"),
     "/api/getlistmerchantbanks": ("banks", None),
 }
-ENDPOINT_NAMES = ("quick_pay", "query", "banks", "create", "refund", "query_refund")
+#: MoMo's calls (emulator/momo/routes.py), named for faults and request counts.
+MOMO_ENDPOINT_NAMES = ("momo_pay", "momo_query", "momo_refund", "momo_confirm")
+ENDPOINT_NAMES = ("quick_pay", "query", "banks", "create", "refund", "query_refund",
+                  *MOMO_ENDPOINT_NAMES)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from pos_terminal.journal.reports import (
     Report,
     compute_report,
     grouped_report,
+    shift_totals,
     stored_z_report,
 )
 from pos_terminal.journal.upkeep import Upkeep
@@ -45,6 +46,15 @@ class DayReports(Upkeep):
             names = {str(r[0]): str(r[1]) for r in
                      conn.execute("SELECT id, name FROM cashiers").fetchall()}
             return grouped_report(conn, by=by, z_number=z_number, names=names)
+
+        return self._reading(read)
+
+    def shift_report(self, shift_id: int) -> GroupTotals | None:
+        """The totals of one shift from its sign-in to its sign-out, across Z reports."""
+        def read(conn: sqlite3.Connection) -> GroupTotals | None:
+            names = {str(r[0]): str(r[1]) for r in
+                     conn.execute("SELECT id, name FROM cashiers").fetchall()}
+            return shift_totals(conn, shift_id, names)
 
         return self._reading(read)
 

@@ -51,10 +51,19 @@ def _header(headers: Sequence[str], columns: Sequence[str]) -> Sequence[str]:
     return headers
 
 
+#: a cell's value as a person reads it: (column, value) -> what is written
+Values = Callable[[str, object], object]
+
+
+def _as_is(_column: str, value: object) -> object:
+    return value
+
+
 def write_csv(payments: Iterable[PaymentView], out: TextIO,
-              headers: Sequence[str] = CSV_COLUMNS) -> int:
+              headers: Sequence[str] = CSV_COLUMNS, values: Values = _as_is) -> int:
     """`headers`: the first line's names, one per column of CSV_COLUMNS (a person's export
-    names them in their language; the column names are for programs). Returns the rows
+    names them in their language; the column names are for programs); `values` the cells (a
+    person's export has states and methods in words of their language). Returns the rows
     written."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(_header(headers, CSV_COLUMNS))
@@ -62,31 +71,33 @@ def write_csv(payments: Iterable[PaymentView], out: TextIO,
     for p in payments:
         count += 1
         # every text cell cleaned of escape sequences and never a spreadsheet formula
-        writer.writerow(csv_cell(cell) for cell in [
+        writer.writerow(csv_cell(values(column, cell)) for column, cell in zip(CSV_COLUMNS, [
             p.app_trans_id, format_stamp(p.created_ms), p.state.value, p.amount, p.refunded_amount,
             p.kind, p.description, "" if p.return_code is None else p.return_code,
             "" if p.sub_return_code is None else p.sub_return_code, p.message, p.service_message,
             p.zp_trans_id or "", p.code_last4 or "", int(p.needs_review),
             "" if p.z_number is None else p.z_number, p.created_ms, p.updated_ms,
             p.cashier_id or "", _items(p.items_json), int(p.late), int(p.abandoned),
-        ])
+        ], strict=True))
     return count
 
 
 def write_refunds_csv(refunds: Iterable[RefundView], out: TextIO,
-                      headers: Sequence[str] = REFUND_CSV_COLUMNS) -> int:
+                      headers: Sequence[str] = REFUND_CSV_COLUMNS,
+                      values: Values = _as_is) -> int:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(_header(headers, REFUND_CSV_COLUMNS))
     count = 0
     for r in refunds:
         count += 1
-        writer.writerow(csv_cell(cell) for cell in [
-            r.m_refund_id, r.app_trans_id, format_stamp(r.created_ms), r.state.value, r.amount,
+        writer.writerow(csv_cell(values(column, cell)) for column, cell in zip(
+            REFUND_CSV_COLUMNS, [
+                r.m_refund_id, r.app_trans_id, format_stamp(r.created_ms), r.state.value, r.amount,
             int(r.auto), r.description, "" if r.return_code is None else r.return_code,
             "" if r.sub_return_code is None else r.sub_return_code, r.message,
             r.service_message, r.refund_id or "", r.cashier_id or "", int(r.needs_review),
             "" if r.z_number is None else r.z_number, r.created_ms, r.updated_ms,
-        ])
+        ], strict=True))
     return count
 
 

@@ -58,6 +58,11 @@ _BY_THEIR_OWN_WRITE: dict[PaymentEvent | RefundEvent, tuple[str, str]] = {
 }
 
 
+#: Events recorded as an event even when the row keeps its state: a two-step payment's hold,
+#: and the capture or cancel recorded before it is sent (checkout/two_step.py).
+_ON_THE_RECORD = frozenset({E.AUTHORISED, E.CAPTURE_SENT, E.VOID_SENT})
+
+
 class Refused(IllegalTransition):
     """The table has the move but its guard does not hold: ``guard`` names it, ``detail`` says
     how (for "quiet": "owner_live", its sender still runs, or "grace", not quiet long enough)."""
@@ -157,10 +162,11 @@ class StateMachine(PaymentRows, RefundRows):
                 app_trans_id, message=message, return_code=got.return_code,
                 sub_return_code=got.sub_return_code, service_message=got.service_message,
                 zp_trans_id=got.wallet_id)
+        record = event in _ON_THE_RECORD
         if answer is None:
             return self.transition(app_trans_id, move.target, message=message,
                                    count_poll=count_poll, release=release,
-                                   allowed_from=sources_of(event))
+                                   allowed_from=sources_of(event), record=record)
         return self.transition(
             app_trans_id, move.target, message=message, return_code=answer.return_code,
             sub_return_code=answer.sub_return_code, service_message=answer.service_message,
@@ -168,7 +174,7 @@ class StateMachine(PaymentRows, RefundRows):
             order_url=_UNSET if answer.order_url is None else answer.order_url,
             qr_code=_UNSET if answer.qr_code is None else answer.qr_code,
             count_poll=count_poll, release=release,
-            allowed_from=sources_of(event))
+            allowed_from=sources_of(event), record=record)
 
     def _apply_refund(self, subject: RefundView, event: RefundEvent, answer: Answer | None, *,
                       message: Reason | str, release: bool, grace_s: float) -> RefundView:

@@ -303,10 +303,12 @@ class PaymentRows(LeaseRows):
         count_poll: bool = False,
         allowed_from: Collection[PaymentState] | None = None,
         release: bool = False,
+        record: bool = False,
     ) -> PaymentView:
         """Move a payment to `to_state` with its event, or refresh it when already there.
 
-        Staying in the same state updates the row (codes, message, poll count) without an event.
+        Staying in the same state updates the row (codes, message, poll count) without an event,
+        unless `record` (a step that must be on the record: a capture about to be sent).
         A move the state machine forbids raises IllegalTransition and changes nothing.
         """
         with self._tx() as conn:
@@ -315,13 +317,14 @@ class PaymentRows(LeaseRows):
                 sub_return_code=sub_return_code, service_message=service_message,
                 zp_trans_id=zp_trans_id, order_url=order_url, qr_code=qr_code,
                 count_poll=count_poll, allowed_from=allowed_from, release=release,
+                record=record,
             )
 
     def _transition_in(
         self, conn: sqlite3.Connection, app_trans_id: str, to_state: PaymentState, *,
         message: Reason | str, return_code: Any, sub_return_code: Any, service_message: Any,
         zp_trans_id: Any, order_url: Any, qr_code: Any, count_poll: bool,
-        allowed_from: Collection[PaymentState] | None, release: bool,
+        allowed_from: Collection[PaymentState] | None, release: bool, record: bool = False,
     ) -> PaymentView:
         t = self._clock()
         current = self._get_in(conn, app_trans_id)
@@ -355,7 +358,7 @@ class PaymentRows(LeaseRows):
         )
         if release:
             self._release_in(conn, "payments", "app_trans_id", app_trans_id)
-        if moving:
+        if moving or record:
             self._append_event(
                 conn, app_trans_id=app_trans_id, time_ms=t, kind="transition",
                 from_state=current.state.value, to_state=to_state.value,

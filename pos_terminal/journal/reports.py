@@ -239,6 +239,23 @@ def grouped_report(conn: sqlite3.Connection, *, by: str, z_number: int | None,
     return out
 
 
+def shift_totals(conn: sqlite3.Connection, shift_id: int,
+                 names: dict[str, str]) -> GroupTotals | None:
+    """The totals of one shift, whole: every row of its cashier from its sign-in to its
+    sign-out, in whatever Z reports they are (a day closed in the middle of a shift does not
+    empty the cashier's settlement). None for no such shift."""
+    row = conn.execute("SELECT cashier_id, opened_ms, closed_ms FROM shifts WHERE id=?",
+                       (shift_id,)).fetchone()
+    if row is None:
+        return None
+    cid, opened, closed = row
+    clause = "created_ms >= ? AND (? IS NULL OR created_ms <= ?) AND +cashier_id = ?"
+    totals = _totals(conn, clause, (opened, closed, closed, cid))
+    return GroupTotals(by="shift", key=str(shift_id), cashier_id=cid,
+                       cashier_name=names.get(cid, ""), opened_ms=opened, closed_ms=closed,
+                       **totals)
+
+
 def _shifts_of(conn: sqlite3.Connection, z_clause: str,
                z_args: tuple[Any, ...]) -> list[tuple[int, str, int, int | None]]:
     """The shifts that may hold rows of the open day or of one Z report: open ones, and those

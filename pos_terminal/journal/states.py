@@ -64,6 +64,11 @@ class PaymentEvent(StrEnum):
     OVERRIDE_PAID = "override_paid"
     OVERRIDE_FAILED = "override_failed"
     REFUNDED_IN_FULL = "refunded_in_full"
+    AUTHORISED = "authorised"
+    CAPTURE_SENT = "capture_sent"
+    CAPTURED = "captured"
+    VOID_SENT = "void_sent"
+    VOIDED = "voided"
 
 
 class RefundEvent(StrEnum):
@@ -109,6 +114,14 @@ EVENTS: dict[PaymentEvent | RefundEvent, str] = {
                                   "merchant portal",
     PaymentEvent.REFUNDED_IN_FULL: "a refund completed the whole amount (written with that "
                                    "refund's `refund_done`)",
+    PaymentEvent.AUTHORISED: "two-step payment: the wallet holds the money and waits for the "
+                             "terminal to capture or cancel it (not paid yet)",
+    PaymentEvent.CAPTURE_SENT: "recorded before the terminal asks the wallet to take the held "
+                               "money (a capture is repeated safely: the same request each time)",
+    PaymentEvent.CAPTURED: "the wallet says the held money was taken: paid",
+    PaymentEvent.VOID_SENT: "recorded before the terminal asks the wallet to release the held "
+                            "money (the cashier gave up on the payment)",
+    PaymentEvent.VOIDED: "the wallet says the held money went back to the customer: not paid",
     RefundEvent.INTENT: "recorded before the refund is sent (the write that creates the row)",
     RefundEvent.PENDING: "an answer, or none, that leaves the refund in flight (processing, "
                          "lost, \"not found\" within the grace period, a query refused)",
@@ -220,6 +233,12 @@ PAYMENT_MOVES: tuple[PaymentMove, ...] = (
     *_each_pending(E.ABANDONED, sets=Flag.ABANDONED, guard="not_abandoned"),
     *_each_pending(E.OVERRIDE_PAID, target=S.SUCCEEDED, guard="by_a_person"),
     *_each_pending(E.OVERRIDE_FAILED, target=S.FAILED, guard="by_a_person"),
+    # two-step payments (checkout/two_step.py): held, then captured or voided
+    *_each_pending(E.AUTHORISED, target=S.PROCESSING),
+    Move(S.PROCESSING, E.CAPTURE_SENT, S.PROCESSING),
+    Move(S.PROCESSING, E.VOID_SENT, S.PROCESSING),
+    *_each_pending(E.CAPTURED, target=S.SUCCEEDED),
+    *_each_pending(E.VOIDED, target=S.FAILED),
     Move(S.SUCCEEDED, E.REFUNDED_IN_FULL, S.REFUNDED, guard="whole_amount", clears=REVIEW),
     Move(S.SUCCEEDED, E.LATE_REVIEW, S.SUCCEEDED, REVIEW, guard="charged_late"),
     Move(S.SUCCEEDED, E.OVERRIDE_PAID, S.SUCCEEDED, guard="left_for_review", clears=REVIEW),

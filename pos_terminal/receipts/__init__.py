@@ -3,9 +3,10 @@
 from pos_terminal.receipts.content import NoReceipt, Receipt, Shop, payment_receipt, refund_receipt
 from pos_terminal.receipts.labels import ENGLISH, LABELS, VIETNAMESE, ReceiptLabels
 from pos_terminal.receipts.printing import ReceiptFontMissing, encode_cp1258, to_escpos
+from pos_terminal.receipts.slips import RULE, Slip, SlipLine, slip_lines
 
 __all__ = [
-    "ENGLISH", "LABELS", "VIETNAMESE", "NoReceipt", "Receipt", "ReceiptFontMissing",
-    "ReceiptLabels", "Shop", "encode_cp1258", "payment_receipt",
-    "refund_receipt", "to_escpos",
+    "ENGLISH", "LABELS", "RULE", "VIETNAMESE", "NoReceipt", "Receipt", "ReceiptFontMissing",
+    "ReceiptLabels", "Shop", "Slip", "SlipLine", "encode_cp1258", "payment_receipt",
+    "refund_receipt", "slip_lines", "to_escpos",
 ]

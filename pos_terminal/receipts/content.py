@@ -9,7 +9,7 @@ import json
 import textwrap
 from dataclasses import dataclass, replace
 
-from pos_terminal.base.clock import format_stamp
+from pos_terminal.base.clock import format_datetime
 from pos_terminal.base.errors import PosError
 from pos_terminal.base.money import format_vnd
 from pos_terminal.base.reasons import Reason
@@ -63,22 +63,27 @@ class _Lines:
         if len(value) <= room:
             self.out.append(label + value.rjust(self.width - len(label)))
             return
-        self.out.append(label)
+        self.out += textwrap.wrap(label, self.width, break_long_words=True) or [""]
         for part in textwrap.wrap(value, self.width, break_long_words=True) or [""]:
             self.out.append(part.rjust(self.width))
 
 
-def _header(lines: _Lines, shop: Shop, labels: ReceiptLabels, title: str, reprint: bool,
-            terminal_id: str, cashier: str | None, time_ms: int, *,
-            authorised_by: str | None = None) -> None:
+def shop_header(lines: _Lines, shop: Shop, tax_id_label: str = "MST") -> None:
+    """The shop's name, address and tax id centred, then a rule (nothing when none is set)."""
     if shop.name:
         lines.center(shop.name)
     if shop.address:
         lines.center(shop.address)
     if shop.tax_id:
-        lines.center(f"{labels.tax_id}: {shop.tax_id}")
+        lines.center(f"{tax_id_label}: {shop.tax_id}")
     if shop.name or shop.address or shop.tax_id:
         lines.rule()
+
+
+def _header(lines: _Lines, shop: Shop, labels: ReceiptLabels, title: str, reprint: bool,
+            terminal_id: str, cashier: str | None, time_ms: int, *,
+            authorised_by: str | None = None) -> None:
+    shop_header(lines, shop, labels.tax_id)
     lines.center(title)
     if reprint:
         lines.center(labels.reprint)
@@ -86,7 +91,7 @@ def _header(lines: _Lines, shop: Shop, labels: ReceiptLabels, title: str, reprin
     lines.pair(labels.cashier, cashier or labels.no_cashier)
     if authorised_by:
         lines.pair(labels.authorised_by, authorised_by)
-    lines.pair(labels.time, format_stamp(time_ms))
+    lines.pair(labels.time, format_datetime(time_ms))  # day first, as the screens say it
     lines.rule()
 
 
@@ -94,14 +99,17 @@ def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**63
 
 
-def _items(lines: _Lines, payment: PaymentView) -> None:
+def _items(lines: _Lines, payment: PaymentView, labels: ReceiptLabels) -> None:
     try:
         items = json.loads(payment.items_json)
     except ValueError:
         items = []
     if not isinstance(items, list) or not items:
-        text = payment.description or payment.app_trans_id
-        lines.pair(text[: max(1, lines.width - 14)], format_vnd(payment.amount))
+        # the description, wrapped; none: "Payment" (the order id has its own line below)
+        for part in textwrap.wrap(clean(payment.description), lines.width)[:-1]:
+            lines.out.append(part)
+        last = (textwrap.wrap(clean(payment.description), lines.width) or [labels.payment])[-1]
+        lines.pair(last, format_vnd(payment.amount))
         return
     for item in items:
         if not isinstance(item, dict):
@@ -126,7 +134,7 @@ def payment_receipt(payment: PaymentView, *, shop: Shop, terminal_id: str,
     lines = _Lines(width)
     _header(lines, shop, labels, labels.sale_title, reprint, terminal_id, cashier,
             payment.created_ms)
-    _items(lines, payment)
+    _items(lines, payment, labels)
     lines.rule()
     lines.pair(labels.total, format_vnd(payment.amount))
     lines.pair(labels.method, labels.method_gateway if payment.kind == "gateway"

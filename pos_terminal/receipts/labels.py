@@ -31,6 +31,7 @@ class ReceiptLabels:
     copies: tuple[str, str]  # `[printer] copies = 2`: the customer's, then the shop's
     customer_signature: str
     cashier_signature: str
+    payment: str  # the item line of a sale with no items and no description
 
 
 ENGLISH = ReceiptLabels(
@@ -58,6 +59,7 @@ ENGLISH = ReceiptLabels(
     copies=("Copy 1: customer", "Copy 2: merchant"),
     customer_signature="Customer's signature",
     cashier_signature="Cashier's signature",
+    payment="Payment",
 )
 
 VIETNAMESE = ReceiptLabels(
@@ -85,6 +87,7 @@ VIETNAMESE = ReceiptLabels(
     copies=("Liên 1: giao khách hàng", "Liên 2: lưu tại cửa hàng"),
     customer_signature="Chữ ký khách hàng",
     cashier_signature="Chữ ký thu ngân",
+    payment="Thanh toán",
 )
 
 LABELS: dict[str, ReceiptLabels] = {"en": ENGLISH, "vi": VIETNAMESE}

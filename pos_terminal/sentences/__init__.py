@@ -137,8 +137,9 @@ from pos_terminal.sentences import (  # noqa: E402
     refusals,
     scanning,
     wallet_codes,
+    wallets,
 )
 
 __all__ = ["Reason", "by_front_end", "front_end", "keeps_checking", "known_codes", "moves",
            "payments", "printing", "refusals", "register", "render", "scanning", "use_front_end",
-           "wallet_codes"]
+           "wallet_codes", "wallets"]

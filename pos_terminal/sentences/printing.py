@@ -60,6 +60,9 @@ register({
     "receipt.printed": N_("Receipt printed on {target}."),
     "receipt.reprinted": N_("Reprint of the receipt printed on {target}."),
     "slip.printed": N_("Printed on {target}."),
+    "receipt.printed_picture": N_("Receipt printed; its picture: {picture}"),
+    "receipt.reprinted_picture": N_("Reprint of the receipt printed; its picture: {picture}"),
+    "slip.printed_picture": N_("Printed; its picture: {picture}"),
     "receipt.not_printed": N_("No receipt printed: {cause}"),
     # why not: the terminal's setting
     "printer.not_set_up": by_front_end(N_(

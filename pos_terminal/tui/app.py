@@ -50,6 +50,7 @@ from pos_terminal.tui.payments import PaymentController
 from pos_terminal.tui.printing import ReceiptDesk
 from pos_terminal.tui.scanning import ScannerDesk, SourceCode
 from pos_terminal.tui.screens.base import PosScreen
+from pos_terminal.tui.screens.modal import Dialog
 from pos_terminal.tui.shifts import Shifts
 from pos_terminal.tui.wedge import KeyWedge
 from pos_terminal.tui.widgets.header import StatusHeader
@@ -109,6 +110,7 @@ class PosApp(App[None]):
         demo: DemoController | None = None,
         *,
         background: bool = True,
+        signed_in: SignedIn | None = None,
     ) -> None:
         super().__init__()
         set_language(settings.terminal.language)
@@ -133,6 +135,7 @@ class PosApp(App[None]):
         # sign-in, the shift's totals, sign-out (tui/shifts.py)
         self.shifts = Shifts(self, lambda: self.counter, self.set_header,
                              self.payments.in_flight)
+        self.shifts.signed_in = signed_in  # signed in before the App started (the demo)
         # R / P / N and `[printer] auto`: which receipts print, how each went (tui/printing.py)
         self.receipts = ReceiptDesk(self, lambda: self.counter, lambda: self.cashier_id)
 
@@ -151,10 +154,13 @@ class PosApp(App[None]):
             self.refresh_pending()
 
     # ---- the language ---------------------------------------------------------------------
-    def _language_screen(self) -> PosScreen[Any] | None:
-        """The current screen when F8 may redraw it now (not while a payment is charged)."""
+    def _language_screen(self) -> PosScreen[Any] | Dialog[Any] | None:
+        """The current screen when F8 may redraw it now (not while a payment is charged); a
+        dialog always (the screen under it is drawn again when it comes back)."""
         screen = self.screen
         if isinstance(screen, PosScreen) and screen.can_switch_language():
+            return screen
+        if isinstance(screen, Dialog):
             return screen
         return None
 
@@ -347,9 +353,9 @@ class PosApp(App[None]):
             if getattr(self.screen, "asks_about_the_shift", False):
                 return  # the shift's question is already up: Y closes the terminal
             signed = self.signed_in
-            question = _("Close the terminal? {name}'s shift stays open (F12 closes it).")
             if signed is None or not self.shifts.ask_with_shift(
-                    question.format(name=signed.cashier.name),
+                    lambda: _("Close the terminal? {name}'s shift stays open (F12 closes "
+                              "it).").format(name=signed.cashier.name),
                     lambda yes: self.exit() if yes else None):
                 self.exit()
             return
@@ -362,7 +368,7 @@ class PosApp(App[None]):
                     self.counter.payments.abandon(run.view.app_trans_id)
                 self.exit()
 
-        dialog = ConfirmDialog(quit_question(run, self.counter))
+        dialog = ConfirmDialog(lambda: quit_question(run, self.counter))
         self._quit_question = (run, dialog)
         self.push_screen(dialog, answered)
 

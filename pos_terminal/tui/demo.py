@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import requests
 
@@ -28,13 +29,38 @@ DEMO_WALLETS = (
 )
 
 
+@dataclass(frozen=True)
+class DemoPerson:
+    id: str
+    name: str
+    pin: str
+    supervisor: bool = False
+
+
+#: Who works at the demo counter: the demo opens signed in as the cashier; F12 closes her shift
+#: and the sign-in screen names both (README, "The demo").
+DEMO_CASHIER = DemoPerson("lan", "Nguyễn Thị Lan", "1111")
+DEMO_SUPERVISOR = DemoPerson("minh", "Trần Văn Minh", "9999", supervisor=True)
+DEMO_PEOPLE = (DEMO_CASHIER, DEMO_SUPERVISOR)
+
+
+def demo_people_hint() -> str:
+    """The sign-in screen's line in a demo: the ids and PINs to type."""
+    return _("Demo: cashier {cashier} PIN {cashier_pin} · supervisor {supervisor} PIN "
+             "{supervisor_pin}").format(
+        cashier=DEMO_CASHIER.id, cashier_pin=DEMO_CASHIER.pin,
+        supervisor=DEMO_SUPERVISOR.id, supervisor_pin=DEMO_SUPERVISOR.pin)
+
+
 class DemoController:
     """`show` holds a code up to the synthetic camera (None takes it away); without it the demo
     runs with a real camera and the person holds up a phone showing `wallet_page_url`."""
 
     def __init__(self, emulator_url: str, show: Callable[[str | None], None] | None, *,
-                 show_after_s: float = 1.5, control_token: str | None = None) -> None:
+                 show_after_s: float = 1.5, control_token: str | None = None,
+                 folder: Path | None = None) -> None:
         self.emulator_url = emulator_url.rstrip("/")
+        self.folder = folder  # what the demo leaves behind: journal, CSV exports, slips
         self.show_after_s = show_after_s  # how long after the Pay screen opens
         self._show = show
         self.index = 0

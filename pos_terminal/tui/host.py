@@ -9,6 +9,7 @@ if TYPE_CHECKING:
     from pos_terminal.config import Settings
     from pos_terminal.counter import Counter, Scanner, SignedIn
     from pos_terminal.tui.demo import DemoController
+    from pos_terminal.tui.keys import KeyRouter
     from pos_terminal.tui.payments import PaymentController
     from pos_terminal.tui.printing import ReceiptDesk
 
@@ -41,3 +42,6 @@ class CounterHost(Protocol):
 
     @property
     def payments(self) -> PaymentController: ...
+
+    @property
+    def keys(self) -> KeyRouter: ...

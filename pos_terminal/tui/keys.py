@@ -7,7 +7,13 @@ it comes back). So a key that closes a screen (a digit on Result, Enter on a dia
 so before the next key is delivered, and the next key lands on whatever screen is on top then;
 a key is never delivered to a screen on its way out, nor to one that F8 is drawing again (it
 waits until the screen is whole, and the answer the screen got meanwhile applied), and never
-overtakes the one before it."""
+overtakes the one before it.
+
+A key that closes a Result hands the next sale to the Sale screen through two screens' answers
+(Result to Pay, Pay to Sale), each a message of its own: the Result is gone before Sale has its
+answer. Until Sale has taken it (`handover`, then `handed_over`), the keys after it wait, or a
+digit typed meanwhile would land in the amount that the answer then replaces (issue 32: `234567`
+became `24.567 ₫`)."""
 
 from __future__ import annotations
 
@@ -25,6 +31,7 @@ from pos_terminal.tui.wedge import KeyWedge
 
 SETTLE_POLL_S = 0.005
 SETTLE_MAX_S = 1.0  # a key lost with its screen is not waited for longer than this
+HANDOVER_MAX_S = 2.0  # an answer that never arrives holds the keys no longer than this
 
 
 class KeyDelivered(Message):
@@ -65,6 +72,23 @@ class KeyRouter:
         self._target: Widget | None = None
         self._pumping = False
         self.replaying: set[int] = set()  # ids of keys the router itself hands to the App
+        self._handover_until: float | None = None  # an answer on its way to a screen below
+
+    def handover(self) -> None:
+        """A screen closed with an answer for one below it: the keys after wait for it."""
+        self._handover_until = time.monotonic() + HANDOVER_MAX_S
+
+    def handed_over(self) -> None:
+        """The answer has been taken: the keys typed after it go on, to the screen on top."""
+        if self._handover_until is not None:
+            self._handover_until = None
+            self._app.call_later(self._pump)
+
+    def _waiting_for_answer(self) -> bool:
+        until = self._handover_until
+        if until is not None and time.monotonic() > until:
+            self._handover_until = until = None
+        return until is not None
 
     @property
     def quiet(self) -> bool:
@@ -119,7 +143,8 @@ class KeyRouter:
         self._pumping = True
         try:
             while self._ready and self._unsettled is None:
-                if self._hold():  # its widgets are being composed again: the key waits
+                # its widgets are being composed again, or its answer is on its way: the key waits
+                if self._hold() or self._waiting_for_answer():
                     if not self._held:
                         self._held = True
                         self._app.set_timer(SETTLE_POLL_S, self._unhold)

@@ -16,6 +16,7 @@ from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import _
 from pos_terminal.counter import Counter, SignedIn
 from pos_terminal.tui.cashier import no_supervisor_notice
+from pos_terminal.tui.screens.modal import Words
 
 #: The worker groups of money on its way: no sign-out meanwhile.
 BUSY_GROUPS = frozenset({"payment", "refund", "override"})
@@ -32,10 +33,14 @@ class Shifts:
         self._no_supervisor_said = False
 
     async def open_counter(self) -> None:
-        """Sign-in first once the journal has cashiers; without any, Sale as before."""
+        """Sign-in first once the journal has cashiers; without any, Sale as before. Someone
+        signed in already (the demo's cashier): Sale, in their name."""
         from pos_terminal.tui.screens.signin import SignInScreen
 
-        if self._counter().cashiers.book().any_active():
+        if self.signed_in is not None:
+            self._set_header(cashier=self.signed_in.cashier.name)
+            await self._to_sale(switch=False)
+        elif self._counter().cashiers.book().any_active():
             await self._app.push_screen(SignInScreen())
         else:
             await self._to_sale(switch=False)
@@ -76,11 +81,13 @@ class Shifts:
             if yes and self.signed_in is signed:
                 self._close(signed)
 
-        question = _("Close {name}'s shift and sign out?").format(name=signed.cashier.name)
+        def question() -> str:
+            return _("Close {name}'s shift and sign out?").format(name=signed.cashier.name)
+
         if not self.ask_with_shift(question, answered):
             self._close(signed)
 
-    def ask_with_shift(self, question: str, answered: Callable[[bool | None], None]) -> bool:
+    def ask_with_shift(self, question: Words, answered: Callable[[bool | None], None]) -> bool:
         """Ask `question` under the open shift's totals (screens/shift.py); False when nobody
         signed in has a shift open (nothing to ask)."""
         from pos_terminal.tui.screens.shift import ShiftDialog, ShiftTotals

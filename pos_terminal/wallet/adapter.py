@@ -116,7 +116,8 @@ class ZaloPayWallet:
     def refund(self, refund: Refund) -> RefundAnswer:
         return refund_answer(self.client.refund(self._refund_request(refund)), from_query=False)
 
-    def query_refund(self, refund_id: str) -> RefundAnswer:
+    def query_refund(self, refund_id: str, order_id: str) -> RefundAnswer:
+        """`order_id` (the payment's) is not needed: ZaloPay asks by the refund's own id."""
         return refund_answer(self.client.query_refund(refund_id), from_query=True)
 
     # --- hosted orders (the gateway) --------------------------------------------------------

@@ -3,6 +3,7 @@ shows the demo wallet's code, and the screen says PAID. Keyboard only, as a newc
 
 from __future__ import annotations
 
+import re
 import shlex
 import shutil
 import subprocess
@@ -57,9 +58,9 @@ class Tmux:
 
 
 @pytest.fixture
-def demo() -> Iterator[Tmux]:
+def demo(tmp_path: Path) -> Iterator[Tmux]:
     # English: without --language the demo follows the locale, Vietnamese when it names none
-    session = Tmux(cli_command("demo", "--language", "en"))
+    session = Tmux(cli_command("demo", "--language", "en", "--folder", str(tmp_path / "demo")))
     try:
         yield session
     finally:
@@ -93,6 +94,95 @@ def test_demo_takes_a_payment_by_keyboard_alone(demo: Tmux) -> None:
     screen = demo.wait_for("NOT PAID")
     assert "9.000 ₫" in screen
     demo.keys("C-q")
+
+
+def test_the_next_amount_typed_in_one_burst_on_the_result_keeps_every_digit(
+        demo: Tmux) -> None:
+    """Issue 32, item 4: `send-keys 234567` is one write, the keys less than 20 ms apart as a
+    keypad's rollover sends them; the next sale's amount has every digit."""
+    demo.wait_for("service ok")
+    for digit in "15000":
+        demo.keys(digit)
+        time.sleep(0.1)
+    demo.wait_for("15.000 ₫")
+    demo.keys("Enter")
+    demo.wait_for("PAID")
+    demo.keys("234567")
+    demo.wait_for("234.567 ₫")
+    demo.keys("Enter")
+    demo.wait_for("PAID")
+    demo.keys("98765")
+    screen = demo.wait_for("98.765 ₫")
+    assert "9.765 ₫" not in screen.replace("98.765 ₫", "")
+
+
+def test_the_cashiers_day_in_the_demo_alone(demo: Tmux, tmp_path: Path) -> None:
+    """Issue 32, item 10: the README's "A cashier's day" in `./pos demo` alone. It opens on Sale
+    signed in as the demo cashier; R prints (a picture of the slip named on screen); a refund
+    asks the demo supervisor's PIN; the CSV export and the slips stay after the demo; F12 closes
+    the shift and the sign-in screen names the demo's ids and PINs."""
+    screen = demo.wait_for("service ok")
+    assert "Nguyễn Thị Lan (F12 sign out)" in screen and "Amount (type digits" in screen
+    for digit in "50000":
+        demo.keys(digit)
+        time.sleep(0.1)
+    demo.wait_for("50.000 ₫")
+    demo.keys("Enter")
+    demo.wait_for("PAID")
+    demo.keys("r")
+    screen = demo.wait_for("its picture:")
+    [picture] = (tmp_path / "demo").glob("*/slips/0001-*.png")
+    assert picture.name in screen.replace("\n", "")
+    demo.keys("Enter")
+    demo.wait_for("Since the last Z: 1 payment")
+
+    demo.keys("F2")
+    demo.wait_for("cashier lan")
+    demo.keys("Enter")
+    demo.wait_for("f Refund")
+    demo.keys("f")
+    demo.wait_for("can be refunded")
+    demo.keys("Enter")
+    demo.wait_for("Y: yes, refund")
+    demo.keys("y")
+    demo.wait_for("Supervisor: Trần Văn Minh (minh)")
+    for digit in "9999":
+        demo.keys(digit)
+        time.sleep(0.1)
+    demo.keys("Enter")
+    demo.wait_for("50.000 ₫ refunded")
+    demo.keys("Escape")
+    demo.wait_for("e Export CSV")
+    demo.keys("e")
+    demo.wait_for("Exported 1 payment")
+
+    demo.keys("Escape")
+    demo.wait_for("Since the last Z")
+    demo.keys("F3")
+    demo.wait_for("X report (day still open)")
+    demo.keys("z")
+    demo.wait_for("Close the day with a Z report?")
+    demo.keys("y")
+    demo.wait_for("Z report #1 (day closed)")
+    demo.keys("p")
+    demo.wait_for("z-1.png")
+    demo.keys("Escape")
+    demo.wait_for("Since the last Z: 0 payments")
+
+    demo.keys("F12")
+    screen = demo.wait_for("SHIFT SETTLEMENT")
+    assert re.search(r"Net +0 ₫", screen), screen  # paid 50.000, refunded 50.000: across the Z
+    demo.keys("y")
+    screen = demo.wait_for("Sign in to take payments")
+    assert "Demo: cashier lan PIN 1111 · supervisor minh PIN 9999" in screen
+    demo.keys("C-q")
+    deadline = time.monotonic() + 30
+    while "Sign in" in demo.screen() and time.monotonic() < deadline:  # until the demo ended
+        time.sleep(0.2)
+    [run] = (tmp_path / "demo").iterdir()
+    assert [p.name for p in sorted(run.glob("*.csv"))] == [
+        "payments-" + run.name[:10] + ".csv", "refunds-" + run.name[:10] + ".csv"]
+    assert len(list(run.glob("slips/*.png"))) == 2
 
 
 def test_ui_with_a_usb_scanner_typing_into_the_terminal(config_file: Path,

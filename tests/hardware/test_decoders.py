@@ -214,12 +214,15 @@ def test_make_decoder_without_arguments_is_the_default_configurations_decoder(
     scanner = ScannerSettings()  # what a config file that says nothing about the scanner gives
     source = open_source(f"images:{tmp_path}", decoder=scanner.decoder, rescue=scanner.rescue)
     configured = source.decoder  # type: ignore[attr-defined]
-    default = make_decoder()
+    # the source hands the decoder its acceptor's code filter (the cascade's payment-code check)
+    default = make_decoder(code_filter=CodeFilter(scanner.code_alphabet, scanner.code_min_length,
+                                                  scanner.code_max_length))
     assert type(default) is type(configured)
     assert default.options() == configured.options()  # type: ignore[attr-defined]
     assert default.name == configured.name
     # and it is the tuned one: zxing-cpp with downscaling and rotation, then the rescue pass
-    primary_name, primary = default.options()["primary"]  # type: ignore[attr-defined]
+    rescue = default.options()["rescue"]  # type: ignore[attr-defined]
+    primary_name, primary = rescue["primary"]
     assert primary_name == "zxing"
     assert primary["try_downscale"] is True and primary["try_rotate"] is True
 

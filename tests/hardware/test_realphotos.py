@@ -31,6 +31,14 @@ CASES = [
      "Code 128 tilted 20 degrees: only the rescue's deskewed band reads it"),
     ("images/zxing/code128-2/01.webp", 45, "code128", "005-3379497200006",
      "Code 128 tilted 45 degrees"),
+    ("images/zxing/code128-1/3.png", 45, "code128", "102030405060708090",
+     "Code 128 with wide bars turned 45 degrees: its edges break into one region per group of "
+     "bars at the finder's finest scale; the coarse scale and the band across the frame"),
+    ("images/zxing/code128-2/09.webp", 45, "code128", "CNK8181G2C",
+     "Code 128 turned 45 degrees beside print: the bars' direction from the region alone, "
+     "not from its upright bounding box"),
+    ("images/zxing/qrcode-2/28.webp", 0, "qr", "http://www.webtech.co.jp/k/",
+     "zxing-cpp reads nothing; zbar does (the cascade)"),
 ]
 
 

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from hardware.printers import PrinterError, send
-from pos_terminal.base.clock import format_stamp
+from pos_terminal.base.clock import format_datetime
 from pos_terminal.cli import main
 from pos_terminal.config import Settings, load_settings
 from pos_terminal.counter import open_checkout
@@ -119,7 +119,7 @@ def test_text_receipt_exact_lines(settings: Settings, emulator: Any, tmp_path: P
         "RECEIPT".center(32).rstrip(),
         "Counter" + "counter1".rjust(25),
         "Cashier" + "-".rjust(25),
-        "Time" + format_stamp(view.created_ms).rjust(28),
+        "Time" + format_datetime(view.created_ms).rjust(28),
         "-" * 32,
         "Cà phê sữa đá",
         "  2 x 15.000 ₫" + "30.000 ₫".rjust(18),

@@ -47,12 +47,13 @@ async def test_not_paid_is_charged_again_with_one_key(make_app, key_clock, emula
 async def test_the_days_takings_are_on_the_sale_screen(make_app, key_clock, emulator) -> None:
     async with make_app().run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: text_of(pilot, "#sale-today") == (
-            "Today: 0 payments · 0 ₫"), what="no takings yet")
+            "Since the last Z: 0 payments · 0 ₫"), what="no takings yet")
         await charge(pilot, key_clock, emulator, "25000", "an")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
         await type_keys(pilot, key_clock, "enter")
+        after = "Since the last Z: 1 payment · 25.000 ₫"
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen)
-                         and text_of(pilot, "#sale-today") == "Today: 1 payment · 25.000 ₫",
+                         and text_of(pilot, "#sale-today") == after,
                          what="the takings after one sale")
 
 

@@ -141,7 +141,7 @@ async def test_x_report_on_a_fresh_day_says_no_payments_yet(make_app) -> None:
         await wait_until(pilot, lambda: "X report" in text_of(pilot, "#report-text"),
                          what="the X report")
         text = text_of(pilot, "#report-text")
-        assert "no payments yet today · as of " in text
+        assert "No payments yet, as of" in text
         assert "from -" not in text and " - to " not in text
         assert "0 ₫" in text
 

@@ -19,6 +19,14 @@ from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.line import Line, cell
 from pos_terminal.tui.widgets.table import MeasuredTable
 
+#: the payment channels in the cashier's words (the wallet's own names are English)
+CHANNELS = {36: N_("Visa/Master/JCB"), 37: N_("Bank account"), 38: N_("Wallet"),
+            39: N_("ATM card"), 41: N_("Visa/Master debit")}
+
+
+def channel_name(pmcid: int) -> str:
+    return _(CHANNELS[pmcid]) if pmcid in CHANNELS else pmc_name(pmcid)
+
 
 class BanksScreen(PosScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -66,6 +74,6 @@ class BanksScreen(PosScreen[None]):
                 total += 1
         state = self.query_one("#banks-state", Static)
         state.remove_class("error")
-        channels = " · ".join(f"{pmcid} {pmc_name(pmcid)}" for pmcid in banks.banks_by_pmcid)
+        channels = " · ".join(f"{pmcid} {channel_name(pmcid)}" for pmcid in banks.banks_by_pmcid)
         state.update(_("{count} banks in {channels} channels (Ch): {names}").format(
             count=total, channels=len(banks.banks_by_pmcid), names=channels))

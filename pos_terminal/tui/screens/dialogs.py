@@ -10,7 +10,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from pos_terminal.base.amounts import parse_refund_amount
@@ -19,6 +18,7 @@ from pos_terminal.base.money import format_vnd
 from pos_terminal.base.reasons import Reason
 from pos_terminal.counter.answers import state_label
 from pos_terminal.counter.types import PaymentState, PaymentView, RefundState, RefundView
+from pos_terminal.tui.screens.modal import Dialog, Words, said
 from pos_terminal.tui.widgets.line import Line
 
 
@@ -33,7 +33,7 @@ class OverrideRequestUi:
     reason: str
 
 
-class RefundDialog(ModalScreen[RefundRequestUi | None]):
+class RefundDialog(Dialog[RefundRequestUi | None]):
     """Type the amount (the rest of the payment by default), Enter, then Y to confirm."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -48,6 +48,7 @@ class RefundDialog(ModalScreen[RefundRequestUi | None]):
         self.in_flight = sum(r.amount for r in refunds if r.state is RefundState.REFUNDING)
         self.left = max(view.refundable_amount - self.in_flight, 0)
         self.pending_amount: int | None = None
+        self._restoring: str | None = None
 
     def compose(self) -> ComposeResult:
         left = self.left
@@ -67,9 +68,36 @@ class RefundDialog(ModalScreen[RefundRequestUi | None]):
             yield Input(value=str(left), restrict=r"[0-9]*", max_length=12, id="refund-amount")
             yield Line(_("Enter: check the amount · Esc: cancel"), id="refund-message")
 
+    def keep_state(self) -> tuple[str, int | None, bool]:
+        return (self.query_one("#refund-amount", Input).value, self.pending_amount,
+                self.query_one("#refund-amount", Input).has_focus)
+
+    def restore_state(self, state: tuple[str, int | None, bool]) -> None:
+        value, pending, focused = state
+        field = self.query_one("#refund-amount", Input)
+        if field.value != value:  # a Changed event comes for it: not a new amount
+            self._restoring = value
+            field.value = value
+        if pending is not None:  # the question was up: asked again, in the new language
+            self._ask(pending)
+        elif focused:
+            field.focus()
+
+    def _ask(self, amount: int) -> None:
+        self.pending_amount = amount
+        message = self.query_one("#refund-message", Static)
+        message.remove_class("error")
+        message.update(_("Refund {amount} to the customer's wallet? Y: yes, refund · "
+                         "Esc: no").format(amount=format_vnd(amount)))
+        self.set_focus(None)
+
     @on(Input.Changed, "#refund-amount")
-    def _changed(self) -> None:
+    def _changed(self, event: Input.Changed) -> None:
         """A new amount: the old sentence about the previous one goes."""
+        if self._restoring is not None:  # the amount put back after F8: nothing new typed
+            if event.value == self._restoring:
+                self._restoring = None
+            return
         if self.pending_amount is not None or self.query_one("#refund-message").has_class(
                 "error"):
             self.pending_amount = None
@@ -91,11 +119,7 @@ class RefundDialog(ModalScreen[RefundRequestUi | None]):
                 low=format_vnd(1), high=format_vnd(left)))
             message.add_class("error")
             return
-        self.pending_amount = amount
-        message.remove_class("error")
-        message.update(_("Refund {amount} to the customer's wallet? Y: yes, refund · "
-                         "Esc: no").format(amount=format_vnd(amount)))
-        self.set_focus(None)
+        self._ask(amount)
 
     def action_confirm(self) -> None:
         if self.pending_amount is not None:
@@ -105,7 +129,7 @@ class RefundDialog(ModalScreen[RefundRequestUi | None]):
         self.dismiss(None)
 
 
-class OverrideDialog(ModalScreen[OverrideRequestUi | None]):
+class OverrideDialog(Dialog[OverrideRequestUi | None]):
     """S or F chooses the state (after checking the merchant portal); a reason is required."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel")),
@@ -127,6 +151,15 @@ class OverrideDialog(ModalScreen[OverrideRequestUi | None]):
             yield Input(placeholder=_("Reason (required)"), max_length=200,
                         id="override-reason")
             yield Line(_("Enter: record the override · Esc: cancel"), id="override-message")
+
+    def keep_state(self) -> str:
+        return self.query_one("#override-reason", Input).value
+
+    def restore_state(self, state: str) -> None:
+        self.query_one("#override-reason", Input).value = state
+        self.query_one("#override-reason", Input).focus()
+        if self.state is not None:
+            self.action_choose(self.state.value)
 
     def action_choose(self, state: str) -> None:
         self.state = PaymentState(state)
@@ -153,19 +186,24 @@ class OverrideDialog(ModalScreen[OverrideRequestUi | None]):
         self.dismiss(None)
 
 
-class ConfirmDialog(ModalScreen[bool]):
+class ConfirmDialog(Dialog[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", N_("Yes")),
         Binding("n,escape", "answer(False)", N_("No")),
     ]
 
-    def __init__(self, question: str) -> None:
+    def __init__(self, question: Words) -> None:
         super().__init__(classes="dialog")
-        self.question = question
+        self.words = question
+
+    @property
+    def question(self) -> str:
+        """The question in the language shown now."""
+        return said(self.words)
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Line(self.question)
+            yield Line(self.question, id="confirm-question")
             yield Line(_("Y: yes · N: no"))
 
     def action_answer(self, yes: bool) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -37,11 +38,12 @@ from pos_terminal.counter.types import (
     refund_of,
 )
 from pos_terminal.text_safety import clean
-from pos_terminal.tui.csv_headers import header
+from pos_terminal.tui.csv_headers import header, value
 from pos_terminal.tui.format import day_hint, parse_day, show_day, vn_time
 from pos_terminal.tui.messages import ReceiptUpdate
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.dialogs import (
+    ConfirmDialog,
     OverrideDialog,
     OverrideRequestUi,
     RefundDialog,
@@ -332,22 +334,46 @@ class HistoryScreen(PosScreen[None]):
             self.app.push_screen(PaymentDetailScreen(event.row_key.value),
                                  lambda _: self.action_reload())
 
-    def action_export(self) -> None:
-        self.export(self.day, list(self.rows))
-
-    @work(thread=True, group="export", exit_on_error=False)
-    def export(self, day: str, rows: list[PaymentView]) -> None:
+    def export_names(self) -> tuple[Path, Path]:
+        """The files for what is shown: the day, then the state filter and the search (a
+        narrowed export never takes the whole day's name)."""
         folder = self.pos.counter.history.folder
         suffix = f"-{self.state_filter.value}" if self.state_filter else ""
-        target = folder / f"payments-{day}{suffix}.csv"
-        refunds_target = folder / f"refunds-{day}{suffix}.csv"
+        if self.search:
+            term = "".join(c for c in self.search if c.isalnum())[:20] or "search"
+            suffix += f"-search-{term}"
+        return (folder / f"payments-{self.day}{suffix}.csv",
+                folder / f"refunds-{self.day}{suffix}.csv")
+
+    def action_export(self) -> None:
+        target, refunds_target = self.export_names()
+        rows = list(self.rows)
+        existing = [p for p in (target, refunds_target) if p.exists()]
+        if not existing:
+            self.export(rows, target, refunds_target)
+            return
+        fresh = _free_name(target), _free_name(refunds_target)
+
+        def answered(replace: bool | None) -> None:
+            if replace is None:
+                return
+            self.export(rows, *((target, refunds_target) if replace else fresh))
+
+        def question() -> str:
+            return _("{file} was exported before. Replace it? Y: replace · N: keep it and "
+                     "write {new}").format(file=existing[0].name, new=fresh[0].name)
+
+        self.app.push_screen(ConfirmDialog(question), answered)
+
+    @work(thread=True, group="export", exit_on_error=False)
+    def export(self, rows: list[PaymentView], target: Path, refunds_target: Path) -> None:
         try:
             refunds = [r for p in rows for r in self.pos.counter.refunds.list(p.app_trans_id)]
             # UTF-8 with a byte-order mark: Excel on Windows then reads Vietnamese right
             with open_private(target, encoding="utf-8-sig", newline="") as out:
-                self.pos.counter.history.export_csv(rows, out, header)
+                self.pos.counter.history.export_csv(rows, out, header, value)
             with open_private(refunds_target, encoding="utf-8-sig", newline="") as out:
-                self.pos.counter.history.export_refunds_csv(refunds, out, header)
+                self.pos.counter.history.export_refunds_csv(refunds, out, header, value)
         except OSError as exc:
             self.app.call_from_thread(
                 self.notify, _("Export failed: {error} ({file}). Check the folder is "
@@ -513,8 +539,9 @@ class PaymentDetailScreen(PosScreen[None]):
     def _refund_chosen(self, request: RefundRequestUi | None) -> None:
         if request is None:
             return
-        what = _("refund {amount} of {order}").format(amount=format_vnd(request.amount),
-                                                      order=self.app_trans_id)
+        def what() -> str:
+            return _("refund {amount} of {order}").format(amount=format_vnd(request.amount),
+                                                          order=self.app_trans_id)
 
         def authorised(by: str | None) -> None:
             self.say(_("Refunding {amount}…").format(amount=format_vnd(request.amount)))
@@ -564,7 +591,8 @@ class PaymentDetailScreen(PosScreen[None]):
 
     def _override_chosen(self, request: OverrideRequestUi | None) -> None:
         if request is not None:
-            what = _("override of {order}").format(order=self.app_trans_id)
+            def what() -> str:
+                return _("override of {order}").format(order=self.app_trans_id)
 
             def authorised(by: str | None) -> None:
                 self.override(request, by or self.pos.cashier_id)
@@ -644,3 +672,11 @@ class PaymentDetailScreen(PosScreen[None]):
             state=state_label(view.state.value), message=view.message))
         self.app.call_from_thread(self.pos.refresh_pending)
         self.app.call_from_thread(self.load)
+
+
+def _free_name(path: Path) -> Path:
+    """`payments-2026-11-28.csv` -> `payments-2026-11-28-2.csv` (the first name not taken)."""
+    number = 2
+    while (candidate := path.with_name(f"{path.stem}-{number}{path.suffix}")).exists():
+        number += 1
+    return candidate

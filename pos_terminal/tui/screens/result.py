@@ -105,6 +105,7 @@ class ResultScreen(PosScreen[NextSale]):
 
     def back_to_sale(self, next_sale: NextSale) -> None:
         if self.is_current:
+            self.pos.keys.handover()  # the keys after this one wait until Sale has the answer
             self.dismiss(next_sale)
 
 

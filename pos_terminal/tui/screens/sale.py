@@ -118,24 +118,30 @@ class SaleScreen(PosScreen[None]):
         self.once_drawn(lambda: self._take_next_sale(next_sale))
 
     def _take_next_sale(self, next_sale: NextSale | None) -> None:
-        if next_sale is None:
-            return
-        if next_sale.retry:
-            self.charge_sale(self.current_sale())
-            return
-        self.action_clear()
-        if next_sale.digits:
-            self.query_one("#amount", AmountField).amount = int(next_sale.digits)
-        self.show_takings()
+        try:
+            if next_sale is None:
+                return
+            if next_sale.retry:
+                self.charge_sale(self.current_sale())
+                return
+            self.action_clear()
+            if next_sale.digits:
+                self.query_one("#amount", AmountField).amount = int(next_sale.digits)
+            self.show_takings()
+        finally:
+            self.pos.keys.handed_over()  # the keys typed after the Result's own go on
 
     @work(thread=True, group="takings", exclusive=True, exit_on_error=False)
     def show_takings(self) -> None:
-        """The open day's takings (what the X report counts), under the sale."""
+        """The open day's takings (what the X report counts: since the last Z report), under
+        the sale."""
         try:
             report = self.pos.counter.reports.x()
         except Exception:  # a busy or unreadable journal: the line stays as it was
             return
-        text = ngettext("Today: {count} payment · {amount}", "Today: {count} payments · {amount}",
+        # what the X report counts: since the last Z, not the calendar day (issue 32, item 6)
+        text = ngettext("Since the last Z: {count} payment · {amount}",
+                        "Since the last Z: {count} payments · {amount}",
                         report.sales_count).format(count=report.sales_count,
                                                    amount=format_vnd(report.net_amount))
         self.app.call_from_thread(self._takings, text)
@@ -146,6 +152,7 @@ class SaleScreen(PosScreen[None]):
 
     def on_screen_resume(self) -> None:
         self._show_demo_wallet()
+        self.show_takings()  # a Z closed (or a refund made) meanwhile changes them
 
     def action_clear(self) -> None:
         self.items = []
@@ -266,5 +273,9 @@ class SaleScreen(PosScreen[None]):
         if demo is None:
             label.display = False
             return
-        label.update(_("Demo: the customer is {customer}  (F9 changes the wallet)").format(
-            customer=demo.describe()))
+        text = _("Demo: the customer is {customer}  (F9 changes the wallet)").format(
+            customer=demo.describe())
+        if demo.folder is not None:
+            text += "\n" + _("Demo files (CSV exports, printed slips as pictures): "
+                             "{folder}").format(folder=demo.folder)
+        label.update(text)

@@ -11,16 +11,15 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from pos_terminal.base.clock import format_datetime
 from pos_terminal.base.i18n import N_, _
-from pos_terminal.base.money import format_vnd
 from pos_terminal.counter import Counter
-from pos_terminal.tui.format import vn_time
+from pos_terminal.receipts import Shop, Slip, SlipLine, slip_lines
+from pos_terminal.tui.csv_headers import METHODS
+from pos_terminal.tui.screens.modal import Dialog, Words, said
 from pos_terminal.tui.widgets.line import Line
-
-METHODS = {"quick_pay": N_("Wallet (code scanned)"), "gateway": N_("Wallet (QR shown)")}
 
 
 @dataclass(frozen=True)
@@ -47,37 +46,28 @@ class ShiftTotals:
                    shift.opened_ms, methods, totals.refunds_count, totals.refunds_amount,
                    totals.net_amount, totals.failed_count)
 
-    def lines(self, width: int, now_ms: int) -> list[str]:
-        """The settlement as text `width` characters wide (the screen's or the paper's)."""
-        def row(label: str, count: int | None, amount: int | None) -> str:
-            right = (f"{count:>4}" if count is not None else "    ") + (
-                f"  {format_vnd(amount):>14}" if amount is not None else "")
-            return label[:max(width - len(right) - 1, 8)].ljust(width - len(right)) + right
-
+    def as_slip(self, now_ms: int, *, signature: bool = False) -> Slip:
+        """The settlement as labelled lines (receipts/slips.py lays them out)."""
         paid_count = sum(c for c, _a in self.methods.values())
         paid_amount = sum(a for _c, a in self.methods.values())
-        out = [_("SHIFT SETTLEMENT").center(width).rstrip(),
-               _("Counter {terminal} · shift {id}").format(terminal=self.terminal,
-                                                          id=self.shift_id),
-               _("Cashier: {name}").format(name=self.cashier),
-               _("From {start} to {end}").format(start=vn_time(self.opened_ms),
-                                                end=vn_time(now_ms)),
-               "-" * width]
-        out += [row(_(METHODS.get(kind, kind)), count, amount)
-                for kind, (count, amount) in sorted(self.methods.items())]
-        out += [row(_("Paid"), paid_count, paid_amount),
-                row(_("Refunds"), self.refunds_count, -self.refunds_amount),
-                row(_("Net"), None, self.net_amount),
-                row(_("Failed"), self.failed_count, None),
-                "-" * width]
-        return out
+        facts = ((_("Counter"), self.terminal), (_("Shift"), str(self.shift_id)),
+                 (_("Cashier"), self.cashier), (_("From"), format_datetime(self.opened_ms)),
+                 (_("To"), format_datetime(now_ms)))
+        lines = [SlipLine(_(METHODS.get(kind, kind)), count, amount)
+                 for kind, (count, amount) in sorted(self.methods.items())]
+        lines += [SlipLine(_("Paid"), paid_count, paid_amount),
+                  SlipLine(_("Refunds"), self.refunds_count, -self.refunds_amount),
+                  SlipLine(_("Net"), None, self.net_amount),
+                  SlipLine(_("Failed"), self.failed_count, None)]
+        return Slip(_("SHIFT SETTLEMENT"), facts, tuple(lines),
+                    signature=_("Cashier's signature:") if signature else "")
 
-    def slip(self, width: int, now_ms: int) -> list[str]:
-        return [*self.lines(width, now_ms), "", _("Cashier's signature:"), "", "",
-                "_" * min(width, 30), ""]
+    def lines(self, width: int, now_ms: int) -> list[str]:
+        """The settlement as text `width` characters wide (the screen's)."""
+        return list(slip_lines(self.as_slip(now_ms), shop=Shop(), width=width))
 
 
-class ShiftDialog(ModalScreen[bool]):
+class ShiftDialog(Dialog[bool]):
     """The shift's totals and a question (Y / N); P prints the settlement slip."""
 
     asks_about_the_shift = True  # Ctrl+Q on it does not ask again (PosApp.action_quit)
@@ -88,7 +78,7 @@ class ShiftDialog(ModalScreen[bool]):
         Binding("p", "print_slip", N_("Print")),
     ]
 
-    def __init__(self, question: str, totals: ShiftTotals, counter: Counter,
+    def __init__(self, question: Words, totals: ShiftTotals, counter: Counter,
                  now_ms: int) -> None:
         super().__init__(classes="dialog")
         self.question = question
@@ -100,7 +90,7 @@ class ShiftDialog(ModalScreen[bool]):
         with Vertical():
             yield Static("\n".join(self.totals.lines(56, self.now_ms)), id="shift-totals",
                          markup=False)
-            yield Line(self.question, id="shift-question")
+            yield Line(said(self.question), id="shift-question")
             yield Line(_("Y: yes · N: no · P: print the settlement slip"))
             yield Line("", id="shift-print")
 
@@ -113,9 +103,8 @@ class ShiftDialog(ModalScreen[bool]):
 
     @work(thread=True, group="slip", exclusive=True, exit_on_error=False)
     def _print(self) -> None:
-        width = self.counter.settings.printer.width
         outcome = self.counter.receipts.slip(f"shift-{self.totals.shift_id}",
-                                             self.totals.slip(width, self.now_ms))
+                                             self.totals.as_slip(self.now_ms, signature=True))
         self.app.call_from_thread(self._printed, outcome.message, outcome.printed)
 
     def _printed(self, text: str, printed: bool) -> None:

@@ -13,7 +13,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
@@ -23,6 +22,7 @@ from pos_terminal.counter.admin import CashierError, PinRejected, check_pin_form
 from pos_terminal.tui.cashier import refusal
 from pos_terminal.tui.messages import CodeScanned
 from pos_terminal.tui.screens.base import PosScreen
+from pos_terminal.tui.screens.modal import Dialog
 from pos_terminal.tui.screens.supervisor import authorise
 from pos_terminal.tui.widgets.line import Line
 
@@ -43,6 +43,10 @@ class SignInScreen(PosScreen[None]):
                         restrict=r"[0-9]*")
             yield Line(_("Type your cashier id, Enter, then your PIN, Enter."),
                        id="signin-message")
+            if self.pos.demo is not None:
+                from pos_terminal.tui.demo import demo_people_hint
+
+                yield Line(demo_people_hint(), id="signin-demo")
 
     def on_mount(self) -> None:
         self.query_one("#signin-id", Input).focus()
@@ -102,7 +106,7 @@ class SignInScreen(PosScreen[None]):
     def action_unlock(self) -> None:
         cashier_id = self._typed_id()
         if cashier_id is not None:
-            authorise(self, _("unlock {id}").format(id=cashier_id),
+            authorise(self, lambda: _("unlock {id}").format(id=cashier_id),
                       lambda by: self.unlock(cashier_id, by))
 
     def action_new_pin(self) -> None:
@@ -117,7 +121,7 @@ class SignInScreen(PosScreen[None]):
 
             self.app.push_screen(NewPinDialog(cashier_id), chosen)
 
-        authorise(self, _("a new PIN for {id}").format(id=cashier_id), authorised)
+        authorise(self, lambda: _("a new PIN for {id}").format(id=cashier_id), authorised)
 
     @work(thread=True, group="signin", exclusive=True, exit_on_error=False)
     def unlock(self, cashier_id: str, by: str | None) -> None:
@@ -158,7 +162,7 @@ class SignInScreen(PosScreen[None]):
         self.app.call_from_thread(self.pos.signed_in_as, signed)
 
 
-class NewPinDialog(ModalScreen[str | None]):
+class NewPinDialog(Dialog[str | None]):
     """The new PIN twice (masked); its answer is the PIN, or None (Esc)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]

@@ -14,30 +14,31 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.counter.admin import Cashier, CashierError
 from pos_terminal.tui.cashier import refusal
+from pos_terminal.tui.screens.modal import Dialog, Words, said
 from pos_terminal.tui.widgets.line import Line
 
 if TYPE_CHECKING:
     from pos_terminal.tui.host import CounterHost
 
 
-class SupervisorDialog(ModalScreen[str | None]):
+class SupervisorDialog(Dialog[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
-    def __init__(self, what: str, supervisors: list[Cashier]) -> None:
+    def __init__(self, what: Words, supervisors: list[Cashier]) -> None:
         super().__init__(classes="dialog")
         self.what = what
         self.only = supervisors[0] if len(supervisors) == 1 else None
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Line(_("A supervisor must authorise: {what}").format(what=self.what))
+            yield Line(_("A supervisor must authorise: {what}").format(what=said(self.what)))
             if self.only is not None:
                 yield Line(_("Supervisor: {name} ({id})").format(name=self.only.name,
                                                                 id=self.only.id))
@@ -50,6 +51,12 @@ class SupervisorDialog(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         self.query_one("#supervisor-pin" if self.only else "#supervisor-id", Input).focus()
+
+    def keep_state(self) -> str:
+        return self.query_one("#supervisor-id", Input).value  # the PIN is typed again
+
+    def restore_state(self, state: str) -> None:
+        self.query_one("#supervisor-id", Input).value = state  # on_mount gave the focus
 
     def say(self, text: str, error: bool = False) -> None:
         message = self.query_one("#supervisor-message", Static)
@@ -96,7 +103,7 @@ class SupervisorDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-def authorise(screen: Screen[None], what: str, then: Callable[[str | None], object]) -> None:
+def authorise(screen: Screen[None], what: Words, then: Callable[[str | None], object]) -> None:
     """Run `then(authoriser)` once `what` is authorised; never when the supervisor cancels.
 
     The authoriser is the supervisor whose PIN was checked; None with no supervisor set up

@@ -146,7 +146,7 @@ class SoXanhWallet:
     def refund(self, refund: Refund) -> RefundAnswer:
         return self._refund_answer(self.service.refund(refund), refund.refund_id)
 
-    def query_refund(self, refund_id: str) -> RefundAnswer:
+    def query_refund(self, refund_id: str, order_id: str) -> RefundAnswer:
         return self._refund_answer(self.service.refund_status(refund_id), refund_id)
 
     def check_hosted_order(self, order: HostedOrder) -> None:

@@ -1,0 +1,119 @@
+"""The cascade: independent decoder families, each asked only when those before it read
+nothing.
+
+Order on a frame: the primary pass (zxing-cpp); when it reads nothing, the other families
+(zbar, then OpenCV's QR detectors); then the rescue pass (hardware.decoders.rescue). A read
+counts only when it passes the code filter given (the payment-code checks of the camera's
+acceptor): a read the filter refuses (another symbol in view, a misread of one) does not end
+the cascade, and is not returned.
+
+Why other families: each decoder fails on different photos (finder-pattern detection,
+binarization, error correction differ), and their reads carry over to photos never used for
+tuning, where the rescue pass's tuned steps carry over only a little (issue 33,
+docs/scanning.md).
+
+The budget: zbar and OpenCV each cost 3 to 5 times the primary pass on a 720p frame with
+nothing in it. A still picture (`every=1`) gets every family. The camera (`every=k`) asks one
+family, in turn, on one empty frame in k, and on frames where the primary pass located a QR
+symbol it could not decode, at most one in `located_every`: a code held up to the camera stays
+in view for many frames, so it is still read within a few seconds, while an empty counter
+costs on average (cost of a family) / k more per frame and the p95 of empty frames does not
+move (measured in bench/bench_realphotos.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from hardware.decoders.base import Decoder
+from hardware.decoders.rescue import Box, RescueDecoder
+from hardware.events import CodeFilter, Decoded
+
+# the camera's schedule (docs/scanning.md#the-cascade): one family every EXTRAS_EVERY empty
+# frames; on frames showing a located but unread QR symbol, one every LOCATED_EVERY
+EXTRAS_EVERY = 25
+LOCATED_EVERY = 5
+
+
+class CascadeDecoder:
+    def __init__(self, rescue: RescueDecoder, families: Sequence[Decoder], *,
+                 every: int = 1, located_every: int | None = None,
+                 code_filter: CodeFilter | None = None) -> None:
+        if every < 1 or (located_every is not None and located_every < 1):
+            raise ValueError("cascade: every and located_every must be at least 1")
+        self.rescue_pass = rescue
+        self.primary = rescue.primary
+        self.families = tuple(families)
+        self.every = every
+        self.located_every = located_every
+        self.code_filter = code_filter
+        self._since = 0       # empty frames since a family was last asked
+        self._turn = 0        # which family the camera asks next
+        self.last_stage: str | None = None  # which stage read the last frame (bench, tests)
+        parts = [self.primary.name, *(f.name for f in self.families)]
+        name = "cascade(" + ">".join(parts) + (f" every {every}" if every > 1 else "") + ")"
+        self.name = name + ">" + rescue.name.removeprefix(self.primary.name + "+")
+
+    @property
+    def last_candidates(self) -> list[Box]:
+        """2-D symbols located in the last frame but not read (the camera's quality hint)."""
+        return self.rescue_pass.last_candidates
+
+    @property
+    def last_regions(self) -> list[Box]:
+        return self.rescue_pass.last_regions
+
+    def options(self) -> dict[str, object]:
+        def of(decoder: Decoder) -> tuple[str, object]:
+            options = getattr(decoder, "options", None)
+            return decoder.name, (options() if options is not None else {})
+
+        return {"rescue": self.rescue_pass.options(),
+                "families": tuple(of(f) for f in self.families),
+                "every": self.every, "located_every": self.located_every,
+                "code_filter": self.code_filter}
+
+    def decode(self, gray: np.ndarray) -> list[Decoded]:
+        self.rescue_pass.last_candidates = []
+        self.rescue_pass.last_regions = []
+        misses: list[np.ndarray] = []
+        with_misses = getattr(self.primary, "decode_with_misses", None)
+        if with_misses is not None:
+            found, misses = with_misses(gray)
+        else:
+            found = self.primary.decode(gray)
+        kept = self._kept(found)
+        if kept:
+            self.last_stage = self.primary.name
+            return kept
+        for family in self._due(bool(misses)):
+            kept = self._kept(family.decode(gray))
+            if kept:
+                self.last_stage = family.name
+                return kept
+        kept = self._kept(self.rescue_pass.rescue(gray, misses))
+        self.last_stage = "rescue" if kept else None
+        return kept
+
+    def _kept(self, reads: list[Decoded]) -> list[Decoded]:
+        if self.code_filter is None:
+            return reads
+        return [r for r in reads if self.code_filter.accepts(r.text)]
+
+    def _due(self, located: bool) -> Sequence[Decoder]:
+        """The families to ask on this empty frame: all of them for a still picture; for the
+        camera one, in turn, when its schedule says so."""
+        if not self.families:
+            return ()
+        if self.every == 1:
+            return self.families
+        self._since += 1
+        if self._since < self.every and not (
+                located and self.located_every is not None and self._since >= self.located_every):
+            return ()
+        self._since = 0
+        family = self.families[self._turn % len(self.families)]
+        self._turn += 1
+        return (family,)

@@ -1,0 +1,100 @@
+"""One JSON POST to MoMo, bounded, with the terminal's two kinds of failure kept apart.
+
+Below it is the transport every provider uses (pos_terminal.wallet.transport: connections that
+say when they could not be opened, a total deadline per request, a bounded answer): a request
+that certainly never left is ``NotSent``, any other failure after it may have left is
+``NoAnswer``, an answer that cannot be read ``UnreadableAnswer``. Nothing here re-sends.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+from urllib.parse import urlsplit
+
+import requests
+from urllib3.exceptions import HTTPError, ReadTimeoutError
+
+from pos_terminal.base.wallet_errors import NoAnswer, NotSent, UnreadableAnswer
+from pos_terminal.wallet.answers import parse_json_body
+from pos_terminal.wallet.client import no_retry_adapter, not_connected_cause
+from pos_terminal.wallet.transport import MAX_ANSWER_BYTES, Deadline, TooLarge, read_bounded
+
+USER_AGENT = "pos-terminal"
+
+
+def new_session() -> requests.Session:
+    session = requests.Session()
+    session.verify = True
+    session.headers["User-Agent"] = USER_AGENT
+    for prefix in ("http://", "https://"):
+        session.mount(prefix, no_retry_adapter())
+    return session
+
+
+def post_json(session: requests.Session, url: str, body: dict[str, object], operation: str, *,
+              connect_s: float, total_s: float) -> dict[str, object]:
+    """POST `body` as JSON; the answer's JSON object. `total_s` bounds the whole request."""
+    host = urlsplit(url).netloc
+    late = f"no answer to the MoMo {operation}: {host} did not answer within {total_s:g} s"
+    data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    with Deadline(total_s) as deadline:
+        try:
+            response = session.post(
+                url, data=data, timeout=(connect_s, total_s), allow_redirects=False,
+                stream=True, headers={"Content-Type": "application/json; charset=UTF-8",
+                                      "Accept": "application/json",
+                                      "Accept-Encoding": "identity"})
+        except requests.exceptions.ConnectTimeout as exc:
+            cause = f"no connection within {connect_s:g} s"
+            raise NotSent(f"no answer to the MoMo {operation}: could not connect to {host} "
+                          f"({cause}); nothing was sent", cause) from exc
+        except requests.exceptions.ConnectionError as exc:
+            why = not_connected_cause(exc)
+            if why is not None:
+                raise NotSent(f"no answer to the MoMo {operation}: could not connect to {host} "
+                              f"({why}); nothing was sent", why) from exc
+            if deadline.expired or isinstance(exc, requests.exceptions.ReadTimeout):
+                raise NoAnswer(late) from exc
+            raise NoAnswer(f"no answer to the MoMo {operation}: the connection to {host} failed "
+                           "or was dropped") from exc
+        except requests.exceptions.RequestException as exc:
+            if deadline.expired or isinstance(exc, requests.exceptions.ReadTimeout):
+                raise NoAnswer(late) from exc
+            raise NoAnswer(f"no answer to the MoMo {operation}: {type(exc).__name__} talking "
+                           f"to {host}") from exc
+        try:
+            content = _read(response, deadline, operation, host, late)
+        finally:
+            response.close()
+    status = response.status_code
+    if status != 200:
+        raise UnreadableAnswer(f"unreadable answer to the MoMo {operation}: {host} answered "
+                               f"HTTP {status}", status)
+    try:
+        return parse_json_body(content, status)
+    except UnreadableAnswer as exc:
+        raise UnreadableAnswer(f"unreadable answer to the MoMo {operation}: {exc.message}",
+                               status) from None
+
+
+def _read(response: requests.Response, deadline: Deadline, operation: str, host: str,
+          late: str) -> bytes:
+    status = response.status_code
+    encoding = response.headers.get("Content-Encoding", "").strip().lower()
+    if encoding not in ("", "identity"):
+        raise UnreadableAnswer(f"unreadable answer to the MoMo {operation}: a compressed "
+                               f"answer ({encoding}) although none was asked for", status)
+    try:
+        content = read_bounded(response.raw, MAX_ANSWER_BYTES, deadline)
+    except TooLarge:
+        raise UnreadableAnswer(f"unreadable answer to the MoMo {operation}: more than "
+                               f"{MAX_ANSWER_BYTES:,} bytes", status) from None
+    except (TimeoutError, OSError, HTTPError, http.client.HTTPException,
+            requests.exceptions.RequestException) as exc:
+        if deadline.expired or isinstance(exc, TimeoutError | ReadTimeoutError):
+            raise NoAnswer(late) from exc
+        raise NoAnswer(f"no answer to the MoMo {operation}: the connection to {host} dropped "
+                       "mid-answer") from exc
+    response.raw.release_conn()
+    return content
