@@ -49,7 +49,7 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 
 unit: sysdeps-test $(STAMP)
-	$(BIN)/python -m pytest -n 2 -q $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 -q --durations=20 $(PYTEST_ARGS)
 
 test: lint unit
 

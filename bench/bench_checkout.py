@@ -32,10 +32,10 @@ from pos_terminal.emulator import start_emulator
 from pos_terminal.journal import Journal
 from pos_terminal.wallet.adapter import ZaloPayWallet
 from pos_terminal.wallet.client import PreparedQuickPay, WalletClient
-from pos_terminal.wallet.crypto import encrypt_payment_code, load_public_key
 from pos_terminal.wallet.ids import new_app_trans_id
 from pos_terminal.wallet.messages import QuickPayOrder
 from pos_terminal.wallet.results import PaymentResult
+from pos_terminal.wallets.crypto import encrypt_payment_code, load_public_key
 
 BAR_MS = 5.0
 

@@ -132,6 +132,46 @@ def _plain_text(value: str) -> str:
     return value
 
 
+#: The default code patterns of the wallets (matched whole, case-insensitively).
+ZALOPAY_CODE_PATTERN = r"^[0-9]+$"
+MOMO_CODE_PATTERN = r"^MM[0-9]{18}$"
+
+
+def _check_pattern(value: str) -> str:
+    """A wallet's code pattern: a regular expression that compiles and matches something."""
+    if not value.strip():
+        raise ValueError(_("is empty: write the regular expression a code of this wallet "
+                           "matches, e.g. \"{example}\"").format(example=MOMO_CODE_PATTERN))
+    try:
+        re.compile(value, re.IGNORECASE)
+    except re.error as exc:
+        raise ValueError(_("is not a regular expression ({error}); e.g. \"{example}\"").format(
+            error=exc, example=MOMO_CODE_PATTERN)) from None
+    return value
+
+
+def _environment_of(data: object) -> object:
+    """`environment` when not written: the emulator on loopback, the sandbox by its host
+    name, else production."""
+    if isinstance(data, dict) and "environment" not in data \
+            and isinstance(data.get("base_url"), str):
+        return {**data, "environment": _derive_environment(data["base_url"])}
+    return data
+
+
+def _readable_rsa_key(value: str) -> str:
+    try:
+        read_rsa_public_key(value)
+    except Exception as exc:
+        # One sentence (the key's name is already in front of it): what is wrong, what to do.
+        reason = str(exc)
+        if "cannot be read" in reason:
+            reason = ("not a readable RSA public key: paste the service's public key from "
+                      "the merchant portal, as base64 of the DER key or a PEM block")
+        raise ValueError(reason) from None
+    return value
+
+
 class ServiceSettings(_Section):
     generation: Literal["v2", "v001"]
     base_url: str
@@ -145,17 +185,19 @@ class ServiceSettings(_Section):
     payment_code_base64: Literal["standard", "urlsafe"] = "standard"
     redirect_url: str = ""
     environment: Literal["emulator", "sandbox", "production"] = "production"
+    #: Which scanned codes are ZaloPay's when the counter takes more than one wallet (matched
+    #: whole, upper or lower case alike). ZaloPay publishes no format: "a run of digits".
+    code_pattern: str = ZALOPAY_CODE_PATTERN
+    #: Whether this counter takes ZaloPay ([service] stays required: other programs write it).
+    enabled: bool = True
 
     _urls = field_validator("base_url", "gateway_url")(_check_url)
+    _pattern = field_validator("code_pattern")(_check_pattern)
 
     @model_validator(mode="before")
     @classmethod
     def _environment_from_url(cls, data: object) -> object:
-        # Not written: the emulator on loopback, the sandbox by its host name, else production.
-        if isinstance(data, dict) and "environment" not in data \
-                and isinstance(data.get("base_url"), str):
-            return {**data, "environment": _derive_environment(data["base_url"])}
-        return data
+        return _environment_of(data)
 
     @model_validator(mode="after")
     def _tls_outside_the_emulator(self) -> ServiceSettings:
@@ -176,19 +218,57 @@ class ServiceSettings(_Section):
     def _optional_url(cls, value: str) -> str:
         return _check_url(value) if value else value
 
-    @field_validator("rsa_public_key")
+    _readable_key = field_validator("rsa_public_key")(_readable_rsa_key)
+
+
+#: MoMo asks its POS clients to wait at least this long for an answer (momo.md).
+MOMO_MIN_TIMEOUT_S = 30.0
+
+
+class MomoSettings(_Section):
+    """`[providers.momo]`: MoMo's POS payment (Quick Pay v2, the cashier scans the customer's
+    code). Secrets never shown; `public_key` is MoMo's RSA key (base64 DER or PEM) that seals
+    the payment code; `auto_capture` false: a payment is only authorised and the terminal
+    captures it."""
+
+    base_url: str
+    partner_code: str = Field(min_length=1, max_length=50)
+    access_key: SecretStr = Field(min_length=1)
+    secret_key: SecretStr = Field(min_length=1)
+    public_key: str = Field(min_length=1, repr=False)
+    store_id: str = Field(default="", max_length=50)
+    store_name: str = Field(default="", max_length=100)
+    auto_capture: bool = True
+    timeout_s: float = Field(default=MOMO_MIN_TIMEOUT_S, ge=MOMO_MIN_TIMEOUT_S, le=300)
+    connect_timeout_s: float = Field(default=5.0, ge=0.1, le=60)
+    code_pattern: str = MOMO_CODE_PATTERN
+    environment: Literal["emulator", "sandbox", "production"] = "production"
+    enabled: bool = True
+
+    _url = field_validator("base_url")(_check_url)
+    _pattern = field_validator("code_pattern")(_check_pattern)
+    _key = field_validator("public_key")(_readable_rsa_key)
+    _plain = field_validator("partner_code", "store_id", "store_name")(_plain_text)
+
+    @model_validator(mode="before")
     @classmethod
-    def _readable_key(cls, value: str) -> str:
-        try:
-            read_rsa_public_key(value)
-        except Exception as exc:
-            # One sentence (the key's name is already in front of it): what is wrong, what to do.
-            reason = str(exc)
-            if "cannot be read" in reason:
-                reason = ("not a readable RSA public key: paste the service's public key from "
-                          "the merchant portal, as base64 of the DER key or a PEM block")
-            raise ValueError(reason) from None
-        return value
+    def _environment_from_url(cls, data: object) -> object:
+        return _environment_of(data)
+
+    @model_validator(mode="after")
+    def _tls_outside_the_emulator(self) -> MomoSettings:
+        if self.environment != "emulator" and urlsplit(self.base_url).scheme == "http":
+            raise _inconsistent(self, "base_url", _(
+                "plain http:// is allowed only for the emulator (environment = \"emulator\"); "
+                "with environment = \"{environment}\" use MoMo's https:// address. Nothing was "
+                "sent").format(environment=self.environment))
+        return self
+
+
+class ProvidersSettings(_Section):
+    """The wallets beside ZaloPay (whose settings stay `[service]`): `[providers.momo]`."""
+
+    momo: MomoSettings | None = None
 
 
 class TerminalSettings(_Section):
@@ -469,11 +549,20 @@ class Settings(BaseSettings):
     speaker: SpeakerSettings = SpeakerSettings()
     cashiers: CashierSettings = CashierSettings()
     api: ApiSettings = ApiSettings()
+    providers: ProvidersSettings = ProvidersSettings()
     source: Path = Path("<memory>")
     warnings: tuple[str, ...] = ()
     # Whether the file names [terminal] terminal_id (rather than it being derived from
     # app_user): a counter that ships to a fleet ledger must name it (set when loading).
     terminal_id_set: bool = True
+
+    @model_validator(mode="after")
+    def _some_wallet(self) -> Settings:
+        if not self.wallets:
+            raise _inconsistent(self.service, "enabled", _(
+                "no wallet is enabled: this counter could take no payment. Keep [service] "
+                "enabled = true (ZaloPay), or configure [providers.momo]"))
+        return self
 
     @classmethod
     def settings_customise_sources(
@@ -496,12 +585,47 @@ class Settings(BaseSettings):
         except in the emulator profile (its keys are public test keys)."""
         return self.service.environment != "emulator"
 
+    @property
+    def wallets(self) -> tuple[str, ...]:
+        """The wallet providers this counter takes, ZaloPay first (its own [service])."""
+        momo = self.providers.momo
+        return (*(("zalopay",) if self.service.enabled else ()),
+                *(("momo",) if momo is not None and momo.enabled else ()))
+
+    def code_pattern(self, wallet: str) -> str:
+        """The pattern a scanned code of `wallet` matches (routing between wallets)."""
+        if wallet == "momo" and self.providers.momo is not None:
+            return self.providers.momo.code_pattern
+        return self.service.code_pattern
+
+    @property
+    def longest_request_s(self) -> float:
+        """The longest a request to any wallet this counter takes may wait (connect + read):
+        what a sender's lease covers."""
+        momo = self.providers.momo
+        return max(self.service.connect_timeout_s + self.service.timeout_s,
+                   momo.connect_timeout_s + momo.timeout_s if momo is not None else 0.0)
+
+    @property
+    def scan_alphabet(self) -> str:
+        """The characters a scanned payment code may hold: [scanner] code_alphabet, and the
+        letters of MoMo's codes ("MM...") when the counter takes MoMo, so that no scan source
+        drops them."""
+        extra = "Mm" if "momo" in self.wallets else ""
+        return self.scanner.code_alphabet + "".join(
+            ch for ch in extra if ch not in self.scanner.code_alphabet)
+
     def replace_service(self, **changes: Any) -> Settings:
         """A copy with some [service] values changed (validated like the file)."""
         return self.replace_section("service", **changes)
 
     def replace_section(self, section: str, **changes: Any) -> Settings:
         """A copy with values of any section changed, e.g. ("checkout", poll_deadline_s=5)."""
+        if section == "providers.momo":  # a table of [providers], its own model
+            momo = self.providers.momo
+            data = {**(momo.model_dump() if momo is not None else {}), **changes}
+            return self.model_copy(update={"providers": self.providers.model_copy(
+                update={"momo": MomoSettings.model_validate(data)})})
         current: BaseModel = getattr(self, section)
         updated = type(current).model_validate({**current.model_dump(), **changes})
         return self.model_copy(update={section: updated})
@@ -598,13 +722,17 @@ def _derive_environment(base_url: str) -> str:
 
 
 #: (section, key) of the values never repeated in a message.
-_SECRET_LOCATIONS = frozenset({("service", "key1"), ("service", "key2"), ("ledger", "dsn")})
+_SECRET_LOCATIONS = frozenset({("service", "key1"), ("service", "key2"), ("ledger", "dsn"),
+                               ("providers", "momo", "access_key"),
+                               ("providers", "momo", "secret_key")})
 
 
 def _describe(err: Mapping[str, Any]) -> tuple[str, str]:
     loc = [str(p) for p in err.get("loc", ())]
     key = f"[{loc[0]}] {'.'.join(loc[1:])}".strip() if len(loc) > 1 else (
         f"[{loc[0]}]" if loc else "")
+    if len(loc) > 2 and loc[0] == "providers":  # [providers.momo] secret_key
+        key = f"[providers.{loc[1]}] {'.'.join(loc[2:])}"
     kind = err.get("type", "")
     env = next((var for var, place in ENV_OVERRIDES.items()
                 if place[0] == "service" and tuple(loc) == place), None)
@@ -617,7 +745,7 @@ def _describe(err: Mapping[str, Any]) -> tuple[str, str]:
         return key, "unknown key (check the spelling; see config/default.toml)"
     ctx_error = err.get("ctx", {}).get("error")
     message = str(ctx_error) if ctx_error is not None else str(err.get("msg", "invalid value"))
-    if tuple(loc[:2]) in _SECRET_LOCATIONS:
+    if tuple(loc[:2]) in _SECRET_LOCATIONS or tuple(loc[:3]) in _SECRET_LOCATIONS:
         # A secret written wrong (key1 = 12345) is still a secret: say what it should be,
         # never what it is. The messages of string checks do not repeat the value.
         return key, message + (" " + _("(the value is not shown: it is a secret)")
@@ -640,9 +768,14 @@ def _file_secrets(file: Path) -> tuple[str, ...]:
         data = tomllib.loads(file.read_text("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):
         return ()
-    tables = {name: t for name, t in data.items() if isinstance(t, dict)}
-    return tuple(v for section, key in sorted(_SECRET_LOCATIONS)
-                 if isinstance(v := tables.get(section, {}).get(key), str) and v)
+    found: list[str] = []
+    for place in sorted(_SECRET_LOCATIONS):
+        value: object = data
+        for part in place:
+            value = value.get(part) if isinstance(value, dict) else None
+        if isinstance(value, str) and value:
+            found.append(value)
+    return tuple(found)
 
 
 def _public_test_secrets() -> frozenset[str]:

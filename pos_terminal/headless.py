@@ -2,11 +2,13 @@
 
 One command a line in, one JSON object a line out:
 
-    PAY <amount> [REF=<sale_ref>] [description]
+    PAY <amount> [REF=<sale_ref>] [PROVIDER=<wallet>] [description]
                                  wait for a scan, charge, answer with the payment; with REF=
                                  the sale system's reference: a sale is charged at most once,
                                  the same PAY again answers with its payment (another amount
-                                 under the same REF is refused), as in the Terminal API
+                                 under the same REF is refused), as in the Terminal API; with
+                                 PROVIDER= (zalopay, momo) the wallet, else the code's pattern
+                                 decides (a code no wallet or several take is refused)
     STATUS <app_trans_id>        the journal's view (a pending payment is queried once)
     STATUS REF=<sale_ref>        the same, by the sale system's reference
     REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] [CASHIER=<id>]
@@ -54,10 +56,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 COMMANDS = ("PAY", "STATUS", "REFUND", "RECONCILE", "LEDGER", "QUIT")
-USAGE = ("commands: PAY <amount> [REF=<sale_ref>] [description] | STATUS <app_trans_id> | "
-         "STATUS REF=<sale_ref> | REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] | "
-         "RECONCILE | LEDGER | QUIT")
+USAGE = ("commands: PAY <amount> [REF=<sale_ref>] [PROVIDER=<wallet>] [description] | "
+         "STATUS <app_trans_id> | STATUS REF=<sale_ref> | "
+         "REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] | RECONCILE | LEDGER | QUIT")
 REF = "REF="
+PROVIDER = "PROVIDER="
 REFUND_USAGE = "REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] [CASHIER=<id>]"
 #: Commands whose line may hold a PIN: their refusals never repeat the line.
 SECRET_LINES = frozenset({"REFUND"})
@@ -256,10 +259,10 @@ class CounterLoop:
                                   "[description]"))
             amount_text, rest = _words_of_amount(args)
             to_pay = _refused(parse_amount(amount_text, self.counter.settings.checkout))
-            first, _sep, after = rest.partition(" ")
-            if first.upper().startswith(REF):
-                return self.pay_sale(to_pay, _sale_ref(first), after.strip())
-            return self.pay(to_pay, rest)
+            sale_ref, provider, rest = self._pay_options(rest)
+            if sale_ref is not None:
+                return self.pay_sale(to_pay, sale_ref, rest, provider)
+            return self.pay(to_pay, rest, provider)
         if command == "STATUS":
             if not args or " " in args:
                 raise LineError(_("STATUS needs one app_trans_id: STATUS <app_trans_id> or "
@@ -280,17 +283,39 @@ class CounterLoop:
             return {"ok": True, **self.ledger()}
         return {"ok": True, **self.counter.reconcile(cancel=self.stop).to_json()}
 
-    def pay(self, amount: int, description: str) -> dict[str, Any]:
+    def _pay_options(self, rest: str) -> tuple[str | None, str | None, str]:
+        """PAY's REF= and PROVIDER= (in either order, before the description)."""
+        sale_ref: str | None = None
+        provider: str | None = None
+        while True:
+            first, _sep, after = rest.partition(" ")
+            if sale_ref is None and first.upper().startswith(REF):
+                sale_ref = _sale_ref(first)
+            elif provider is None and first.upper().startswith(PROVIDER):
+                provider = first[len(PROVIDER):].lower()
+                wallets = self.counter.payments.wallets
+                if provider not in wallets:
+                    raise LineError(_("PROVIDER={wallet}: this counter takes {wallets}; nothing "
+                                      "was charged").format(wallet=provider[:20],
+                                                            wallets=", ".join(wallets)))
+            else:
+                return sale_ref, provider, rest
+            rest = after.strip()
+
+    def pay(self, amount: int, description: str, provider: str | None = None
+            ) -> dict[str, Any]:
         code = self.wait_for_code()
         view = self.counter.payments.pay(amount, code, description=description, cancel=self.stop,
-                                         stop=self.stop)
+                                         stop=self.stop, provider=provider)
         return self._answer(view, code)
 
-    def pay_sale(self, amount: int, sale_ref: str, description: str) -> dict[str, Any]:
+    def pay_sale(self, amount: int, sale_ref: str, description: str,
+                 provider: str | None = None) -> dict[str, Any]:
         """PAY under the sale system's reference: at most one charge per sale (SaleDesk)."""
         if self.scanner is None and self.counter.payments.find_by_sale_ref(sale_ref) is None:
             raise LineError(_("no scanner: start with --scanner SPEC to take payment codes"))
-        view = self.desk.pay(sale_ref, amount, description=description, stop=self.stop)
+        view = self.desk.pay(sale_ref, amount, description=description, stop=self.stop,
+                             provider=provider)
         return self._answer(view)
 
     def sale_status(self, sale_ref: str) -> dict[str, Any]:

@@ -16,6 +16,7 @@ import requests
 from pos_terminal import sentences  # the renderer, as every front end installs it
 from pos_terminal.base import i18n
 from pos_terminal.config import Settings, load_settings
+from tests.reaper import pytest_configure  # noqa: F401  (the run's mark and watchdog)
 from tests.scanners import SerialScanner
 
 # Subprocesses (the CLI, headless mode, the demo in tmux) take their default language from the
@@ -29,27 +30,6 @@ DEFAULT_CONFIG = REPO / "config" / "default.toml"
 
 # Fast enough for a test suite, slow enough that "processing" is observable by a poller.
 EMULATOR_PROCESSING_S = 0.6
-
-
-def in_a_shared_group(path: Path) -> Path:
-    """Give `path` a group other users are in ("users", else one of the runner's own groups
-    that is not its private group: an ordinary user may only give a file a group it is in), so
-    that its group bits count (the owner's private group, e.g. root's own, is the owner: its bits
-    do not count). Skips where the test may not change the file's group."""
-    import grp
-    import pwd
-
-    me = pwd.getpwuid(os.getuid()).pw_name
-    candidates = [group.gr_gid for group in grp.getgrall() if group.gr_name == "users"]
-    candidates += [gid for gid in os.getgroups() if grp.getgrgid(gid).gr_name != me]
-    for gid in candidates:
-        try:
-            os.chown(path, -1, gid)
-        except PermissionError:
-            continue
-        return path
-    pytest.skip(f"cannot give {path} a shared group: this user is in none but its own "
-                "(root, or a member of 'users' or of any other group, can)")
 
 
 @pytest.fixture(autouse=True)
@@ -158,6 +138,24 @@ def any_settings(request: pytest.FixtureRequest, base_settings: Settings, emulat
                  tmp_path: Path) -> Settings:
     """Both generations, one test run each."""
     return _pointed_at(base_settings, emulator, tmp_path, request.param)
+
+
+def with_momo(settings: Settings, emulator: object, **changes: Any) -> Settings:
+    """`settings` taking MoMo too: [providers.momo] pointed at the emulator's demo merchant
+    (its public key is the emulator's pair, as ZaloPay's is)."""
+    from pos_terminal.emulator.momo import service as emulated
+
+    return settings.replace_section(
+        "providers.momo", base_url=emulator.base_url,  # type: ignore[attr-defined]
+        partner_code=emulated.DEMO_PARTNER_CODE, access_key=emulated.DEMO_ACCESS_KEY,
+        secret_key=emulated.DEMO_SECRET_KEY, public_key=settings.service.rsa_public_key,
+        store_id="S01", store_name="Cửa hàng thử", connect_timeout_s=1.0, **changes)
+
+
+@pytest.fixture
+def both_settings(settings: Settings, emulator: object) -> Settings:
+    """A counter taking ZaloPay and MoMo, both against the test emulator."""
+    return with_momo(settings, emulator)
 
 
 def fresh_code(emulator: object, wallet: str) -> str:

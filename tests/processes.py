@@ -18,8 +18,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 #: What passes through from the test run: where programs are, whose home, where temporary
-#: files go. Nothing about the terminal, the locale or the configuration.
-PASSED_THROUGH = ("PATH", "HOME", "USER", "LOGNAME", "TMPDIR")
+#: files go, and the run's mark (tests/reaper.py: what the run started is stopped with it).
+#: Nothing about the terminal, the locale or the configuration.
+PASSED_THROUGH = ("PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "POS_TESTS_RUN")
 
 #: Set on purpose for every child: English messages in UTF-8 (tests that want another language
 #: or locale pass it), a terminal type every tmux and terminfo knows, this checkout first on the

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pos_terminal.config import ConfigError, load_settings
-from tests.conftest import in_a_shared_group
+from tests import shared_group
 from tests.processes import child_env
 
 REPO = Path(__file__).resolve().parent.parent
@@ -42,12 +42,16 @@ def write(tmp_path: Path, text: str, mode: int = 0o600) -> Path:
     path = tmp_path / "pos.toml"
     path.write_text(text)
     path.chmod(mode)
-    if mode & 0o070:  # group bits meant to matter: a group other users are in
-        in_a_shared_group(path)
     return path
 
 
 def error_of(path: Path, env: dict[str, str] | None = None) -> ConfigError:
+    """The ConfigError loading `path` raises; where its group bits alone are meant to matter,
+    loaded where its group is one other users are in (tests/shared_group.py)."""
+    if path.exists() and shared_group.needs_a_shared_group(path):
+        found = shared_group.config_error(path, env)
+        assert found is not None, f"{path} loaded"
+        return ConfigError(path, *found)
     with pytest.raises(ConfigError) as info:
         load_settings(path, env=env or {})
     return info.value

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from pos_terminal.wallet import constants, returncodes
+from pos_terminal.wallet import code_table, constants, returncodes
 
 ROOT = Path(__file__).resolve().parent.parent / "pos_terminal"
 SCANNED = ("checkout", "journal", "cli", "tui", "counter", "sentences", "headless.py")
@@ -23,7 +23,10 @@ _SQL_CODE = re.compile(r"return_?code\s*(=|==|!=|<>|<|>|\bIN\b)\s*\(?\s*-?\d", r
 #: Every code number the wallet package documents or acts on (1, 2, 3 are too common to flag
 #: anywhere but in a comparison with a return-code name).
 _KNOWN = ({c for c in returncodes.PAYMENT_REASONS if c < 0} | set(returncodes.REQUEST_REFUSALS)
-          | {constants.RC_NOT_FOUND, constants.RC_DUPLICATE})
+          | {constants.RC_NOT_FOUND, constants.RC_DUPLICATE}
+          # every negative code or sub code of ZaloPay's published table (issue 29)
+          | {c for table in code_table.TABLES.values() for row in table
+             for c in (row.code, row.sub_code) if c is not None and c < 0})
 
 
 def _names(node: ast.AST) -> Iterator[str]:

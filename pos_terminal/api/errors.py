@@ -27,7 +27,9 @@ from pos_terminal.counter.types import (
     JournalError,
     RefundNotAllowed,
     UnknownPayment,
+    UnknownProvider,
     UnknownRefund,
+    WalletChoiceNeeded,
     intent_of,
     refund_of,
 )
@@ -61,6 +63,8 @@ ERRORS: dict[str, tuple[int, str]] = {
     "wrong_host": (421, "the Host header names another machine (not this one's names nor "
                         "[api] allowed_hosts)"),
     "invalid_request": (422, "wrong type, unknown or missing field, bad reference"),
+    "wallet_choice_needed": (422, "the payment code matches no wallet of this counter, or "
+                                  "several: name one in \"provider\""),
     "invalid_amount": (422, "an amount that is not a whole number of VND within the limits"),
     "refund_not_allowed": (422, "the payment cannot be refunded (state, or more than is left)"),
     "internal": (500, "an unexpected error (the payment, if any, is in the journal)"),
@@ -104,6 +108,10 @@ def code_of(exc: PosError) -> str:
         return "not_found"
     if isinstance(exc, CodeRefused):
         return "code_refused"
+    if isinstance(exc, WalletChoiceNeeded):
+        return "wallet_choice_needed"
+    if isinstance(exc, UnknownProvider):
+        return "invalid_request"
     if isinstance(exc, InvalidPayment):
         return "invalid_amount" if exc.field == "amount" else "invalid_request"
     if isinstance(exc, FieldError):

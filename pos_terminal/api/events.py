@@ -54,7 +54,8 @@ def payment_fields(view: PaymentView) -> dict[str, Any]:
     return {"sale_ref": view.sale_ref, "app_trans_id": view.app_trans_id,
             "amount": view.amount, "state": view.state.value,
             "outcome": answers.of_payment(view).value, "needs_review": view.needs_review,
-            "late": view.late, "abandoned": view.abandoned, "message": view.message}
+            "late": view.late, "abandoned": view.abandoned, "message": view.message,
+            "provider": view.provider}
 
 
 def event_json(event: CounterEvent, sale_refs: dict[int, str]) -> dict[str, Any] | None:
@@ -83,7 +84,8 @@ def event_json(event: CounterEvent, sale_refs: dict[int, str]) -> dict[str, Any]
         return {"type": "payment_error", "sale": event.sale, "sale_ref": sale_ref,
                 "app_trans_id": event.app_trans_id, "amount": event.amount,
                 "message": event.message,
-                "state": event.view.state.value if event.view is not None else None}
+                "state": event.view.state.value if event.view is not None else None,
+                "provider": event.view.provider if event.view is not None else None}
     if isinstance(event, RefundSettled):
         r = event.refund
         return {"type": "refund_settled", "refund_ref": r.refund_ref, "m_refund_id":

@@ -8,6 +8,8 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 REF = r"^[A-Za-z0-9_.:/-]{1,64}$"
+#: A wallet provider's name, as journaled ("zalopay", "momo").
+PROVIDER = r"^[a-z][a-z0-9_]{0,31}$"
 #: far above any maximum: bigger numbers are refused before the counter's own limits
 AMOUNT_DIGITS = 10**16
 
@@ -32,6 +34,9 @@ class PaymentIn(_Body):
                                      "the counter's scanner waits for one")
     description: str = Field(default="", max_length=256)
     items: list[ItemIn] = Field(default_factory=list, max_length=100)
+    provider: str | None = Field(default=None, pattern=PROVIDER,
+                                 description="The customer's wallet (\"zalopay\", \"momo\"); "
+                                 "without it the code's pattern decides")
 
 
 class AbortIn(_Body):

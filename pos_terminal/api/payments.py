@@ -49,11 +49,13 @@ async def pay(body: PaymentIn, request: Request,
     terminal = terminal_of(request)
     code = body.payment_code
     if code is not None:
-        check_code_format(code, terminal.settings.scanner, field="payment_code")
+        check_code_format(code, terminal.settings.scanner, field="payment_code",
+                          alphabet=terminal.settings.scan_alphabet)
     lines = [SaleLine(i.name, i.price, i.quantity) for i in body.items]
     # in the payments' own pool (api/pools.py): a hanging wallet never starves look-ups
     view = await run_in(request, "payments", terminal.desk.pay, body.sale_ref, body.amount,
-                        code, description=body.description, items=lines)
+                        code, description=body.description, items=lines,
+                        provider=body.provider)
     return payment_answer(view)
 
 

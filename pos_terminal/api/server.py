@@ -157,8 +157,7 @@ class ApiServer:
 
 def _grace_s(terminal: Terminal) -> int:
     """Long enough for a send under way to end (connect + read timeout) and be answered."""
-    service = terminal.settings.service
-    return int(service.connect_timeout_s + service.timeout_s + 5)
+    return int(terminal.settings.longest_request_s + 5)
 
 
 def _wait(ready: Callable[[], bool], timeout_s: float) -> bool:

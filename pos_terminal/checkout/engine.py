@@ -31,6 +31,7 @@ from pos_terminal.checkout.errors import AnswerNotRecorded, CodeRefused, Stopped
 from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.polling import Deadline, intervals, wait_next
 from pos_terminal.checkout.ports import CheckoutJournal, WalletPort
+from pos_terminal.checkout.providers import Providers
 from pos_terminal.checkout.recovery import LATE_CHECK_WINDOW_MS
 from pos_terminal.checkout.validation import (
     check_amount,
@@ -83,20 +84,24 @@ class Checkout:
     def __init__(
         self,
         settings: Settings,
-        client: WalletPort,
+        client: WalletPort | Providers,
         journal: CheckoutJournal | None = None,
         *,
         owns_client: bool = False,
     ) -> None:
-        """`client`: the wallet provider (counter.open_checkout makes the configured one);
-        `owns_client`: closed with this Checkout. `journal`: None opens the configured one."""
+        """`client`: the wallet providers (counter.open_checkout makes the configured ones), or
+        one provider alone; `owns_client`: closed with this Checkout. `journal`: None opens the
+        configured one."""
         self.settings = settings
         self._owns_journal = journal is None
         self.journal: CheckoutJournal = (
             journal if journal is not None
             else Journal.open(settings.terminal.journal, private=settings.private_files))
         self._owns_client = owns_client
-        self.client: WalletPort = client
+        self.providers = client if isinstance(client, Providers) else Providers.single(client)
+        #: The default provider (the first configured): hosted orders, bank lists.
+        self.client: WalletPort = self.providers.default.wallet
+        self.default_provider = self.providers.default.name
         self._lock = threading.Lock()
         self._codes_in_flight: dict[str, str] = {}  # fingerprint -> app_trans_id
         self._rows_in_flight: set[str] = set()
@@ -116,9 +121,12 @@ class Checkout:
     def _cfg(self) -> CheckoutSettings:
         return self.settings.checkout
 
+    def client_for(self, provider: str) -> WalletPort:
+        """The client of a row's own provider: its queries and refunds go nowhere else."""
+        return self.providers.wallet(provider)
+
     def lease_ttl_ms(self) -> int:
-        sv = self.settings.service
-        seconds = sv.connect_timeout_s + sv.timeout_s + LEASE_MARGIN_S
+        seconds = self.settings.longest_request_s + LEASE_MARGIN_S
         if not math.isfinite(seconds) or seconds <= 0:
             seconds = 600.0
         return int(seconds * 1000)
@@ -180,8 +188,13 @@ class Checkout:
         stop: threading.Event | None = None,
         cashier_id: str | None = None,
         sale_ref: str | None = None,
+        provider: str | None = None,
     ) -> PaymentView:
         """Charge once and follow the payment until final, the deadline, or `cancel`.
+
+        `provider` names the wallet (None: the one whose code pattern the code matches, or the
+        only one); a code no wallet or several wallets match raises WalletChoiceNeeded and an
+        unknown name UnknownProvider, before anything is recorded or sent.
 
         `stop` (a signal to the CLI): set before the intent, raises Stopped (nothing recorded or
         sent); set after the intent but before the send, the payment is not sent (FAILED).
@@ -202,6 +215,8 @@ class Checkout:
         code = self.validate_code(payment_code)
         description = check_description(description)
         items = check_items(items, amount)
+        chosen = self.providers.route(code, provider)
+        client = chosen.wallet
         if sale_ref is not None:
             taken = self.journal.find_by_sale_ref(sale_ref)
             if taken is not None:
@@ -209,11 +224,11 @@ class Checkout:
         fp = self._claim_code(code)
         try:
             now = self.journal.now()
-            app_trans_id = self.client.new_order_id(now)
+            app_trans_id = client.new_order_id(now)
             order = Order(order_id=app_trans_id, amount=amount, created_ms=now,
                           customer=self.settings.terminal.app_user, description=description,
                           items=tuple(items))
-            prepared = self.client.prepare_charge(order, code)
+            prepared = client.prepare_charge(order, code)
             with self._lock:
                 self._codes_in_flight[fp] = app_trans_id
             if stop is not None and stop.is_set():
@@ -222,7 +237,7 @@ class Checkout:
                 view = self.journal.record_intent(
                     app_trans_id=app_trans_id,
                     amount=amount,
-                    generation=self.client.generation,
+                    generation=client.generation,
                     description=description,
                     items=[it.as_wire() for it in items],
                     payment_code=code,
@@ -233,6 +248,7 @@ class Checkout:
                     cashier_id=cashier_id,
                     code_window_ms=self._cfg.code_reuse_window_s * 1000,
                     sale_ref=sale_ref,
+                    provider=chosen.name,
                 )
             except CodeClaimed as exc:  # another process claimed this code first
                 raise CodeRefused(refusal(mask_code(code), exc.reason, exc.app_trans_id),
@@ -285,7 +301,7 @@ class Checkout:
         j = self.journal
         try:
             self.count_request()
-            result = self.client.send_charge(prepared)
+            result = self.client_for(view.provider).send_charge(prepared)
         except NotSent as exc:
             pause_point("after_answer")
             never_sent = outcomes.not_sent(exc.cause)
@@ -381,7 +397,7 @@ class Checkout:
         only a success changes it, as a late success)."""
         try:
             self.count_request()
-            result = self.client.query_charge(view.app_trans_id)
+            result = self.client_for(view.provider).query_charge(view.app_trans_id)
         except MismatchedAnswer as exc:
             if view.is_final:
                 return self.journal.get(view.app_trans_id)
@@ -500,7 +516,7 @@ class Checkout:
 
     def close(self) -> None:
         if self._owns_client:
-            self.client.close()
+            self.providers.close()
         if self._owns_journal:
             self.journal.close()
 

@@ -67,7 +67,8 @@ def create_gateway_order(
     co.client.check_hosted_order(order)
     view = journal.record_intent(
         app_trans_id=app_trans_id, amount=amount, generation=co.client.generation,
-        kind="gateway", description=description, message=Reason.of("gateway.creating"), now=now,
+        provider=co.default_provider, kind="gateway", description=description,
+        message=Reason.of("gateway.creating"), now=now,
     )
     token: str | None = None
     try:

@@ -64,7 +64,8 @@ def abandon(co: CheckoutContext[LateChargeJournal], app_trans_id: str, *,
             returns_automatically(co), app_trans_id), cashier_id=cashier_id)
     except IllegalTransition:  # settled (its verdict came first: show it), or abandoned already
         return co.journal.get(app_trans_id)
-    if isinstance(co.client, HoldingWallet) and app_trans_id not in co.rows_in_flight():
+    if isinstance(co.client_for(view.provider), HoldingWallet) \
+            and app_trans_id not in co.rows_in_flight():
         return co.query_once(view)
     return view
 

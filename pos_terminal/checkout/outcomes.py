@@ -97,6 +97,12 @@ def late(journal: Answers, current: PaymentView, result: ChargeAnswer) -> Paymen
         return journal.get(current.app_trans_id)
 
 
+def _still_checking(why: Reason, wrapper: str) -> Reason:
+    """An answer that decides nothing, for the cashier: its own reason when it already says
+    "still checking" (a provider's ``checking.*``), else wrapped in `wrapper`."""
+    return why if why.code.startswith("checking.") else Reason.of(wrapper, reason=why)
+
+
 def stay(journal: Answers, view: PaymentView, message: Reason, *, poll: bool = True,
          release: bool = False) -> PaymentView:
     """No verdict: keep the state (a SUBMITTING row becomes UNKNOWN: its request is over)."""
@@ -152,6 +158,11 @@ def apply_payment_result(
             )
         return _settle(journal, view, E.ACCEPTED, message=result.why,
                        result=result, poll=from_query, release=release)
+    if meaning is WalletOutcome.NOT_FOUND and view.state is S.PROCESSING:
+        # The service said it has this order: its "not found" now cannot prove it never
+        # arrived (ZaloPay publishes the same code as "refund succeeded" too: docs/protocol.md).
+        return stay(journal, view, Reason.of("unknown.not_found_after_accepted"),
+                    poll=from_query, release=release)
     if meaning is WalletOutcome.NOT_FOUND:
         if release:
             journal.release(view.app_trans_id)
@@ -169,10 +180,10 @@ def apply_payment_result(
         except IllegalTransition:
             return journal.get(view.app_trans_id)
     if meaning is WalletOutcome.REFUSED_REQUEST:
-        return stay(
-            journal, view,
-            Reason.of("unknown.query_refused", reason=result.why),
-        )
+        # The request was refused for its own sake (maintenance, a system error, a code the
+        # table does not publish...): it says nothing about the payment, which stays open.
+        return stay(journal, view, _still_checking(result.why, "unknown.query_refused"),
+                    poll=from_query, release=release)
     if meaning is WalletOutcome.UNKNOWN:
         return _settle(journal, view, E.NO_ANSWER, message=no_answer(result.service_message
                        or f"code {result.code}"), result=result, release=release)
@@ -228,9 +239,11 @@ def apply_refund_result(
             return refund_pending(journal, refund, Reason.of("refund.not_found_yet"))
         except IllegalTransition:  # settled meanwhile
             return journal.get_refund(refund.m_refund_id)
-    if meaning is WalletOutcome.REFUSED_REQUEST:
+    if meaning in (WalletOutcome.REFUSED_REQUEST, WalletOutcome.UNKNOWN):
+        # Says nothing about the refund (or it may have been made): it stays open.
         return refund_pending(journal, refund,
-                              Reason.of("refund.query_refused", reason=result.why))
+                              _still_checking(result.why, "refund.query_refused"),
+                              release=release)
     return _refund_settle(journal, refund, RE.FAILED, message=result.why,
                           result=result, release=release)
 

@@ -80,12 +80,13 @@ def refund(
             Reason.of("refund.not_allowed.no_transaction_number", app_trans_id=app_trans_id)
         )
     now = journal.now()
-    m_refund_id = co.client.new_refund_id(now)
+    wallet = co.client_for(payment.provider)  # refunded by the wallet that charged it
+    m_refund_id = wallet.new_refund_id(now)
     # What the customer reads in the wallet's history: in the shop's language.
     text = description or REFUND_DESCRIPTION.get(
         co.settings.terminal.language, REFUND_DESCRIPTION["en"]).format(app_trans_id=app_trans_id)
     # Validate the request with the largest amount it could carry before recording anything.
-    co.client.check_refund(Refund(refund_id=m_refund_id, transaction_id=payment.zp_trans_id,
+    wallet.check_refund(Refund(refund_id=m_refund_id, transaction_id=payment.zp_trans_id,
                                   amount=amount or payment.amount, description=text,
                                   created_ms=now))
     ttl_ms = co.lease_ttl_ms()
@@ -116,7 +117,7 @@ def _send(co: CheckoutContext[RefundJournal], view: RefundView, request: Refund,
         return journal.get_refund(m_refund_id)
     try:
         co.count_request()
-        result = co.client.refund(request)
+        result = co.client_for(view.provider).refund(request)
     except NotSent as exc:
         view = _settle_own(co, m_refund_id, message=Reason.of("refund.not_sent", cause=exc.cause))
     except (NoAnswer, UnreadableAnswer) as exc:
@@ -162,7 +163,7 @@ def follow_refund(
 def query_refund_once(co: CheckoutContext[RefundJournal], view: RefundView) -> RefundView:
     try:
         co.count_request()
-        result = co.client.query_refund(view.m_refund_id, view.app_trans_id)
+        result = co.client_for(view.provider).query_refund(view.m_refund_id, view.app_trans_id)
     except (NoAnswer, NotSent, UnreadableAnswer, ServiceRefused) as exc:
         return outcomes.refund_pending(co.journal, view, _no_answer(exc.why))
     except Exception as exc:

@@ -32,7 +32,7 @@ E = PaymentEvent
 
 def conclude(co: CheckoutContext[LateChargeJournal], view: PaymentView) -> PaymentView:
     """`view` was just answered AUTHORISED: capture it, or cancel it if the cashier gave up."""
-    wallet = co.client
+    wallet = co.client_for(view.provider)
     if view.state is not S.PROCESSING or view.needs_review:
         return view
     if not isinstance(wallet, HoldingWallet):  # a provider that holds but cannot capture
@@ -103,7 +103,7 @@ def _void(co: CheckoutContext[LateChargeJournal], wallet: HoldingWallet,
 def release_if_held(co: CheckoutContext[LateChargeJournal], view: PaymentView) -> None:
     """A payment concluded FAILED whose wallet still holds its money (the hold came after
     "never reached the service"): release it; the row stays as it is, the money goes back."""
-    wallet = co.client
+    wallet = co.client_for(view.provider)
     if view.state is not S.FAILED or not isinstance(wallet, HoldingWallet):
         return
     try:

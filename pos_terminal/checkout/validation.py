@@ -44,18 +44,20 @@ def check_code(code: object) -> str:
     return code
 
 
-def check_code_format(code: str, scanner: ScannerSettings, field: str = "payment code") -> str:
+def check_code_format(code: str, scanner: ScannerSettings, field: str = "payment code", *,
+                      alphabet: str | None = None) -> str:
     """A typed code against the [scanner] code filter (alphabet, lengths): what a scanner would
-    have accepted. The message names the rule broken, never the code."""
+    have accepted. The message names the rule broken, never the code. `alphabet`: the one the
+    scan sources use (Settings.scan_alphabet: MoMo's letters too); None: [scanner]'s."""
     low, high = scanner.code_min_length, scanner.code_max_length
-    problem = format_problem(code, alphabet=scanner.code_alphabet, min_length=low,
-                             max_length=high)
+    alphabet = scanner.code_alphabet if alphabet is None else alphabet
+    problem = format_problem(code, alphabet=alphabet, min_length=low, max_length=high)
     if problem is CodeProblem.LENGTH:
         raise InvalidPayment(field, Reason.of(
             "code.length", field=field, count=len(code), low=low, high=high))
     if problem is CodeProblem.ALPHABET:
         raise InvalidPayment(field, Reason.of(
-            "code.alphabet", field=field, alphabet=repr(scanner.code_alphabet)))
+            "code.alphabet", field=field, alphabet=repr(alphabet)))
     return code
 
 

@@ -8,16 +8,27 @@ from pos_terminal.cli.common import EXIT_USAGE, fail, load_settings_or_exit
 
 
 def _parse_fault(text: str) -> dict[str, object]:
-    """ENDPOINT:MODE[:COUNT], e.g. quick_pay:drop_after_commit:1 or *:delay:0."""
+    """ENDPOINT:MODE[:COUNT[:CODE[/SUB]]], e.g. quick_pay:drop_after_commit:1,
+    query:answer_code:2:2/-135 or *:delay:0."""
     parts = text.split(":")
-    if len(parts) not in (2, 3) or not all(parts):
-        raise click.BadParameter(f"{text!r}: expected ENDPOINT:MODE[:COUNT], "
-                                 "e.g. quick_pay:drop_after_commit:1")
+    if len(parts) not in (2, 3, 4) or not all(parts):
+        raise click.BadParameter(f"{text!r}: expected ENDPOINT:MODE[:COUNT[:CODE[/SUB]]], "
+                                 "e.g. quick_pay:drop_after_commit:1 or "
+                                 "query:answer_code:2:2/-135")
     rule: dict[str, object] = {"endpoint": parts[0], "mode": parts[1]}
-    if len(parts) == 3:
+    if len(parts) >= 3:
         if not parts[2].isdigit():
             raise click.BadParameter(f"{text!r}: COUNT must be a whole number (0: always)")
         rule["count"] = int(parts[2])
+    if len(parts) == 4:
+        code, _, sub = parts[3].partition("/")
+        try:
+            rule["return_code"] = int(code)
+            if sub:
+                rule["sub_return_code"] = int(sub)
+        except ValueError:
+            raise click.BadParameter(f"{text!r}: CODE[/SUB] must be whole numbers, e.g. "
+                                     "2/-135") from None
     return rule
 
 
@@ -28,12 +39,14 @@ def _parse_fault(text: str) -> dict[str, object]:
                                             "wallet page.")
 @click.option("--port", type=click.IntRange(0, 65535), default=None,
               help="Port (default: [emulator] port, 8765; 0 picks a free one).")
-@click.option("--fault", "fault_texts", multiple=True, metavar="ENDPOINT:MODE[:COUNT]",
+@click.option("--fault", "fault_texts", multiple=True, metavar="ENDPOINT:MODE[:COUNT[:CODE[/SUB]]]",
               help="Inject a fault from the start (repeatable). Endpoints: quick_pay, query, "
                    "banks, create, refund, query_refund, momo_pay, momo_query, momo_refund, "
                    "momo_confirm, *. Modes: delay (answer late), "
                    "delay_before_commit (held in transit), http500, html, refuse, garbage, "
-                   "truncated, drop, drop_after_commit. COUNT 0 means every request.")
+                   "truncated, drop, drop_after_commit, answer_code (processed, then "
+                   "answered with CODE[/SUB], e.g. query:answer_code:2:2/-135). COUNT 0 "
+                   "means every request.")
 @click.pass_context
 def emulator(ctx: click.Context, host: str | None, port: int | None,
              fault_texts: tuple[str, ...]) -> None:

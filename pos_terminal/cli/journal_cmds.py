@@ -24,6 +24,7 @@ from pos_terminal.cli.journal_filters import (
     refund_rows,
     with_export_filters,
     with_payment_filters,
+    with_provider,
 )
 from pos_terminal.cli.money_common import back_office, fail, payment_line, refund_line
 from pos_terminal.counter import answers
@@ -53,6 +54,7 @@ def _read_first(rows: Iterator[T]) -> Iterator[T]:
 
 @journal_group.command("list")
 @with_payment_filters
+@with_provider
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="At most this many (newest first); the last line tells how to go on.")
 @click.option("--cursor", default=None, metavar="APP_TRANS_ID",
@@ -61,7 +63,7 @@ def _read_first(rows: Iterator[T]) -> Iterator[T]:
 @click.pass_context
 def journal_list(ctx: click.Context, since: str | None, until: str | None,
                  states: tuple[str, ...], limit: int | None, cursor: str | None,
-                 as_json: bool) -> None:
+                 as_json: bool, provider: str | None) -> None:
     """List payments, newest first: today's (Vietnam time) unless --from/--to say which days."""
     settings = load_settings_or_exit(ctx)
     filters = payment_rows(since, until, states, as_json)
@@ -72,7 +74,7 @@ def journal_list(ctx: click.Context, since: str | None, until: str | None,
         try:
             rows = office.history.iter_payments(
                 since_ms=filters.since_ms, until_ms=filters.until_ms, states=filters.states,
-                limit=limit, newest_first=True, after=cursor)
+                limit=limit, newest_first=True, after=cursor, provider=provider)
         except UnknownPayment:
             fail(_("--cursor {cursor} is not a payment in this journal: give the cursor the "
                    "previous page ended with.").format(cursor=repr(cursor)),
@@ -152,9 +154,11 @@ def journal_show(ctx: click.Context, app_trans_id: str, as_json: bool) -> None:
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to this file instead of stdout.")
 @with_export_filters
+@with_provider
 @click.pass_context
 def journal_export(ctx: click.Context, fmt: str, what: str, output: Path | None,
-                   since: str | None, until: str | None, states: tuple[str, ...]) -> None:
+                   since: str | None, until: str | None, states: tuple[str, ...],
+                   provider: str | None) -> None:
     """Export payments (CSV: one line each; JSON: with events and refunds) or refunds (one line
     each, marked when automatic), oldest first."""
     settings = load_settings_or_exit(ctx)
@@ -172,11 +176,11 @@ def journal_export(ctx: click.Context, fmt: str, what: str, output: Path | None,
         if what == "payments":
             rows: Iterator[Any] = history.iter_payments(
                 since_ms=payments_wanted.since_ms, until_ms=payments_wanted.until_ms,
-                states=payments_wanted.states)
+                states=payments_wanted.states, provider=provider)
         else:
             rows = history.iter_refunds(
                 since_ms=refunds_wanted.since_ms, until_ms=refunds_wanted.until_ms,
-                states=refunds_wanted.states)
+                states=refunds_wanted.states, provider=provider)
         rows = _read_first(rows)
 
         def write(out: TextIO) -> int:

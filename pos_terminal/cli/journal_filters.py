@@ -86,6 +86,14 @@ def with_payment_filters(f: Callable[..., Any]) -> Callable[..., Any]:
                                    help="Only these states; repeatable.")(f))
 
 
+#: The wallet providers a journal row may name (the journal keeps the key).
+PROVIDER_NAMES = ["zalopay", "momo"]
+
+with_provider = click.option(
+    "--provider", default=None, type=click.Choice(PROVIDER_NAMES),
+    help="Only the rows of this wallet.")
+
+
 def with_days(f: Callable[..., Any]) -> Callable[..., Any]:
     """--from and --to."""
     for option in reversed(_day_options):

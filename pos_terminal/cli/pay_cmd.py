@@ -41,12 +41,16 @@ from pos_terminal.counter.types import CheckoutError, JournalError, WalletError,
               help="The cashier taking the payment (journaled with it).")
 @click.option("--pin-stdin", is_flag=True,
               help="With --cashier: check the cashier's PIN, read from stdin.")
+@click.option("--provider", default=None, metavar="WALLET",
+              type=click.Choice(["zalopay", "momo"], case_sensitive=False),
+              help="The customer's wallet; without it the code's pattern decides (a code no "
+                   "wallet or several take is refused, nothing sent).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec: str | None,
             scan_timeout: float, description: str, items: tuple[str, ...],
             deadline_s: float | None, cashier_id: str | None, pin_stdin: bool,
-            as_json: bool, code_stdin: bool) -> None:
+            as_json: bool, code_stdin: bool, provider: str | None) -> None:
     """Charge one payment and wait for its result.
 
     \b
@@ -70,7 +74,8 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
         try:
             view = co.payments.pay(amount, request.code, description=description,
                                    items=request.items, deadline_s=deadline_s,
-                                   cancel=stop.event, stop=stop.event, cashier_id=cashier_id)
+                                   cancel=stop.event, stop=stop.event, cashier_id=cashier_id,
+                                   provider=provider.lower() if provider else None)
         except (CheckoutError, JournalError, WalletError) as exc:
             not_paid(co, exc, amount=amount, as_json=as_json, signal=stop.name)
         if answers.of_payment(view) is answers.Verdict.UNKNOWN:  # exit 3: the cashier gives up

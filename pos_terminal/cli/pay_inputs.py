@@ -150,7 +150,8 @@ def read_request(settings: Settings, *, amount_text: str, code: str | None, code
     if code is not None:
         try:
             check_code(code)
-            check_code_format(code, settings.scanner, field="--code")
+            check_code_format(code, settings.scanner, field="--code",
+                              alphabet=settings.scan_alphabet)
         except InvalidPayment as exc:
             pay_error(exc.message, as_json=as_json, amount=amount, field="code")
     item_list = parse_items(items, as_json, amount)

@@ -41,7 +41,7 @@ def scan_image_cmd(ctx: click.Context, files: tuple[Path, ...], as_json: bool,
 
     settings = load_settings_or_exit(ctx)
     sc = settings.scanner
-    code_filter = CodeFilter(sc.code_alphabet, sc.code_min_length, sc.code_max_length)
+    code_filter = CodeFilter(settings.scan_alphabet, sc.code_min_length, sc.code_max_length)
     name = decoder or settings.scanner.decoder
     if name not in DECODER_NAMES:
         fail(f"unknown decoder {name!r}: use one of {', '.join(DECODER_NAMES)}")
@@ -103,7 +103,8 @@ def scan_cmd(ctx: click.Context, spec: str | None, seconds: float | None,
     try:
         source = open_source(
             spec, decoder=sc.decoder,
-            code_filter=CodeFilter(sc.code_alphabet, sc.code_min_length, sc.code_max_length),
+            code_filter=CodeFilter(settings.scan_alphabet, sc.code_min_length,
+                                   sc.code_max_length),
             debounce_s=sc.debounce_s, rescue=sc.rescue)
     except SpecError as exc:
         fail(str(exc))

@@ -34,16 +34,16 @@ class HistoryJournal(Protocol):
     def list_payments(
         self, *, since_ms: int | None = ..., until_ms: int | None = ...,
         states: Collection[PaymentState] | None = ..., limit: int | None = ...,
-        newest_first: bool = ...,
+        newest_first: bool = ..., provider: str | None = ...,
     ) -> list[PaymentView]: ...
     def iter_payments(
         self, *, since_ms: int | None = ..., until_ms: int | None = ...,
         states: Collection[PaymentState] | None = ..., limit: int | None = ...,
-        newest_first: bool = ..., after: str | None = ...,
+        newest_first: bool = ..., after: str | None = ..., provider: str | None = ...,
     ) -> Iterator[PaymentView]: ...
     def iter_refunds(
         self, *, since_ms: int | None = ..., until_ms: int | None = ...,
-        states: Collection[RefundState] | None = ...,
+        states: Collection[RefundState] | None = ..., provider: str | None = ...,
     ) -> Iterator[RefundView]: ...
 
 
@@ -67,23 +67,28 @@ class HistoryService:
 
     def list(self, *, since_ms: int | None = None, until_ms: int | None = None,
              states: Collection[PaymentState] | None = None, limit: int | None = None,
-             newest_first: bool = False) -> list[PaymentView]:
+             newest_first: bool = False, provider: str | None = None) -> list[PaymentView]:
         """The payments created in [since_ms, until_ms) (a screenful: give a day or a
-        limit)."""
+        limit), of one wallet `provider` (None: all)."""
         return self._journal.list_payments(since_ms=since_ms, until_ms=until_ms, states=states,
-                                           limit=limit, newest_first=newest_first)
+                                           limit=limit, newest_first=newest_first,
+                                           provider=provider)
 
     def iter_payments(self, *, since_ms: int | None = None, until_ms: int | None = None,
                       states: Collection[PaymentState] | None = None,
                       limit: int | None = None, newest_first: bool = False,
-                      after: str | None = None) -> Iterator[PaymentView]:
+                      after: str | None = None,
+                      provider: str | None = None) -> Iterator[PaymentView]:
         """Like `list`, streamed; `after` a page's cursor (UnknownPayment if there is none)."""
         return self._journal.iter_payments(since_ms=since_ms, until_ms=until_ms, states=states,
-                                           limit=limit, newest_first=newest_first, after=after)
+                                           limit=limit, newest_first=newest_first, after=after,
+                                           provider=provider)
 
     def iter_refunds(self, *, since_ms: int | None = None, until_ms: int | None = None,
-                     states: Collection[RefundState] | None = None) -> Iterator[RefundView]:
-        return self._journal.iter_refunds(since_ms=since_ms, until_ms=until_ms, states=states)
+                     states: Collection[RefundState] | None = None,
+                     provider: str | None = None) -> Iterator[RefundView]:
+        return self._journal.iter_refunds(since_ms=since_ms, until_ms=until_ms, states=states,
+                                          provider=provider)
 
     def events(self, app_trans_id: str) -> builtins.list[EventView]:
         return self._journal.events(app_trans_id)

@@ -98,10 +98,13 @@ class PaymentService:
             items: Sequence[Item | SaleLine] = (), deadline_s: float | None = None,
             cancel: threading.Event | None = None, stop: threading.Event | None = None,
             cashier_id: str | None = None, sale: int | None = None,
-            on_progress: Progress | None = None, sale_ref: str | None = None) -> PaymentView:
+            on_progress: Progress | None = None, sale_ref: str | None = None,
+            provider: str | None = None) -> PaymentView:
         """Charge once and follow until final, the deadline or `cancel` (Checkout.pay); every
         step is published. Raises what Checkout.pay raises (after publishing PaymentError);
-        with `sale_ref`, SaleRefTaken when that sale has a payment already (nothing sent)."""
+        with `sale_ref`, SaleRefTaken when that sale has a payment already (nothing sent).
+        `provider`: the wallet named by the cashier or the sale system (None: routed by the
+        code; WalletChoiceNeeded when no wallet or several take it, nothing sent)."""
         scanned = code if isinstance(code, ScannedCode) else ScannedCode(code, "code")
         sale = self.start_sale() if sale is None else sale
         self._bus.publish(PaymentStarted(sale, amount, scanned.masked, scanned.source,
@@ -110,7 +113,8 @@ class PaymentService:
             view = self._checkout.pay(
                 amount, scanned.text, description=description, items=_items(items),
                 on_progress=self._progress(sale, on_progress), deadline_s=deadline_s,
-                cancel=cancel, stop=stop, cashier_id=cashier_id, sale_ref=sale_ref)
+                cancel=cancel, stop=stop, cashier_id=cashier_id, sale_ref=sale_ref,
+                provider=provider)
         except Exception as exc:
             self._publish_error(sale, amount, exc)
             raise
@@ -156,6 +160,15 @@ class PaymentService:
                                        cashier_id=cashier_id)
         publish_end(self._bus, None, view, "override", unresolved_too=False)
         return view
+
+    @property
+    def wallets(self) -> tuple[str, ...]:
+        """The wallet providers this counter takes, the default first."""
+        return self._checkout.providers.names
+
+    def wallet_of(self, code: str) -> str:
+        """The wallet a code would go to (WalletChoiceNeeded / nothing sent: ask or refuse)."""
+        return self._checkout.providers.route(code).name
 
     @property
     def returns_late_charges(self) -> bool:

@@ -23,6 +23,7 @@ from pos_terminal.base.errors import ExitCode, PosError
 from pos_terminal.base.i18n import _
 from pos_terminal.base.wallet_types import Item
 from pos_terminal.checkout.errors import Stopped
+from pos_terminal.checkout.providers import UnknownProvider
 from pos_terminal.checkout.validation import check_code, check_description
 from pos_terminal.counter.payments import UNRESOLVED, SaleLine, ScannedCode
 from pos_terminal.counter.scanning import Scanner
@@ -83,6 +84,7 @@ class _Running:
     done: threading.Event = field(default_factory=threading.Event)
     app_trans_id: str | None = None
     error: BaseException | None = None
+    provider: str | None = None  # the wallet the request named (None: the code decides)
 
 
 class SaleDesk:
@@ -101,11 +103,13 @@ class SaleDesk:
     def pay(self, sale_ref: str, amount: int, code: str | None = None, *,
             description: str = "", items: Sequence[Item | SaleLine] = (),
             deadline_s: float | None = None,
-            stop: threading.Event | None = None) -> PaymentView:
+            stop: threading.Event | None = None, provider: str | None = None) -> PaymentView:
         """The payment of this sale: charged once (with `code`, or the next code the counter's
         scanner reads), followed until final or the deadline. Raises SaleRefused (and its
         kinds) or what Counter.pay raises before anything is recorded."""
         check_ref(sale_ref)
+        if provider is not None and provider not in self.counter.payments.wallets:
+            raise UnknownProvider(provider, self.counter.payments.wallets)
         amount = self.counter.payments.validate_amount(amount)
         if code is not None:
             code = check_code(code)
@@ -123,7 +127,8 @@ class SaleDesk:
                 else:
                     if code is None:
                         self._take_scanner(sale_ref)
-                    mine = _Running(sale_ref, amount, code, stop or threading.Event())
+                    mine = _Running(sale_ref, amount, code, stop or threading.Event(),
+                                    provider=provider)
                     self._running[sale_ref] = mine
         if run is not None:
             run.done.wait()
@@ -188,7 +193,8 @@ class SaleDesk:
         try:
             view = self.counter.payments.pay(run.amount, code, description=description, items=lines,
                                              deadline_s=deadline_s, cancel=run.stop, stop=run.stop,
-                                             on_progress=learn, sale=sale, sale_ref=run.sale_ref)
+                                             on_progress=learn, sale=sale, sale_ref=run.sale_ref,
+                                             provider=run.provider)
         except SaleRefTaken as exc:  # another process recorded this sale first
             other = self.counter.payments.get(exc.app_trans_id)
             self._same_as_row(other, run.amount, code.text if isinstance(code, ScannedCode)

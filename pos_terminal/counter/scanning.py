@@ -35,7 +35,7 @@ def source_factory(settings: Settings, spec: str) -> SourceFactory:
         scanner = settings.scanner
         return open_source(
             spec, decoder=scanner.decoder,
-            code_filter=CodeFilter(scanner.code_alphabet, scanner.code_min_length,
+            code_filter=CodeFilter(settings.scan_alphabet, scanner.code_min_length,
                                    scanner.code_max_length),
             debounce_s=scanner.debounce_s, rescue=scanner.rescue)
 

@@ -71,7 +71,8 @@ class Counter:
         from hardware import CodeFilter
 
         sc = settings.scanner
-        self._code_filter = CodeFilter(sc.code_alphabet, sc.code_min_length, sc.code_max_length)
+        self._code_filter = CodeFilter(settings.scan_alphabet, sc.code_min_length,
+                                       sc.code_max_length)
 
     # ---------------------------------------------------------------- a sale and its code
     def awaiting_code(self, amount: int, *, sale: int | None = None,
@@ -121,12 +122,22 @@ class Counter:
         """One signed call (wallet/probe.py: a status query of an order that does not exist):
         "ok" only once the service accepted this terminal's app id and key1; otherwise
         credentials wrong, unreachable, busy or refused, with a detail. Blocking, never raises;
-        published as ServiceStatus."""
-        client = self.checkout.client
-        try:
-            state, detail = client.check_service(client.new_order_id(int(time.time() * 1000)))
-        except Exception as exc:  # never let the check stop the counter
-            state, detail = ServiceCheck.REFUSED, f"{type(exc).__name__}: {exc}"
+        published as ServiceStatus.
+        With more than one wallet each is checked with its own service; the answer is the
+        first that is not "ok" (its detail names the wallet), else "ok"."""
+        results: list[tuple[str, ServiceCheck, str]] = []
+        for provider in self.checkout.providers:
+            client = provider.wallet
+            try:
+                state, detail = client.check_service(
+                    client.new_order_id(int(time.time() * 1000)))
+            except Exception as exc:  # never let the check stop the counter
+                state, detail = ServiceCheck.REFUSED, f"{type(exc).__name__}: {exc}"
+            results.append((provider.name, state, detail))
+        name, state, detail = next((r for r in results if r[1] is not ServiceCheck.OK),
+                                   results[0])
+        if len(results) > 1:
+            detail = f"{name}: {detail}" if detail else name
         self.bus.publish(ServiceStatus(state is not ServiceCheck.UNREACHABLE, state.value,
                                        detail))
         return state, detail

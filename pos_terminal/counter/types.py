@@ -14,6 +14,7 @@ from pos_terminal.checkout import (
     ReconcileReport,
 )
 from pos_terminal.checkout.errors import Stopped, intent_of, refund_of
+from pos_terminal.checkout.providers import UnknownProvider, WalletChoiceNeeded
 from pos_terminal.checkout.validation import (
     check_code,
     check_code_format,
@@ -39,8 +40,8 @@ from pos_terminal.journal import (
 from pos_terminal.journal.cashiers import CashierError
 from pos_terminal.receipts.content import NoReceipt
 from pos_terminal.sentences.labels import late_charge_note
-from pos_terminal.wallet.errors import FieldError, RsaKeyError, WalletError
 from pos_terminal.wallet.results import RedirectResult, pmc_name
+from pos_terminal.wallets.errors import FieldError, RsaKeyError, WalletError
 
 __all__ = [
     "FINAL_STATES", "AnswerNotRecorded", "Bank", "BankList", "CashierError",
@@ -50,7 +51,8 @@ __all__ = [
     "ReconcileReport", "RedirectResult", "RefundNotAllowed", "RefundRefTaken", "RefundState",
     "RefundView",
     "Report", "RsaKeyError", "SaleRefTaken", "ServiceCheck", "Stopped", "UnknownPayment",
-    "UnknownRefund", "WalletError", "check_code", "check_code_format",
+    "UnknownProvider", "UnknownRefund", "WalletChoiceNeeded", "WalletError", "check_code",
+    "check_code_format",
     "description_problem", "intent_of", "items_problem", "late_charge_note", "mask_code",
     "pmc_name", "refund_of",
 ]

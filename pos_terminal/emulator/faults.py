@@ -38,7 +38,11 @@ Altered answers (the request is processed normally; only what it says back is wr
 negated; ``answer_subcode`` return code 1 with ``return_code`` of the rule as the v2
 sub-code (e.g. -63); ``answer_no_zptransid`` no wallet transaction id; ``answer_other_id``
 names another app_trans_id; ``answer_huge_code`` a return code of 5,000 digits;
-``answer_undocumented_code`` the positive, undocumented return code 7.
+``answer_undocumented_code`` the positive, undocumented return code 7; ``answer_code`` any code the
+rule gives (``return_code``, and ``sub_return_code`` for the current generation, e.g. 2 / -135):
+the request is processed (a quick pay charges, a refund refunds), then answered with only that
+code, its words and the request's id, as the service answers a refusal. With ``count`` N on the
+status query, the next N queries say that code, then the truth.
 
 A rule applies the same way whether it names a wallet or not (a wallet rule is only known once
 the request names its wallet; the request is then held or answered exactly as an endpoint rule
@@ -65,12 +69,15 @@ ANSWER_BODY_MODES = ("slow_drip", "huge", "gzip_bomb", "duplicate_keys", "hostil
 #: Modes that answer a processed request with its real answer altered (answer_body()).
 ANSWER_MUTATIONS = ("answer_amount", "answer_negative_amount", "answer_subcode",
                     "answer_no_zptransid", "answer_other_id", "answer_huge_code",
-                    "answer_undocumented_code")
+                    "answer_undocumented_code", "answer_code")
 MODES = ("delay", "delay_before_commit", "http500", "html", "refuse", "garbage", "truncated",
          "drop", "drop_after_commit", *ANSWER_BODY_MODES, *ANSWER_MUTATIONS)
 COMMITTING_MODES = frozenset({"delay", "delay_before_commit", "garbage", "truncated",
                               "drop_after_commit", *ANSWER_BODY_MODES, *ANSWER_MUTATIONS})
 HUGE_DIGITS = 5000
+CODE_LIMIT = 1_000_000  # answer_code: any code a service could plausibly send
+#: The ids an answer_code answer keeps (the answer is about the request's order or refund).
+_ID_KEYS = ("app_trans_id", "apptransid", "m_refund_id", "mrefundid")
 #: What hostile_text puts in every message of the answer: Rich markup that does not parse,
 #: markup that would restyle the screen, a terminal escape (clear screen, red) and a BEL.
 HOSTILE_TEXT = "[bold]Ví [/] hết tiền [/] \x1b[2J\x1b[31mRED\x07 [link=x]click =SUM(A1)"
@@ -90,7 +97,8 @@ class FaultRule:
     wallet: str | None = None
     delay_s: float = 1.0
     status: int = 502       # HTTP status of the html mode
-    return_code: int = wire.RATE_LIMITED   # of the refuse mode
+    return_code: int = wire.RATE_LIMITED   # of the refuse and answer_code modes
+    sub_return_code: int | None = None      # of the answer_code mode (current generation)
     interval_ms: int = 1000  # slow_drip: one byte every interval_ms
     size_mb: int = 200       # huge, gzip_bomb: how much the answer is (or inflates to)
 
@@ -111,7 +119,7 @@ class FaultRule:
 def parse_rule(data: Mapping[str, Any], wallet_ids: tuple[str, ...]) -> FaultRule:
     """Validate a rule given as JSON (control API) or TOML (configuration)."""
     known = {"endpoint", "mode", "count", "wallet", "delay_s", "status", "return_code",
-             "interval_ms", "size_mb"}
+             "sub_return_code", "interval_ms", "size_mb"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise FaultSpecError(f"unknown key {unknown[0]!r}; known keys: {', '.join(sorted(known))}")
@@ -139,10 +147,15 @@ def parse_rule(data: Mapping[str, Any], wallet_ids: tuple[str, ...]) -> FaultRul
         raise FaultSpecError(f"status must be one of {HTML_STATUSES}; got {status!r}")
     return_code = data.get("return_code", wire.RATE_LIMITED)
     momo = endpoint in wire.MOMO_ENDPOINT_NAMES  # MoMo's result codes: any whole number
-    if not isinstance(return_code, int) or isinstance(return_code, bool) or (
+    if mode == "answer_code":
+        return_code = _any_code(return_code, "return_code")
+    elif not isinstance(return_code, int) or isinstance(return_code, bool) or (
             return_code >= 1 and not momo):
         raise FaultSpecError(f"return_code must be a negative code (any MoMo result code for a "
                              f"momo_* endpoint); got {return_code!r}")
+    sub_return_code = data.get("sub_return_code")
+    if sub_return_code is not None:
+        sub_return_code = _any_code(sub_return_code, "sub_return_code")
     interval_ms = data.get("interval_ms", 1000)
     if not isinstance(interval_ms, int) or isinstance(interval_ms, bool) or not (
             1 <= interval_ms <= 60_000):
@@ -153,7 +166,15 @@ def parse_rule(data: Mapping[str, Any], wallet_ids: tuple[str, ...]) -> FaultRul
         raise FaultSpecError(f"size_mb must be whole MB between 1 and 4096; got {size_mb!r}")
     return FaultRule(endpoint=endpoint, mode=mode, count=count, wallet=wallet,
                      delay_s=float(delay_s), status=status, return_code=return_code,
-                     interval_ms=interval_ms, size_mb=size_mb)
+                     sub_return_code=sub_return_code, interval_ms=interval_ms, size_mb=size_mb)
+
+
+def _any_code(value: object, name: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not -CODE_LIMIT <= value <= \
+            CODE_LIMIT:
+        raise FaultSpecError(f"{name} must be a whole number between -{CODE_LIMIT} and "
+                             f"{CODE_LIMIT}; got {value!r}")
+    return value
 
 
 class FaultBook:
@@ -285,6 +306,8 @@ def answer_body(rule: FaultRule, answer: Mapping[str, Any], generation: str | No
     zp_key = "zptransid" if legacy else "zp_trans_id"
     id_key = "apptransid" if legacy else "app_trans_id"
     data = dict(answer)
+    if rule.mode == "answer_code":
+        return json.dumps(code_answer(rule, answer, legacy), ensure_ascii=False).encode("utf-8")
     if rule.mode == "answer_amount" and isinstance(data.get("amount"), int):
         data["amount"] = int(data["amount"]) + 1000
     elif rule.mode == "answer_negative_amount" and isinstance(data.get("amount"), int):
@@ -305,3 +328,18 @@ def answer_body(rule: FaultRule, answer: Mapping[str, Any], generation: str | No
         data[rc_key] = "__huge__"
         text = json.dumps(data, ensure_ascii=False).replace(marker, "9" * HUGE_DIGITS)
     return text.encode("utf-8")
+
+
+def code_answer(rule: FaultRule, answer: Mapping[str, Any], legacy: bool) -> dict[str, Any]:
+    """The answer of an answer_code rule: its code(s), words, and the request's id."""
+    ids = {k: v for k, v in answer.items() if k in _ID_KEYS}
+    text = f"answer code {rule.return_code}" + (
+        f"/{rule.sub_return_code}" if rule.sub_return_code is not None else "")
+    if legacy:
+        return {"returncode": rule.return_code, "returnmessage": text, "isprocessing": False,
+                **ids}
+    data: dict[str, Any] = {"return_code": rule.return_code, "return_message": text,
+                            "is_processing": False, **ids}
+    if rule.sub_return_code is not None:
+        data.update(sub_return_code=rule.sub_return_code, sub_return_message=text)
+    return data

@@ -40,12 +40,12 @@ _PAYMENT_COLUMNS = (
     "app_trans_id, state, amount, description, return_code, message, service_message, "
     "zp_trans_id, code_last4, created_ms, updated_ms, polls, refunded_amount, needs_review, kind, "
     "generation, sub_return_code, submitted_ms, order_url, qr_code, items_json, z_number, late, "
-    "cashier_id, abandoned, sale_ref"
+    "cashier_id, abandoned, sale_ref, provider"
 )
 _REFUND_COLUMNS = (
     "m_refund_id, app_trans_id, amount, description, state, return_code, sub_return_code, message, "
     "service_message, refund_id, request_ms, created_ms, updated_ms, needs_review, z_number, "
-    "cashier_id, auto, authorised_by, refund_ref"
+    "cashier_id, auto, authorised_by, refund_ref, provider"
 )
 _EVENT_COLUMNS = (
     "id, app_trans_id, m_refund_id, time_ms, kind, from_state, to_state, return_code, "
@@ -61,7 +61,7 @@ def _payment(row: Sequence[Any]) -> PaymentView:
         refunded_amount=row[12], needs_review=bool(row[13]), kind=row[14], generation=row[15],
         sub_return_code=row[16], submitted_ms=row[17], order_url=row[18], qr_code=row[19],
         items_json=row[20], z_number=row[21], late=bool(row[22]), cashier_id=row[23],
-        abandoned=bool(row[24]), sale_ref=row[25],
+        abandoned=bool(row[24]), sale_ref=row[25], provider=row[26],
     )
 
 
@@ -72,7 +72,7 @@ def _refund(row: Sequence[Any]) -> RefundView:
         why=Reason.loads(row[7]),
         service_message=row[8], refund_id=row[9], request_ms=row[10], created_ms=row[11],
         updated_ms=row[12], needs_review=bool(row[13]), z_number=row[14], cashier_id=row[15],
-        auto=bool(row[16]), authorised_by=row[17], refund_ref=row[18],
+        auto=bool(row[16]), authorised_by=row[17], refund_ref=row[18], provider=row[19],
     )
 
 

@@ -18,12 +18,12 @@ CSV_COLUMNS = (
     "app_trans_id", "created_vn", "state", "amount", "refunded_amount", "kind", "description",
     "return_code", "sub_return_code", "message", "service_message", "zp_trans_id", "code_last4",
     "needs_review", "z_number", "created_ms", "updated_ms", "cashier_id", "items", "late",
-    "abandoned",
+    "abandoned", "provider",
 )
 REFUND_CSV_COLUMNS = (
     "m_refund_id", "app_trans_id", "created_vn", "state", "amount", "automatic", "description",
     "return_code", "sub_return_code", "message", "service_message", "refund_id", "cashier_id",
-    "needs_review", "z_number", "created_ms", "updated_ms",
+    "needs_review", "z_number", "created_ms", "updated_ms", "provider",
 )
 
 
@@ -78,6 +78,7 @@ def write_csv(payments: Iterable[PaymentView], out: TextIO,
             p.zp_trans_id or "", p.code_last4 or "", int(p.needs_review),
             "" if p.z_number is None else p.z_number, p.created_ms, p.updated_ms,
             p.cashier_id or "", _items(p.items_json), int(p.late), int(p.abandoned),
+            p.provider,
         ], strict=True))
     return count
 
@@ -96,7 +97,7 @@ def write_refunds_csv(refunds: Iterable[RefundView], out: TextIO,
             int(r.auto), r.description, "" if r.return_code is None else r.return_code,
             "" if r.sub_return_code is None else r.sub_return_code, r.message,
             r.service_message, r.refund_id or "", r.cashier_id or "", int(r.needs_review),
-            "" if r.z_number is None else r.z_number, r.created_ms, r.updated_ms,
+            "" if r.z_number is None else r.z_number, r.created_ms, r.updated_ms, r.provider,
         ], strict=True))
     return count
 

@@ -83,6 +83,7 @@ class PaymentRows(LeaseRows):
         code_window_ms: float | None = None,
         cashier_id: str | None = None,
         sale_ref: str | None = None,
+        provider: str = "zalopay",
     ) -> PaymentView:
         """Commit the intent (NEW -> SUBMITTING) before anything is sent.
 
@@ -92,7 +93,8 @@ class PaymentRows(LeaseRows):
         written, so two processes can never both record (and send) the same code.
         `cashier_id` is who took the payment (None: no cashier signed in). `sale_ref`, the sale
         system's reference, is checked in the same transaction (and by a unique index): a sale
-        that has a payment already raises SaleRefTaken and nothing is written.
+        that has a payment already raises SaleRefTaken and nothing is written. `provider`: the
+        wallet it is sent to; its status queries and refunds go to that one.
         """
         t = self._clock() if now is None else now
         fp = self.fingerprint(payment_code) if payment_code is not None else None
@@ -109,11 +111,11 @@ class PaymentRows(LeaseRows):
             conn.execute(
                 "INSERT INTO payments(app_trans_id, kind, generation, state, amount, description, "
                 "items_json, code_fingerprint, code_last4, payload_hash, message, created_ms, "
-                "submitted_ms, updated_ms, cashier_id, sale_ref) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "submitted_ms, updated_ms, cashier_id, sale_ref, provider) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (app_trans_id, kind, generation, PaymentState.SUBMITTING.value, amount,
                  description, items_json, fp, last4, payload_hash, stored(message), t, t, t,
-                 cashier_id, sale_ref),
+                 cashier_id, sale_ref, provider),
             )
             if lease_ttl_ms is not None:
                 self._take_lease_in(conn, "payments", app_trans_id, lease_ttl_ms)
@@ -462,9 +464,12 @@ class PaymentRows(LeaseRows):
         states: Collection[PaymentState] | None = None,
         limit: int | None = None,
         newest_first: bool = False,
+        provider: str | None = None,
     ) -> list[PaymentView]:
-        """The payments created in [since_ms, until_ms) (a screenful: give a day or a limit)."""
-        sql, args = _payments_query(since_ms, until_ms, states, limit, newest_first, None)
+        """The payments created in [since_ms, until_ms) (a screenful: give a day or a limit),
+        of one wallet `provider` (None: all)."""
+        sql, args = _payments_query(since_ms, until_ms, states, limit, newest_first, None,
+                                    provider)
         return [_payment(r) for r in self._read(sql, args)]
 
     def iter_payments(
@@ -476,22 +481,25 @@ class PaymentRows(LeaseRows):
         limit: int | None = None,
         newest_first: bool = False,
         after: str | None = None,
+        provider: str | None = None,
     ) -> Iterator[PaymentView]:
         """Like list_payments, streamed (a batch in memory at a time), continuing `after` the
         payment of that app_trans_id in the same order (a page's cursor; UnknownPayment if
         there is none)."""
         cursor = None if after is None else (self.get(after).created_ms, after)
-        sql, args = _payments_query(since_ms, until_ms, states, limit, newest_first, cursor)
+        sql, args = _payments_query(since_ms, until_ms, states, limit, newest_first, cursor,
+                                    provider)
         return (_payment(r) for r in self._stream(sql, args))
 
 
 def _payments_query(
     since_ms: int | None, until_ms: int | None, states: Collection[PaymentState] | None,
     limit: int | None, newest_first: bool, cursor: tuple[int, str] | None,
+    provider: str | None = None,
 ) -> tuple[str, list[Any]]:
     """Payments by their creation time (index payments_created), in (created_ms, app_trans_id)
     order, from the row after `cursor` on."""
-    where, args = created_filter(since_ms, until_ms, states)
+    where, args = created_filter(since_ms, until_ms, states, provider)
     if cursor is not None:
         op = "<" if newest_first else ">"
         where.append(f"created_ms {op}= ? AND (created_ms {op} ? OR app_trans_id {op} ?)")

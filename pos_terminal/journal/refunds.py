@@ -87,10 +87,10 @@ class RefundRows(LeaseRows):
             conn.execute(
                 "INSERT INTO refunds(m_refund_id, app_trans_id, amount, description, state, "
                 "request_ms, message, created_ms, updated_ms, cashier_id, auto, authorised_by, "
-                "refund_ref) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "refund_ref, provider) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (m_refund_id, app_trans_id, wanted, description, RefundState.REFUNDING.value,
                  request_ms, stored(message), t, t, cashier_id, int(auto), authorised_by,
-                 refund_ref),
+                 refund_ref, payment.provider),
             )
             if lease_ttl_ms is not None:
                 self._take_lease_in(conn, "refunds", m_refund_id, lease_ttl_ms)
@@ -244,10 +244,11 @@ class RefundRows(LeaseRows):
         return [_refund(r) for r in rows]
 
     def iter_refunds(self, *, since_ms: int | None = None, until_ms: int | None = None,
-                     states: Collection[RefundState] | None = None) -> Iterator[RefundView]:
+                     states: Collection[RefundState] | None = None,
+                     provider: str | None = None) -> Iterator[RefundView]:
         """Refunds created in [since_ms, until_ms), oldest first, streamed (index
         refunds_created; a batch in memory at a time)."""
-        where, args = created_filter(since_ms, until_ms, states)
+        where, args = created_filter(since_ms, until_ms, states, provider)
         sql = f"SELECT {_REFUND_COLUMNS} FROM refunds"  # noqa: S608
         if where:
             sql += " WHERE " + " AND ".join(where)

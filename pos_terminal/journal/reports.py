@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from pos_terminal.base.clock import format_stamp
@@ -49,6 +49,10 @@ class Report:
     auto_returned_count: int = 0
     auto_returned_amount: int = 0
     late_review_count: int = 0
+    # Per wallet provider ("zalopay", "momo"): {"count", "amount"} of its sales, its refunds
+    # ("refunds_count", "refunds_amount") and "net_amount"; empty in Z reports stored before
+    # the provider was journaled (every row of those was ZaloPay's).
+    by_provider: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -107,6 +111,28 @@ def _totals(conn: sqlite3.Connection, z_clause: str, args: tuple[Any, ...]) -> d
     }
 
 
+def _by_provider(conn: sqlite3.Connection, z_clause: str,
+                 args: tuple[Any, ...]) -> dict[str, dict[str, int]]:
+    """The sales and refunds of the rows `z_clause` picks, per wallet provider."""
+    out: dict[str, dict[str, int]] = {}
+
+    def slot(provider: str) -> dict[str, int]:
+        return out.setdefault(provider, {"count": 0, "amount": 0, "refunds_count": 0,
+                                         "refunds_amount": 0, "net_amount": 0})
+
+    for provider, count, amount in conn.execute(
+            "SELECT provider, count(*), coalesce(sum(amount), 0) FROM payments "  # noqa: S608
+            f"WHERE {z_clause} AND +state IN {_in(_SALE_STATES)} GROUP BY provider", args):
+        slot(provider).update(count=int(count), amount=int(amount))
+    for provider, count, amount in conn.execute(
+            "SELECT provider, count(*), coalesce(sum(amount), 0) FROM refunds "  # noqa: S608
+            f"WHERE {z_clause} AND +state='refunded' GROUP BY provider", args):
+        slot(provider).update(refunds_count=int(count), refunds_amount=int(amount))
+    for totals in out.values():
+        totals["net_amount"] = totals["amount"] - totals["refunds_amount"]
+    return dict(sorted(out.items()))
+
+
 def _open_items(conn: sqlite3.Connection) -> dict[str, int]:
     # the literals of the partial indexes payments_open and refunds_open (schema.py)
     pending = conn.execute(
@@ -150,15 +176,16 @@ def compute_report(conn: sqlite3.Connection, *, close: bool, now: int) -> Report
     """The X report, or with close=True the Z report (call it inside a write transaction)."""
 
     totals = _totals(conn, "z_number IS NULL", ())
+    by_provider = _by_provider(conn, "z_number IS NULL", ())
     open_items = _open_items(conn)
     opened = _opened_ms(conn)
     if not close:
         return Report(kind="x", number=None, opened_ms=opened, closed_ms=None, generated_ms=now,
-                      **totals, **open_items)
+                      **totals, **open_items, by_provider=by_provider)
 
     number = int(conn.execute("SELECT coalesce(max(number), 0) + 1 FROM z_reports").fetchone()[0])
     report = Report(kind="z", number=number, opened_ms=opened, closed_ms=now, generated_ms=now,
-                    **totals, **open_items)
+                    **totals, **open_items, by_provider=by_provider)
     conn.execute(
         "INSERT INTO z_reports(number, opened_ms, closed_ms, totals_json) VALUES (?,?,?,?)",
         (number, opened, now, json.dumps(asdict(report), sort_keys=True)),

@@ -146,6 +146,30 @@ PIN_CHANGED_MIGRATION = f"""
     BEGIN SELECT RAISE(ABORT, 'cashier events are append-only'); END;
 """  # noqa: S608 - the kinds and the old detail are constants of this module
 
+# Every wallet at one counter (issue 31): each payment and refund names the wallet provider that
+# charged it ('zalopay', 'momo'...), so its status queries, refunds and reconciliation go to that
+# one, and reports, exports and the fleet ledger tell the wallets apart. Rows written before were
+# all ZaloPay's. A refund's provider is its payment's (set with the refund's intent); neither
+# ever changes. The outbox's payment and refund payloads carry `provider`.
+_PROVIDER_COLUMNS = """
+    ALTER TABLE payments ADD COLUMN provider TEXT NOT NULL DEFAULT 'zalopay'
+        CHECK (length(provider) BETWEEN 1 AND 32);
+    ALTER TABLE refunds ADD COLUMN provider TEXT NOT NULL DEFAULT 'zalopay'
+        CHECK (length(provider) BETWEEN 1 AND 32);
+    CREATE TRIGGER payments_provider_fixed BEFORE UPDATE OF provider ON payments
+        WHEN NEW.provider IS NOT OLD.provider
+    BEGIN SELECT RAISE(ABORT, 'the wallet provider of a payment never changes'); END;
+    CREATE TRIGGER refunds_provider_fixed BEFORE UPDATE OF provider ON refunds
+        WHEN NEW.provider IS NOT OLD.provider
+    BEGIN SELECT RAISE(ABORT, 'the wallet provider of a refund never changes'); END;
+    CREATE TRIGGER refunds_provider_of_payment BEFORE INSERT ON refunds
+        WHEN NEW.provider IS NOT (SELECT provider FROM payments
+                                  WHERE app_trans_id = NEW.app_trans_id)
+    BEGIN SELECT RAISE(ABORT, 'a refund goes to the wallet provider of its payment'); END;
+"""
+PROVIDER_MIGRATION = _PROVIDER_COLUMNS + cashier_triggers_migration(
+    ("payment", "refund"), {"payment": ("provider",), "refund": ("authorised_by", "provider")})
+
 MIGRATIONS: tuple[str, ...] = (
     # version 1
     """
@@ -387,6 +411,8 @@ MIGRATIONS: tuple[str, ...] = (
     # A new PIN set by a supervisor is an event kind of its own, `pin_changed` (its detail: the
     # supervisor who set it); see PIN_CHANGED_MIGRATION.
     PIN_CHANGED_MIGRATION,
+    # Every wallet at one counter: the provider of each payment and refund (PROVIDER_MIGRATION).
+    PROVIDER_MIGRATION,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -49,6 +49,7 @@ class PaymentView(_Said):
     cashier_id: str | None = None
     abandoned: bool = False  # the cashier stopped waiting while its outcome was unknown
     sale_ref: str | None = None  # the sale system's own reference (Terminal API, PAY REF=)
+    provider: str = "zalopay"  # the wallet that charged it (its own service queries, refunds)
 
     @property
     def charged_late(self) -> bool:
@@ -100,6 +101,7 @@ class PaymentView(_Said):
             "z_number": self.z_number,
             "cashier_id": self.cashier_id,
             "sale_ref": self.sale_ref,
+            "provider": self.provider,
         }
 
 
@@ -124,6 +126,7 @@ class RefundView(_Said):
     auto: bool = False  # the automatic return of a late charge
     authorised_by: str | None = None  # the supervisor whose PIN allowed it (None: no supervisor)
     refund_ref: str | None = None  # the sale system's own reference (Terminal API)
+    provider: str = "zalopay"  # its payment's wallet, which refunds it
 
     @property
     def is_final(self) -> bool:
@@ -153,6 +156,7 @@ class RefundView(_Said):
             "cashier_id": self.cashier_id,
             "authorised_by": self.authorised_by,
             "refund_ref": self.refund_ref,
+            "provider": self.provider,
         }
 
 

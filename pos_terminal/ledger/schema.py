@@ -438,6 +438,50 @@ MIGRATIONS: tuple[str, ...] = (
                        current_schema());
     END $$;
     """,
+    # version 4 (every wallet at one counter): each payment and refund names its wallet
+    # provider ('zalopay', 'momo'...); rows shipped before were all ZaloPay's. A row is known by
+    # (provider, its id, created_ms): no key relies on one wallet's id format. `open_rows`
+    # carries the provider too.
+    """
+    ALTER TABLE payments ADD COLUMN provider text NOT NULL DEFAULT 'zalopay';
+    ALTER TABLE refunds ADD COLUMN provider text NOT NULL DEFAULT 'zalopay';
+    ALTER TABLE open_rows ADD COLUMN provider text NOT NULL DEFAULT 'zalopay';
+    ALTER TABLE payments DROP CONSTRAINT payments_pkey;
+    ALTER TABLE payments ADD PRIMARY KEY (provider, app_trans_id, created_ms);
+    ALTER TABLE refunds DROP CONSTRAINT refunds_pkey;
+    ALTER TABLE refunds ADD PRIMARY KEY (provider, m_refund_id, created_ms);
+    ALTER TABLE open_rows DROP CONSTRAINT open_rows_pkey;
+    ALTER TABLE open_rows ADD PRIMARY KEY (type, provider, id, created_ms);
+    CREATE INDEX payments_provider_created ON payments(provider, created_ms);
+
+    CREATE OR REPLACE FUNCTION ledger_track_open() RETURNS trigger LANGUAGE plpgsql
+        SECURITY DEFINER AS $$
+    DECLARE  -- TG_TABLE_NAME is the month's partition: the kind comes as an argument
+        kind text := TG_ARGV[0];
+        key text := to_jsonb(NEW) ->> CASE kind WHEN 'payment' THEN 'app_trans_id'
+                                                ELSE 'm_refund_id' END;
+    BEGIN
+        IF NEW.needs_review OR NEW.state IN ('submitting', 'processing', 'unknown', 'refunding')
+        THEN
+            INSERT INTO open_rows(type, id, created_ms, terminal_id, cashier, app_trans_id,
+                                  state, amount, needs_review, updated_ms, message, provider)
+            VALUES (kind, key, NEW.created_ms, NEW.terminal_id, NEW.cashier, NEW.app_trans_id,
+                    NEW.state, NEW.amount, NEW.needs_review, NEW.updated_ms, NEW.message,
+                    NEW.provider)
+            ON CONFLICT (type, provider, id, created_ms) DO UPDATE SET state = EXCLUDED.state,
+                needs_review = EXCLUDED.needs_review, updated_ms = EXCLUDED.updated_ms,
+                message = EXCLUDED.message;
+        ELSIF TG_OP = 'UPDATE' THEN
+            DELETE FROM open_rows WHERE type = kind AND provider = NEW.provider AND id = key
+                AND created_ms = NEW.created_ms;
+        END IF;
+        RETURN NULL;
+    END $$;
+    DO $$ BEGIN
+        EXECUTE format('ALTER FUNCTION ledger_track_open() SET search_path = %I, pg_temp',
+                       current_schema());
+    END $$;
+    """,
 )
 
 #: How many months ahead `fleet migrate` keeps partitions ready (run it at least that often).

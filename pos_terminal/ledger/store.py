@@ -322,14 +322,17 @@ class Ledger:
                terminal_id: str, app_user: str, journal_id: str) -> None:
         if not snapshots:
             return
-        columns = (*fields, "terminal_id", "cashier", "journal_id", "seq")
+        columns = (*fields, "provider", "terminal_id", "cashier", "journal_id", "seq")
         with cur.connection.cursor(row_factory=dict_row) as dcur:
             # created_ms never changes: it names the month partition to look in
             dcur.execute(f"SELECT * FROM {table} WHERE {key} = ANY(%s) "  # noqa: S608
                          f"AND created_ms = ANY(%s) ORDER BY {key} FOR UPDATE",
                          (list(snapshots), sorted({d["created_ms"] for _, d in
                                                    snapshots.values()})))
-            existing = {row[key]: row for row in dcur.fetchall()}
+            # the row of the same wallet provider (ids of two wallets never stand for each other)
+            existing = {row[key]: row for row in dcur.fetchall()
+                        if row["provider"] == (snapshots[row[key]][1].get("provider")
+                                               or "zalopay")}
             # Rows of another terminal are not visible to this counter's login: only that
             # they exist, and whose they are, so that they become a disagreement.
             dcur.execute("SELECT key, terminal_id FROM ledger_claimed_elsewhere(%s, %s)",
@@ -343,14 +346,16 @@ class Ledger:
             verdict = decide(existing.get(k), data, terminal_id)
             if verdict.apply:
                 cashier = str(data.get("cashier") or app_user)
-                upserts.append((*(data[f] for f in fields), terminal_id, cashier, journal_id,
-                                seq))
+                # rows shipped before the journal named providers were all ZaloPay's
+                provider = str(data.get("provider") or "zalopay")
+                upserts.append((*(data[f] for f in fields), provider, terminal_id, cashier,
+                                journal_id, seq))
             problems.extend(_problem_row(terminal_id, journal_id, seq, table[:-1], k, p)
                             for p in verdict.problems)
         if upserts:
             # terminal_id and cashier stay as first shipped (who took the payment)
             updates = ", ".join(f"{c}=EXCLUDED.{c}" for c in columns
-                                if c not in (key, "terminal_id", "cashier"))
+                                if c not in (key, "provider", "terminal_id", "cashier"))
             final = FINAL_PAYMENT if table == "payments" else FINAL_REFUND
             # The rule of merge.py again, in SQL: a row another journal inserted meanwhile
             # (unseen by the SELECT above) is still never moved out of a final state.
@@ -361,7 +366,8 @@ class Ledger:
                      "EXCLUDED.state = 'refunded'))")
             cur.executemany(
                 f"INSERT INTO {table}({', '.join(columns)}) VALUES "  # noqa: S608
-                f"({', '.join('%s' for _ in columns)}) ON CONFLICT ({key}, created_ms) DO UPDATE "
+                f"({', '.join('%s' for _ in columns)}) ON CONFLICT (provider, {key}, created_ms) "
+                f"DO UPDATE "
                 f"SET "
                 f"{updates}, received_at=clock_timestamp() WHERE {guard}", upserts)
         if problems:

@@ -139,6 +139,7 @@ def payment_receipt(payment: PaymentView, *, shop: Shop, terminal_id: str,
     lines.pair(labels.total, format_vnd(payment.amount))
     lines.pair(labels.method, labels.method_gateway if payment.kind == "gateway"
                else labels.method_quick_pay)
+    lines.pair(labels.wallet, labels.wallet_name(payment.provider))
     lines.pair(labels.wallet_transaction, payment.zp_trans_id or "-")
     lines.pair(labels.order, payment.app_trans_id)
     lines.rule()
@@ -163,6 +164,7 @@ def refund_receipt(refund: RefundView, payment: PaymentView, *, shop: Shop, term
     if refund.refund_id:
         lines.pair(labels.wallet_refund, refund.refund_id)
     lines.pair(labels.original_payment, payment.app_trans_id)
+    lines.pair(labels.wallet, labels.wallet_name(payment.provider))
     lines.pair(labels.wallet_transaction, payment.zp_trans_id or "-")
     lines.pair(labels.original_amount, format_vnd(payment.amount))
     lines.rule()

@@ -32,6 +32,12 @@ class ReceiptLabels:
     customer_signature: str
     cashier_signature: str
     payment: str  # the item line of a sale with no items and no description
+    wallet: str = "Wallet"
+    #: each wallet provider's name as the receipt prints it ("Ví MoMo"); else the key
+    wallet_names: tuple[tuple[str, str], ...] = (("zalopay", "ZaloPay"), ("momo", "MoMo"))
+
+    def wallet_name(self, provider: str) -> str:
+        return dict(self.wallet_names).get(provider, provider)
 
 
 ENGLISH = ReceiptLabels(
@@ -88,6 +94,8 @@ VIETNAMESE = ReceiptLabels(
     customer_signature="Chữ ký khách hàng",
     cashier_signature="Chữ ký thu ngân",
     payment="Thanh toán",
+    wallet="Ví",
+    wallet_names=(("zalopay", "ZaloPay"), ("momo", "Ví MoMo")),
 )
 
 LABELS: dict[str, ReceiptLabels] = {"en": ENGLISH, "vi": VIETNAMESE}

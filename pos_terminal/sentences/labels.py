@@ -18,6 +18,23 @@ STATE_LABELS = {
 }
 
 
+# The wallet providers as a customer and a cashier name them (the journal keeps the key).
+WALLET_NAMES = {"zalopay": N_("ZaloPay"), "momo": N_("MoMo wallet")}
+
+
+def wallet_name(provider: str) -> str:
+    """"ZaloPay", "Ví MoMo": a provider's name in the current language (an unknown key as
+    written)."""
+    label = WALLET_NAMES.get(provider)
+    return _(label) if label is not None else provider
+
+
+def shows_wallets(by_provider: dict[str, dict[str, int]]) -> bool:
+    """Whether a report names its wallets: more than one, or one that is not ZaloPay (a counter
+    that only ever took ZaloPay reads as it always did)."""
+    return len(by_provider) > 1 or any(p != "zalopay" for p in by_provider)
+
+
 class _State(Protocol):
     @property
     def value(self) -> str: ...

@@ -103,6 +103,9 @@ register({
         "The wallet service has no record of this payment yet, and the terminal process sending "
         "it is still running (it may be paused or slow): the payment may still arrive. Checking "
         "with the wallet service whether the payment went through. Do not charge again."),
+    "unknown.not_found_after_accepted": N_(
+        "The wallet service no longer finds this payment, which it had accepted: its outcome is "
+        "still unknown and it will be checked again. Do not charge again."),
     "unknown.query_refused": N_(
         "The status query was refused ({reason}). The payment's outcome is still unknown; it "
         "will be checked again. Do not charge again."),

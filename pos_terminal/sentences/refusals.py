@@ -106,6 +106,20 @@ register({
         "{field} holds characters a payment code never has (allowed: {alphabet}, the [scanner] "
         "code_alphabet). Nothing was sent: scan or type the customer's code again."),
     "refused.code_in_flight": _in_flight,
+    # wallets (checkout/providers.py): a code is sent to one wallet or to none
+    "refused.wallet_unknown": N_(
+        "This counter does not take the wallet {wallet} (it takes {wallets}). Nothing was "
+        "sent."),
+    "refused.code_no_wallet": by_front_end(N_(
+        "The payment code ({code}) is no wallet's this counter knows (it takes {wallets}), so "
+        "it was not sent. Name the wallet: --provider, PROVIDER= or \"provider\"."), N_(
+        "The payment code ({code}) is no wallet's this counter knows (it takes {wallets}), so "
+        "it was not sent. Choose the customer's wallet.")),
+    "refused.code_many_wallets": by_front_end(N_(
+        "The payment code ({code}) could belong to more than one wallet ({wallets}), so it was "
+        "not sent. Name the wallet: --provider, PROVIDER= or \"provider\"."), N_(
+        "The payment code ({code}) could belong to more than one wallet ({wallets}), so it was "
+        "not sent. Choose the customer's wallet.")),
     "refused.code_charged": N_(
         "This payment code ({code}) was already charged on this terminal (payment "
         "{app_trans_id}). Ask the customer to show a fresh code in the wallet app."),

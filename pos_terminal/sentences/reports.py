@@ -9,6 +9,7 @@ from pos_terminal.base.clock import format_stamp
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
 from pos_terminal.sentences import front_end
+from pos_terminal.sentences.labels import shows_wallets, wallet_name
 
 SALES, REFUNDS, NET, FAILED = N_("sales"), N_("refunds"), N_("net"), N_("failed")
 LATE_PAID, STILL_OPEN, NEED_REVIEW = N_("LATE PAID"), N_("still open"), N_("need review")
@@ -44,6 +45,20 @@ def _late_lines(count: int, amount: int, review: int = 0) -> list[str]:
     return out
 
 
+def wallet_lines(by_provider: dict[str, dict[str, int]]) -> list[str]:
+    """Each wallet's sales and refunds (a report's `by_provider`), when there is more than
+    ZaloPay."""
+    if not shows_wallets(by_provider):
+        return []
+    out = []
+    for provider, totals in by_provider.items():
+        out.append(_row(wallet_name(provider), totals["count"], totals["amount"]))
+        if totals.get("refunds_count"):
+            out.append(_row("  " + _(REFUNDS), totals["refunds_count"],
+                            -totals["refunds_amount"]))
+    return out
+
+
 def report_lines(report: Any) -> list[str]:
     """An X or Z report (journal.Report)."""
     title = (_("Z report #{number}").format(number=report.number) if report.kind == "z"
@@ -52,7 +67,7 @@ def report_lines(report: Any) -> list[str]:
     period = ("  " + _("from {start} to {end} (Vietnam time)").format(
                   start=format_stamp(report.opened_ms), end=until) if report.opened_ms
               else "  " + _("no payments yet; as of {time} (Vietnam time)").format(time=until))
-    out = [title, period, *total_lines(report)]
+    out = [title, period, *total_lines(report), *wallet_lines(report.by_provider)]
     if report.late_count:
         out.append(
             _row(LATE_PAID, report.late_count, report.late_amount) + " " + _(

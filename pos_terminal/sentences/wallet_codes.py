@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pos_terminal.base.i18n import N_
-from pos_terminal.sentences import Said, by_front_end, front_end, register
+from pos_terminal.sentences import Said, Sentence, by_front_end, front_end, register
 
 _PROCESSING = N_("The payment is still being processed. Wait for the result; do not charge again.")
 
@@ -30,6 +30,15 @@ def _refund_failed_code(said: Said) -> str:
     if said["detail"]:
         return said.say(N_("The refund failed: {detail} (code {code}). Call support."))
     return said.say(N_("The refund failed (code {code}). Call support."))
+
+
+def _checking(payment: str, refund: str) -> Sentence:
+    """An answer that decides nothing: the same words for a payment or a refund's own next step
+    (its detail, when the service gave one, before the code)."""
+    def sentence(said: Said) -> str:
+        detail = said.tr(N_("{detail}, ")).format(detail=said["detail"]) if said["detail"] else ""
+        return said.say(refund if said["refund"] else payment, detail=detail)
+    return sentence
 
 
 def _said(said: Said) -> str:
@@ -69,12 +78,6 @@ register({
         "The service refused this terminal's credentials and nothing was charged. Ask the "
         "customer to pay another way and tell your supervisor: the terminal's wallet settings "
         "need fixing.")),
-    "refused.busy": N_("The service is busy and refused the payment. Wait a few seconds, then "
-                       "scan again."),
-    "refused.internal_error": N_("The wallet service had an internal error and refused the "
-                                 "payment. Wait a moment, then try again."),
-    "refused.maintenance": N_("The wallet service is down for maintenance. Ask the customer to "
-                              "pay another way for now."),
     "declined.code_used": N_(
         "This payment code was already used once and cannot be used again; the customer was not "
         "charged for this attempt. Ask the customer to refresh the code in the wallet app and "
@@ -90,6 +93,34 @@ register({
         "payment code, and nothing was charged. Ask the customer to pay another way and tell "
         "your supervisor: the terminal's wallet settings need fixing.")),
     "declined.code": _declined_code,
+    # Answers that say nothing about the money (docs/protocol.md, "The codes"): keep checking.
+    "checking.maintenance": _checking(
+        N_("The wallet is under maintenance: we are still checking; do not charge again."),
+        N_("The wallet is under maintenance: we are still checking the refund; do not refund "
+           "again.")),
+    "checking.system_error": _checking(
+        N_("The wallet service reported a system error: we are still checking; do not charge "
+           "again."),
+        N_("The wallet service reported a system error: we are still checking the refund; do "
+           "not refund again.")),
+    "checking.busy": _checking(
+        N_("The wallet service is busy (too many requests): we are still checking; do not "
+           "charge again."),
+        N_("The wallet service is busy (too many requests): we are still checking the refund; "
+           "do not refund again.")),
+    "checking.refused": _checking(
+        N_("The wallet service refused the request ({detail}code {code}): we are still "
+           "checking; do not charge again."),
+        N_("The wallet service refused the request ({detail}code {code}): we are still "
+           "checking the refund; do not refund again.")),
+    "checking.unlisted": _checking(
+        N_("The wallet answered with a code it does not publish ({detail}code {code}): we are "
+           "still checking; do not charge again."),
+        N_("The wallet answered with a code it does not publish ({detail}code {code}): we are "
+           "still checking the refund; do not refund again.")),
+    "checking.refund_unclear": N_(
+        "The wallet answered code {code}, which it publishes both as \"not found\" and as "
+        "\"refund succeeded\": we are still checking the refund; do not refund again."),
     "refund.done": N_("The refund is complete."),
     "refund.failed": N_("The refund failed and no money moved. Check the amount and try again, "
                         "or call support."),
@@ -113,4 +144,7 @@ register({
         "The service refused the bank list request{said}. Tell your supervisor: the "
         "terminal's wallet settings need checking.")).format(said=_said(said)),
     "gateway.refused": N_("The service refused the order: {why}"),
+    "gateway.not_created": lambda said: said.tr(N_(
+        "it did not create it{said}, so there is nothing to pay. Try again in a moment.")
+    ).format(said=_said(said)),
 })

@@ -313,13 +313,14 @@ class PosApp(App[None]):
         else:
             scanner = self.settings.scanner
             # what was read is not ours to style: shown without markup, escapes removed
-            if scanner.code_alphabet == "0123456789":
+            alphabet = self.settings.scan_alphabet
+            if alphabet == "0123456789":
                 wanted = _("a payment code has {low}–{high} digits").format(
                     low=scanner.code_min_length, high=scanner.code_max_length)
             else:
                 wanted = _("a payment code has {low}–{high} characters of {alphabet}").format(
                     low=scanner.code_min_length, high=scanner.code_max_length,
-                    alphabet=repr(scanner.code_alphabet))
+                    alphabet=repr(alphabet))
             self.notify(_("Scanner read {code} ({length} characters) was ignored: {wanted}. "
                           "Ask for the wallet's payment code.").format(
                             code=clean(mask_code(text)), length=len(text), wanted=wanted),

@@ -18,7 +18,7 @@ HEADERS = {
     "z_number": N_("Z report"), "created_ms": N_("Created (ms)"),
     "updated_ms": N_("Updated (ms)"), "cashier_id": N_("Cashier"), "items": N_("Items"),
     "late": N_("Charged late"), "abandoned": N_("Given up"), "automatic": N_("Automatic"),
-    "refund_id": N_("Wallet refund"),
+    "refund_id": N_("Wallet refund"), "provider": N_("Wallet"),
 }
 
 

@@ -47,14 +47,16 @@ class PaymentController:
         self.in_flight = threading.Event()  # read from worker threads (reconciliation)
         self.on_end: list[Callable[[PaymentRun], None]] = []
 
-    def start(self, sale: Sale, code: ScannedCode, owner: MessagePump) -> PaymentRun:
-        """Charge `code` for `sale` in a worker; `owner` hears of it (PaymentUpdated, ...)."""
+    def start(self, sale: Sale, code: ScannedCode, owner: MessagePump,
+              provider: str | None = None) -> PaymentRun:
+        """Charge `code` for `sale` in a worker; `owner` hears of it (PaymentUpdated, ...).
+        `provider`: the wallet the cashier chose (None: the code's pattern decides)."""
         counter = self._counter()
         run = PaymentRun(sale, code.text[-4:], code.source, cashier_id=self._cashier_id(),
                          sale_id=counter.payments.start_sale(), owner=owner)
         self.run = run
         self.in_flight.set()
-        self._app.run_worker(lambda: self._charge(counter, run, code), thread=True,
+        self._app.run_worker(lambda: self._charge(counter, run, code, provider), thread=True,
                              group="payment", exit_on_error=False)
         self._app.set_timer(PROGRESS_AFTER_S, lambda: self._takes_long(run))
         return run
@@ -90,14 +92,15 @@ class PaymentController:
             self.run.cancel.set()
 
     @staticmethod
-    def _charge(counter: Counter, run: PaymentRun, code: ScannedCode) -> None:
+    def _charge(counter: Counter, run: PaymentRun, code: ScannedCode,
+                provider: str | None = None) -> None:
         """Blocking, in a worker: the single charge and its polling. What happens comes back
         as the counter's events (PaymentProgress, PaymentSettled, ...)."""
         items = tuple(SaleLine(i.name, i.price, i.quantity) for i in run.sale.items)
         with contextlib.suppress(Exception):  # published as PaymentError
             counter.payments.pay(run.sale.amount, code, description=run.sale.description,
                                  items=items, cancel=run.cancel, sale=run.sale_id,
-                                 cashier_id=run.cashier_id)
+                                 cashier_id=run.cashier_id, provider=provider)
 
     # ---- the counter's news of the payment ----------------------------------------------
     def news(self, event: PaymentNews) -> None:

@@ -44,7 +44,7 @@ def charge_answer(result: PaymentResult, *, from_query: bool) -> ChargeAnswer:
         problems = (Reason.of("problem.failure_subcode", code=result.return_code,
                               sub_code=result.sub_return_code),)
     return ChargeAnswer(
-        outcome=result.meaning(from_query=from_query), why=result.why,
+        outcome=result.meaning, why=result.why,
         return_code=result.return_code, sub_return_code=result.sub_return_code,
         service_message=result.message, code=result.code, order_id=result.app_trans_id,
         transaction_id=result.zp_trans_id, amount=result.amount, duplicate=result.duplicate,
@@ -54,7 +54,7 @@ def charge_answer(result: PaymentResult, *, from_query: bool) -> ChargeAnswer:
 
 def refund_answer(result: RefundResult, *, from_query: bool) -> RefundAnswer:
     return RefundAnswer(
-        outcome=result.meaning(from_query=from_query), why=result.why,
+        outcome=result.meaning, why=result.why,
         return_code=result.return_code, sub_return_code=result.sub_return_code,
         service_message=result.message, code=result.code, refund_id=result.m_refund_id,
         provider_refund_id=result.refund_id,

@@ -6,21 +6,20 @@ raises UnreadableAnswer, which callers treat as "outcome unknown".
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
+from dataclasses import replace
 
 from pos_terminal.base.reasons import Reason
-from pos_terminal.text_safety import AbsurdNumber, bounded_int, clean
+from pos_terminal.text_safety import clean
+from pos_terminal.wallets.code_table import CodeClass, CodeRow, Operation
+from pos_terminal.wallets.errors import MismatchedAnswer, ServiceRefused, UnreadableAnswer
 
-from .constants import (
-    RC_DUPLICATE,
-    RC_NOT_FOUND,
-    RC_SUCCESS,
-    RC_V001_PROCESSING,
-    RC_V2_FAILED,
-    RC_V2_PROCESSING,
-)
-from .errors import MismatchedAnswer, ServiceRefused, UnreadableAnswer
+# the neutral JSON reading, under the names this module's callers have used
+from pos_terminal.wallets.json_answers import loads_strict as loads_strict
+from pos_terminal.wallets.json_answers import parse_json_body as parse_json_body
+
+from .code_table import classify
+from .constants import RC_DUPLICATE, RC_SUCCESS
 from .fields import (
     BANK_FIELDS,
     BANK_LIST_BANKS,
@@ -44,56 +43,6 @@ Answer = Mapping[str, object]
 _INT_LIMIT = 2**63 - 1
 
 
-class _Ambiguous(ValueError):
-    """JSON that Python would read one way and another parser another way."""
-
-
-def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    data: dict[str, object] = {}
-    for key, value in pairs:
-        if key in data:  # which one counts differs between parsers: trust neither
-            raise _Ambiguous(f"the key {key!r} appears twice")
-        data[key] = value
-    return data
-
-
-def _no_constant(name: str) -> object:
-    raise _Ambiguous(f"{name} is not a JSON number")
-
-
-def loads_strict(text: str | bytes) -> object:
-    """json.loads refusing a repeated key, NaN/Infinity and absurdly long integers (ValueError,
-    as json.loads)."""
-    return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant,
-                      parse_int=bounded_int)
-
-
-def parse_json_body(body: bytes, http_status: int | None = None) -> dict[str, object]:
-    """The answer's JSON object, or UnreadableAnswer saying what came instead."""
-    text = body.decode("utf-8", errors="replace").strip()
-    if not text:
-        raise UnreadableAnswer("the service answered with an empty body", http_status)
-    if text.startswith("<"):
-        raise UnreadableAnswer("the service answered with an HTML page instead of JSON",
-                               http_status)
-    try:
-        data = loads_strict(text)
-    except json.JSONDecodeError:
-        raise UnreadableAnswer(
-            "the service's answer is not valid JSON (garbled or cut short)", http_status
-        ) from None
-    except _Ambiguous as exc:
-        raise UnreadableAnswer(f"the service's answer is ambiguous JSON: {exc}",
-                               http_status) from None
-    except AbsurdNumber as exc:
-        raise UnreadableAnswer(f"the service's answer holds an absurd number ({exc})",
-                               http_status) from None
-    except RecursionError:
-        raise UnreadableAnswer("the service's answer is JSON nested too deeply",
-                               http_status) from None
-    if not isinstance(data, dict):
-        raise UnreadableAnswer("the service's answer is JSON but not an object", http_status)
-    return data
 
 
 def get_int(data: Answer, name: str, *, required: bool) -> int | None:
@@ -188,34 +137,43 @@ def _codes(data: Answer, generation: str) -> tuple[int, int | None, int]:
     return rc, sub, code
 
 
-def payment_result(data: Answer, generation: str, app_trans_id: str) -> PaymentResult:
-    """Read a quick-pay or status-query answer, stamped with the request's ``app_trans_id``."""
+#: How each class of the table reads as an answer's status (what it means for the payment is
+#: results.MEANINGS').
+_STATUS_OF: dict[CodeClass, AnswerStatus] = {
+    CodeClass.PAID: AnswerStatus.SUCCEEDED,
+    CodeClass.REFUNDED: AnswerStatus.SUCCEEDED,
+    CodeClass.OK: AnswerStatus.SUCCEEDED,
+    CodeClass.PROCESSING: AnswerStatus.PROCESSING,
+    CodeClass.NOT_FOUND: AnswerStatus.NOT_FOUND,
+    CodeClass.NOT_CHARGED: AnswerStatus.FAILED,
+    CodeClass.NO_INFORMATION: AnswerStatus.UNDECIDED,
+    CodeClass.MAY_HAVE_CHARGED: AnswerStatus.UNDECIDED,
+}
+
+
+def _row(data: Answer, generation: str, operation: Operation, rc: int,
+         sub: int | None) -> CodeRow:
+    """The table's row for this answer; a legacy answer that says it is still processing is
+    processing whatever its code (its flag is the service's own word on the order)."""
+    row = classify(generation, operation, rc, sub)
+    if (generation == "v001" and row.cls is not CodeClass.PAID
+            and row.cls is not CodeClass.REFUNDED
+            and get_bool(data, wire(generation).names.is_processing)):
+        return replace(row, cls=CodeClass.PROCESSING)
+    return row
+
+
+def payment_result(data: Answer, generation: str, app_trans_id: str, *,
+                   operation: Operation = Operation.STATUS) -> PaymentResult:
+    """Read a quick-pay (`operation` QUICK_PAY) or status-query answer, stamped with the
+    request's ``app_trans_id``; what it proves is ZaloPay's code table's (code_table.py)."""
     names = wire(generation).names
     check_echo(data, names.app_trans_id, app_trans_id)
     rc, sub, code = _codes(data, generation)
     processing_flag = get_bool(data, names.is_processing)
-    duplicate = code == RC_DUPLICATE
-    if rc == RC_SUCCESS:
-        outcome = AnswerStatus.SUCCEEDED
-    elif code == RC_NOT_FOUND:
-        outcome = AnswerStatus.NOT_FOUND
-    elif duplicate:
-        outcome = AnswerStatus.PROCESSING  # the order exists: only a status query can tell
-    elif generation == "v2":
-        if rc == RC_V2_PROCESSING:
-            outcome = AnswerStatus.PROCESSING
-        elif rc == RC_V2_FAILED or rc < 0:
-            outcome = AnswerStatus.FAILED
-        elif processing_flag:
-            outcome = AnswerStatus.PROCESSING
-        else:
-            raise UnreadableAnswer(f"the service answered with an unknown return_code {rc}")
-    elif rc == RC_V001_PROCESSING or processing_flag or rc > RC_SUCCESS:
-        # A positive legacy code that is neither success nor a documented failure is not a
-        # failure: the charge may be in progress, so only a status query can tell.
-        outcome = AnswerStatus.PROCESSING
-    else:
-        outcome = AnswerStatus.FAILED  # legacy: a code below 1 is a failure
+    row = _row(data, generation, operation, rc, sub)
+    duplicate = code == RC_DUPLICATE and row.cls is CodeClass.PROCESSING
+    outcome = _STATUS_OF[row.cls]
     message = _message(data, generation)
     return PaymentResult(
         app_trans_id=app_trans_id,
@@ -223,42 +181,34 @@ def payment_result(data: Answer, generation: str, app_trans_id: str) -> PaymentR
         return_code=rc,
         sub_return_code=sub,
         message=message,
-        why=describe(rc, sub, message),
+        why=describe(rc, sub, message, row=row),
         zp_trans_id=get_id(data, names.zp_trans_id),
         amount=get_int(data, names.amount, required=False),
         is_processing=processing_flag or (outcome is AnswerStatus.PROCESSING and not duplicate),
         raw=dict(data),
         duplicate=duplicate,
+        cls=row.cls,
     )
 
 
-def refund_result(data: Answer, generation: str, m_refund_id: str) -> RefundResult:
+def refund_result(data: Answer, generation: str, m_refund_id: str, *,
+                  operation: Operation = Operation.REFUND_STATUS) -> RefundResult:
+    """Read a refund (`operation` REFUND) or refund-status answer."""
     names = wire(generation).names
     check_echo(data, names.m_refund_id, m_refund_id)
-    rc, sub, code = _codes(data, generation)
-    if rc == RC_SUCCESS:
-        outcome = AnswerStatus.SUCCEEDED
-    elif code == RC_NOT_FOUND:
-        outcome = AnswerStatus.NOT_FOUND
-    elif generation == "v2":
-        if rc == RC_V2_PROCESSING:
-            outcome = AnswerStatus.PROCESSING
-        elif rc == RC_V2_FAILED or rc < 1:
-            outcome = AnswerStatus.FAILED
-        else:
-            raise UnreadableAnswer(f"the service answered with an unknown return_code {rc}")
-    else:
-        outcome = AnswerStatus.PROCESSING if rc > 1 else AnswerStatus.FAILED
+    rc, sub, _ = _codes(data, generation)
+    row = classify(generation, operation, rc, sub)
     message = _message(data, generation)
     return RefundResult(
         m_refund_id=m_refund_id,
-        outcome=outcome,
+        outcome=_STATUS_OF[row.cls],
         return_code=rc,
         sub_return_code=sub,
         message=message,
-        why=describe(rc, sub, message, refund=True),
+        why=describe(rc, sub, message, refund=True, row=row),
         refund_id=get_id(data, names.refund_id),
         raw=dict(data),
+        cls=row.cls,
     )
 
 
@@ -313,9 +263,13 @@ def gateway_order_result(data: Answer, generation: str, app_trans_id: str) -> Ga
     rc, sub, _ = _codes(data, generation)
     message = _message(data, generation)
     if rc != RC_SUCCESS:
-        raise ServiceRefused(
-            Reason.of("gateway.refused", why=describe(rc, sub, message)), rc, sub, message
-        )
+        # No order exists for the customer to pay (they never saw its page or QR): the
+        # refusal's own words, never "still checking" (code_table: the hosted order's rows).
+        row = classify(generation, Operation.GATEWAY_ORDER, rc, sub)
+        why = (describe(rc, sub, message) if row.cls is CodeClass.NOT_CHARGED
+               else Reason.of("gateway.not_created", code=deciding_code(rc, sub),
+                              detail=message.strip().rstrip(".")))
+        raise ServiceRefused(Reason.of("gateway.refused", why=why), rc, sub, message)
     order_url = get_text(data, names.order_url) or None
     if order_url is None:
         raise UnreadableAnswer(f"the service accepted the order but sent no {names.order_url}")

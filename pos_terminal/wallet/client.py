@@ -7,7 +7,6 @@ backoff, and only when no answer or an unreadable one came back.
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import http.client
 from collections.abc import Callable, Mapping
@@ -17,20 +16,25 @@ from typing import TYPE_CHECKING, TypeVar
 from urllib.parse import urlencode, urlsplit
 
 import requests
-from requests.adapters import HTTPAdapter
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 from urllib3.exceptions import (
     HTTPError,
-    MaxRetryError,
-    NameResolutionError,
-    NewConnectionError,
     ReadTimeoutError,
 )
-from urllib3.util.retry import Retry
+
+from pos_terminal.wallets.code_table import Operation
+from pos_terminal.wallets.crypto import encrypt_payment_code, load_public_key
+from pos_terminal.wallets.errors import NoAnswer, NotSent, UnreadableAnswer
+from pos_terminal.wallets.transport import (
+    MAX_ANSWER_BYTES,
+    Deadline,
+    TooLarge,
+    no_retry_adapter,
+    not_connected_cause,
+    read_bounded,
+)
 
 from . import answers, messages, verification
-from .crypto import encrypt_payment_code, load_public_key
-from .errors import NoAnswer, NotSent, UnreadableAnswer
 from .fields import BANK_LIST_PATH, wire
 from .ids import current_ms
 from .results import (
@@ -41,7 +45,6 @@ from .results import (
     RedirectResult,
     RefundResult,
 )
-from .transport import MAX_ANSWER_BYTES, Deadline, GuardedAdapter, NotOpened, TooLarge, read_bounded
 from .userip import terminal_address
 
 if TYPE_CHECKING:
@@ -53,46 +56,6 @@ FORM_CONTENT_TYPE = "application/x-www-form-urlencoded"
 USER_AGENT = "pos-terminal"
 
 
-def no_retry_adapter() -> HTTPAdapter:
-    """An adapter on which urllib3 never re-sends a request, not even on a dropped connection,
-    and whose connections say when they could not be opened (see transport.py)."""
-    retry = Retry(
-        total=0,
-        connect=0,
-        read=False,
-        redirect=False,
-        status=0,
-        other=0,
-        raise_on_redirect=False,
-        raise_on_status=False,
-    )
-    return GuardedAdapter(max_retries=retry)
-
-
-def not_connected_cause(exc: requests.exceptions.ConnectionError) -> str | None:
-    """Why no connection could be opened, or None when the request may have left.
-
-    Only a failure to open a new connection (refused, unreachable, name not resolved, TLS
-    handshake refused or failed) proves the request's bytes never left this machine. A reset
-    or close on a connection (a reused keep-alive one included) comes back as a ProtocolError
-    instead: the request may have been sent, so it is not classified here."""
-    wrapped = exc.args[0] if exc.args else None
-    reason = wrapped.reason if isinstance(wrapped, MaxRetryError) else None
-    if isinstance(reason, NotOpened):
-        return reason.cause
-    if isinstance(reason, NameResolutionError):
-        return f"the name {reason.conn.host} could not be resolved"
-    if not isinstance(reason, NewConnectionError):
-        return None
-    os_error = reason.__cause__ if isinstance(reason.__cause__, OSError) else None
-    if isinstance(os_error, ConnectionRefusedError):
-        return "connection refused"
-    if os_error is not None and os_error.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH):
-        return "network unreachable" if os_error.errno == errno.ENETUNREACH else (
-            "host unreachable")
-    if os_error is not None and os_error.strerror:
-        return f"could not connect: {os_error.strerror.lower()}"
-    return "could not connect"
 
 
 @dataclass(frozen=True)
@@ -294,7 +257,8 @@ class WalletClient:
         if prepared.generation != self.generation:
             raise ValueError("this quick pay was prepared for another API generation")
         data = self._post(prepared.url, prepared.body, "quick pay")
-        return answers.payment_result(data, self.generation, prepared.app_trans_id)
+        return answers.payment_result(data, self.generation, prepared.app_trans_id,
+                                      operation=Operation.QUICK_PAY)
 
     def quick_pay(self, order: messages.QuickPayOrder, payment_code: str) -> PaymentResult:
         return self.send_quick_pay(self.build_quick_pay(order, payment_code))
@@ -310,7 +274,8 @@ class WalletClient:
 
         def attempt() -> PaymentResult:
             data = self._post(url, body, "status query")
-            return answers.payment_result(data, self.generation, app_trans_id)
+            return answers.payment_result(data, self.generation, app_trans_id,
+                                          operation=Operation.STATUS)
 
         return self._retrying(attempt)
 
@@ -334,7 +299,8 @@ class WalletClient:
                 self._clock_ms(),
             )
             data = self._post(url, urlencode(form), "refund status query")
-            return answers.refund_result(data, self.generation, m_refund_id)
+            return answers.refund_result(data, self.generation, m_refund_id,
+                                         operation=Operation.REFUND_STATUS)
 
         return self._retrying(attempt)
 
@@ -352,7 +318,8 @@ class WalletClient:
         form = messages.refund_form(req, self.generation, self.service.app_id, self._key1)
         url = self._url(self.service.base_url, self._spec.paths.refund)
         data = self._post(url, urlencode(form), "refund")
-        return answers.refund_result(data, self.generation, req.m_refund_id)
+        return answers.refund_result(data, self.generation, req.m_refund_id,
+                                     operation=Operation.REFUND)
 
     # --- what the service sends to the merchant (key2) --------------------------------------
 

@@ -15,9 +15,9 @@ from datetime import datetime
 
 from pos_terminal.base.codes import CodeProblem, code_problem
 from pos_terminal.base.wallet_types import Item
+from pos_terminal.wallets.errors import FieldError
 
 from . import signing
-from .errors import FieldError
 from .fields import (
     BANK_LIST_APP_ID,
     BANK_LIST_MAC,

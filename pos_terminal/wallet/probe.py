@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Protocol
 
 from pos_terminal.base.wallet_types import ServiceCheck
+from pos_terminal.wallets.errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
 
-from .errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
 from .results import AnswerStatus, PaymentResult
 from .returncodes import deciding_code
 
@@ -35,7 +35,8 @@ def check_service(client: StatusQuery, probe_app_trans_id: str) -> tuple[Service
         return _by_code(code, exc.message), exc.message
     code = deciding_code(result.return_code, result.sub_return_code)
     detail = f"code {code}: {result.message}".rstrip(": ")
-    if result.outcome is not AnswerStatus.FAILED:  # not found (or, by chance, an answer): accepted
+    if result.outcome not in (AnswerStatus.FAILED, AnswerStatus.UNDECIDED):
+        # not found (or, by chance, an answer): accepted
         return ServiceCheck.OK, detail
     return _by_code(code, detail), detail
 

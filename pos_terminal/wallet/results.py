@@ -9,8 +9,9 @@ from enum import StrEnum
 
 from pos_terminal.base.reasons import Reason
 from pos_terminal.base.wallet_types import Bank, BankList, WalletOutcome
+from pos_terminal.wallets.code_table import CodeClass
 
-from .returncodes import REQUEST_REFUSALS, SEND_AMBIGUOUS, deciding_code
+from .returncodes import deciding_code
 
 
 class AnswerStatus(StrEnum):
@@ -19,23 +20,22 @@ class AnswerStatus(StrEnum):
 
     SUCCEEDED = "succeeded"
     PROCESSING = "processing"
-    FAILED = "failed"
+    FAILED = "failed"  # final, and proves nothing moved
     NOT_FOUND = "not_found"
+    UNDECIDED = "undecided"  # a refusal, a system error, a code not published: proves nothing
 
 
-def _meaning(outcome: AnswerStatus, code: int, *, from_query: bool,
-             ambiguous: frozenset[int]) -> WalletOutcome:
-    if outcome is AnswerStatus.SUCCEEDED:
-        return WalletOutcome.PAID
-    if outcome is AnswerStatus.PROCESSING:
-        return WalletOutcome.PROCESSING
-    if outcome is AnswerStatus.NOT_FOUND:
-        return WalletOutcome.NOT_FOUND
-    if from_query and code in REQUEST_REFUSALS:
-        return WalletOutcome.REFUSED_REQUEST
-    if not from_query and code in ambiguous:
-        return WalletOutcome.UNKNOWN
-    return WalletOutcome.DECLINED
+#: What each class of the code table means for the payment or refund the answer is about.
+MEANINGS: dict[CodeClass, WalletOutcome] = {
+    CodeClass.PAID: WalletOutcome.PAID,
+    CodeClass.REFUNDED: WalletOutcome.PAID,
+    CodeClass.OK: WalletOutcome.PAID,
+    CodeClass.NOT_CHARGED: WalletOutcome.DECLINED,
+    CodeClass.PROCESSING: WalletOutcome.PROCESSING,
+    CodeClass.NOT_FOUND: WalletOutcome.NOT_FOUND,
+    CodeClass.NO_INFORMATION: WalletOutcome.REFUSED_REQUEST,
+    CodeClass.MAY_HAVE_CHARGED: WalletOutcome.UNKNOWN,
+}
 
 
 @dataclass(frozen=True)
@@ -58,15 +58,18 @@ class PaymentResult:
     is_processing: bool
     raw: Mapping[str, object] = field(repr=False)
     duplicate: bool = False
+    #: What the code table says this answer proves (code_table.py).
+    cls: CodeClass = CodeClass.NO_INFORMATION
 
     @property
     def code(self) -> int:
         """The deciding code (returncodes.deciding_code), for messages and logs."""
         return deciding_code(self.return_code, self.sub_return_code)
 
-    def meaning(self, *, from_query: bool) -> WalletOutcome:
-        """What this answer to a quick pay (`from_query` False) or a status query means."""
-        return _meaning(self.outcome, self.code, from_query=from_query, ambiguous=SEND_AMBIGUOUS)
+    @property
+    def meaning(self) -> WalletOutcome:
+        """What this answer means for the payment (the table's class, for the call it answers)."""
+        return MEANINGS[self.cls]
 
 
 @dataclass(frozen=True)
@@ -79,15 +82,16 @@ class RefundResult:
     why: Reason
     refund_id: str | None
     raw: Mapping[str, object] = field(repr=False)
+    cls: CodeClass = CodeClass.NO_INFORMATION
 
     @property
     def code(self) -> int:
         return deciding_code(self.return_code, self.sub_return_code)
 
-    def meaning(self, *, from_query: bool) -> WalletOutcome:
-        """What this answer to a refund (`from_query` False) or a refund query means (a refund
-        refused at sending moved no money: DECLINED, never UNKNOWN)."""
-        return _meaning(self.outcome, self.code, from_query=from_query, ambiguous=frozenset())
+    @property
+    def meaning(self) -> WalletOutcome:
+        """What this answer means for the refund (the table's class, for the call it answers)."""
+        return MEANINGS[self.cls]
 
 
 PMC_NAMES: dict[int, str] = {

@@ -7,14 +7,19 @@ outcome vocabulary (results.WalletOutcome) and the predicates here (`never_arriv
 from __future__ import annotations
 
 from pos_terminal.base.reasons import Reason
+from pos_terminal.wallets.code_table import CodeClass, CodeRow
 
 from .constants import RC_NOT_FOUND, RC_V2_FAILED
 
+# What an answer proves is the code table's (code_table.py); the reasons below only word it.
 #: Codes that refuse the *request* itself (bad data or mac, credentials, rate limit, internal
 #: error, maintenance): when the request was a status query, they say nothing about the payment.
-REQUEST_REFUSALS = frozenset({-92, -401, -402, -429, -500, -999})
-#: On a quick pay, codes after which the charge may still have happened: query before deciding.
-SEND_AMBIGUOUS = frozenset({-500})
+REQUEST_REFUSALS = frozenset({-92, -401, -402, -403, -405, 406, -429, -500, -999})
+MAINTENANCE = frozenset({-33, -34, -35, -43, -88, -135, -999})
+SYSTEM_ERRORS = frozenset({-32, -301, -500})
+BUSY = frozenset({-429})
+#: The code one published table calls "order not found", another "refund succeeded".
+TWO_READINGS = RC_NOT_FOUND
 
 # What each detailed code (the sub code in the current generation) says about a payment, as a
 # reason code (pos_terminal/sentences/wallet_codes.py words them).
@@ -33,9 +38,9 @@ PAYMENT_REASONS: dict[int, str] = {
     -329: "declined.cancelled",
     -401: "refused.request_data",
     -402: "refused.credentials",
-    -429: "refused.busy",
-    -500: "refused.internal_error",
-    -999: "refused.maintenance",
+    -429: "checking.busy",
+    -500: "checking.system_error",
+    -999: "checking.maintenance",
 }
 # -322 "payment code already used": the earlier use may itself have failed (e.g. a low balance),
 # so its sentence must not imply an earlier charge.
@@ -78,15 +83,40 @@ def success_with_failure_detail(sub_return_code: int | None) -> bool:
     return sub_return_code is not None and sub_return_code < 0
 
 
+def checking(code: int, service_message: str = "", *, refund: bool = False,
+             published: bool = True) -> Reason:
+    """The reason of an answer that decides nothing (no_information, may_have_charged): what the
+    service said, and that the terminal is still checking (never "not paid", never "failed")."""
+    detail = service_message.strip().rstrip(".")
+    if refund and code == TWO_READINGS:
+        return Reason.of("checking.refund_unclear", code=code)
+    if not published:
+        kind = "checking.unlisted"
+    elif code in MAINTENANCE:
+        kind = "checking.maintenance"
+    elif code in SYSTEM_ERRORS:
+        kind = "checking.system_error"
+    elif code in BUSY:
+        kind = "checking.busy"
+    else:
+        kind = "checking.refused"
+    return Reason.of(kind, code=code, detail=detail, refund=refund)
+
+
 def describe(
     return_code: int,
     sub_return_code: int | None = None,
     service_message: str = "",
     *,
     refund: bool = False,
+    row: CodeRow | None = None,
 ) -> Reason:
-    """What a code says (a reason); unknown codes carry the service's own text."""
+    """What a code says (a reason). An answer its table row says decides nothing (`row`'s class
+    no_information or may_have_charged), and any code no reason names, says "still checking"
+    with the service's own text."""
     code = deciding_code(return_code, sub_return_code)
+    if row is not None and row.cls in (CodeClass.NO_INFORMATION, CodeClass.MAY_HAVE_CHARGED):
+        return checking(code, service_message, refund=refund, published=row.published)
     if refund:
         if code in REFUND_REASONS:
             return Reason.of(REFUND_REASONS[code])
@@ -99,13 +129,13 @@ def describe(
     if code == -401 and not refund and _is_unrecognised_code(service_message):
         return Reason.of(CODE_NOT_RECOGNISED)
     known = PAYMENT_REASONS.get(code)
-    if known is not None:
+    if known is not None and not known.startswith("checking."):
         if code == -401 and service_message:  # the service's own words, as given
             return Reason.of(known, service_message=service_message.strip())
         return Reason.of(known)
-    detail = service_message.strip().rstrip(".")
-    return Reason.of("refund.failed.code" if refund else "declined.code", code=code,
-                     detail=detail)
+    published = known is not None or code in REQUEST_REFUSALS or code in MAINTENANCE \
+        or code in SYSTEM_ERRORS
+    return checking(code, service_message, refund=refund, published=published)
 
 
 def describe_bank_list_refusal(return_code: int, service_message: str = "") -> Reason:

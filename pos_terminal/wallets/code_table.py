@@ -9,7 +9,7 @@ about the money: ``classify`` answers it as ``no_information``, never as a failu
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -19,10 +19,12 @@ class CodeClass(StrEnum):
 
     PAID = "paid"  # the payment is paid
     REFUNDED = "refunded"  # the refund is done
+    OK = "ok"  # a call that moves no money (a bank list, a hosted order) succeeded
     NOT_CHARGED = "not_charged"  # final, and proves nothing moved
     PROCESSING = "processing"  # the order exists and is not settled: ask again
     NO_INFORMATION = "no_information"  # the request was refused for its own sake: says nothing
     MAY_HAVE_CHARGED = "may_have_charged"  # a send after which the charge may have happened
+    NOT_FOUND = "not_found"  # no record of it (yet): final only once its grace period is over
 
 
 class Operation(StrEnum):
@@ -71,6 +73,9 @@ class CodeTable:
             if key in self._rows:
                 raise ValueError(f"{provider}: two rows for {key}")
             self._rows[key] = row
+
+    def __iter__(self) -> Iterator[CodeRow]:
+        return iter(self._rows.values())
 
     @property
     def rows(self) -> Mapping[tuple[Operation, int, int | None], CodeRow]:

@@ -3,13 +3,16 @@ made through the Terminal API; in Vietnamese and English."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy
 import pytest
 import requests
+import zxingcpp
 
 from pos_terminal.api.display import TEXT
 from pos_terminal.api.server import ApiServer, Binding, ServeError, open_terminal
@@ -82,6 +85,18 @@ def test_the_display_shows_the_gateway_qr_the_cashier_shows(api: Api, page: Any)
     assert "88.000" in page.inner_text("#amount")
     svg = requests.get(f"{api.url}/display/qr/{order.app_trans_id}.svg", timeout=10)
     assert svg.headers["content-type"].startswith("image/svg+xml")
+    # Issue 29: the QR the customer sees is the answer's qr_code (VietQR: ZaloPay and any
+    # banking app), read back from the drawn page as a phone's camera would.
+    import io
+
+    from PIL import Image
+
+    png = page.locator("#qr").screenshot()
+    image = numpy.asarray(Image.open(io.BytesIO(png)).convert("L"))
+    read = [r.text for r in zxingcpp.read_barcodes(image)
+            if r.format == zxingcpp.BarcodeFormat.QRCode]
+    assert order.qr_code and order.qr_code.startswith("000201010212")
+    assert read == [order.qr_code]
 
 
 def test_a_declined_payment_shows_not_paid(api: Api, page: Any) -> None:
@@ -129,3 +144,33 @@ def test_beyond_loopback_the_api_needs_tls_and_the_display_a_display_token(
     finally:
         server.stop()
         counter.close()
+
+
+def _modules(svg: str) -> numpy.ndarray:
+    """segno's SVG read back: its path (module units, scaled by a transform) is runs of dark
+    modules, "M x y" / "m dx dy" moving and "h n" drawing one row's run."""
+    width = int(re.search(r'width="(\d+)"', svg).group(1))  # type: ignore[union-attr]
+    scale = int(re.search(r"scale\((\d+)\)", svg).group(1))  # type: ignore[union-attr]
+    size = width // scale
+    image = numpy.full((size, size), 255, dtype=numpy.uint8)
+    path = re.search(r' d="([^"]+)"', svg).group(1)  # type: ignore[union-attr]
+    x = y = 0.0
+    for op, a, b in re.findall(r"([Mmh])(-?[\d.]+)(?:\s(-?[\d.]+))?", path):
+        if op == "M":
+            x, y = float(a), float(b)
+        elif op == "m":
+            x, y = x + float(a), y + float(b)
+        else:
+            image[int(y), int(x):int(x + float(a))] = 0
+            x += float(a)
+    return numpy.kron(image, numpy.ones((8, 8), dtype=numpy.uint8))
+
+
+def test_the_display_draws_the_orders_vietqr_not_its_url(api: Api) -> None:
+    # Issue 29 item 5: the SVG is the QR of the v2 answer's qr_code, decoded from its modules.
+    order = api.counter.payments.create_gateway_order(88000, "table 4")
+    assert order.qr_code and order.qr_code.startswith("000201010212")
+    svg = requests.get(f"{api.url}/display/qr/{order.app_trans_id}.svg", timeout=10).text
+    read = [r.text for r in zxingcpp.read_barcodes(_modules(svg))
+            if r.format == zxingcpp.BarcodeFormat.QRCode]
+    assert read == [order.qr_code]

@@ -20,7 +20,7 @@ from pos_terminal.config import ConfigError
 from pos_terminal.journal import JournalError, JournalUnavailable, UnknownPayment
 from pos_terminal.ledger import LedgerError
 from pos_terminal.receipts.content import NoReceipt
-from pos_terminal.wallet.errors import FieldError, NoAnswer, NotSent, WalletError
+from pos_terminal.wallets.errors import FieldError, NoAnswer, NotSent, WalletError
 
 
 @pytest.mark.parametrize(("error", "exit_code"), [

@@ -115,6 +115,16 @@ def write_config(settings: Any, path: Path, **checkout: Any) -> Path:
         f"private_key = {toml(settings.emulator.private_key)}",
         "",
     ]
+    momo = settings.providers.momo
+    if momo is not None:  # a counter taking MoMo too
+        lines += ["[providers.momo]", *(
+            f"{key} = {toml(value)}" for key, value in (
+                ("base_url", momo.base_url), ("partner_code", momo.partner_code),
+                ("access_key", momo.access_key.get_secret_value()),
+                ("secret_key", momo.secret_key.get_secret_value()),
+                ("public_key", momo.public_key), ("store_id", momo.store_id),
+                ("store_name", momo.store_name), ("auto_capture", momo.auto_capture),
+                ("connect_timeout_s", momo.connect_timeout_s))), ""]
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
 

@@ -23,6 +23,7 @@ import requests
 
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal, PaymentState
+from tests import shared_group
 from tests.checkout.conftest import (
     add_fault,
     charged,
@@ -31,23 +32,28 @@ from tests.checkout.conftest import (
     wallet_code,
     write_config,
 )
-from tests.conftest import in_a_shared_group
 from tests.processes import REPO, child_env, cli
 
 pytestmark = pytest.mark.e2e
 
 
-def run(config: Path, *args: str | bytes,
-        stdin: str | bytes = b"") -> subprocess.CompletedProcess[str]:
-    """`pos-terminal ARGS --config CONFIG` in a child process (arguments may be raw bytes)."""
+def run(config: Path, *args: str | bytes, stdin: str | bytes = b"",
+        in_a_shared_group: bool = False) -> subprocess.CompletedProcess[str]:
+    """`pos-terminal ARGS --config CONFIG` in a child process (arguments may be raw bytes);
+    `in_a_shared_group`: where the user's files are seen in a group other users are in
+    (tests/shared_group.py)."""
     program, options = cli(config)[:3], cli(config)[3:]
-    command = [os.fsencode(a) for a in (*program, *args, *options)]
+    argv: list[str | bytes] = [*program, *args, *options]
+    if in_a_shared_group:
+        argv = [*shared_group.command([]), *argv]
+    command = [os.fsencode(a) for a in argv]
     done = subprocess.run(command, input=stdin if isinstance(stdin, bytes) else stdin.encode(),
                           capture_output=True, env=child_env(), cwd=REPO, timeout=120,
                           check=False)
-    return subprocess.CompletedProcess(done.args, done.returncode,
-                                       done.stdout.decode("utf-8", "replace"),
-                                       done.stderr.decode("utf-8", "replace"))
+    result = subprocess.CompletedProcess(done.args, done.returncode,
+                                         done.stdout.decode("utf-8", "replace"),
+                                         done.stderr.decode("utf-8", "replace"))
+    return shared_group.checked(result) if in_a_shared_group else result
 
 
 def mode_of(path: Path) -> int:
@@ -139,8 +145,7 @@ def test_the_emulator_profile_may_be_readable_but_not_writable_by_others(
     config.chmod(0o644)
     assert run(config, "journal", "list").returncode == 0
     config.chmod(0o664)
-    in_a_shared_group(config)
-    done = run(config, "journal", "list")
+    done = run(config, "journal", "list", in_a_shared_group=True)
     assert done.returncode == 2
     assert "other users can change this file" in done.stderr
     assert f"run: chmod 600 {config}" in done.stderr
@@ -154,8 +159,7 @@ def test_readable_secrets_outside_the_emulator_are_refused(config: Path, tmp_pat
     path = tmp_path / "sandbox.toml"
     path.write_text(https, "utf-8")
     path.chmod(0o640)
-    in_a_shared_group(path)
-    done = run(path, "journal", "list")
+    done = run(path, "journal", "list", in_a_shared_group=True)
     assert done.returncode == 2
     assert f"other users can read it; run: chmod 600 {path}" in done.stderr
     assert settings.service.key1.get_secret_value() not in done.stderr

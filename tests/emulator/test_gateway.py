@@ -250,3 +250,50 @@ def test_the_landing_page_checks_redirects_with_its_own_code_from_the_spec() -> 
     assert redirect_values(f"{query}&checksum={checksum}", "k2", 2554) is None
     assert redirect_values(f"{query}&checksum={checksum}&amount=1", "k2", 2553) is None
     assert redirect_values(query, "k2", 2553) is None
+
+
+# --- issue 29 item 5: the v2 create answer's qr_code, parsed back tag by tag ------------------
+
+
+def _tags(payload: str) -> dict[str, str]:
+    """EMVCo TLV: two-digit tag, two-digit length, value (written here, apart from the
+    emulator's own builder)."""
+    tags: dict[str, str] = {}
+    at = 0
+    while at < len(payload):
+        tag, length = payload[at:at + 2], int(payload[at + 2:at + 4])
+        value = payload[at + 4:at + 4 + length]
+        assert len(value) == length, f"tag {tag} cut short"
+        assert tag not in tags, f"tag {tag} twice"
+        tags[tag] = value
+        at += 4 + length
+    return tags
+
+
+def _crc(data: bytes) -> str:
+    import binascii
+
+    return f"{binascii.crc_hqx(data, 0xFFFF):04X}"  # CRC-16/CCITT-FALSE
+
+
+def test_the_v2_qr_code_is_zalopays_multi_function_vietqr(emulator: Any) -> None:
+    form = create_form("v2", amount=80000)
+    data = post(emulator.base_url, "/v2/create", form)
+    qr = data["qr_code"]
+    tags = _tags(qr)
+    assert list(tags) == ["00", "01", "26", "38", "52", "53", "54", "58", "62", "63"]
+    assert (tags["00"], tags["01"], tags["53"], tags["54"], tags["58"]) == (
+        "01", "12", "704", "80000", "VN")
+    assert qr[:-4].endswith("6304") and tags["63"] == _crc(qr[:-4].encode("ascii"))
+    zalopay = _tags(tags["26"])
+    assert (zalopay["00"], zalopay["02"]) == ("vn.zalopay", "001") and zalopay["01"]
+    napas = _tags(tags["38"])
+    assert (napas["00"], napas["02"]) == ("A000000727", "QRIBFTTA")
+    beneficiary = _tags(napas["01"])
+    assert len(beneficiary["00"]) == 6 and beneficiary["00"].isdigit()  # the bank BIN
+    assert beneficiary["01"].isdigit() and len(beneficiary["01"]) <= 19  # the account
+    reference = _tags(tags["62"])["08"]
+    assert reference == zalopay["03"] and form["app_trans_id"].endswith(reference)
+    assert len(reference) <= 25
+    broken = qr[:-1] + ("0" if qr[-1] != "0" else "1")
+    assert _tags(broken)["63"] != _crc(broken[:-4].encode("ascii"))  # the CRC catches a change

@@ -14,6 +14,7 @@ from pos_terminal.journal import Journal, PaymentState, RefundState
 from pos_terminal.journal.outbox import Outbox
 from pos_terminal.journal.schema import MIGRATIONS, SCALE_MIGRATION
 from pos_terminal.journal.upkeep import DAY_MS, OUTBOX_KEEP_MS, WARN_DAYS, JournalInfo
+from tests.journal.schema_undo import undo_providers
 
 S = PaymentState
 T0 = 1_760_000_000_000
@@ -63,7 +64,8 @@ def test_leases_of_final_payments_and_refunds_are_deleted_open_ones_kept(tmp_pat
 
 def _undo_sale_references(conn: sqlite3.Connection) -> None:
     """Take a journal back to before the Terminal API's migration (sale and refund references,
-    API tokens)."""
+    API tokens), and before the wallet providers' (issue 31)."""
+    undo_providers(conn)
     for trigger in ("payments_sale_ref_fixed", "refunds_refund_ref_fixed"):
         conn.execute(f"DROP TRIGGER {trigger}")
     for index in ("payments_sale_ref", "refunds_refund_ref"):

@@ -5,7 +5,8 @@ directory, listening on 127.0.0.1 only, on a free port, with password authentica
 only (a certificate from a CA the tests make: tests/ledger/certs.py; `hostssl` in pg_hba.conf, so a
 client without TLS is turned away) or the Unix socket in that directory. PostgreSQL
 refuses to run as root: as root the server runs as the `postgres` user (created by the package;
-created here with useradd if missing), the directory chowned to it.
+created here with useradd if missing), the directory chowned to it. Its environment carries the
+test run's mark: a run that dies before `stop()` has its watchdog stop it (tests/reaper.py).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 
 from tests.ledger.certs import make_server_certs
 from tests.processes import child_env
+from tests.reaper import run_mark
 
 SERVER_USER = "postgres"
 
@@ -54,7 +56,8 @@ class PgServer:
         self.bin = find_bin()
         self.fsync = fsync
         self.max_connections = max_connections
-        self.root = Path(tempfile.mkdtemp(prefix="pos-ledger-pg-"))
+        # Named with the run's mark: if the run dies before stop(), its watchdog removes it.
+        self.root = Path(tempfile.mkdtemp(prefix=f"pos-ledger-pg-{run_mark()}-"))
         self.data = self.root / "data"
         self.log = self.root / "server.log"
         self.password = secrets.token_hex(12)

@@ -3,6 +3,7 @@ from a real TCP listener ("port 9100 style"), reprint marks journaled, refusals.
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import unicodedata
@@ -40,42 +41,48 @@ SHOP = ('[shop]\nname = "Cà phê Sữa Đá"\naddress = "12 Lê Lợi, Quận 1
 
 
 class Listener:
-    """A one-connection-at-a-time TCP printer on a free loopback port: keeps what it got."""
+    """A one-connection-at-a-time TCP printer on a free loopback port: keeps what it got.
+
+    It listens until close(), however long the test takes to print (a loaded machine): an
+    accept() that gave up after a while would leave the kernel accepting connections nobody
+    reads, and a job "printed" that the test never sees."""
 
     def __init__(self) -> None:
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(4)
-        self.sock.settimeout(20)
         self.port = self.sock.getsockname()[1]
         self.jobs: list[bytes] = []
-        self._stop = False
+        self._got = threading.Condition()
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
 
     def _serve(self) -> None:
-        while not self._stop:
+        while True:
             try:
                 conn, _ = self.sock.accept()
             except OSError:
-                return
+                return  # closed
             with conn:
-                conn.settimeout(20)
                 chunks = []
-                while data := conn.recv(65536):
+                while data := conn.recv(65536):  # a printer's client closes after its job
                     chunks.append(data)
+            with self._got:
                 self.jobs.append(b"".join(chunks))
+                self._got.notify_all()
 
-    def wait_jobs(self, count: int) -> list[bytes]:
-        for _ in range(200):
-            if len(self.jobs) >= count:
-                break
-            threading.Event().wait(0.05)
-        return self.jobs
+    def wait_jobs(self, count: int, bound_s: float = 60.0) -> list[bytes]:
+        """The jobs once `count` have come (or all there are after `bound_s`, an upper bound
+        for a loaded machine)."""
+        with self._got:
+            self._got.wait_for(lambda: len(self.jobs) >= count, timeout=bound_s)
+            return list(self.jobs)
 
     def close(self) -> None:
-        self._stop = True
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)  # wakes the accept() under way
         self.sock.close()
+        self.thread.join(timeout=30)
 
 
 @pytest.fixture
@@ -128,6 +135,7 @@ def test_text_receipt_exact_lines(settings: Settings, emulator: Any, tmp_path: P
         "-" * 32,
         "TOTAL" + "40.000 ₫".rjust(27),
         "Method" + "Wallet quick pay".rjust(26),
+        "Wallet" + "ZaloPay".rjust(26),  # its wallet provider (issue 31)
         "Wallet txn" + view.zp_trans_id.rjust(22),
         "Order",
         app_trans_id.rjust(32),

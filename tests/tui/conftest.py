@@ -34,6 +34,16 @@ class KeyClock:
         self.now = max(self.now + gap, time.monotonic())
         return self.now
 
+    def burst(self, count: int, gap: float) -> list[float]:
+        """`count` stamps exactly `gap` apart, from the next one on: a burst's rhythm is the
+        device's, not the test's. (Stamped key by key with `next`, a test process that loses
+        the CPU for longer than the wedge's threshold mid-burst would stretch a scanner's burst
+        into a person's typing.)"""
+        first = self.next(gap)
+        stamps = [first + i * gap for i in range(count)]
+        self.now = stamps[-1]
+        return stamps
+
 
 @pytest.fixture
 def key_clock() -> KeyClock:

@@ -53,8 +53,10 @@ async def scan_burst(pilot: Pilot, clock: KeyClock, text: str, enter: bool = Tru
     clock.next(HUMAN_GAP_S)
     keys = [*text, "enter"] if enter else list(text)
     taken = pilot.app.keys.seen + len(keys)
-    for key in keys:
-        send_key(pilot, make_key(key, clock.next(gap)))
+    # Stamped, then sent: the burst keeps its rhythm however slowly this loop runs.
+    for event in [make_key(key, at) for key, at in zip(keys, clock.burst(len(keys), gap),
+                                                      strict=True)]:
+        send_key(pilot, event)
     clock.next(HUMAN_GAP_S)
     await keys_handled(pilot, taken)
 

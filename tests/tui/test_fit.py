@@ -156,8 +156,10 @@ async def _refund_dialog_burst(pilot: Pilot, clock: KeyClock, keys: list[str]) -
     field = pilot.app.screen.query_one("#refund-amount", Input)
     assert field.value == "125000"
     clock.next(0.2)
-    for key in keys:  # one tmux send-keys: every key a millisecond after the last
-        send_key(pilot, make_key(key, clock.next(0.001)))
+    # one tmux send-keys: every key a millisecond after the last
+    for event in [make_key(key, at) for key, at in zip(keys, clock.burst(len(keys), 0.001),
+                                                      strict=True)]:
+        send_key(pilot, event)
     await wait_until(pilot, lambda: pilot.app.keys.quiet
                      and text_of(pilot, "#refund-message") != START, what="the burst handled")
     await pilot.pause(0.1)

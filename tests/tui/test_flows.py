@@ -399,7 +399,10 @@ async def test_show_qr_gateway_order_paid_on_the_phone(make_app, key_clock, emul
         qr = pilot.app.screen.query_one(QrCode)
         await wait_until(pilot, lambda: bool(qr.data), what="the order QR code")
         [row] = checkout.journal.list_payments()
-        assert qr.data == row.order_url and row.amount == 99000
+        # Issue 29: the v2 answer's qr_code (VietQR), which ZaloPay and any banking app read
+        assert qr.data == row.qr_code and row.amount == 99000
+        assert row.qr_code.startswith("000201010212") and "0010A000000727" in row.qr_code
+        assert "any banking app" in text_of(pilot, "#qr-url")
         answer = requests.post(f"{row.order_url}/pay", data={"wallet": "an",
                                "bankcode": "zalopayapp"}, allow_redirects=False, timeout=5)
         assert answer.status_code == 303
@@ -483,7 +486,8 @@ async def test_show_qr_order_cancelled_by_the_customer(make_app, key_clock, emul
         await type_keys(pilot, key_clock, *"45000", "enter")
         qr = pilot.app.screen.query_one(QrCode)
         await wait_until(pilot, lambda: bool(qr.data), what="the order QR code")
-        answer = requests.post(f"{qr.data}/cancel", allow_redirects=False, timeout=5)
+        [row] = checkout.journal.list_payments()
+        answer = requests.post(f"{row.order_url}/cancel", allow_redirects=False, timeout=5)
         assert answer.status_code == 303
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen),
                          what="the cancelled order's result")

@@ -48,8 +48,9 @@ async def test_an_outcome_behind_the_quit_question_reaches_its_payment(
 async def fast_keys(pilot, clock: KeyClock, keys: str, gap: float) -> None:
     """Keys `gap` seconds apart (too slow for a scanner, too fast to be held back long)."""
     taken = pilot.app.keys.seen + len(keys)
-    for key in keys:
-        send_key(pilot, make_key(key, clock.next(gap)))
+    for event in [make_key(key, at) for key, at in zip(keys, clock.burst(len(keys), gap),
+                                                      strict=True)]:
+        send_key(pilot, event)
     clock.next(0.2)
     await keys_handled(pilot, taken)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pos_terminal.wallet import answers
-from pos_terminal.wallet.errors import ServiceRefused, UnreadableAnswer
 from pos_terminal.wallet.results import AnswerStatus
+from pos_terminal.wallets.errors import ServiceRefused, UnreadableAnswer
 
 ID = "241121_T1_1"
 
@@ -82,7 +82,7 @@ def test_an_answer_about_another_order_is_never_applied() -> None:
 
 @pytest.mark.parametrize(
     "answer",
-    [{}, {"return_code": "abc"}, {"return_code": True}, {"return_code": 7},
+    [{}, {"return_code": "abc"}, {"return_code": True},
      {"return_code": 1, "amount": "lots"}, {"return_code": 1, "is_processing": "maybe"}],
 )
 def test_missing_or_mistyped_fields_are_unreadable(answer: dict[str, object]) -> None:
@@ -105,14 +105,16 @@ def test_refund_outcomes() -> None:
     r = "241121_2553_1"
     assert answers.refund_result({"return_code": 1, "refund_id": 77}, "v2", r).refund_id == "77"
     assert answers.refund_result({"return_code": 3}, "v2", r).outcome is AnswerStatus.PROCESSING
+    # Issue 29: -101 on a refund is "not found" in one published table and "refund succeeded"
+    # in another, and -13 is not published: neither decides anything.
     assert answers.refund_result({"return_code": 2, "sub_return_code": -101}, "v2",
-                                 r).outcome is AnswerStatus.NOT_FOUND
+                                 r).outcome is AnswerStatus.UNDECIDED
     assert answers.refund_result({"return_code": 2, "sub_return_code": -13}, "v2",
-                                 r).outcome is AnswerStatus.FAILED
+                                 r).outcome is AnswerStatus.UNDECIDED
     assert answers.refund_result({"returncode": 1}, "v001", r).outcome is AnswerStatus.SUCCEEDED
     assert answers.refund_result({"returncode": 2}, "v001", r).outcome is AnswerStatus.PROCESSING
-    assert answers.refund_result({"returncode": 0}, "v001", r).outcome is AnswerStatus.FAILED
-    assert answers.refund_result({"returncode": -101}, "v001", r).outcome is AnswerStatus.NOT_FOUND
+    assert answers.refund_result({"returncode": 0}, "v001", r).outcome is AnswerStatus.UNDECIDED
+    assert answers.refund_result({"returncode": -101}, "v001", r).outcome is AnswerStatus.UNDECIDED
 
 
 def test_bank_list_grouped_and_sorted() -> None:

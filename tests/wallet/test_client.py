@@ -16,16 +16,16 @@ from pydantic import SecretStr
 
 from pos_terminal.config import Settings
 from pos_terminal.wallet.client import PreparedQuickPay, WalletClient
-from pos_terminal.wallet.errors import (
+from pos_terminal.wallet.ids import current_ms, new_app_trans_id, new_refund_id
+from pos_terminal.wallet.messages import EmbedData, GatewayOrder, Item, QuickPayOrder, RefundRequest
+from pos_terminal.wallet.results import PMC_NAMES, AnswerStatus, PaymentResult, RefundResult
+from pos_terminal.wallets.errors import (
     FieldError,
     NoAnswer,
     NotSent,
     ServiceRefused,
     UnreadableAnswer,
 )
-from pos_terminal.wallet.ids import current_ms, new_app_trans_id, new_refund_id
-from pos_terminal.wallet.messages import EmbedData, GatewayOrder, Item, QuickPayOrder, RefundRequest
-from pos_terminal.wallet.results import PMC_NAMES, AnswerStatus, PaymentResult, RefundResult
 from tests.listeners import self_signed
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -307,7 +307,7 @@ def test_status_query_gives_up_after_its_attempts(client: WalletClient, emulator
 def test_service_refusal_is_not_retried(v2: WalletClient, emulator: Any) -> None:
     fault(emulator, "query", "refuse", return_code=-429)
     result = v2.query_status(new_app_trans_id("wt"))
-    assert result.outcome is AnswerStatus.FAILED and result.sub_return_code == -429
+    assert result.outcome is AnswerStatus.UNDECIDED and result.sub_return_code == -429
     assert requests_to(emulator, "query") == 1
 
 
@@ -373,9 +373,11 @@ def test_refund_partial_then_done(client: WalletClient, emulator: Any) -> None:
     assert refund["amount"] == 20_000
 
 
-def test_unknown_refund_is_not_found(client: WalletClient) -> None:
+def test_unknown_refund_decides_nothing(client: WalletClient) -> None:
+    # Issue 29: -101 on a refund's status is also published as "refund succeeded": never final.
     result = client.query_refund(new_refund_id(client.service.app_id))
-    assert result.outcome is AnswerStatus.NOT_FOUND
+    assert result.outcome is AnswerStatus.UNDECIDED
+    assert result.why.code == "checking.refund_unclear"
 
 
 def test_redirect_and_callback_use_the_configured_key2(v2: WalletClient) -> None:

@@ -8,8 +8,8 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import ec, padding
 
 from pos_terminal.base.codes import mask_code
-from pos_terminal.wallet.crypto import encrypt_payment_code, load_public_key
-from pos_terminal.wallet.errors import RsaKeyError
+from pos_terminal.wallets.crypto import encrypt_payment_code, load_public_key
+from pos_terminal.wallets.errors import RsaKeyError
 
 from .rsa_keys import private_key, public_der, public_pem
 

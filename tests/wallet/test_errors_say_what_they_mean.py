@@ -12,7 +12,7 @@ from pos_terminal.config import Settings
 from pos_terminal.counter import open_checkout
 from pos_terminal.wallet.adapter import ZaloPayWallet
 from pos_terminal.wallet.client import WalletClient
-from pos_terminal.wallet.errors import (
+from pos_terminal.wallets.errors import (
     FieldError,
     MismatchedAnswer,
     NoAnswer,

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pos_terminal.wallet import messages, signing
-from pos_terminal.wallet.errors import FieldError
 from pos_terminal.wallet.ids import vn_date_prefix
 from pos_terminal.wallet.messages import EmbedData, GatewayOrder, Item, QuickPayOrder, RefundRequest
+from pos_terminal.wallets.errors import FieldError
 
 KEY1 = "test-key1-9aXq"
 APP_TIME = 1732156800123  # 2024-11-21 in GMT+7

@@ -7,6 +7,7 @@ import pytest
 from pos_terminal.wallet import answers
 from pos_terminal.wallet.results import WalletOutcome
 from pos_terminal.wallet.returncodes import deciding_code, never_arrived
+from pos_terminal.wallets.code_table import Operation
 
 W = WalletOutcome
 ID = "261121_1_a"
@@ -28,21 +29,40 @@ def test_one_rule_for_the_deciding_code(rc: int, sub: int | None, code: int) -> 
     ({"return_code": 2, "sub_return_code": -68}, W.PROCESSING, W.PROCESSING),
     ({"return_code": 2, "sub_return_code": -101}, W.NOT_FOUND, W.NOT_FOUND),
     ({"return_code": 2, "sub_return_code": -63}, W.DECLINED, W.DECLINED),
-    ({"return_code": 2, "sub_return_code": -429}, W.DECLINED, W.REFUSED_REQUEST),
+    ({"return_code": 2, "sub_return_code": -322}, W.DECLINED, W.DECLINED),
+    # Issue 29: a refusal for the request's own sake says nothing about the payment; after a
+    # system error on a send, the charge may have happened.
+    ({"return_code": 2, "sub_return_code": -429}, W.REFUSED_REQUEST, W.REFUSED_REQUEST),
     ({"return_code": 2, "sub_return_code": -500}, W.UNKNOWN, W.REFUSED_REQUEST),
-    ({"return_code": 2, "sub_return_code": -999}, W.DECLINED, W.REFUSED_REQUEST),
+    ({"return_code": 2, "sub_return_code": -301}, W.UNKNOWN, W.REFUSED_REQUEST),
+    ({"return_code": 2, "sub_return_code": -135}, W.UNKNOWN, W.REFUSED_REQUEST),
+    ({"return_code": 2, "sub_return_code": -32}, W.UNKNOWN, W.REFUSED_REQUEST),
+    ({"return_code": 2, "sub_return_code": -999}, W.REFUSED_REQUEST, W.REFUSED_REQUEST),
+    ({"return_code": 2, "sub_return_code": -777}, W.REFUSED_REQUEST, W.REFUSED_REQUEST),
+    ({"return_code": 2}, W.REFUSED_REQUEST, W.REFUSED_REQUEST),
+    ({"return_code": -405}, W.DECLINED, W.REFUSED_REQUEST),
+    ({"return_code": 406}, W.REFUSED_REQUEST, W.REFUSED_REQUEST),
+    ({"return_code": 7}, W.REFUSED_REQUEST, W.REFUSED_REQUEST),
 ])
 def test_what_a_payment_answer_means(answer: dict[str, object], sent: WalletOutcome,
                                      queried: WalletOutcome) -> None:
-    result = answers.payment_result({"app_trans_id": ID, **answer}, "v2", ID)
-    assert result.meaning(from_query=False) is sent
-    assert result.meaning(from_query=True) is queried
+    def meaning(operation: Operation) -> WalletOutcome:
+        return answers.payment_result({"app_trans_id": ID, **answer}, "v2", ID,
+                                      operation=operation).meaning
+    assert meaning(Operation.QUICK_PAY) is sent
+    assert meaning(Operation.STATUS) is queried
 
 
-def test_a_refund_refused_at_sending_moved_no_money() -> None:
-    result = answers.refund_result({"return_code": 2, "sub_return_code": -500}, "v2", ID)
-    assert result.meaning(from_query=False) is W.DECLINED
-    assert result.meaning(from_query=True) is W.REFUSED_REQUEST
+def test_a_refund_answer_means_what_the_table_says() -> None:
+    def meaning(answer: dict[str, object], operation: Operation) -> WalletOutcome:
+        return answers.refund_result(answer, "v2", ID, operation=operation).meaning
+    refused = {"return_code": 2, "sub_return_code": -401}
+    system_error = {"return_code": 2, "sub_return_code": -500}
+    assert meaning(refused, Operation.REFUND) is W.DECLINED  # refused: no money moved
+    assert meaning(system_error, Operation.REFUND) is W.UNKNOWN  # it may have been made
+    assert meaning(system_error, Operation.REFUND_STATUS) is W.REFUSED_REQUEST
+    assert meaning({"return_code": 2, "sub_return_code": -101},
+                   Operation.REFUND_STATUS) is W.REFUSED_REQUEST
 
 
 @pytest.mark.parametrize(("rc", "sub", "never"), [

@@ -25,7 +25,11 @@ NOTES_TABLE = [1, 2, 3, 10, -54, -63, -68, -92, -101, -217, -322, -329, -401, -4
                -999]
 
 
-@pytest.mark.parametrize("code", NOTES_TABLE)
+#: Codes that refuse a request for its own sake: "still checking, do not charge again" (issue 29).
+CHECKING = (-429, -500, -999)
+
+
+@pytest.mark.parametrize("code", [c for c in NOTES_TABLE if c not in CHECKING])
 def test_every_listed_code_has_its_own_two_part_sentence(code: int) -> None:
     sentence = describe(code, None, "")
     assert f"(code {code})" not in sentence  # not the fallback
@@ -132,13 +136,23 @@ def test_insufficient_balance_and_duplicate() -> None:
     assert "do not charge again" in describe(2, -68)
 
 
-def test_unknown_code_falls_back_to_the_service_message() -> None:
+@pytest.mark.parametrize("code", CHECKING)
+def test_a_refused_request_says_still_checking(code: int) -> None:
+    sentence = describe(code, None, "")
+    assert sentence.endswith("we are still checking; do not charge again."), sentence
+    assert describe(2, code, "") == sentence
+    assert "failed" not in sentence and "not charged" not in sentence
+
+
+def test_unknown_code_says_still_checking_with_the_service_message() -> None:
+    # Issue 29: a code the table does not hold is never a failure.
     assert describe(-777, None, "card blocked by issuer.") == (
-        "The payment failed: card blocked by issuer (code -777). Ask for another way to pay "
-        "or call support."
+        "The wallet answered with a code it does not publish (card blocked by issuer, code "
+        "-777): we are still checking; do not charge again."
     )
     assert describe(2, -778, "") == (
-        "The payment failed (code -778). Ask for another way to pay or call support."
+        "The wallet answered with a code it does not publish (code -778): we are still "
+        "checking; do not charge again."
     )
 
 
@@ -153,5 +167,6 @@ def test_refund_sentences() -> None:
     assert describe(3, refund=True) == describe(5, refund=True)  # legacy >1: processing
     assert describe(2, -101, refund=True).startswith("The service has no record of this refund")
     assert describe(-13, None, "over the paid amount", refund=True) == (
-        "The refund failed: over the paid amount (code -13). Call support."
+        "The wallet answered with a code it does not publish (over the paid amount, code -13): "
+        "we are still checking the refund; do not refund again."
     )

@@ -10,6 +10,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from pos_terminal.base.amounts import parse_refund_amount
@@ -208,3 +209,33 @@ class ConfirmDialog(Dialog[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+class WalletDialog(ModalScreen[str | None]):
+    """A code no wallet's pattern takes, or several: the cashier names the customer's wallet
+    with one key (1, 2...), or Esc (nothing is sent; scan again)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "choose(0)", N_("Cancel")),
+        *(Binding(str(n), f"choose({n})", str(n), show=False) for n in range(1, 10)),
+    ]
+
+    def __init__(self, why: str, wallets: Sequence[tuple[str, str]]) -> None:
+        """`wallets`: (key, name shown) of each wallet to choose between."""
+        super().__init__(classes="dialog")
+        self.why = why
+        self.wallets = tuple(wallets)
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Line(self.why)
+            yield Line(_("Which wallet is the customer paying with?"))
+            yield Line(" · ".join(f"{n}: {name}" for n, (_key, name)
+                                  in enumerate(self.wallets, start=1))
+                       + " · " + _("Esc: cancel"))
+
+    def action_choose(self, number: int) -> None:
+        if number == 0:
+            self.dismiss(None)
+        elif number <= len(self.wallets):
+            self.dismiss(self.wallets[number - 1][0])

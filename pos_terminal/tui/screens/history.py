@@ -37,6 +37,7 @@ from pos_terminal.counter.types import (
     late_charge_note,
     refund_of,
 )
+from pos_terminal.sentences.labels import wallet_name
 from pos_terminal.text_safety import clean
 from pos_terminal.tui.csv_headers import header, value
 from pos_terminal.tui.format import day_hint, parse_day, show_day, vn_time
@@ -183,12 +184,16 @@ class HistoryScreen(PosScreen[None]):
         Binding("slash", "search", N_("Search")),
         Binding("e", "export", N_("Export CSV")),
         Binding("r", "reload", N_("Reload"), show=False),  # no room at 80 columns
+        # a counter taking more than one wallet: its filter line says "W" (no room at 80)
+        Binding("w", "next_wallet", N_("Wallet filter"), show=False),
     ]
 
     def __init__(self, day: str | None = None) -> None:
         super().__init__()
         self.day = day or iso_day(int(time.time() * 1000))
         self.state_index = 0
+        self.wallets: tuple[str, ...] = ()  # the counter's, when more than one (on_mount)
+        self.wallet_index = 0  # 0: every wallet, else self.wallets[index - 1]
         self.search = ""  # what the rows are narrowed to (matches())
         self.all_rows: list[PaymentView] = []  # the day's rows, before the search
         self.rows: list[PaymentView] = []
@@ -205,6 +210,8 @@ class HistoryScreen(PosScreen[None]):
             yield Line("", id="history-totals")
 
     def on_mount(self) -> None:
+        wallets = self.pos.counter.payments.wallets
+        self.wallets = wallets if len(wallets) > 1 else ()
         table = self.query_one("#history-table", DataTable)
         table.add_columns(_("Time"), _("Order"), _("Amount"), _("State"), _("Note"))
         table.focus()
@@ -214,27 +221,34 @@ class HistoryScreen(PosScreen[None]):
     def state_filter(self) -> PaymentState | None:
         return STATE_FILTERS[self.state_index]
 
+    @property
+    def wallet_filter(self) -> str | None:
+        return self.wallets[self.wallet_index - 1] if self.wallet_index else None
+
     def _show_filter(self, extra: str = "") -> None:
         state = state_label(self.state_filter.value) if self.state_filter else _("all states")
         template = (_("Day {day} (Vietnam time) · {state} · {count} payment") if len(self.rows) == 1
                     else _("Day {day} (Vietnam time) · {state} · {count} payments"))
         text = template.format(day=show_day(self.day), state=state, count=len(self.rows))
+        if self.wallets:
+            text += " · " + (wallet_name(self.wallet_filter) if self.wallet_filter
+                             else _("all wallets (W)"))
         if self.search:
             text += " · " + _("search {text}").format(text=repr(self.search))
         self.query_one("#history-filter", Static).update(text + (f" · {extra}" if extra else ""))
         self.query_one("#history-totals", Static).update(totals_line(self.rows))
 
     def action_reload(self) -> None:
-        self.load(self.day, self.state_filter)
+        self.load(self.day, self.state_filter, self.wallet_filter)
 
     @work(thread=True, group="history", exclusive=True, exit_on_error=False)
-    def load(self, day: str, state: PaymentState | None) -> None:
+    def load(self, day: str, state: PaymentState | None, wallet: str | None = None) -> None:
         since, until = day_bounds_ms(day)
         try:
             counter = self.pos.counter
             rows = counter.history.list(
                 since_ms=since, until_ms=until, states=[state] if state else None,
-                newest_first=True)
+                newest_first=True, provider=wallet)
             refunds = {p.app_trans_id: counter.refunds.list(p.app_trans_id) for p in rows}
         except Exception as exc:
             self.app.call_from_thread(self.notify, _("Cannot read the journal: {error}").format(
@@ -269,12 +283,16 @@ class HistoryScreen(PosScreen[None]):
         cursor = table.cursor_row
         table.clear(columns=True)
         room = (table.size.width or self.app.size.width) - 2
-        headers = (_("Time"), _("Order"), _("Amount"), _("State"))
+        headers: tuple[str, ...] = (_("Time"), _("Order"), _("Amount"), _("State"))
+        if self.wallets:  # a column of its own only where there is more than one
+            headers += (_("Wallet"),)
 
-        def layout(order: Callable[[str], str]) -> tuple[list[tuple[str, str, str, str]], int]:
+        def layout(order: Callable[[str], str]) -> tuple[list[tuple[str, ...]], int]:
             cells = [(vn_time(view.created_ms, with_date=False), order(view.app_trans_id),
                       format_vnd(view.amount), row_state(view, self.refunds.get(
-                          view.app_trans_id, ()))) for view in rows]
+                          view.app_trans_id, ())),
+                      *((wallet_name(view.provider),) if self.wallets else ()))
+                     for view in rows]
             widths = [max([cell_len(h), *(cell_len(c[i]) for c in cells)])
                       for i, h in enumerate(headers)]
             # The note gets what is left of the width (a scrollbar's worth kept free) and ends
@@ -303,6 +321,12 @@ class HistoryScreen(PosScreen[None]):
     def action_next_state(self) -> None:
         self.state_index = (self.state_index + 1) % len(STATE_FILTERS)
         self.action_reload()
+
+    def action_next_wallet(self) -> None:
+        """All wallets, then each in turn (a counter taking more than one)."""
+        if self.wallets:
+            self.wallet_index = (self.wallet_index + 1) % (len(self.wallets) + 1)
+            self.action_reload()
 
     def action_today(self) -> None:
         self.day = iso_day(int(time.time() * 1000))
@@ -475,7 +499,8 @@ class PaymentDetailScreen(PosScreen[None]):
             _("created {time} · code {code}").format(
                 time=vn_time(view.created_ms), code=mask_last4(view.code_last4 or None))
             + " · " + _("cashier {id}").format(id=view.cashier_id or "-"),
-            _("transaction {zp_trans_id}").format(zp_trans_id=view.zp_trans_id or "-"),
+            _("transaction {zp_trans_id}").format(zp_trans_id=view.zp_trans_id or "-")
+            + " · " + wallet_name(view.provider),
         ]
         if view.description:
             lines.append(_("description: {text}").format(text=view.description))

@@ -18,6 +18,9 @@ from textual.widgets import Static
 
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
+from pos_terminal.counter import ScannedCode
+from pos_terminal.counter.types import WalletChoiceNeeded
+from pos_terminal.sentences.labels import wallet_name
 from pos_terminal.tui.format import source_name
 from pos_terminal.tui.messages import (
     CodeScanned,
@@ -28,6 +31,7 @@ from pos_terminal.tui.messages import (
 from pos_terminal.tui.result_summary import ResultSummary
 from pos_terminal.tui.sales import NextSale, Sale
 from pos_terminal.tui.screens.base import PosScreen
+from pos_terminal.tui.screens.dialogs import WalletDialog
 from pos_terminal.tui.screens.progress import ProgressScreen
 from pos_terminal.tui.screens.result import show_result
 from pos_terminal.tui.widgets.line import Line
@@ -127,8 +131,24 @@ class PayScreen(PosScreen[NextSale | None]):
         if self.pos.demo is not None:
             self.pos.demo.withdraw()
         self.code_source = code.source
+        try:
+            self.pos.counter.payments.wallet_of(code.text)
+        except WalletChoiceNeeded as exc:  # sent nowhere until the cashier names the wallet
+            self.app.push_screen(
+                WalletDialog(exc.message, [(w, wallet_name(w)) for w in exc.candidates]),
+                lambda wallet: self._wallet_chosen(code, wallet))
+            return
         self._show_code(self.code, code.source)
         self.pos.payments.start(self.sale, code, owner=self)
+
+    def _wallet_chosen(self, code: ScannedCode, wallet: str | None) -> None:
+        if wallet is None:  # cancelled: nothing was sent; the next scan starts again
+            self.code = None
+            if self.pos.source is not None:
+                self.pos.source.resume()
+            return
+        self._show_code(code.masked, code.source)
+        self.pos.payments.start(self.sale, code, owner=self, provider=wallet)
 
     def _show_code(self, masked: str, source: str) -> None:
         self.query_one("#pay-prompt", Static).update(_("Submitting the payment…"))

@@ -144,10 +144,14 @@ class ShowQrScreen(PosScreen[NextSale | None]):
             return
         self.started = time.monotonic()
         self.query_one("#qr-form").display = False
-        self.query_one(QrCode).set_data(view.order_url)
+        # ZaloPay asks merchants to show the answer's qr_code (VietQR: any banking app pays it
+        # too) rather than order_url, which stays written beside it for a phone's browser.
+        self.query_one(QrCode).set_data(view.qr_code or view.order_url)
         self.query_one("#qr-amount-label", Static).update(
             f"{format_vnd(view.amount)}\n{view.description or ''}".rstrip())
-        self.query_one("#qr-url", Static).update(view.order_url)
+        self.query_one("#qr-url", Static).update(
+            (_("ZaloPay or any banking app can scan it.") + "\n" if view.qr_code else "")
+            + view.order_url)
         self._tick()
 
     def _tick(self) -> None:

@@ -19,7 +19,7 @@ from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait
 
 from pos_terminal.base.wallet_errors import MismatchedAnswer, NoAnswer, NotSent, UnreadableAnswer
 from pos_terminal.text_safety import clean
-from pos_terminal.wallet.crypto import encrypt_payment_code, load_public_key
+from pos_terminal.wallets.crypto import encrypt_payment_code, load_public_key
 
 from . import fields, signing
 from .account import MomoAccount

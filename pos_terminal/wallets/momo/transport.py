@@ -1,6 +1,6 @@
 """One JSON POST to MoMo, bounded, with the terminal's two kinds of failure kept apart.
 
-Below it is the transport every provider uses (pos_terminal.wallet.transport: connections that
+Below it is the transport every provider uses (pos_terminal.wallets.transport: connections that
 say when they could not be opened, a total deadline per request, a bounded answer): a request
 that certainly never left is ``NotSent``, any other failure after it may have left is
 ``NoAnswer``, an answer that cannot be read ``UnreadableAnswer``. Nothing here re-sends.
@@ -16,9 +16,15 @@ import requests
 from urllib3.exceptions import HTTPError, ReadTimeoutError
 
 from pos_terminal.base.wallet_errors import NoAnswer, NotSent, UnreadableAnswer
-from pos_terminal.wallet.answers import parse_json_body
-from pos_terminal.wallet.client import no_retry_adapter, not_connected_cause
-from pos_terminal.wallet.transport import MAX_ANSWER_BYTES, Deadline, TooLarge, read_bounded
+from pos_terminal.wallets.json_answers import parse_json_body
+from pos_terminal.wallets.transport import (
+    MAX_ANSWER_BYTES,
+    Deadline,
+    TooLarge,
+    no_retry_adapter,
+    not_connected_cause,
+    read_bounded,
+)
 
 USER_AGENT = "pos-terminal"
 

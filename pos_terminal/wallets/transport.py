@@ -18,15 +18,18 @@ deadline per request, and a bounded answer.
 from __future__ import annotations
 
 import contextlib
+import errno
 import socket
 import ssl
 import threading
 from typing import Any
 
+import requests
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
-from urllib3.exceptions import NewConnectionError
+from urllib3.exceptions import MaxRetryError, NameResolutionError, NewConnectionError
+from urllib3.util.retry import Retry
 
 #: The largest answer read from the service. Its answers are a few hundred bytes; the bank list,
 #: the largest, a few kilobytes. Anything larger is not an answer of this service.
@@ -192,3 +195,45 @@ def read_bounded(raw: Any, limit: int, deadline: Deadline) -> bytes:
             raise TooLarge(size, limit)
         parts.append(chunk)
     return b"".join(parts)
+
+
+def no_retry_adapter() -> HTTPAdapter:
+    """An adapter on which urllib3 never re-sends a request, not even on a dropped connection,
+    and whose connections say when they could not be opened (see transport.py)."""
+    retry = Retry(
+        total=0,
+        connect=0,
+        read=False,
+        redirect=False,
+        status=0,
+        other=0,
+        raise_on_redirect=False,
+        raise_on_status=False,
+    )
+    return GuardedAdapter(max_retries=retry)
+
+
+def not_connected_cause(exc: requests.exceptions.ConnectionError) -> str | None:
+    """Why no connection could be opened, or None when the request may have left.
+
+    Only a failure to open a new connection (refused, unreachable, name not resolved, TLS
+    handshake refused or failed) proves the request's bytes never left this machine. A reset
+    or close on a connection (a reused keep-alive one included) comes back as a ProtocolError
+    instead: the request may have been sent, so it is not classified here."""
+    wrapped = exc.args[0] if exc.args else None
+    reason = wrapped.reason if isinstance(wrapped, MaxRetryError) else None
+    if isinstance(reason, NotOpened):
+        return reason.cause
+    if isinstance(reason, NameResolutionError):
+        return f"the name {reason.conn.host} could not be resolved"
+    if not isinstance(reason, NewConnectionError):
+        return None
+    os_error = reason.__cause__ if isinstance(reason.__cause__, OSError) else None
+    if isinstance(os_error, ConnectionRefusedError):
+        return "connection refused"
+    if os_error is not None and os_error.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH):
+        return "network unreachable" if os_error.errno == errno.ENETUNREACH else (
+            "host unreachable")
+    if os_error is not None and os_error.strerror:
+        return f"could not connect: {os_error.strerror.lower()}"
+    return "could not connect"

@@ -1,0 +1,104 @@
+"""Issue 34, item 3: a test run that is interrupted (SIGTERM from CI to the main pytest process,
+Ctrl+C in the terminal) leaves no PostgreSQL server behind, nor its data directory.
+
+A real run of pytest with two xdist workers, on a test that starts the suite's PostgreSQL
+(tests/ledger/pgserver.py) and then waits to be interrupted; the run's watchdog
+(tests/reaper.py) is loaded as the suite loads it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.processes import child_env
+from tests.reaper import marked
+
+HOLDS_A_SERVER = '''
+import json
+import os
+import time
+from pathlib import Path
+
+from tests.ledger.pgserver import PgServer
+from tests.reaper import run_mark
+
+
+def test_holds_a_server():
+    server = PgServer().start()
+    postmaster = int((server.data / "postmaster.pid").read_text().split()[0])
+    ready = Path(os.environ["READY_FILE"])
+    ready.with_suffix(".tmp").write_text(json.dumps(
+        {"mark": run_mark(), "postmaster": postmaster, "root": str(server.root)}))
+    ready.with_suffix(".tmp").rename(ready)
+    while True:  # until the run is interrupted
+        time.sleep(3600)
+'''
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def _wait(what: str, condition: object, proc: subprocess.Popen[str] | None = None,
+          bound_s: float = 120.0) -> None:
+    """Until `condition()` holds (an upper bound for a loaded machine, not a timing claim)."""
+    deadline = time.monotonic() + bound_s
+    while not condition():  # type: ignore[operator]
+        if proc is not None and proc.poll() is not None:
+            raise AssertionError(f"the run ended before {what}: {proc.communicate()[0]}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no {what} after {bound_s:.0f} s")
+        time.sleep(0.1)
+
+
+@pytest.mark.parametrize("how", ["SIGTERM to pytest", "Ctrl+C"])
+def test_an_interrupted_run_leaves_no_server_behind(tmp_path: Path, how: str) -> None:
+    (tmp_path / "test_holds.py").write_text(HOLDS_A_SERVER, encoding="utf-8")
+    ready = tmp_path / "ready.json"
+    run = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.reaper",
+         "-n", "2", "--rootdir", str(tmp_path), str(tmp_path / "test_holds.py")],
+        cwd=tmp_path, env=child_env(READY_FILE=str(ready)), stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        _wait("server started", ready.exists, run)
+        started = json.loads(ready.read_text())
+        assert started["mark"] and _alive(started["postmaster"])
+        if how == "Ctrl+C":
+            os.killpg(run.pid, signal.SIGINT)  # the terminal signals its whole foreground group
+        else:
+            run.send_signal(signal.SIGTERM)  # CI's timeout: the main process alone
+        run.communicate(timeout=120)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.communicate()
+    # The watchdog carries the mark too: when no process does, it has done its work and gone.
+    _wait("end of the run's processes", lambda: not marked(started["mark"]))
+    assert not _alive(started["postmaster"])
+    assert not Path(started["root"]).exists()
+    leftovers = [pid for pid in map(int, filter(str.isdigit, os.listdir("/proc")))
+                 if started["root"].encode() in _cmdline(pid)]
+    assert leftovers == []
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
