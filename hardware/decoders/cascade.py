@@ -33,7 +33,7 @@ from hardware.events import CodeFilter, Decoded
 
 # the camera's schedule (docs/scanning.md#the-cascade): one family every EXTRAS_EVERY empty
 # frames; on frames showing a located but unread QR symbol, one every LOCATED_EVERY
-EXTRAS_EVERY = 25
+EXTRAS_EVERY = 50
 LOCATED_EVERY = 5
 
 
