@@ -43,9 +43,10 @@ class KeyDelivered(Message):
     """Posted to the widget a key went to, right behind the key: it bubbles up to the App
     after the key was handled there (or stopped on its way)."""
 
-    def __init__(self, key: events.Key) -> None:
+    def __init__(self, key: events.Key, echo: bool = False) -> None:
         super().__init__()
         self.key = key
+        self.echo = echo  # the second one, behind what handling the key posted
 
 
 class WedgeFlush(Message):
@@ -125,8 +126,16 @@ class KeyRouter:
         await self._pump()
 
     async def delivered(self, message: KeyDelivered) -> None:
-        if message.key is self._unsettled:
-            await self._settle()
+        if message.key is not self._unsettled:
+            return
+        target = self._target
+        if not message.echo and target is not None and target.is_attached:
+            # The key has been handled; what its handling posted to the same widget (Enter
+            # in an Input: Submitted, which the dialog answers) is queued there now. A second
+            # one posted behind it comes back after that has bubbled up and been answered.
+            target.post_message(KeyDelivered(message.key, echo=True))
+            return
+        await self._settle()
 
     def reached_app(self, event: events.Key) -> None:
         # The App's on_key runs before its own key handling (bindings); the callback after.
@@ -135,7 +144,7 @@ class KeyRouter:
 
     async def _settle_if(self, event: events.Key) -> None:
         if event is self._unsettled:
-            await self._settle()
+            await self.delivered(KeyDelivered(event))
 
     async def _settle(self) -> None:
         self._unsettled = None
