@@ -602,9 +602,17 @@ class Settings(BaseSettings):
     def longest_request_s(self) -> float:
         """The longest a request to any wallet this counter takes may wait (connect + read):
         what a sender's lease covers."""
-        momo = self.providers.momo
-        return max(self.service.connect_timeout_s + self.service.timeout_s,
-                   momo.connect_timeout_s + momo.timeout_s if momo is not None else 0.0)
+        return max(self.request_s("zalopay"),
+                   self.request_s("momo") if self.providers.momo is not None else 0.0)
+
+    def request_s(self, wallet: str) -> float:
+        """The longest one request to `wallet` may wait (connect + read): what the lease of
+        that wallet's payment or refund covers (MoMo's answer may take 30 s, ZaloPay's far
+        less)."""
+        if wallet == "momo":  # without [providers.momo] (a Checkout built by hand): its defaults
+            momo = self.providers.momo or MomoSettings.model_construct()
+            return momo.connect_timeout_s + momo.timeout_s
+        return self.service.connect_timeout_s + self.service.timeout_s
 
     @property
     def scan_alphabet(self) -> str:

@@ -17,8 +17,8 @@ nothing in it. A still picture (`every=1`) gets every family. The camera (`every
 family, in turn, on one empty frame in k, and on frames where the primary pass located a QR
 symbol it could not decode, at most one in `located_every`: a code held up to the camera stays
 in view for many frames, so it is still read within a few seconds, while an empty counter
-costs on average (cost of a family) / k more per frame and the p95 of empty frames does not
-move (measured in bench/bench_realphotos.py).
+costs on average (cost of a family) / k more per frame; the frames that get a family's turn
+sit just above the empty-frame p95 (measured in bench/bench_realphotos.py, docs/scanning.md).
 """
 
 from __future__ import annotations

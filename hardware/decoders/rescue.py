@@ -72,11 +72,27 @@ def barcode_regions(gray: np.ndarray, max_regions: int = 2, coarse: int = 1,
                                   interpolation=cv2.INTER_AREA), (7, 7))
     # the bars are usually the densest texture in view: threshold relative to the peak
     _, peak, _, _ = cv2.minMaxLoc(density)
-    _, mask = cv2.threshold(density, max(20.0, 0.55 * peak), 255, cv2.THRESH_BINARY)
+    found, merged = _regions_at(small, density, max(20.0, 0.55 * peak), factor)
+    if merged and len(found) < max_regions:
+        # an area dense in edges but not oriented: clutter (a grille, text), or a small code
+        # merged with clutter beside it at this threshold; the code is usually the densest
+        # part, so a higher threshold separates it (only on such frames: no cost elsewhere)
+        more, _ = _regions_at(small, density, max(20.0, MERGED_LEVEL * peak), factor)
+        found += [item for item in more if not any(_same(item[1], r) for _, r in found)]
+    found.sort(key=lambda item: -item[0])
+    return [r for _, r in found[:max_regions]]
+
+
+def _regions_at(small: np.ndarray, density: np.ndarray, level: float,
+                factor: int) -> tuple[list[tuple[float, Region]], bool]:
+    """The oriented, many-crossing regions where `density` is above `level` (with their
+    areas), and whether a large area there was rejected for having edges in every direction."""
+    _, mask = cv2.threshold(density, level, 255, cv2.THRESH_BINARY)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _CLOSE)  # rejoin bars split by wide spaces
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _KERNEL)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     found: list[tuple[float, Region]] = []
+    merged = False
     for grid_contour in contours:
         # mask pixel (i, j) covers `edges` pixels (2i.., 2j..), which are `small` pixels + 1
         contour = grid_contour * 2 + 1
@@ -96,6 +112,7 @@ def barcode_regions(gray: np.ndarray, max_regions: int = 2, coarse: int = 1,
         fy *= inside
         sxx, syy, sxy = float((fx * fx).sum()), float((fy * fy).sum()), float((fx * fy).sum())
         if math.hypot(sxx - syy, 2 * sxy) < 0.5 * (sxx + syy):
+            merged = merged or area >= MERGED_AREA
             continue  # edges in every direction: text, clutter, a QR code
         normal = 0.5 * math.atan2(2 * sxy, sxx - syy)
         u = np.array([math.cos(normal), math.sin(normal)])
@@ -110,11 +127,12 @@ def barcode_regions(gray: np.ndarray, max_regions: int = 2, coarse: int = 1,
         found.append((area, Region((float(center[0]) * factor, float(center[1]) * factor),
                                    (length * factor, height * factor),
                                    math.degrees(normal))))
-    found.sort(key=lambda item: -item[0])
-    return [r for _, r in found[:max_regions]]
+    return found, merged
 
 
 MIN_CROSSINGS = 24
+MERGED_LEVEL = 0.7   # the second threshold, for an unoriented area (issue 33)
+MERGED_AREA = 2000   # `small` pixels: smaller unoriented areas are words, not a merge
 _KERNEL = np.ones((3, 3), np.uint8)
 _CLOSE = np.ones((8, 8), np.uint8)
 
@@ -302,7 +320,9 @@ class RescueDecoder:
             # of the frame, breaks into one piece per group of bars at the finest; the coarse
             # pass is the cheapest (1/4 of the pixels) and finds most, so it goes first
             if not budget.take(gray.size // (FINDER_SHARE * coarse * coarse)):
-                break
+                if gray.size > BUDGET_FLOOR_PX:
+                    continue  # a still picture: a coarser scale (a code filling it) may fit
+                break  # the camera's frames: no more finder passes (the empty-frame cost)
             if half is None and max(gray.shape[:2]) > 600:
                 half = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
             regions = barcode_regions(gray, self.max_regions, coarse, half)

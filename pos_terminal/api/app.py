@@ -8,6 +8,7 @@ from fastapi import FastAPI
 from pos_terminal import __version__
 from pos_terminal.api import display, errors, event_stream, payments, refunds, reports
 from pos_terminal.api.guard import DoorGuard
+from pos_terminal.api.headers import SecurityHeaders
 from pos_terminal.api.limits import AccessLog, BodyLimit
 from pos_terminal.api.pools import Pools
 from pos_terminal.api.terminal import Terminal
@@ -33,5 +34,6 @@ def create_app(terminal: Terminal, rule: HostRule | None = None) -> FastAPI:
         app.include_router(module.router)
     app.add_middleware(BodyLimit)
     app.add_middleware(DoorGuard, rule=rule)  # before any body is read
-    app.add_middleware(AccessLog)  # outermost: it sees the 413s too
+    app.add_middleware(AccessLog)  # it sees the 413s too
+    app.add_middleware(SecurityHeaders)  # outermost: every answer, refusals included
     return app

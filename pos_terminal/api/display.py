@@ -8,6 +8,7 @@ The access log never writes query strings."""
 
 from __future__ import annotations
 
+import html
 import io
 import json
 from collections.abc import AsyncIterator
@@ -24,6 +25,7 @@ from pos_terminal.api.auth import display_allowed
 from pos_terminal.api.documented import responses
 from pos_terminal.api.errors import ApiError
 from pos_terminal.api.events import for_display
+from pos_terminal.api.headers import DISPLAY_CSP
 from pos_terminal.api.routing import StrictJsonRoute
 from pos_terminal.api.terminal import terminal_of
 from pos_terminal.base.i18n import N_, _, translate_to
@@ -50,12 +52,21 @@ def _query(token: str | None) -> str:
     return f"?token={quote(token, safe='')}" if token else ""
 
 
+#: the page's own files (api/static/), served beside it: its script is a file, never inline,
+#: so the page's Content-Security-Policy (api/headers.py) allows script from 'self' only
+STATIC = {"display.js": "text/javascript; charset=utf-8",
+          "display.css": "text/css; charset=utf-8"}
+
+
+def _static(name: str) -> str:
+    return resources.files("pos_terminal.api").joinpath("static", name).read_text("utf-8")
+
+
 def page(token: str | None) -> str:
-    html = resources.files("pos_terminal.api").joinpath("static/display.html").read_text("utf-8")
-    # JSON inside a <script>: "</" is escaped so no text can close the script element
-    return (html.replace("__TEXT__", json.dumps(_texts(), ensure_ascii=False)
-                         .replace("</", "<\\/"))
-            .replace("__QUERY__", json.dumps(_query(token)).replace("</", "<\\/")))
+    data = json.dumps({"text": _texts(), "query": _query(token)}, ensure_ascii=False)
+    # JSON inside a <script> data block: every "<" escaped, so no text can close the element
+    return (_static("display.html").replace("__DATA__", data.replace("<", "\\u003c"))
+            .replace("__QUERY_ATTR__", html.escape(_query(token))))
 
 
 @router.get("", response_class=HTMLResponse, summary="The customer display's page",
@@ -63,7 +74,22 @@ def page(token: str | None) -> str:
 def display(request: Request, token: str | None = None) -> HTMLResponse:
     display_allowed(request, token)
     return HTMLResponse(page(token), headers={"Cache-Control": "no-store",
-                                               "Referrer-Policy": "no-referrer"})
+                                               "Content-Security-Policy": DISPLAY_CSP})
+
+
+@router.get("/static/{name}", summary="The customer display's script and style sheet",
+            response_class=Response, responses={
+                **responses("GET /display/static/{name}"),
+                200: {"description": "display.js or display.css",
+                      "content": {"text/javascript": {"schema": {"type": "string"}},
+                                  "text/css": {"schema": {"type": "string"}}}}})
+def static(name: str, request: Request, token: str | None = None) -> Response:
+    display_allowed(request, token)
+    if name not in STATIC:
+        raise ApiError("not_found", _("The customer display has no file {name}.").format(
+            name=name))
+    return Response(_static(name), media_type=STATIC[name],
+                    headers={"Cache-Control": "no-store"})
 
 
 @router.get("/events", summary="The display's events (SSE)",

@@ -36,6 +36,7 @@ CALL_ERRORS: dict[str, tuple[str, ...]] = {
     "GET /display": (),
     "GET /display/events": (),
     "GET /display/qr/{app_trans_id}.svg": ("not_found",),
+    "GET /display/static/{name}": ("not_found",),
 }
 
 

@@ -24,6 +24,7 @@ CALL_SCOPES: dict[str, tuple[str, ...]] = {
     "GET /display": ("display",),
     "GET /display/events": ("display",),
     "GET /display/qr/{app_trans_id}.svg": ("display",),
+    "GET /display/static/{name}": ("display",),
 }
 
 

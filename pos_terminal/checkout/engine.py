@@ -125,8 +125,13 @@ class Checkout:
         """The client of a row's own provider: its queries and refunds go nowhere else."""
         return self.providers.wallet(provider)
 
-    def lease_ttl_ms(self) -> int:
-        seconds = self.settings.longest_request_s + LEASE_MARGIN_S
+    def lease_ttl_ms(self, provider: str | None = None) -> int:
+        """How long a sender holds a row of `provider` (None: of any wallet this counter
+        takes): that wallet's longest request and a margin, so no other process takes over
+        a payment whose answer may still come."""
+        request_s = (self.settings.longest_request_s if provider is None
+                     else self.settings.request_s(provider))
+        seconds = request_s + LEASE_MARGIN_S
         if not math.isfinite(seconds) or seconds <= 0:
             seconds = 600.0
         return int(seconds * 1000)
@@ -244,7 +249,7 @@ class Checkout:
                     payload_hash=prepared.payload_hash,
                     message=outcomes.SENDING,
                     now=now,
-                    lease_ttl_ms=self.lease_ttl_ms(),
+                    lease_ttl_ms=self.lease_ttl_ms(chosen.name),
                     cashier_id=cashier_id,
                     code_window_ms=self._cfg.code_reuse_window_s * 1000,
                     sale_ref=sale_ref,
@@ -260,7 +265,8 @@ class Checkout:
                     pause_point("after_intent")
                     if stop is not None and stop.is_set():
                         view = self._not_sent(app_trans_id, Reason.of("not_sent.stopped"))
-                    elif not self.journal.claim_send(app_trans_id, self.lease_ttl_ms()):
+                    elif not self.journal.claim_send(app_trans_id,
+                                                     self.lease_ttl_ms(chosen.name)):
                         view = self._not_sent(app_trans_id, Reason.of("not_sent.lease_lost"))
                     else:
                         pause_point("before_send")

@@ -89,7 +89,7 @@ def refund(
     wallet.check_refund(Refund(refund_id=m_refund_id, transaction_id=payment.zp_trans_id,
                                   amount=amount or payment.amount, description=text,
                                   created_ms=now))
-    ttl_ms = co.lease_ttl_ms()
+    ttl_ms = co.lease_ttl_ms(payment.provider)
     view = journal.record_refund_intent(
         m_refund_id=m_refund_id, app_trans_id=app_trans_id, amount=amount, description=text,
         request_ms=now, message=Reason.of("refund.sending"),

@@ -117,10 +117,11 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int,
     """The emulator and the UI together: a cashier's whole day by keyboard alone.
 
     It opens on the Sale screen signed in as the demo cashier. Type an amount and press Enter:
-    a moment later the synthetic camera holds up the chosen wallet's payment code (F9 on the
-    sale screen, or 1-4 on the pay screen, chooses the wallet: pays at once, slow processing,
-    declined, insufficient balance). F12 closes the shift; the sign-in screen names the demo
-    cashier's and supervisor's ids and PINs. The printer saves each slip as a picture.
+    a moment later the synthetic camera holds up the chosen customer's payment code (F9 on the
+    sale screen, or 1-8 on the pay screen, chooses the customer: four ZaloPay customers, then
+    four MoMo ones; the demo counter takes both wallets). F12 closes the shift; the sign-in
+    screen names the demo cashier's and supervisor's ids and PINs. The printer saves each slip
+    as a picture.
     """
     settings = load_settings_or_exit(ctx)
     if ctx.meta.get(LANGUAGE_META) is None and locale_language() is None:
@@ -138,9 +139,7 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int,
             address=f"{host}:{port}", error=exc.strerror or exc))
     run = demo_run_folder(folder)
     with emulator:
-        demo_settings = settings.replace_service(
-            base_url=emulator.base_url, gateway_url=emulator.gateway_url,
-            environment="emulator")
+        demo_settings = demo_wallets(settings, emulator.base_url, emulator.gateway_url)
         demo_settings = demo_settings.replace_section(
             "terminal", journal=run / "journal.sqlite3")
         demo_settings = demo_settings.replace_section(
@@ -173,6 +172,21 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int,
             demo.close()
     click.echo(_("Demo finished; its journal, CSV exports and printed slips are in {folder}")
                .format(folder=run))
+
+
+def demo_wallets(settings: Settings, base_url: str, gateway_url: str) -> Settings:
+    """The demo counter's wallets: ZaloPay and MoMo side by side, both pointed at the demo's
+    emulator (MoMo as its demo merchant, whose public key is the emulator's pair, as ZaloPay's
+    is). Only the demo's settings: config/default.toml keeps one wallet."""
+    from pos_terminal.emulator.momo import service as emulated
+
+    demo = settings.replace_service(base_url=base_url, gateway_url=gateway_url,
+                                    environment="emulator")
+    return demo.replace_section(
+        "providers.momo", base_url=base_url, partner_code=emulated.DEMO_PARTNER_CODE,
+        access_key=emulated.DEMO_ACCESS_KEY, secret_key=emulated.DEMO_SECRET_KEY,
+        public_key=demo.service.rsa_public_key, store_id="DEMO01",
+        store_name=DEMO_SHOP)
 
 
 def demo_run_folder(folder: Path) -> Path:

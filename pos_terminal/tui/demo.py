@@ -18,14 +18,20 @@ class DemoWallet:
     id: str
     name: str
     behaviour: str
+    provider: str = "zalopay"  # whose code the customer shows: "zalopay" or "momo"
 
 
-#: The emulator's stable wallets (docs/CONTRACTS.md): every outcome can be shown.
+#: The emulator's stable customers (docs/CONTRACTS.md): every outcome of each wallet can be
+#: shown, ZaloPay's first, then MoMo's (emulator/momo/customers.py; `MM` + 18 digits codes).
 DEMO_WALLETS = (
     DemoWallet("an", "An Nguyen", N_("pays at once")),
     DemoWallet("binh", "Binh Tran", N_("slow processing, then paid")),
     DemoWallet("chi", "Chi Le", N_("slow processing, then declined")),
     DemoWallet("dung", "Dung Pham", N_("insufficient balance")),
+    DemoWallet("momo-paid", "Lan (MoMo)", N_("pays at once"), "momo"),
+    DemoWallet("momo-slow", "Minh (MoMo)", N_("confirms in the app, then paid"), "momo"),
+    DemoWallet("momo-poor", "Hoa (MoMo)", N_("insufficient balance"), "momo"),
+    DemoWallet("momo-hold", "Tam (MoMo)", N_("held, then captured"), "momo"),
 )
 
 
@@ -95,6 +101,12 @@ class DemoController:
     def current_code(self) -> str:
         """A fresh code of the chosen wallet (rotated first: codes are single use)."""
         wallet_id = self.wallet.id
+        if self.wallet.provider == "momo":  # the emulator issues a MoMo customer a new code
+            issued = self._session.post(
+                f"{self.emulator_url}/_emulator/momo/customers/{wallet_id}/code", json={},
+                timeout=5)
+            issued.raise_for_status()
+            return str(issued.json()["code"])
         rotate = self._session.post(
             f"{self.emulator_url}/_emulator/wallets/{wallet_id}/rotate", json={}, timeout=5)
         rotate.raise_for_status()

@@ -7,6 +7,7 @@ from pos_terminal.base.clock import format_datetime
 from pos_terminal.base.i18n import N_, _, current_language, ngettext
 from pos_terminal.counter.types import Report
 from pos_terminal.receipts import ENGLISH, LABELS, RULE, Slip, SlipLine
+from pos_terminal.sentences.labels import shows_wallets, wallet_name
 
 SALES, REFUNDS, NET, FAILED = N_("sales"), N_("refunds"), N_("net"), N_("failed")
 LATE_PAID, STILL_OPEN, NEED_REVIEW = N_("LATE PAID"), N_("still open"), N_("need review")
@@ -22,6 +23,20 @@ def report_title(report: Report) -> str:
     if report.kind == "z":
         return _("Z report #{number} (day closed)").format(number=report.number)
     return _("X report (day still open)")
+
+
+def wallet_slip_lines(by_provider: dict[str, dict[str, int]]) -> list[SlipLine]:
+    """Each wallet's sales (and refunds) under the totals, when the counter took more than
+    ZaloPay (as the CLI's text report: sentences/reports.py::wallet_lines)."""
+    if not shows_wallets(by_provider):
+        return []
+    out = [RULE]
+    for provider, totals in by_provider.items():
+        out.append(SlipLine(wallet_name(provider), totals["count"], totals["amount"]))
+        if totals.get("refunds_count"):
+            out.append(SlipLine("  " + _(REFUNDS), totals["refunds_count"],
+                                -totals["refunds_amount"]))
+    return out
 
 
 def report_slip(report: Report, terminal_id: str, *, reprint: bool = False,
@@ -42,6 +57,7 @@ def report_slip(report: Report, terminal_id: str, *, reprint: bool = False,
         SlipLine(_(NET), None, report.net_amount),
         SlipLine(_(FAILED), report.failed_count),
     ]
+    lines += wallet_slip_lines(report.by_provider)
     extra: list[SlipLine] = []
     if report.late_count:
         extra.append(SlipLine(_(LATE_PAID), report.late_count, report.late_amount,

@@ -20,6 +20,8 @@ class ChromiumPage:
     def __init__(self, url: str) -> None:
         if not shutil.which(CHROMIUM):
             pytest.skip(f"no chromium at {CHROMIUM}")
+        #: what the page's Content-Security-Policy refused, and script errors
+        self.refused: list[str] = []
         self._calls: queue.Queue[Call] = queue.Queue()
         self._ready: queue.Queue[BaseException | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, args=(url,), daemon=True)
@@ -35,6 +37,9 @@ class ChromiumPage:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM,
                                                      args=CHROMIUM_ARGS)
                 page = browser.new_page()
+                page.on("console", lambda m: self.refused.append(m.text)
+                        if "Content Security Policy" in m.text else None)
+                page.on("pageerror", lambda e: self.refused.append(f"script error: {e}"))
                 page.goto(url)
                 self._ready.put(None)
                 while (call := self._calls.get()) is not None:

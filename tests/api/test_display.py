@@ -30,11 +30,24 @@ pytestmark = pytest.mark.browser
 __all__ = ["browser"]
 
 
+def csp_refusals(page: Any) -> list[str]:
+    """What the page's Content-Security-Policy refused (Chromium says so on the console), and
+    script errors: under a policy that blocked the script, nothing would work at all."""
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text)
+            if "Content Security Policy" in m.text else None)
+    page.on("pageerror", lambda e: refused.append(f"script error: {e}"))
+    return refused
+
+
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
+    """A Chromium page that fails its test if the display's CSP refused anything."""
     opened = browser.new_page()
+    refused = csp_refusals(opened)
     try:
         yield opened
+        assert refused == []
     finally:
         opened.close()
 
@@ -49,10 +62,11 @@ def test_the_display_shows_the_amount_then_paid(api: Api, page: Any,
     poster = threading.Thread(target=lambda: answers.append(api.post("/v1/payments",
                                                                      body).json()))
     poster.start()
-    page.wait_for_function("document.getElementById('amount').textContent.includes('125.000')")
+    page.wait_for_function(
+        "() => document.getElementById('amount').textContent.includes('125.000')")
     assert page.get_attribute("#screen", "data-state") == "checking"
     hold_processing.release()
-    page.wait_for_function("document.getElementById('screen').dataset.state === 'paid'")
+    page.wait_for_function("() => document.getElementById('screen').dataset.state === 'paid'")
     poster.join(30)
     assert answers[0]["state"] == "succeeded"
     assert page.inner_text("#headline-en") == TEXT["paid"]
@@ -65,8 +79,8 @@ def test_the_display_shows_the_gateway_qr_the_cashier_shows(api: Api, page: Any)
     page.goto(api.url + "/display")
     wait_until("the display listening", lambda: api.server.terminal.feed.listening > 0)
     order = api.counter.payments.create_gateway_order(88000, "table 4")  # the UI's Show QR
-    page.wait_for_function("document.getElementById('screen').dataset.state === 'qr'")
-    page.wait_for_function("document.getElementById('qr').naturalWidth > 0")  # drawn
+    page.wait_for_function("() => document.getElementById('screen').dataset.state === 'qr'")
+    page.wait_for_function("() => document.getElementById('qr').naturalWidth > 0")  # drawn
     assert page.inner_text("#headline-en") == TEXT["qr"]
     assert "88.000" in page.inner_text("#amount")
     svg = requests.get(f"{api.url}/display/qr/{order.app_trans_id}.svg", timeout=10)
@@ -90,7 +104,8 @@ def test_a_declined_payment_shows_not_paid(api: Api, page: Any) -> None:
     wait_until("the display listening", lambda: api.server.terminal.feed.listening)
     api.post("/v1/payments", {"amount": 70000, "sale_ref": "disp-2",
                               "payment_code": api.wallet_code("dung")})
-    page.wait_for_function("document.getElementById('screen').dataset.state === 'not_paid'")
+    page.wait_for_function(
+        "() => document.getElementById('screen').dataset.state === 'not_paid'")
     assert page.inner_text("#headline-en") == TEXT["not_paid"]
 
 
@@ -114,8 +129,16 @@ def test_beyond_loopback_the_api_needs_tls_and_the_display_a_display_token(
         assert display(None).status_code == 401
         book = ApiTokens(counter.journal)
         assert display(book.add("till", ("pay",))[0]).status_code == 403
-        shown = display(book.add("tablet", ("display",))[0])
-        assert shown.status_code == 200 and "EventSource" in shown.text
+        tablet = book.add("tablet", ("display",))[0]
+        shown = display(tablet)
+        assert shown.status_code == 200 and "/display/static/display.js?token=" in shown.text
+
+        def script(token: str | None) -> requests.Response:
+            return requests.get(server.url + "/display/static/display.js", params={
+                "token": token} if token else None, verify=str(cert), timeout=10)
+
+        assert script(None).status_code == 401
+        assert script(tablet).status_code == 200 and "EventSource" in script(tablet).text
         assert requests.get(server.url + "/openapi.json", verify=str(cert),
                             timeout=10).status_code == 200
     finally:

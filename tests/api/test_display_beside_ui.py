@@ -31,6 +31,7 @@ def beside(make_app: Any, settings: Settings) -> Iterator[tuple[Any, ApiServer, 
     display = ChromiumPage(server.url + "/display")
     try:
         yield app, server, display
+        assert display.refused == []  # the display's CSP blocked nothing it needs
     finally:
         display.close()
         server.stop()

@@ -37,6 +37,12 @@ CASES = [
     ("images/zxing/code128-2/09.webp", 45, "code128", "CNK8181G2C",
      "Code 128 turned 45 degrees beside print: the bars' direction from the region alone, "
      "not from its upright bounding box"),
+    ("images/zxing/code128-1/4.png", 45, "code128", "123456",
+     "Code 128 filling a large frame turned 45 degrees: found only at the finder's coarsest "
+     "scale, which a finer scale too costly for the budget must not stop"),
+    ("images/zxing/code128-2/37.webp", 45, "code128", "FGGQ6D1",
+     "a small Code 128 label turned 45 degrees beside a grille: at the first density "
+     "threshold they merge into one unoriented area; the second threshold separates them"),
     ("images/zxing/qrcode-2/28.webp", 0, "qr", "http://www.webtech.co.jp/k/",
      "zxing-cpp reads nothing; zbar does (the cascade)"),
 ]

@@ -4,17 +4,20 @@ holds up the chosen emulator wallet's code after the Pay screen opens; the previ
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from hardware import CodeFilter, ScanSource, SyntheticSource, open_source
 from pos_terminal.checkout import Checkout, PaymentState
+from pos_terminal.cli.ui_cmds import demo_wallets
 from pos_terminal.config import Settings
-from pos_terminal.counter import Counter
+from pos_terminal.counter import Counter, open_checkout
 from pos_terminal.tui.app import PosApp
-from pos_terminal.tui.demo import DemoController
+from pos_terminal.tui.demo import DEMO_WALLETS, DemoController
 from pos_terminal.tui.screens.pay import PayScreen
 from pos_terminal.tui.screens.result import ResultScreen
+from pos_terminal.tui.screens.sale import SaleScreen
 from pos_terminal.tui.widgets.preview import CameraPreview
 from tests.tui.conftest import ledger
 from tests.tui.helpers import text_of, type_keys, wait_until
@@ -75,3 +78,43 @@ async def test_escape_on_pay_takes_the_phone_away(settings: Settings, checkout: 
         await pilot.pause(2.0)  # past the moment the demo would have shown the code
         assert not isinstance(pilot.app.screen, ResultScreen)
     assert ledger(emulator)["charges"] == []
+
+
+async def test_the_demo_counter_takes_a_zalopay_code_then_a_momo_code(
+        settings: Settings, emulator: Any, key_clock) -> None:
+    """The demo's own settings take both wallets; F9 walks past ZaloPay's four customers to
+    MoMo's, and each customer's payment ends paid by the customer's own wallet."""
+    demo_settings = demo_wallets(settings, emulator.base_url, emulator.gateway_url)
+    assert demo_settings.wallets == ("zalopay", "momo")
+    scanner = demo_settings.scanner
+    source = open_source("synthetic", decoder=scanner.decoder, code_filter=CodeFilter(
+        demo_settings.scan_alphabet, scanner.code_min_length, scanner.code_max_length))
+    assert isinstance(source, SyntheticSource)
+    momo = emulator.control.momo
+    with open_checkout(demo_settings) as checkout:
+        app = demo_app(demo_settings, checkout, source, emulator, show_after_s=0.2)
+        try:
+            async with app.run_test(size=(100, 40)) as pilot:
+                await type_keys(pilot, key_clock, *"25000", "enter")
+                await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen),
+                                 what="An's result")
+                assert pilot.app.screen.outcome.success
+                await type_keys(pilot, key_clock, "space")
+                await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen),
+                                 what="the next sale")
+                await type_keys(pilot, key_clock, *["f9"] * len(DEMO_WALLETS))
+                assert "An Nguyen" in text_of(pilot, "#demo-wallet")  # all the way round
+                await type_keys(pilot, key_clock, *["f9"] * 4)
+                assert "Lan (MoMo) (pays at once, key 5)" in text_of(pilot, "#demo-wallet")
+                await type_keys(pilot, key_clock, *"45000", "enter")
+                await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen),
+                                 what="Lan's MoMo result")
+                assert pilot.app.screen.outcome.success
+        finally:
+            source.stop()
+        rows = checkout.journal.list_payments()
+    assert [(r.provider, r.amount, r.state) for r in rows] == [
+        ("zalopay", 25_000, PaymentState.SUCCEEDED), ("momo", 45_000, PaymentState.SUCCEEDED)]
+    [charge] = ledger(emulator)["charges"]  # ZaloPay charged An once, MoMo charged Lan
+    assert (charge["wallet"], charge["amount"]) == ("an", 25000)
+    assert list(momo.orders) == [rows[1].app_trans_id]

@@ -12,12 +12,15 @@ import pytest
 from textual.widgets import DataTable
 
 from pos_terminal.config import Settings
+from pos_terminal.counter import Counter, open_checkout
+from pos_terminal.tui.app import PosApp
 from pos_terminal.tui.screens.closed_days import ClosedDaysScreen
+from pos_terminal.tui.screens.pay import PayScreen
 from pos_terminal.tui.screens.reports import ReportsScreen
 from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.screens.sale import SaleScreen
 from tests.receipts.test_paper_slips import decoded
-from tests.tui.helpers import shown, text_of, type_keys, wait_until
+from tests.tui.helpers import scan_burst, shown, text_of, type_keys, wait_until
 from tests.tui.test_flows import charge
 
 pytestmark = pytest.mark.asyncio
@@ -100,3 +103,47 @@ async def test_the_sale_screen_says_its_takings_are_since_the_last_z(
         await wait_until(pilot, lambda: shown(pilot, "#sale-today").startswith(
             "Từ lần chốt gần nhất: 0 giao dịch"), what="the takings' words")
         assert "Hôm nay" not in shown(pilot, "#sale-today")
+
+
+async def test_a_counter_taking_two_wallets_shows_and_prints_each_wallet_s_totals(
+        both_settings: Settings, tmp_path: Path, key_clock, emulator) -> None:
+    """Issue 31: the X report on screen and on paper names each wallet's sales."""
+    chosen, target = with_paper(both_settings, tmp_path)
+    with open_checkout(chosen) as checkout:
+        counter = Counter(chosen, checkout)
+        try:
+            app = PosApp(chosen, counter, background=False)
+            async with app.run_test(size=(80, 40)) as pilot:
+                await pay_one(pilot, key_clock, emulator)  # ZaloPay, 50.000 ₫
+                await type_keys(pilot, key_clock, *"45000", "enter")
+                await wait_until(pilot, lambda: isinstance(pilot.app.screen, PayScreen),
+                                 what="Pay screen")
+                await scan_burst(pilot, key_clock, emulator.control.momo_code("momo-paid"))
+                await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen),
+                                 what="the MoMo result")
+                await type_keys(pilot, key_clock, "space")
+                await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen),
+                                 what="sale")
+                await type_keys(pilot, key_clock, "f3")
+                await wait_until(pilot, lambda: "X report" in shown(pilot, "#report-text"),
+                                 what="X")
+                screen = " ".join(shown(pilot, "#report-text").split("\n"))
+                assert re.search(r"ZaloPay +1 +50\.000 ₫", screen), screen
+                assert re.search(r"MoMo wallet +1 +45\.000 ₫", screen), screen
+                await type_keys(pilot, key_clock, "p")
+                await wait_until(pilot, lambda: "Printed on" in shown(pilot, "#reports-state"),
+                                 what="printed")
+        finally:
+            counter.close()
+    paper = " ".join(decoded(target.read_bytes()))
+    assert re.search(r"ZaloPay +1 +50\.000", paper), paper
+    assert re.search(r"MoMo wallet +1 +45\.000", paper), paper
+
+
+async def test_a_zalopay_only_report_names_no_wallet(
+        settings: Settings, make_app, key_clock, emulator) -> None:
+    async with make_app().run_test(size=(80, 40)) as pilot:
+        await pay_one(pilot, key_clock, emulator)
+        await type_keys(pilot, key_clock, "f3")
+        await wait_until(pilot, lambda: "X report" in shown(pilot, "#report-text"), what="X")
+        assert "ZaloPay" not in shown(pilot, "#report-text")

@@ -46,6 +46,10 @@ class PayScreen(PosScreen[NextSale | None]):
         Binding("2", "demo_wallet(1)", "", show=False),
         Binding("3", "demo_wallet(2)", "", show=False),
         Binding("4", "demo_wallet(3)", "", show=False),
+        Binding("5", "demo_wallet(4)", "", show=False),
+        Binding("6", "demo_wallet(5)", "", show=False),
+        Binding("7", "demo_wallet(6)", "", show=False),
+        Binding("8", "demo_wallet(7)", "", show=False),
     ]
 
     def __init__(self, sale: Sale) -> None:
@@ -77,8 +81,8 @@ class PayScreen(PosScreen[NextSale | None]):
         demo = self.pos.demo
         hint = self.query_one("#demo-hint", Static)
         if demo is not None and demo.synthetic:
-            hint.update(_("Demo: {customer} holds up the phone in a moment (keys 1-4 choose "
-                          "another wallet)").format(customer=demo.describe()))
+            hint.update(_("Demo: {customer} holds up the phone in a moment (keys 1-8 choose "
+                          "another customer)").format(customer=demo.describe()))
             self.set_timer(demo.show_after_s, self._demo_present)
         elif demo is not None:
             hint.update(_("Demo: show a code from {url} to the camera").format(

@@ -1,0 +1,91 @@
+"use strict";
+// The texts and the token's query string come in the page, as data (never as script)
+const DATA = JSON.parse(document.getElementById("display-data").textContent);
+const TEXT = DATA.text;
+const QUERY = DATA.query;
+const screen = document.getElementById("screen");
+// The sale on screen, by whatever ties its events together: the counter's sale number (a sale
+// made on the cashier's screen has no sale_ref, and no app_trans_id until it is recorded), the
+// POS's sale_ref, the payment's app_trans_id. qr: a gateway QR is on screen until the order is
+// paid, cancelled or expired (its progress events do not replace it).
+let current = null;
+
+function vnd(amount) {
+  return amount.toLocaleString("vi-VN").replace(/,/g, ".") + " \u20ab";
+}
+
+let idle = null;  // back to "Welcome" a while after a result
+
+function show(state, key, amount) {
+  clearTimeout(idle);
+  if (state === "paid" || state === "not_paid") {
+    idle = setTimeout(() => { current = null; show("idle", "welcome", null); }, 20000);
+  }
+  screen.dataset.state = state;
+  document.getElementById("headline-vi").textContent = TEXT.vi[key];
+  document.getElementById("headline-en").textContent = TEXT.en[key];
+  const label = amount === undefined || amount === null ? "" : TEXT.vi.amount + " / " + TEXT.en.amount;
+  document.getElementById("amount-label").textContent = label;
+  document.getElementById("amount").textContent = amount === undefined || amount === null ? "" : vnd(amount);
+}
+
+function known(value) {
+  return value !== undefined && value !== null && value !== "";
+}
+
+function starts(e) {
+  return e.type === "awaiting_code" || e.type === "payment_started" || e.type === "gateway_shown";
+}
+
+// whether event e belongs to the sale on screen (events of other sales, e.g. an old payment
+// settled by the background reconciliation, never change the screen)
+function same(e) {
+  if (current === null) return false;
+  if (known(e.app_trans_id) && known(current.app_trans_id)) return e.app_trans_id === current.app_trans_id;
+  if (known(e.sale_ref) || known(current.sale_ref)) return e.sale_ref === current.sale_ref;
+  if (known(e.sale) && known(current.sale)) return e.sale === current.sale;
+  // no key on either side: the cashier's sale waiting for a code, and its cancellation
+  return !known(e.sale) && !known(e.app_trans_id) && !known(current.app_trans_id);
+}
+
+function follow(e) {
+  if (starts(e)) {
+    current = {sale: known(e.sale) ? e.sale : null, sale_ref: known(e.sale_ref) ? e.sale_ref : null,
+               app_trans_id: known(e.app_trans_id) ? e.app_trans_id : null,
+               qr: e.type === "gateway_shown"};
+    return true;
+  }
+  if (!same(e)) return false;
+  if (known(e.app_trans_id) && !known(current.app_trans_id)) current.app_trans_id = e.app_trans_id;
+  if (known(e.sale) && !known(current.sale)) current.sale = e.sale;
+  return true;
+}
+
+function onEvent(e) {
+  if (!follow(e)) return;
+  switch (e.type) {
+    case "awaiting_code": show("awaiting", "scan", e.amount); break;
+    case "payment_started": show("checking", "checking", e.amount); break;
+    case "payment_progress":
+      if (!current.qr) show("checking", "checking", e.amount);
+      break;
+    case "gateway_shown":
+      document.getElementById("qr").src = "/display/qr/" + encodeURIComponent(e.app_trans_id) + ".svg" + QUERY;
+      show("qr", "qr", e.amount); break;
+    case "payment_settled":
+      current.qr = false;
+      show(e.paid ? "paid" : "not_paid", e.paid ? "paid" : "not_paid", e.amount); break;
+    case "payment_unresolved": current.qr = false; show("unknown", "unknown", e.amount); break;
+    case "payment_error":
+      current.qr = false;
+      show(e.app_trans_id ? "unknown" : "not_paid", e.app_trans_id ? "unknown" : "not_paid", e.amount); break;
+    case "sale_cancelled": current = null; show("idle", "welcome", null); break;
+  }
+}
+
+show("idle", "welcome", null);
+const source = new EventSource("/display/events" + QUERY);
+for (const type of ["awaiting_code", "payment_started", "payment_progress", "gateway_shown",
+                    "payment_settled", "payment_unresolved", "payment_error", "sale_cancelled"]) {
+  source.addEventListener(type, (m) => onEvent(JSON.parse(m.data)));
+}
