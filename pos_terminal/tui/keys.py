@@ -9,6 +9,12 @@ a key is never delivered to a screen on its way out, nor to one that F8 is drawi
 waits until the screen is whole, and the answer the screen got meanwhile applied), and never
 overtakes the one before it.
 
+A key is never delivered to a screen still being pushed either: a key that opens a screen or a
+dialog (F on a payment's detail) has put it on top of the stack before it is composed, and the
+keys after it wait until it is mounted (Textual's own `is_mounted`, set once its widgets are
+composed and its on_mount has run) and the focus it asked for there has been given. A fast
+cashier's Enter lands in the dialog's field, however long the machine takes to compose it.
+
 A key that closes a Result hands the next sale to the Sale screen through two screens' answers
 (Result to Pay, Pay to Sale), each a message of its own: the Result is gone before Sale has its
 answer. Until Sale has taken it (`handover`, then `handed_over`), the keys after it wait, or a
@@ -30,7 +36,6 @@ from textual.widget import Widget
 from pos_terminal.tui.wedge import KeyWedge
 
 SETTLE_POLL_S = 0.005
-SETTLE_MAX_S = 1.0  # a key lost with its screen is not waited for longer than this
 HANDOVER_MAX_S = 2.0  # an answer that never arrives holds the keys no longer than this
 
 
@@ -38,9 +43,10 @@ class KeyDelivered(Message):
     """Posted to the widget a key went to, right behind the key: it bubbles up to the App
     after the key was handled there (or stopped on its way)."""
 
-    def __init__(self, key: events.Key) -> None:
+    def __init__(self, key: events.Key, echo: bool = False) -> None:
         super().__init__()
         self.key = key
+        self.echo = echo  # the second one, behind what handling the key posted
 
 
 class WedgeFlush(Message):
@@ -68,7 +74,6 @@ class KeyRouter:
         self.seen = 0                      # keys taken from the terminal so far
         self._ready: deque[events.Key] = deque()  # decided as typing, waiting their turn
         self._unsettled: events.Key | None = None  # delivered, not yet handled
-        self._unsettled_since = 0.0
         self._target: Widget | None = None
         self._pumping = False
         self.replaying: set[int] = set()  # ids of keys the router itself hands to the App
@@ -121,8 +126,16 @@ class KeyRouter:
         await self._pump()
 
     async def delivered(self, message: KeyDelivered) -> None:
-        if message.key is self._unsettled:
-            await self._settle()
+        if message.key is not self._unsettled:
+            return
+        target = self._target
+        if not message.echo and target is not None and target.is_attached:
+            # The key has been handled; what its handling posted to the same widget (Enter
+            # in an Input: Submitted, which the dialog answers) is queued there now. A second
+            # one posted behind it comes back after that has bubbled up and been answered.
+            target.post_message(KeyDelivered(message.key, echo=True))
+            return
+        await self._settle()
 
     def reached_app(self, event: events.Key) -> None:
         # The App's on_key runs before its own key handling (bindings); the callback after.
@@ -131,7 +144,7 @@ class KeyRouter:
 
     async def _settle_if(self, event: events.Key) -> None:
         if event is self._unsettled:
-            await self._settle()
+            await self.delivered(KeyDelivered(event))
 
     async def _settle(self) -> None:
         self._unsettled = None
@@ -143,8 +156,9 @@ class KeyRouter:
         self._pumping = True
         try:
             while self._ready and self._unsettled is None:
-                # its widgets are being composed again, or its answer is on its way: the key waits
-                if self._hold() or self._waiting_for_answer():
+                # the screen on top is still being pushed, its widgets are being composed again,
+                # or its answer is on its way: the key waits
+                if not self._screen_ready() or self._hold() or self._waiting_for_answer():
                     if not self._held:
                         self._held = True
                         self._app.set_timer(SETTLE_POLL_S, self._unhold)
@@ -153,15 +167,19 @@ class KeyRouter:
         finally:
             self._pumping = False
 
+    def _screen_ready(self) -> bool:
+        return self._app.screen.is_mounted
+
     async def _unhold(self) -> None:
         self._held = False
-        await self._pump()
+        # Behind whatever the screen queued on the App while it mounted (a focus() is a
+        # callback of the App's): the key goes to the widget it focused, not to the screen.
+        self._app.call_later(self._pump)
 
     async def _send(self, event: events.Key) -> None:
         app = self._app
         target = app.focused or app.screen  # where Textual forwards a key
         self._unsettled, self._target = event, target
-        self._unsettled_since = time.monotonic()
         app.set_timer(SETTLE_POLL_S, lambda: self._check_settled(event))
         self.replaying.add(id(event))
         try:
@@ -175,9 +193,12 @@ class KeyRouter:
         if key is not self._unsettled:
             return  # settled already
         # A key some widget stopped never reaches the App (KeyDelivered settles it); a key
-        # whose screen closed under it settles as soon as that screen has gone.
-        gone = self._target is not None and not self._target.is_attached
-        if gone or time.monotonic() - self._unsettled_since > SETTLE_MAX_S:
+        # whose screen closed under it settles as soon as that screen has gone: the only way
+        # its KeyDelivered is lost. No time limit: a key merely slow on a loaded machine is
+        # waited for, or the next one would go to a screen about to close.
+        target = self._target
+        gone = target is not None and (not target.is_attached or not target.is_running)
+        if gone:
             await self._settle()
         else:
             self._app.set_timer(SETTLE_POLL_S, lambda: self._check_settled(key))

@@ -22,7 +22,14 @@ from pos_terminal.tui.screens.signin import NewPinDialog, SignInScreen
 from pos_terminal.tui.screens.supervisor import SupervisorDialog
 from tests.conftest import ProcessingHold, fresh_code
 from tests.tui.conftest import KeyClock, ledger
-from tests.tui.helpers import screen_lines, screen_text, text_of, type_keys, wait_until
+from tests.tui.helpers import (
+    screen_lines,
+    screen_text,
+    text_of,
+    type_ahead,
+    type_keys,
+    wait_until,
+)
 from tests.tui.test_flows import charge
 
 pytestmark = pytest.mark.asyncio
@@ -273,6 +280,27 @@ async def test_override_is_journaled_with_the_supervisor(
                 if e.kind == "override"]
     assert [(e.who, e.reason, e.cashier_id) for e in override] == [
         ("minh", "portal says no", "minh")]
+
+
+async def test_keys_typed_ahead_wait_for_the_dialog_they_open(make_app, key_clock, emulator,
+                                                              checkout: Checkout) -> None:
+    """F, Enter, Y read before the refund dialog is composed: each key waits until the screen
+    it goes to is mounted and focused (issue 34), so Enter and Y reach the dialog's own field
+    and question, never the screen half built or the detail under it."""
+    cashiers = book(checkout)
+    cashiers.add("lan", "Lan Nguyen", "2468")
+    cashiers.add("minh", "Minh Tran", "9753", supervisor=True)
+    app_trans_id = _paid(checkout, emulator, "lan")
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await sign_in(pilot, key_clock, "lan", "2468")
+        await on_sale(pilot)
+        await _open_detail(pilot, app_trans_id)
+        await type_ahead(pilot, key_clock, "f", "enter", "y")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SupervisorDialog),
+                         what="the supervisor dialog")
+        await type_ahead(pilot, key_clock, *"9753", "enter")
+        await wait_until(pilot, lambda: checkout.journal.get(app_trans_id).refunded_amount
+                         == 40_000, what="the refund in the journal")
 
 
 async def test_the_settlement_slip_prints(settings: Settings, make_app, key_clock, emulator,
