@@ -43,10 +43,19 @@ def vietnamese_texts() -> list[tuple[str, str]]:
                     message.string,)
                 out += [(f"{catalog.name}: {message.id!r}", s) for s in strings if s]
     for field in dataclasses.fields(VIETNAMESE):
-        value = getattr(VIETNAMESE, field.name)
-        for part in (value if isinstance(value, tuple) else (value,)):
-            out.append((f"receipt label {field.name}", part))
+        out += [(f"receipt label {field.name}", part)
+                for part in _strings(getattr(VIETNAMESE, field.name))]
     return out
+
+
+def _strings(value: object) -> list[str]:
+    """The texts in a label: a string, or tuples of them (the wallets' printed names are pairs
+    of a provider key and its name)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, tuple):
+        return [text for part in value for text in _strings(part)]
+    return []
 
 
 def _uses(text: str, word: str) -> bool:
