@@ -35,13 +35,13 @@ def glossary() -> list[tuple[str, str, list[str]]]:
 
 def vietnamese_texts() -> list[tuple[str, str]]:
     """(where, text) of every Vietnamese text: each msgstr, each receipt label."""
-    out = []
+    out: list[tuple[str, str]] = []
     for catalog in CATALOGS:
         with catalog.open("rb") as handle:
             for message in read_po(handle):
                 strings = message.string if isinstance(message.string, tuple) else (
                     message.string,)
-                out += [(f"{catalog.name}: {message.id!r}", s) for s in strings if s]
+                out += [(f"{catalog.name}: {message.id!r}", str(s)) for s in strings if s]
     for field in dataclasses.fields(VIETNAMESE):
         out += [(f"receipt label {field.name}", part)
                 for part in _strings(getattr(VIETNAMESE, field.name))]

@@ -116,7 +116,7 @@ def test_bad_lines_get_an_error_and_the_loop_goes_on(counter: Counter, scanner: 
         "'50.5đ' is not an amount: give whole VND in digits 0-9, e.g. 50000 or 50.000 đ (no "
         "decimals).")
     assert counter.ask("PAY")["error"] == (
-        "PAY needs an amount: PAY <amount> [REF=<sale_ref>] [description]")
+        "PAY needs an amount: PAY <amount> [REF=<sale_ref>] [PROVIDER=<wallet>] [description]")
     too_big = counter.ask("PAY 999999999999")
     assert too_big["ok"] is False and "above the maximum" in too_big["error"]
     unknown = counter.ask("STATUS 261121_nosuch_1")

@@ -110,4 +110,4 @@ def test_the_english_reads_as_before(journal: Journal) -> None:
         "processing, unknown) can be overridden.")
     assert render(overridden.value.why, "vi") == (
         f"Giao dịch {PAYMENT} đã ở trạng thái thành công; chỉ giao dịch chưa có kết quả (đang "
-        "gửi, đang xử lý, chưa rõ) mới được xác nhận thủ công.")
+        "gửi, đang xử lý, chưa rõ) mới được ghi nhận tay.")
