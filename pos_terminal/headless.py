@@ -256,7 +256,7 @@ class CounterLoop:
         if command == "PAY":
             if not args:
                 raise LineError(_("PAY needs an amount: PAY <amount> [REF=<sale_ref>] "
-                                  "[description]"))
+                                  "[PROVIDER=<wallet>] [description]"))
             amount_text, rest = _words_of_amount(args)
             to_pay = _refused(parse_amount(amount_text, self.counter.settings.checkout))
             sale_ref, provider, rest = self._pay_options(rest)
