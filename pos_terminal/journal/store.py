@@ -38,6 +38,24 @@ from pos_terminal.journal.upkeep import Upkeep
 __all__ = ["Journal", "code_last4", "now_ms"]
 
 
+def _switch_to_wal(conn: sqlite3.Connection, deadline: float) -> str:
+    """The journal mode after asking for WAL. Two processes creating the journal at once: the
+    switch needs the file to itself, so the loser sees the old mode or "database is locked"
+    (SQLite does not wait on its busy handler here). Try again until the deadline."""
+    while True:
+        try:
+            mode = str(conn.execute("PRAGMA journal_mode=WAL").fetchone()[0])
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+            if time.monotonic() >= deadline:
+                raise
+            mode = ""
+        if mode.lower() == "wal" or time.monotonic() >= deadline:
+            return mode
+        time.sleep(0.02)
+
+
 class Journal(StateMachine, DayReports, ReceiptPrints, Upkeep):
     """The SQLite journal (checkout.ports.CheckoutJournal). Thread-safe (one connection behind a
     lock); several processes may share the file."""
@@ -70,13 +88,7 @@ class Journal(StateMachine, DayReports, ReceiptPrints, Upkeep):
             # A new file frees the pages of pruned rows at the file's end (`journal compact`);
             # an existing one keeps its mode until `journal compact` rewrites it.
             conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
-            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-            # Two processes creating the journal at once: the switch to WAL needs the file to
-            # itself, so the loser sees the old mode for a moment. Try again for a while.
-            deadline = time.monotonic() + min(busy_timeout_s, 5.0)
-            while str(mode).lower() != "wal" and time.monotonic() < deadline:
-                time.sleep(0.05)
-                mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            mode = _switch_to_wal(conn, time.monotonic() + min(busy_timeout_s, 5.0))
             if str(mode).lower() != "wal":
                 raise JournalUnavailable(
                     f"The payment journal {p} cannot use write-ahead logging (mode {mode!r}). "

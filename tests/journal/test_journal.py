@@ -10,6 +10,7 @@ import io
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -264,6 +265,46 @@ def test_locked_journal_refuses_with_a_sentence_and_records_nothing(tmp_path: Pa
     holder.close()
     assert journal.list_payments() == []
     journal.close()
+
+
+class _LosesTheWalRace(sqlite3.Connection):
+    """What SQLite answered, now and then, to the second of two processes creating one journal at
+    the same moment: "database is locked" on the switch to WAL, at once, without waiting on the
+    busy timeout. Here it answers that twice, then lets SQLite answer."""
+
+    refusals = 2
+
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+        if sql == "PRAGMA journal_mode=WAL" and _LosesTheWalRace.refusals:
+            _LosesTheWalRace.refusals -= 1
+            raise sqlite3.OperationalError("database is locked")
+        return super().execute(sql, *args)
+
+
+def test_two_programs_creating_one_journal_at_once_both_open_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "j.sqlite3"
+    first = Journal.open(path)
+    monkeypatch.setattr(_LosesTheWalRace, "refusals", 2)
+    connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect",
+                        lambda *a, **kw: connect(*a, factory=_LosesTheWalRace, **kw))
+    second = Journal.open(path)
+    assert _LosesTheWalRace.refusals == 0
+    _intent(second)
+    assert [p.app_trans_id for p in first.list_payments()] == ["261121_t1_a"]
+    second.close()
+    first.close()
+
+
+def test_a_journal_locked_past_its_busy_timeout_at_the_wal_switch_is_unavailable(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_LosesTheWalRace, "refusals", 10**6)
+    connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect",
+                        lambda *a, **kw: connect(*a, factory=_LosesTheWalRace, **kw))
+    with pytest.raises(JournalUnavailable, match="locked by another program"):
+        Journal.open(tmp_path / "j.sqlite3", busy_timeout_s=0.2)
 
 
 def test_journal_at_its_size_limit_refuses_as_full(tmp_path: Path) -> None:
