@@ -279,6 +279,9 @@ class TerminalSettings(_Section):
     user_ip: str = ""
     # What the cashier reads (screens, CLI, receipts); not in the file: from LANG / LC_ALL.
     language: Literal["vi", "en"] = "en"
+    #: How long the journal is waited for while another program holds it (a backup, a second
+    #: pos-terminal writing) before a command says it is locked.
+    journal_wait_s: float = Field(default=5.0, ge=0.1, le=60.0)
 
     _plain = field_validator("app_user")(_plain_text)
 

@@ -96,7 +96,8 @@ class Checkout:
         self._owns_journal = journal is None
         self.journal: CheckoutJournal = (
             journal if journal is not None
-            else Journal.open(settings.terminal.journal, private=settings.private_files))
+            else Journal.open(settings.terminal.journal, private=settings.private_files,
+                              busy_timeout_s=settings.terminal.journal_wait_s))
         self._owns_client = owns_client
         self.providers = client if isinstance(client, Providers) else Providers.single(client)
         #: The default provider (the first configured): hosted orders, bank lists.

@@ -101,7 +101,8 @@ def _log_to_stderr() -> None:
 @contextmanager
 def _tokens(settings: Settings, as_json: bool) -> Iterator[ApiTokens]:
     try:
-        journal = Journal.open(settings.terminal.journal)
+        journal = Journal.open(settings.terminal.journal,
+                               busy_timeout_s=settings.terminal.journal_wait_s)
     except JournalError as exc:
         _fail(exc.message, as_json=as_json)
     try:

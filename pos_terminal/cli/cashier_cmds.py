@@ -56,7 +56,8 @@ def _fail(message: str, *, as_json: bool = False, code: int = EXIT_USAGE) -> NoR
 @contextmanager
 def open_cashiers(settings: Settings, as_json: bool = False) -> Iterator[Cashiers]:
     try:
-        journal = Journal.open(settings.terminal.journal, private=settings.private_files)
+        journal = Journal.open(settings.terminal.journal, private=settings.private_files,
+                               busy_timeout_s=settings.terminal.journal_wait_s)
     except JournalError as exc:
         _fail(exc.message, as_json=as_json)
     try:
@@ -397,7 +398,8 @@ def receipt_cmd(ctx: click.Context, subject_id: str, fmt: str, output: Path | No
         _fail(_("the ESC/POS format is binary: give --output FILE, or redirect stdout to a file "
                 "or a printer device"))
     try:
-        journal = Journal.open(settings.terminal.journal, private=settings.private_files)
+        journal = Journal.open(settings.terminal.journal, private=settings.private_files,
+                               busy_timeout_s=settings.terminal.journal_wait_s)
     except JournalError as exc:
         _fail(exc.message)
     try:

@@ -22,7 +22,8 @@ class BackOffice:
     @classmethod
     def open(cls, settings: Settings) -> BackOffice:
         """Raises JournalError (with its sentence) when the journal cannot be opened."""
-        return cls(Journal.open(settings.terminal.journal, private=settings.private_files),
+        return cls(Journal.open(settings.terminal.journal, private=settings.private_files,
+                                busy_timeout_s=settings.terminal.journal_wait_s),
                    settings)
 
     def close(self) -> None:

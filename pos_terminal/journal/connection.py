@@ -102,9 +102,11 @@ class JournalBase:
         path: Path,
         secret: bytes,
         clock: Callable[[], int] = now_ms,
+        busy_timeout_s: float = 5.0,
     ) -> None:
         self._conn = conn
         self.path = path
+        self.busy_timeout_s = busy_timeout_s
         self._secret = secret
         self._clock = clock
         self._lock = threading.RLock()
@@ -121,7 +123,7 @@ class JournalBase:
         ended are closed meanwhile: the UI runs each background pass in a new thread)."""
         conn: sqlite3.Connection | None = getattr(self._readers, "conn", None)
         if conn is None:
-            conn = read_connection(self.path)
+            conn = read_connection(self.path, self.busy_timeout_s)
             self._readers.conn = conn
             with self._readers_lock:
                 for thread, old in self._reader_conns:
@@ -197,7 +199,7 @@ class JournalBase:
         """The rows of one query, a batch at a time, from one snapshot, on a connection of
         their own (never all rows in memory; no lock held while the caller works)."""
         try:
-            conn = read_connection(self.path)
+            conn = read_connection(self.path, self.busy_timeout_s)
         except sqlite3.Error as exc:
             raise unavailable_from(exc, self.path) from exc
         try:

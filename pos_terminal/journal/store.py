@@ -111,7 +111,7 @@ class Journal(StateMachine, DayReports, ReceiptPrints, Upkeep):
             conn.close()
             raise
         try:
-            return cls(conn, p, secret, clock)
+            return cls(conn, p, secret, clock, busy_timeout_s)
         except sqlite3.Error as exc:  # its read connection
             conn.close()
             raise unavailable_from(exc, p) from exc

@@ -92,8 +92,10 @@ class LedgerSync:
 
     def outbox(self) -> Outbox:
         if self._outbox is None:
-            Journal.open(self.path).close()  # creates or migrates the file (outbox, journal_id)
-            self._outbox = Outbox(self.path)
+            wait_s = self.settings.terminal.journal_wait_s
+            # creates or migrates the file (outbox, journal_id)
+            Journal.open(self.path, busy_timeout_s=wait_s).close()
+            self._outbox = Outbox(self.path, busy_timeout_s=wait_s)
         return self._outbox
 
     def behind(self) -> int:

@@ -179,8 +179,10 @@ def test_a_journal_problem_is_a_sentence_and_an_exit_code(
         command: str, condition: Condition, settings: Settings, emulator: Any,
         tmp_path: Path) -> None:
     kind, journal, where = condition
-    config = write_config(settings.replace_section("terminal", journal=journal),
-                          tmp_path / "pos.toml")
+    # A locked journal is waited for journal_wait_s (5 s by default) before the sentence: the
+    # shortest wait allowed here, the default's own wait in the test below.
+    config = write_config(settings.replace_section("terminal", journal=journal,
+                                                   journal_wait_s=0.1), tmp_path / "pos.toml")
     argv = [*command.split(), *JOURNAL_COMMANDS[command]]
     done = subprocess.run(where(cli_command("--config", str(config), *argv)),
                           capture_output=True, text=True, env=child_env(), timeout=90,
@@ -213,3 +215,27 @@ def test_with_json_a_journal_problem_is_also_one_json_object(
     assert "Traceback" not in done.stderr
     data = json.loads(done.stdout)
     assert str(journal) in data["error"] and data["reason"] == "damaged"
+
+
+def test_a_journal_held_for_a_moment_is_waited_for(settings: Settings, tmp_path: Path) -> None:
+    """Another program holding the journal for two seconds (a backup): a command waits for it
+    (journal_wait_s, 5 s by default) and then runs, rather than saying it is locked."""
+    import threading
+
+    journal = tmp_path / "journal.sqlite3"
+    _journal_with_a_payment(journal)
+    config = write_config(settings.replace_section("terminal", journal=journal),
+                          tmp_path / "pos.toml")
+    holder = sqlite3.connect(journal, isolation_level=None, check_same_thread=False)
+    holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    released = threading.Timer(2.0, lambda: (holder.execute("ROLLBACK"), holder.close()))
+    released.start()
+    try:
+        done = subprocess.run(cli_command("--config", str(config), "journal", "list"),
+                              capture_output=True, text=True, env=child_env(), timeout=90,
+                              stdin=subprocess.DEVNULL, check=False)
+    finally:
+        released.join()
+    assert done.returncode == 0, done.stderr
+    assert TID in done.stdout

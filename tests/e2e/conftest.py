@@ -29,7 +29,8 @@ def write_config(settings: Settings, path: Path, **checkout: object) -> Path:
     sections = {
         "service": service,
         "terminal": {"journal": str(settings.terminal.journal),
-                     "app_user": settings.terminal.app_user},
+                     "app_user": settings.terminal.app_user,
+                     "journal_wait_s": settings.terminal.journal_wait_s},
         "checkout": {**settings.checkout.model_dump(), **checkout},
         "scanner": settings.scanner.model_dump(),
         "emulator": {**settings.emulator.model_dump(),
