@@ -5,11 +5,12 @@ classified here before this test passes."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sqlite3
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +21,8 @@ from pos_terminal.cli import main
 from pos_terminal.cli.common import EXIT_USAGE
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
-from tests.checkout.conftest import tiny_tmpfs  # noqa: F401 (a fixture, used by name)
 from tests.e2e.conftest import write_config
+from tests.forking_cli import ForkingCli
 from tests.processes import child_env, cli_command
 from tests.tmpfs import TinyTmpfs
 
@@ -127,67 +128,66 @@ def _damaged_inside(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
-def _as_is(argv: list[str]) -> list[str]:
-    return argv
+#: A condition: its kind, the journal's path, and the CLI run where that path exists (the
+#: read-only and full journals are on a tmpfs of another mount namespace: tests/tmpfs.py). One
+#: per condition and test module: its commands are forked by one server (tests/forking_cli.py),
+#: each as a fresh `pos-terminal` process after its imports, instead of 140 Python starts.
+Condition = tuple[str, Path, ForkingCli]
 
 
-#: A condition: its kind, the journal's path, and how a command is run where that path exists
-#: (the read-only and full journals are on a tmpfs of another mount namespace: tests/tmpfs.py).
-Condition = tuple[str, Path, Callable[[list[str]], list[str]]]
-
-
-@pytest.fixture(params=["damaged", "damaged-inside", "read-only", "locked", "full"])
-def condition(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Condition]:
+@pytest.fixture(scope="module",
+                params=["damaged", "damaged-inside", "read-only", "locked", "full"])
+def condition(request: pytest.FixtureRequest,
+              tmp_path_factory: pytest.TempPathFactory) -> Iterator[Condition]:
     kind = request.param
-    if kind == "damaged":
-        path = tmp_path / "journal.sqlite3"
-        path.write_bytes(b"SQLite format 3\x00" + os.urandom(8192))
-        yield kind, path, _as_is
-        return
-    if kind == "damaged-inside":
-        path = tmp_path / "journal.sqlite3"
-        _damaged_inside(path)
-        yield kind, path, _as_is
-        return
-    if kind == "locked":
-        path = tmp_path / "journal.sqlite3"
-        _journal_with_a_payment(path)
-        holder = sqlite3.connect(path, isolation_level=None)
-        holder.execute("PRAGMA locking_mode=EXCLUSIVE")
-        holder.execute("BEGIN EXCLUSIVE")  # no reader or writer gets in until it ends
-        try:
-            yield kind, path, _as_is
-        finally:
-            holder.execute("ROLLBACK")
-            holder.close()
-        return
-    tmpfs: TinyTmpfs = request.getfixturevalue("tiny_tmpfs")
-    made = tmp_path / "journal.sqlite3"
-    _journal_with_a_payment(made)
-    path = tmpfs.path / "journal.sqlite3"
-    shutil.copyfile(made, tmpfs.reach(path))
-    made.unlink()
-    if kind == "read-only":
-        tmpfs.read_only()
-    else:
-        tmpfs.fill()
-    yield kind, path, tmpfs.command
+    folder = tmp_path_factory.mktemp(kind)
+    path = folder / "journal.sqlite3"
+    with contextlib.ExitStack() as stack:
+        if kind == "damaged":
+            path.write_bytes(b"SQLite format 3\x00" + os.urandom(8192))
+        elif kind == "damaged-inside":
+            _damaged_inside(path)
+        elif kind == "locked":
+            _journal_with_a_payment(path)
+            holder = sqlite3.connect(path, isolation_level=None)
+            stack.callback(holder.close)
+            holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+            holder.execute("BEGIN EXCLUSIVE")  # no reader or writer gets in until it ends
+            stack.callback(holder.execute, "ROLLBACK")
+        else:
+            (folder / "tmpfs").mkdir()
+            try:
+                tmpfs = TinyTmpfs(folder / "tmpfs")
+            except OSError as exc:
+                pytest.skip(str(exc))
+            stack.callback(tmpfs.close)
+            made = folder / "made.sqlite3"
+            _journal_with_a_payment(made)
+            path = tmpfs.path / "journal.sqlite3"
+            shutil.copyfile(made, tmpfs.reach(path))
+            if kind == "read-only":
+                tmpfs.read_only()
+            else:
+                tmpfs.fill()
+            runner = ForkingCli(child_env(), tmpfs.command)
+            stack.callback(runner.close)
+            yield kind, path, runner
+            return
+        runner = ForkingCli(child_env())
+        stack.callback(runner.close)
+        yield kind, path, runner
 
 
 @pytest.mark.parametrize("command", sorted(JOURNAL_COMMANDS))
 def test_a_journal_problem_is_a_sentence_and_an_exit_code(
         command: str, condition: Condition, settings: Settings, emulator: Any,
         tmp_path: Path) -> None:
-    kind, journal, where = condition
+    kind, journal, cli = condition
     # A locked journal is waited for journal_wait_s (5 s by default) before the sentence: the
     # shortest wait allowed here, the default's own wait in the test below.
     config = write_config(settings.replace_section("terminal", journal=journal,
                                                    journal_wait_s=0.1), tmp_path / "pos.toml")
-    argv = [*command.split(), *JOURNAL_COMMANDS[command]]
-    done = subprocess.run(where(cli_command("--config", str(config), *argv)),
-                          capture_output=True, text=True, env=child_env(), timeout=90,
-                          stdin=subprocess.DEVNULL,
-                          check=False)
+    done = cli.run("--config", str(config), *command.split(), *JOURNAL_COMMANDS[command])
     output = done.stdout + done.stderr
     assert "Traceback" not in output, output
     if kind == "damaged-inside" and command in CASHIER_BOOK:

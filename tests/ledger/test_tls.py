@@ -103,21 +103,27 @@ def test_a_unix_socket_needs_no_tls(make_terminal: Any, emulator: Any, pg: PgSer
     assert sync_now(counter).shipped == 4
 
 
-@pytest.mark.parametrize("dsn", [
-    "postgresql://pos:pa%zzSECRET@127.0.0.1/ledger",          # a bad % escape
-    "host=h user=pos password='SECRET",                        # an unclosed quote
-    "postgresql://pos:SECRET@127.0.0.1:99999999999/ledger",    # an impossible port
-    "SECRET",                                                  # no form at all
+#: The commands that read [ledger] dsn: each malformed form below is given to three of them, so
+#: that every command meets two forms (the UI and headless start with LedgerSync, tried for all).
+LEDGER_COMMANDS = (("sync",), ("sync", "--json"), ("fleet", "report"), ("fleet", "open", "--json"),
+                   ("fleet", "migrate"), ("fleet", "add-counter", "P1", "--json"))
+
+
+@pytest.mark.parametrize(("dsn", "commands"), [
+    ("postgresql://pos:pa%zzSECRET@127.0.0.1/ledger", (0, 1, 2)),        # a bad % escape
+    ("host=h user=pos password='SECRET", (3, 4, 5)),                      # an unclosed quote
+    ("postgresql://pos:SECRET@127.0.0.1:99999999999/ledger", (0, 2, 4)),  # an impossible port
+    ("SECRET", (1, 3, 5)),                                                # no form at all
 ])
-def test_a_malformed_dsn_is_never_echoed(dsn: str, make_terminal: Any, tmp_path: Path) -> None:
+def test_a_malformed_dsn_is_never_echoed(dsn: str, commands: tuple[int, ...],
+                                         make_terminal: Any, tmp_path: Path) -> None:
     counter = make_terminal("P1").replace_section("ledger", dsn=dsn)
     with pytest.raises(LedgerConfigError) as err:
         LedgerSync(counter)  # what the UI and headless start with
     assert "SECRET" not in err.value.message
     config = write_config(counter, tmp_path / "p1.toml", dsn=None)
     env = {"POS_LEDGER_DSN": dsn}
-    for args in (("sync",), ("sync", "--json"), ("fleet", "report"), ("fleet", "open", "--json"),
-                 ("fleet", "migrate"), ("fleet", "add-counter", "P1", "--json")):
+    for args in (LEDGER_COMMANDS[n] for n in commands):
         done = run_cli(args[0], config, *args[1:], env=env)
         assert "SECRET" not in done.stdout + done.stderr, args
         assert "%zz" not in done.stdout + done.stderr
