@@ -65,15 +65,34 @@ def _wait(what: str, condition: object, proc: subprocess.Popen[str] | None = Non
         time.sleep(0.1)
 
 
+def _processes(token: str) -> str:
+    """Each process carrying the run's mark: pid, state and command line (what a hang shows)."""
+    lines = []
+    for pid in marked(token):
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            state = "gone"
+        command = _cmdline(pid).replace(b"\0", b" ").decode(errors="replace")
+        lines.append(f"{pid} {state} {command[:200]}")
+    return "\n".join(lines)
+
+
+# The run under test starts three Pythons and a PostgreSQL: on a loaded machine that alone is
+# tens of seconds, more than the suite's 120 s bound allows for a whole test.
+@pytest.mark.timeout(400)
 @pytest.mark.parametrize("how", ["SIGTERM to pytest", "Ctrl+C"])
 def test_an_interrupted_run_leaves_no_server_behind(tmp_path: Path, how: str) -> None:
     (tmp_path / "test_holds.py").write_text(HOLDS_A_SERVER, encoding="utf-8")
     ready = tmp_path / "ready.json"
-    run = subprocess.Popen(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.reaper",
-         "-n", "2", "--rootdir", str(tmp_path), str(tmp_path / "test_holds.py")],
-        cwd=tmp_path, env=child_env(READY_FILE=str(ready)), stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    output = tmp_path / "run.log"
+    with output.open("w") as log:  # a file, not a pipe: its end is not every child's exit
+        run = subprocess.Popen(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
+             "tests.reaper", "-n", "2", "--rootdir", str(tmp_path),
+             str(tmp_path / "test_holds.py")],
+            cwd=tmp_path, env=child_env(READY_FILE=str(ready)), stdout=log,
+            stderr=subprocess.STDOUT, start_new_session=True)
     try:
         _wait("server started", ready.exists, run)
         started = json.loads(ready.read_text())
@@ -82,11 +101,16 @@ def test_an_interrupted_run_leaves_no_server_behind(tmp_path: Path, how: str) ->
             os.killpg(run.pid, signal.SIGINT)  # the terminal signals its whole foreground group
         else:
             run.send_signal(signal.SIGTERM)  # CI's timeout: the main process alone
-        run.communicate(timeout=120)
+        try:
+            run.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(
+                f"the run did not end 120 s after {how}; its processes:\n"
+                f"{_processes(started['mark'])}\nits output:\n{output.read_text()}") from None
     finally:
         if run.poll() is None:
             os.killpg(run.pid, signal.SIGKILL)
-            run.communicate()
+            run.wait()
     # The watchdog carries the mark too: when no process does, it has done its work and gone.
     _wait("end of the run's processes", lambda: not marked(started["mark"]))
     assert not _alive(started["postmaster"])
