@@ -78,6 +78,14 @@ def _processes(token: str) -> str:
     return "\n".join(lines)
 
 
+def _as_a_terminal_job() -> None:
+    """Ctrl+C reaches the run as it reaches a terminal's foreground job, however this suite was
+    started: a suite started in the background of a shell without job control (`cmd &` in a
+    script, `nohup`) inherits SIGINT ignored, and so would the run, which then never stops on
+    Ctrl+C (what made this test hang in a loaded CI loop started that way)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 # The run under test starts three Pythons and a PostgreSQL: on a loaded machine that alone is
 # tens of seconds, more than the suite's 120 s bound allows for a whole test.
 @pytest.mark.timeout(400)
@@ -92,7 +100,7 @@ def test_an_interrupted_run_leaves_no_server_behind(tmp_path: Path, how: str) ->
              "tests.reaper", "-n", "2", "--rootdir", str(tmp_path),
              str(tmp_path / "test_holds.py")],
             cwd=tmp_path, env=child_env(READY_FILE=str(ready)), stdout=log,
-            stderr=subprocess.STDOUT, start_new_session=True)
+            stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=_as_a_terminal_job)
     try:
         _wait("server started", ready.exists, run)
         started = json.loads(ready.read_text())
