@@ -15,12 +15,14 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
 from pos_terminal.base.reasons import Reason, stored
 from pos_terminal.journal.errors import (
     JournalError,
+    JournalUnavailable,
     UnknownPayment,
     UnknownRefund,
     unavailable_from,
@@ -92,6 +94,15 @@ def read_connection(path: Path, busy_timeout_s: float = 5.0) -> sqlite3.Connecti
     return conn
 
 
+@dataclass(frozen=True)
+class _Reader:
+    """One thread's read connection, and the lock its reads hold: `close` waits for it."""
+
+    thread: threading.Thread
+    conn: sqlite3.Connection
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+
 class JournalBase:
     """Thread-safe (a write connection behind a lock, a read connection per thread); several
     processes may share the file."""
@@ -114,31 +125,48 @@ class JournalBase:
         # one read connection per thread: a report read by the UI's background pass never
         # makes the payment's thread wait for it, not even for a read
         self._readers = threading.local()
-        self._reader_conns: list[tuple[threading.Thread, sqlite3.Connection]] = []
+        self._reader_conns: list[_Reader] = []
         self._readers_lock = threading.Lock()
+        self._closed = False
         self._reader()  # the first one now: a file that cannot be read fails the open
 
-    def _reader(self) -> sqlite3.Connection:
+    def _reader(self) -> _Reader:
         """This thread's read connection (made on its first read; those of threads that have
         ended are closed meanwhile: the UI runs each background pass in a new thread)."""
-        conn: sqlite3.Connection | None = getattr(self._readers, "conn", None)
-        if conn is None:
-            conn = read_connection(self.path, self.busy_timeout_s)
-            self._readers.conn = conn
+        reader: _Reader | None = getattr(self._readers, "reader", None)
+        if reader is None:
+            reader = _Reader(threading.current_thread(),
+                             read_connection(self.path, self.busy_timeout_s))
             with self._readers_lock:
-                for thread, old in self._reader_conns:
-                    if not thread.is_alive():
-                        old.close()
-                self._reader_conns = [(t, c) for t, c in self._reader_conns if t.is_alive()]
-                self._reader_conns.append((threading.current_thread(), conn))
-        return conn
+                if self._closed:
+                    reader.conn.close()
+                    raise self._closed_error()
+                for old in self._reader_conns:
+                    if not old.thread.is_alive():
+                        old.conn.close()
+                self._reader_conns = [r for r in self._reader_conns if r.thread.is_alive()]
+                self._reader_conns.append(reader)
+            self._readers.reader = reader
+        return reader
+
+    def _closed_error(self) -> JournalUnavailable:
+        return JournalUnavailable(
+            f"The payment journal {self.path} was closed: the terminal is shutting down.",
+            "closed")
 
     def close(self) -> None:
-        with self._lock, self._readers_lock:
+        """Close every connection. A read or write under way on another thread (a payment
+        still followed when the terminal quits) ends first: SQLite's connection is not to be
+        closed under a statement running on it, which crashes the process; that thread's next
+        read or write says the journal was closed."""
+        with self._readers_lock:
+            self._closed = True
+            readers, self._reader_conns = self._reader_conns, []
+        for reader in readers:
+            with reader.lock:
+                reader.conn.close()
+        with self._lock:
             self._conn.close()
-            for _thread, conn in self._reader_conns:
-                conn.close()
-            self._reader_conns.clear()
 
     def __enter__(self) -> Self:
         return self
@@ -162,6 +190,8 @@ class JournalBase:
             ("SAVEPOINT tx", "RELEASE tx", "ROLLBACK TO tx; RELEASE tx") if self._bulk
             else ("BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"))
         with self._lock:
+            if self._closed:
+                raise self._closed_error()
             conn = self._conn
             try:
                 conn.execute(begin)
@@ -243,17 +273,21 @@ class JournalBase:
         the last commit, no lock shared with any other thread); storage failures become
         JournalUnavailable."""
         try:
-            conn = self._reader()
+            reader = self._reader()
         except sqlite3.Error as exc:
             raise unavailable_from(exc, self.path) from exc
-        try:
-            conn.execute("BEGIN")
+        with reader.lock:
+            if self._closed:
+                raise self._closed_error()
+            conn = reader.conn
             try:
-                return read(conn)
-            finally:
-                conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            raise unavailable_from(exc, self.path) from exc
+                conn.execute("BEGIN")
+                try:
+                    return read(conn)
+                finally:
+                    conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                raise unavailable_from(exc, self.path) from exc
 
     def _get_in(self, conn: sqlite3.Connection, app_trans_id: str) -> PaymentView:
         row = conn.execute(

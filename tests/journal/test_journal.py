@@ -9,6 +9,7 @@ import hmac
 import io
 import json
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -305,6 +306,67 @@ def test_a_journal_locked_past_its_busy_timeout_at_the_wal_switch_is_unavailable
                         lambda *a, **kw: connect(*a, factory=_LosesTheWalRace, **kw))
     with pytest.raises(JournalUnavailable, match="locked by another program"):
         Journal.open(tmp_path / "j.sqlite3", busy_timeout_s=0.2)
+
+
+class _HeldRead(sqlite3.Connection):
+    """A read connection whose read of a payment waits, inside its read transaction, until the
+    test lets it go: a payment's thread reading while the terminal quits."""
+
+    started = threading.Event()
+    release = threading.Event()
+
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+        if "FROM payments WHERE app_trans_id=?" in sql:
+            _HeldRead.started.set()
+            _HeldRead.release.wait(30)
+        return super().execute(sql, *args)
+
+
+def test_closing_the_journal_waits_for_a_read_under_way_on_another_thread(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Closing an SQLite connection under a statement running on another thread crashed the
+    process (a segmentation fault, seen when the terminal quit while a payment was followed)."""
+    journal = Journal.open(tmp_path / "j.sqlite3")
+    _intent(journal)
+    monkeypatch.setattr(_HeldRead, "started", threading.Event())
+    monkeypatch.setattr(_HeldRead, "release", threading.Event())
+    connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect",
+                        lambda *a, **kw: connect(*a, factory=_HeldRead, **kw))
+    answers: list[object] = []
+
+    def follow() -> None:
+        for _ in range(2):
+            try:
+                answers.append(journal.get("261121_t1_a").state)
+            except JournalUnavailable as exc:
+                answers.append(exc)
+
+    follower = threading.Thread(target=follow)
+    follower.start()
+    assert _HeldRead.started.wait(30)
+    closer = threading.Thread(target=journal.close)
+    closer.start()
+    closer.join(0.3)
+    assert closer.is_alive(), "the journal closed under a read still running"
+    _HeldRead.release.set()
+    closer.join(30)
+    follower.join(30)
+    assert answers[0] is S.SUBMITTING  # the read under way ended with its answer
+    for late in (answers[1], _raised(lambda: journal.get("261121_t1_a")),
+                 _raised(lambda: _intent(journal, "261121_t1_b", code=f"{CODE}9"))):
+        assert isinstance(late, JournalUnavailable)
+        assert (late.reason, str(late)) == (
+            "closed", f"The payment journal {journal.path} was closed: the terminal is "
+            "shutting down.")
+
+
+def _raised(call: Any) -> BaseException | None:
+    try:
+        call()
+    except Exception as exc:
+        return exc
+    return None
 
 
 def test_journal_at_its_size_limit_refuses_as_full(tmp_path: Path) -> None:

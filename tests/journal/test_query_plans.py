@@ -89,7 +89,7 @@ def _statements(journal: Journal, monkeypatch: pytest.MonkeyPatch) -> list[str]:
         if not sql.lstrip().startswith("--"):
             seen.append(sql)
 
-    for conn in (journal._conn, journal._reader()):
+    for conn in (journal._conn, journal._reader().conn):
         conn.set_trace_callback(trace)
     opened = journal_connection.read_connection
 
@@ -170,13 +170,13 @@ def test_no_everyday_query_reads_every_payment_event_or_refund(
         for step in _everyday(journal, clock):
             steps.append((step, len(seen)))
         # a partial index holds only the rows its state or flag bounds
-        partial = [r[0] for r in journal._reader().execute(
+        partial = [r[0] for r in journal._reader().conn.execute(
             "SELECT name FROM sqlite_master WHERE type='index' AND sql LIKE '% WHERE %'")]
         scans: list[str] = []
         for i, sql in enumerate(seen):
             if sql.lstrip().split(None, 1)[0].upper() not in ("SELECT", "UPDATE", "DELETE"):
                 continue
-            plan = journal._reader().execute("EXPLAIN QUERY PLAN " + sql).fetchall()
+            plan = journal._reader().conn.execute("EXPLAIN QUERY PLAN " + sql).fetchall()
             details = " / ".join(str(row[3]) for row in plan)
             bounded = (" LIMIT " in sql and NEWEST.search(details)) or any(
                 f"USING INDEX {name}" in details for name in partial)
