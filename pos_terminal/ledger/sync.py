@@ -99,7 +99,9 @@ class LedgerSync:
         return self._outbox
 
     def behind(self) -> int:
-        return self.outbox().state().behind
+        # under the lock: the outbox's one connection is never used while `close` closes it
+        with self._lock:
+            return self.outbox().state().behind
 
     def close(self) -> None:
         with self._lock:
