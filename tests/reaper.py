@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import glob
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -36,6 +37,18 @@ from pathlib import Path
 RUN_MARK = "POS_TESTS_RUN"
 
 _watchdog: subprocess.Popen[bytes] | None = None
+
+
+#: A tmpfs most Linux machines have: the test servers' throwaway data goes there when it can.
+MEMORY_DIR = "/dev/shm"
+
+
+def temp_places() -> list[str]:
+    """Where a run's temporary directories may be: the usual one, and the tmpfs when usable."""
+    places = [tempfile.gettempdir()]
+    if os.path.isdir(MEMORY_DIR) and os.access(MEMORY_DIR, os.W_OK | os.X_OK):
+        places.append(MEMORY_DIR)
+    return places
 
 
 def run_mark() -> str:
@@ -61,6 +74,7 @@ def pytest_configure(config: object) -> None:
     and starts its watchdog; SIGTERM stops it as Ctrl+C does (the report of what ran, the
     finalisers of its fixtures), a second SIGTERM at once."""
     if not os.environ.get("PYTEST_XDIST_WORKER"):
+        sweep_stale()
         mark_run_and_watch()
         signal.signal(signal.SIGTERM, _interrupt)
 
@@ -68,6 +82,46 @@ def pytest_configure(config: object) -> None:
 def _interrupt(signum: int, frame: object) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     raise KeyboardInterrupt(f"stopped by {signal.Signals(signum).name}")
+
+
+_MARKED_DIR = re.compile(r"^pos-.+?-(\d+-[0-9a-f]{12})-")
+
+
+def sweep_stale(min_age_s: float = 60.0) -> list[str]:
+    """Remove the temporary directories of this user's (root: anyone's) earlier runs that no
+    process carries the mark of any more: a run killed together with its watchdog (a machine
+    shut down, a whole CI job killed with SIGKILL) could not remove them itself. The ones
+    removed."""
+    live = _live_marks()
+    removed = []
+    for place in temp_places():
+        for path in glob.glob(os.path.join(place, "pos-*")):
+            found = _MARKED_DIR.match(os.path.basename(path))
+            try:
+                info = os.stat(path)
+            except OSError:
+                continue
+            if (found is None or found.group(1) in live
+                    or os.geteuid() not in (0, info.st_uid)
+                    or time.time() - info.st_mtime < min_age_s):
+                continue
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
+
+
+def _live_marks() -> set[str]:
+    prefix = f"{RUN_MARK}=".encode()
+    marks: set[str] = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                environ = Path(f"/proc/{entry}/environ").read_bytes()
+            except OSError:
+                continue
+            marks.update(v[len(prefix):].decode(errors="replace")
+                         for v in environ.split(b"\0") if v.startswith(prefix))
+    return marks
 
 
 def marked(token: str) -> list[int]:
@@ -109,8 +163,9 @@ def sweep(token: str, grace_s: float = 10.0) -> None:
         time.sleep(0.1)
     for pid in marked(token):
         _signal(pid, signal.SIGKILL)
-    for path in glob.glob(os.path.join(tempfile.gettempdir(), f"pos-*{token}*")):
-        shutil.rmtree(path, ignore_errors=True)
+    for place in temp_places():
+        for path in glob.glob(os.path.join(place, f"pos-*{token}*")):
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def watch(token: str) -> int:

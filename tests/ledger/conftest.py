@@ -22,7 +22,7 @@ from tests.ledger.pgserver import PgServer
 
 @pytest.fixture(scope="session")
 def pg() -> Iterator[PgServer]:
-    with PgServer(fsync=False) as server:  # PostgresMissing fails with what to install
+    with PgServer(fsync=False, in_memory=True) as server:  # PostgresMissing: what to install
         yield server
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from tests.ledger.certs import make_server_certs
 from tests.processes import child_env
-from tests.reaper import run_mark
+from tests.reaper import run_mark, temp_places
 
 SERVER_USER = "postgres"
 
@@ -52,12 +52,19 @@ def free_port() -> int:
 
 
 class PgServer:
-    def __init__(self, *, fsync: bool = False, max_connections: int = 200) -> None:
+    def __init__(self, *, fsync: bool = False, max_connections: int = 200,
+                 in_memory: bool = False) -> None:
+        """`in_memory`: the data on the machine's tmpfs when it has one (the tests' databases,
+        thrown away at the end): on a disk busy with other writes, removing a session's data
+        waited for its pages' write-back, 9-65 s at the end of a loaded run."""
         self.bin = find_bin()
         self.fsync = fsync
         self.max_connections = max_connections
+        self.in_memory = in_memory
         # Named with the run's mark: if the run dies before stop(), its watchdog removes it.
-        self.root = Path(tempfile.mkdtemp(prefix=f"pos-ledger-pg-{run_mark()}-"))
+        places = temp_places()
+        self.root = Path(tempfile.mkdtemp(prefix=f"pos-ledger-pg-{run_mark()}-",
+                                          dir=places[-1] if in_memory else places[0]))
         self.data = self.root / "data"
         self.log = self.root / "server.log"
         self.password = secrets.token_hex(12)
@@ -126,6 +133,10 @@ class PgServer:
                 f"-c max_connections={self.max_connections} "
                 f"-c fsync={'on' if self.fsync else 'off'} -c ssl=on "
                 f"-c ssl_cert_file={self.certs.cert} -c ssl_key_file={self.certs.key}")
+        if self.in_memory:
+            # its shared memory segments as files in the data directory, not as /dev/shm's
+            # PostgreSQL.* (left there when the server is killed): removed with the directory
+            opts += " -c dynamic_shared_memory_type=mmap"
         args = [str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-w",
                 "-t", "60"]
         if action in ("start", "restart"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -31,7 +32,7 @@ from tests.reaper import run_mark
 
 
 def test_holds_a_server():
-    server = PgServer().start()
+    server = PgServer(in_memory=True).start()  # as the suite's own
     postmaster = int((server.data / "postmaster.pid").read_text().split()[0])
     ready = Path(os.environ["READY_FILE"])
     ready.with_suffix(".tmp").write_text(json.dumps(
@@ -134,3 +135,33 @@ def _cmdline(pid: int) -> bytes:
     except OSError:
         return b""
 
+
+
+def test_a_run_removes_what_an_earlier_run_killed_with_its_watchdog_left(tmp_path: Path) -> None:
+    """A run killed whole (its watchdog too: a machine shut down, a CI job SIGKILLed) leaves
+    its servers' data behind; the next run removes it, never a live run's nor a fresh one."""
+    import secrets
+    import tempfile
+
+    from tests.reaper import RUN_MARK, sweep_stale
+
+    def marked_dir(token: str, age_s: float) -> Path:
+        path = Path(tempfile.mkdtemp(prefix=f"pos-ledger-pg-{token}-"))
+        (path / "data").mkdir()
+        (path / "data" / "PG_VERSION").write_text("15\n")
+        stamp = time.time() - age_s
+        os.utime(path, (stamp, stamp))
+        return path
+
+    dead, live = (f"{n}-{secrets.token_hex(6)}" for n in (999999, 999998))
+    left, running, fresh = marked_dir(dead, 600), marked_dir(live, 600), marked_dir(dead, 0)
+    holder = subprocess.Popen(["sleep", "60"], env=child_env(**{RUN_MARK: live}))
+    try:
+        removed = sweep_stale()
+    finally:
+        holder.kill()
+        holder.wait()
+    assert str(left) in removed and not left.exists()
+    assert running.exists() and fresh.exists()
+    for path in (running, fresh):
+        shutil.rmtree(path)
