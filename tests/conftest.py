@@ -60,7 +60,8 @@ def _emulator_server(base_settings: Settings) -> Iterator[object]:
 
 def reset_emulator(server: Any) -> Any:
     """`server` (a running emulator) back to fresh wallets, no faults, no orders."""
-    requests.post(f"{server.base_url}/_emulator/reset", json={}, timeout=5).raise_for_status()
+    # a bound for a machine loaded far past its cores (5 s ran out once), not a timing claim
+    requests.post(f"{server.base_url}/_emulator/reset", json={}, timeout=60).raise_for_status()
     return server
 
 

@@ -18,10 +18,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import padding, rsa
+from cryptography.hazmat.primitives.asymmetric import rsa
 
 from pos_terminal.base import clock
 from pos_terminal.emulator import wire
+from pos_terminal.emulator.pkcs1 import decrypt_v15
 
 VN_OFFSET_S = 7 * 3600  # Vietnam keeps GMT+7 all year (pos_terminal.base.clock)
 _DIGITS = re.compile(r"[0-9]+")
@@ -217,7 +218,7 @@ def decrypt_payment_code(field: str, value: str, key: rsa.RSAPrivateKey) -> str:
         raise bad_data(field, f"cannot be decrypted: ciphertext is {len(blob)} bytes, "
                               f"the key needs {size}")
     try:
-        plain = key.decrypt(blob, padding.PKCS1v15())
+        plain = decrypt_v15(key, blob)
     except ValueError:
         raise bad_data(field, "cannot be decrypted with the application's key") from None
     try:

@@ -18,10 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric import padding, rsa
+from cryptography.hazmat.primitives.asymmetric import rsa
 
 from pos_terminal.emulator.momo import signatures
 from pos_terminal.emulator.momo.customers import BY_NUMBER, CUSTOMERS, Customer
+from pos_terminal.emulator.pkcs1 import decrypt_v15
 
 JSON = dict[str, Any]
 CustomerFault = Callable[[str], bool]
@@ -209,8 +210,7 @@ class MomoService:
         if not isinstance(sealed, str):
             raise Reject(20, "paymentCode is missing")
         try:
-            data = self._key.decrypt(base64.b64decode(sealed, validate=True),
-                                     padding.PKCS1v15())
+            data = decrypt_v15(self._key, base64.b64decode(sealed, validate=True))
             return data.decode("ascii")
         except (ValueError, binascii.Error, UnicodeDecodeError):
             raise Reject(20, "paymentCode: not RSA-encrypted with MoMo's public key") from None
