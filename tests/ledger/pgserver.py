@@ -26,6 +26,9 @@ from tests.processes import child_env
 from tests.reaper import run_mark, temp_places
 
 SERVER_USER = "postgres"
+#: The free room the tmpfs needs to hold a test server's data (a few hundred MB each, one server
+#: per pytest worker); a container's 64 MB /dev/shm is passed over for the disk.
+MEMORY_ROOM = 2 * 1024**3
 
 
 class PostgresMissing(RuntimeError):
@@ -54,7 +57,7 @@ def free_port() -> int:
 class PgServer:
     def __init__(self, *, fsync: bool = False, max_connections: int = 200,
                  in_memory: bool = False) -> None:
-        """`in_memory`: the data on the machine's tmpfs when it has one (the tests' databases,
+        """`in_memory`: the data on the machine's tmpfs when it has room (the tests' databases,
         thrown away at the end): on a disk busy with other writes, removing a session's data
         waited for its pages' write-back, 9-65 s at the end of a loaded run."""
         self.bin = find_bin()
@@ -63,8 +66,9 @@ class PgServer:
         self.in_memory = in_memory
         # Named with the run's mark: if the run dies before stop(), its watchdog removes it.
         places = temp_places()
+        roomy = len(places) > 1 and shutil.disk_usage(places[-1]).free >= MEMORY_ROOM
         self.root = Path(tempfile.mkdtemp(prefix=f"pos-ledger-pg-{run_mark()}-",
-                                          dir=places[-1] if in_memory else places[0]))
+                                          dir=places[-1] if in_memory and roomy else places[0]))
         self.data = self.root / "data"
         self.log = self.root / "server.log"
         self.password = secrets.token_hex(12)
