@@ -63,8 +63,7 @@ async def paid_result(pilot, clock: KeyClock, emulator) -> None:
 async def sale_amount(pilot, amount: int) -> int:
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen), what="sale")
     field = pilot.app.screen.query_one(AmountField)
-    await wait_until(pilot, lambda: field.amount >= amount, timeout=3,
-                     what=f"the amount {amount}")
+    await wait_until(pilot, lambda: field.amount >= amount, what=f"the amount {amount}")
     return field.amount
 
 
