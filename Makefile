@@ -6,9 +6,10 @@ STAMP := $(VENV)/.installed
 # Set-up steps print one line each; their whole output goes here (scripts/logged).
 SETUP_LOG := $(CURDIR)/.setup/venv.log
 # System libraries: libzbar0 for pyzbar, fonts-dejavu-core for receipts printed as images (runtime); chromium and tmux for the end-to-end tests;
-# postgresql for the fleet ledger tests and benchmark (they start their own server).
+# postgresql for the fleet ledger tests and benchmark (they start their own server); tesseract-ocr and
+# tesseract-ocr-vie read the printed slips' pictures back as Vietnamese text (tests).
 RUNTIME_DEBS := libzbar0 fonts-dejavu-core espeak-ng
-TEST_DEBS := libzbar0 fonts-dejavu-core espeak-ng chromium tmux postgresql
+TEST_DEBS := libzbar0 fonts-dejavu-core espeak-ng chromium tmux postgresql tesseract-ocr tesseract-ocr-vie
 PYTEST_ARGS ?=
 # One pytest worker more than the machine has cores: about a quarter of the suite's time is spent
 # waiting (on the emulator's delays, a subprocess, a lock's timeout), which a third worker on two
