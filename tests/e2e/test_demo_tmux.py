@@ -43,6 +43,10 @@ class Tmux:
     def screen(self) -> str:
         return self._tmux("capture-pane", "-p").stdout
 
+    def styled_screen(self) -> str:
+        """The pane with its colours, as SGR escape sequences (tests/e2e/pane_picture.py)."""
+        return self._tmux("capture-pane", "-p", "-e").stdout
+
     def wait_for(self, text: str, timeout: float = 30.0) -> str:
         deadline = time.monotonic() + timeout
         while True:
