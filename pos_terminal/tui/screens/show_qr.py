@@ -197,9 +197,9 @@ class ShowQrScreen(PosScreen[NextSale | None]):
         best = drawn_size(choices[0])
         window = Size(self.app.size.width + max(0, best.width - room.width),
                       self.app.size.height + max(0, best.height - room.height))
+        said = where_to_scan(view, self.shown, window, self._display_url())
         self.query_one("#qr-url", Static).update(
-            where_to_scan(view, self.shown, window, self._display_url()) + "\n"
-            + view.order_url)
+            "\n".join(text for text in (said, view.order_url) if text))
         self._tick()
 
     def _display_url(self) -> str | None:
@@ -274,6 +274,8 @@ def where_to_scan(view: PaymentView, shown: str, window: Size, display: str | No
     size = f"{window.width}×{window.height}"
     if shown and shown == view.qr_code:
         return _("ZaloPay or any banking app can scan it.")
+    if shown and not view.qr_code:
+        return ""  # the legacy generation: its order page is the only code
     if shown:
         if display:
             return _("ZaloPay can scan it (the order's page). The code any banking app reads "
