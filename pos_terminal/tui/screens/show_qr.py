@@ -57,6 +57,7 @@ class ShowQrScreen(PosScreen[NextSale | None]):
         self.started = 0.0
         self.creating = False  # the create request is on its way: Enter again does nothing
         self.leaving = False   # Esc: the order's state is being asked before leaving
+        self.gone = False      # dismissed: a late answer changes nothing
         self.shown = ""        # what the drawn code holds ("" when none fits)
 
     @property
@@ -158,12 +159,23 @@ class ShowQrScreen(PosScreen[NextSale | None]):
 
     def _not_created(self, text: str) -> None:
         self.creating = False
+        if self.leaving:  # Esc while it was being made: nothing was made
+            self.gone = True
+            self.dismiss(None)
+            return
         self.refresh_bindings()
         self.say(text, True)
 
     def _created(self, view: PaymentView) -> None:
         self.view = view
         self.creating = False
+        if self.leaving:  # Esc while it was being made: what became of it, then leave
+            if view.is_final:
+                self.gone = True
+                self.dismiss(None)
+            else:
+                self._leave(view.app_trans_id)
+            return
         self.refresh_bindings()
         if not view.order_url:
             self.say(_("The service gave no order URL: {message}").format(
@@ -236,13 +248,22 @@ class ShowQrScreen(PosScreen[NextSale | None]):
                        "in the background. Esc goes back."), True)
 
     def action_back(self) -> None:
+        """Esc: with an order that may still be paid, ask the wallet once what became of it
+        (made meanwhile: once it is made); Esc again while it is asked leaves at once."""
         self.cancel.set()
-        if self.view is None or self.concluded:
+        if self.leaving and self.view is not None:
+            self._left(_("Esc was pressed again before the wallet answered"))
+            return
+        if self.leaving:
+            return  # the order is being made: asked about once it is
+        if self.concluded or (self.view is None and not self.creating) or (
+                self.view is not None and self.view.is_final):
+            self.gone = True
             self.dismiss(None)
             return
-        if not self.leaving:
-            self.leaving = True
-            self.say(_("Asking the wallet what became of the order…"))
+        self.leaving = True
+        self.say(_("Asking the wallet what became of the order…"))
+        if self.view is not None:
             self._leave(self.view.app_trans_id)
 
     @work(thread=True, group="gateway-leave", exclusive=True, exit_on_error=False)
@@ -257,7 +278,9 @@ class ShowQrScreen(PosScreen[NextSale | None]):
         """Paid, cancelled or expired: its Result, as if it had been watched to the end. Still
         open (or not known): a notice says so, and the display stops showing the code."""
         view = self.view
-        assert view is not None
+        if self.gone or view is None:
+            return  # answered after Esc again: already left
+        self.gone = True
         if isinstance(answer, PaymentView) and answer.state in (PaymentState.SUCCEEDED,
                                                                 PaymentState.FAILED):
             self._finished(answer)

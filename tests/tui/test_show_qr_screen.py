@@ -1,19 +1,25 @@
 """Issue 39, item 4: Show QR draws a whole code or none. When no code of the order fits the
 window, no part of one is drawn and the screen says where to scan instead: the customer display
-when this UI serves it, and the window size that would show it."""
+when this UI serves it, and the window size that would show it. Esc says what became of the
+order: paid meanwhile shows PAID, still open says so."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+import requests
 
 from pos_terminal.base.reasons import Reason
+from pos_terminal.checkout import Checkout
 from pos_terminal.config import Settings
 from pos_terminal.counter.types import PaymentState, PaymentView
+from pos_terminal.tui.screens.result import ResultScreen
+from pos_terminal.tui.screens.sale import SaleScreen
 from pos_terminal.tui.screens.show_qr import ShowQrScreen
 from pos_terminal.tui.widgets.qr import QrCode
-from tests.tui.helpers import screen_lines, text_of, wait_for_footer, wait_until
+from tests.tui.conftest import KeyClock
+from tests.tui.helpers import screen_lines, text_of, type_keys, wait_for_footer, wait_until
 from tests.tui.scenes import T0, scene_app
 
 pytestmark = pytest.mark.asyncio
@@ -78,3 +84,38 @@ async def test_a_window_made_larger_shows_the_code_then(settings: Settings,
             assert not text_of(pilot, "#qr-url").startswith("No QR code")
     finally:
         app.counter.checkout.close()
+
+
+async def show_an_order(pilot, key_clock: KeyClock, checkout: Checkout) -> PaymentView:
+    await type_keys(pilot, key_clock, "f5", *"45000", "enter")
+    code = pilot.app.screen.query_one(QrCode)
+    await wait_until(pilot, lambda: bool(code.data), what="the order's code")
+    [row] = checkout.journal.list_payments()
+    return row
+
+
+async def test_esc_after_the_customer_paid_shows_paid(make_app, key_clock: KeyClock,
+                                                      emulator: object,
+                                                      checkout: Checkout) -> None:
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        row = await show_an_order(pilot, key_clock, checkout)
+        answer = requests.post(f"{row.order_url}/pay", data={
+            "wallet": "an", "bankcode": "zalopayapp"}, allow_redirects=False, timeout=10)
+        assert answer.status_code == 303
+        await type_keys(pilot, key_clock, "escape")  # before the screen heard of it, or after
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen),
+                         what="the order's result")
+        assert pilot.app.screen.outcome.success
+
+
+async def test_esc_on_an_open_order_says_it_is_still_open(make_app, key_clock: KeyClock,
+                                                          emulator: object,
+                                                          checkout: Checkout) -> None:
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        row = await show_an_order(pilot, key_clock, checkout)
+        await type_keys(pilot, key_clock, "escape")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen), what="Sale")
+        [notice] = [n.message for n in pilot.app._notifications]
+        assert notice.startswith(f"Order {row.app_trans_id} (45.000 ₫) is still open: the "
+                                 "customer can still pay it until about ")
+        assert checkout.journal.get(row.app_trans_id).state is PaymentState.PROCESSING
