@@ -25,6 +25,7 @@ from pos_terminal.receipts.printing import to_escpos
 from pos_terminal.receipts.raster import CellFonts
 from pos_terminal.tui.slips import report_slip
 from tests.checkout.conftest import wallet_code
+from tests.processes import child_env
 from tests.receipts.test_paper_slips import big_report
 
 pytestmark = pytest.mark.skipif(
@@ -48,8 +49,10 @@ def ocr(picture: Path | Image.Image, tmp_path: Path) -> str:
         path = tmp_path / "read.png"
         picture.save(path)
         picture = path
+    # one thread: the machine's cores are the other test workers'
     out = subprocess.run(["tesseract", str(picture), "-", "-l", "vie", "--psm", "6"],
-                         capture_output=True, text=True, check=True, timeout=120).stdout
+                         env=child_env(OMP_THREAD_LIMIT="1"), capture_output=True, text=True,
+                         check=True, timeout=120).stdout
     return unicodedata.normalize("NFC", out)
 
 
