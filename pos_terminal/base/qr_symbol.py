@@ -65,8 +65,12 @@ def segments(text: str, size_class: int = 0) -> list[tuple[str, int]]:
 def smallest_qr(text: str, error: str = "l") -> segno.QRCode:
     """The QR code of `text` with the fewest modules (at least error level `error`, raised by
     segno where that costs no size)."""
-    # segno takes a list of (text, mode) segments (segno.encoder.prepare_data), which its
-    # annotation of `content` leaves out
-    symbols = [segno.make(cast(Any, segments(text, size_class)), error=error, micro=False)
-               for size_class in range(3)]
-    return min(symbols, key=lambda symbol: symbol.symbol_size(border=0)[0])
+    symbol = None
+    for size_class, largest in enumerate((9, 26, 40)):
+        # segno takes a list of (text, mode) segments (segno.encoder.prepare_data), which its
+        # annotation of `content` leaves out
+        symbol = segno.make(cast(Any, segments(text, size_class)), error=error, micro=False)
+        if cast(int, symbol.version) <= largest:  # cut for its own size: none smaller
+            break
+    assert symbol is not None
+    return symbol

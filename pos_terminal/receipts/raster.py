@@ -10,6 +10,7 @@ narrowed to its cell when wider."""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,7 +47,7 @@ class CellFonts:
                       for p in paths]
         self._missing = [_mask(font, _NOT_A_CHARACTER) for font in self.fonts]
         self._chosen: dict[str, FreeTypeFont] = {}
-        self.cell = max(1, round(self.fonts[0].getlength("M")))
+        self.cell = self.fonts[0].getlength("M")  # a monospaced font's advance
 
     def has(self, font_index: int, char: str) -> bool:
         return _mask(self.fonts[font_index], char) != self._missing[font_index]
@@ -68,28 +69,49 @@ def render_raster(lines: tuple[str, ...], *, font_path: Path, width: int) -> Ima
     """The lines drawn black on white, `width` characters across the paper's dots."""
     from PIL import Image as PilImage
     from PIL import ImageDraw as Draw
+    from PIL import ImageFont
 
     if not font_path.is_file():
         raise ReceiptFontMissing(font_path)
     dots = PAPER_DOTS.get(width, 576)
     size = 40
-    fonts = CellFonts(font_path, size)
-    while size > 8 and fonts.cell * width > dots:
+    while size > 8 and ImageFont.truetype(str(font_path), size).getlength("M") * width > dots:
         size -= 1
-        fonts = CellFonts(font_path, size)
+    fonts = CellFonts(font_path, size)
     line_height = int(size * 1.25)
     image = PilImage.new("1", (dots, line_height * len(lines) + 8), 1)
     draw = Draw.Draw(image)
     for number, line in enumerate(lines):
         top = 4 + number * line_height
-        column = -1
-        for char in unicodedata.normalize("NFC", line):
-            if not unicodedata.combining(char) or column < 0:
-                column += 1  # a mark with no letter of its own stays on the one before
-            if not char.isspace():
-                _draw_char(image, draw, fonts, char, column * fonts.cell, top, line_height)
+        for column, run, font in _runs(unicodedata.normalize("NFC", line), fonts):
+            if len(run) > 1 or (font is fonts.fonts[0] and not unicodedata.combining(run)):
+                draw.text((column * fonts.cell, top), run, font=font, fill=0)  # cell by cell
+            else:
+                _draw_char(image, draw, fonts, run, round(column * fonts.cell), top,
+                           line_height)
     return image
 
+
+def _runs(line: str, fonts: CellFonts) -> Iterator[tuple[int, str, FreeTypeFont]]:
+    """(first column, text, font): runs of letters the slip's own font has, and alone each
+    letter it lacks and each mark left uncomposed (on the cell of the letter before it)."""
+    own = fonts.fonts[0]
+    column, start, run = 0, 0, ""
+    for char in line:
+        mark = unicodedata.combining(char) != 0
+        if run and (mark or fonts.font_for(char) is not own):
+            yield start, run, own
+            run = ""
+        if mark:
+            yield max(column - 1, 0), char, fonts.font_for(char)
+            continue
+        if fonts.font_for(char) is own:
+            start, run = (column, char) if not run else (start, run + char)
+        else:
+            yield column, char, fonts.font_for(char)
+        column += 1
+    if run:
+        yield start, run, own
 
 def _draw_char(image: Image, draw: ImageDraw, fonts: CellFonts, char: str, left: int,
                top: int, height: int) -> None:
@@ -104,5 +126,5 @@ def _draw_char(image: Image, draw: ImageDraw, fonts: CellFonts, char: str, left:
     above = height  # room for marks higher than the font's ascent (Ế, Ầ)
     glyph = PilImage.new("L", (round(advance), above + height), 0)
     Draw.Draw(glyph).text((0, above), char, font=font, fill=255)
-    narrowed = glyph.resize((fonts.cell, glyph.height), PilImage.Resampling.LANCZOS)
+    narrowed = glyph.resize((round(fonts.cell), glyph.height), PilImage.Resampling.LANCZOS)
     image.paste(0, (left, top - above), narrowed.point(lambda v: 255 if v >= 128 else 0, "1"))
