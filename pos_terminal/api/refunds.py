@@ -38,7 +38,8 @@ def _same(refund: RefundView, body: RefundIn) -> RefundView:
         raise ApiError("ref_conflict", _("Refund reference {ref} already belongs to a refund of "
                                          "{amount} on {app_trans_id}: nothing more was "
                                          "refunded. Use a new refund_ref for a new refund.").format(
-            ref=body.refund_ref, amount=format_vnd(refund.amount), app_trans_id=refund.app_trans_id))
+            ref=body.refund_ref, amount=format_vnd(refund.amount),
+            app_trans_id=refund.app_trans_id))
     return refund
 
 
