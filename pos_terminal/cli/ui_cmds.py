@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from pos_terminal.base.i18n import _, locale_language, set_language
+from pos_terminal.base.i18n import _, set_language
 from pos_terminal.base.reasons import Reason
 from pos_terminal.cli.common import LANGUAGE_META, fail, load_settings_or_exit
 from pos_terminal.config import Settings
@@ -48,6 +48,16 @@ def open_scanner(settings: Settings, spec: str, *,
     return lambda: source
 
 
+def screen_language(ctx: click.Context, settings: Settings) -> Settings:
+    """The language the counter's screens (the UI and the demo alike) start in: --language,
+    else [terminal] language, else the locale's; when none names one (no key in the file, and
+    LANG unset, C or POSIX), Vietnamese: a Vietnamese counter."""
+    if ctx.meta.get(LANGUAGE_META) is None and not settings.language_named:
+        settings = settings.replace_section("terminal", language="vi")
+        set_language("vi")
+    return settings
+
+
 def open_counter_or_exit(settings: Settings) -> Counter:
     from pos_terminal.counter import open_counter
     from pos_terminal.counter.types import JournalError
@@ -69,7 +79,7 @@ def open_counter_or_exit(settings: Settings) -> Counter:
 
 def run_ui(ctx: click.Context) -> None:
     """The Textual UI with the configured scanner (`pos-terminal` with no command)."""
-    settings = load_settings_or_exit(ctx)
+    settings = screen_language(ctx, load_settings_or_exit(ctx))
     from pos_terminal.tui.app import PosApp
 
     scanner = open_scanner(settings, settings.scanner.source)
@@ -123,11 +133,7 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int,
     screen names the demo cashier's and supervisor's ids and PINs. The printer saves each slip
     as a picture.
     """
-    settings = load_settings_or_exit(ctx)
-    if ctx.meta.get(LANGUAGE_META) is None and locale_language() is None:
-        # The demo shows a Vietnamese counter unless --language or the locale asks otherwise.
-        settings = settings.replace_section("terminal", language="vi")
-        set_language("vi")
+    settings = screen_language(ctx, load_settings_or_exit(ctx))
     from pos_terminal.emulator import start_emulator
     from pos_terminal.tui.app import PosApp
     from pos_terminal.tui.demo import DemoController
