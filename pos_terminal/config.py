@@ -376,8 +376,13 @@ class ScannerSettings(_Section):
         return self
 
 
+#: The emulator's public test key, shipped with the package: [emulator] private_key when the file
+#: names none, so that config/default.toml works wherever it is copied.
+EMULATOR_TEST_KEY = Path(__file__).parent / "emulator" / "emulator-test-private-key.pem"
+
+
 class EmulatorSettings(_Section):
-    private_key: FilePath = Path("emulator-test-private-key.pem")
+    private_key: FilePath = EMULATOR_TEST_KEY
     host: str = "127.0.0.1"
     port: int = Field(default=8765, ge=0, le=65535)
     code_lifetime_s: float = Field(default=60.0, ge=0.1, le=DAY_S)
@@ -854,6 +859,11 @@ def _resolve(settings: Settings, file: Path) -> Settings:
         if path is not None:
             path = path.expanduser()
             update[section] = current.model_copy(update={key: file.parent / path})
+    key_file = update["emulator"].private_key
+    if not key_file.is_file():  # one sentence now, not a traceback when the emulator starts
+        raise ConfigError(file, "[emulator] private_key", _(
+            "{path} is not a file (a relative path is read from this file's folder; leave the "
+            "key out for the emulator's built-in test key)").format(path=key_file))
     terminal_id = settings.terminal.terminal_id or re.sub(
         r"[^A-Za-z0-9]", "", settings.terminal.app_user)[:8] or "pos"
     update["terminal"] = update["terminal"].model_copy(update={"terminal_id": terminal_id})

@@ -140,6 +140,8 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int,
 
     try:
         emulator = start_emulator(settings, host=host, port=port)
+    except ValueError as exc:  # its key or faults: the sentence names the file or key
+        fail(str(exc))
     except OSError as exc:
         fail(_("the emulator could not start on {address}: {error}").format(
             address=f"{host}:{port}", error=exc.strerror or exc))

@@ -68,9 +68,7 @@ class EmulatorOptions:
     def from_settings(cls, settings: Any) -> EmulatorOptions:
         """Read a :class:`pos_terminal.config.Settings` (service credentials + [emulator])."""
         service, emulator = settings.service, settings.emulator
-        key_path = Path(emulator.private_key).expanduser()
-        if not key_path.is_absolute() and not key_path.exists():
-            key_path = Path(settings.source).parent / key_path
+        key_path = Path(emulator.private_key).expanduser()  # load_settings made it absolute
         try:
             pem = key_path.read_text(encoding="ascii")
         except OSError as exc:
