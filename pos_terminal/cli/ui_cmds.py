@@ -128,8 +128,9 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int,
 
     It opens on the Sale screen signed in as the demo cashier. Type an amount and press Enter:
     a moment later the synthetic camera holds up the chosen customer's payment code (F9 on the
-    sale screen, or 1-8 on the pay screen, chooses the customer: four ZaloPay customers, then
-    four MoMo ones; the demo counter takes both wallets). F12 closes the shift; the sign-in
+    sale screen, or 1-9 and 0 on the pay screen, chooses the customer: four ZaloPay customers,
+    four MoMo ones, then one processing past 2 minutes and one whose payment needs review; the
+    demo counter takes both wallets). F12 closes the shift; the sign-in
     screen names the demo cashier's and supervisor's ids and PINs. The printer saves each slip
     as a picture.
     """
