@@ -88,24 +88,33 @@ def run_ui(ctx: click.Context) -> None:
     try:
         if settings.api.with_ui:
             api = serve_beside(counter)
-        PosApp(settings, counter, scanner).run()
+            click.echo(display_line(api))
+        PosApp(settings, counter, scanner,
+               display_url=None if api is None else api.url + "/display").run()
     finally:
         if api is not None:
             api.stop()
         counter.close()
 
 
-def serve_beside(counter: Counter) -> ApiServer:
-    """`[api] with_ui`: the Terminal API and the customer display in a thread, over the UI's
-    own counter (the display shows the cashier's payments; the POS sends payment codes)."""
+def serve_beside(counter: Counter, *, free_port: bool = False) -> ApiServer:
+    """`[api] with_ui` (and always in the demo, on a free port unless the file sets with_ui):
+    the Terminal API and the customer display in a thread, over the UI's own counter (the
+    display shows the cashier's payments; the POS sends payment codes)."""
     from pos_terminal.api.server import ApiServer, Binding, ServeError, open_terminal
 
     cfg = counter.settings.api
+    port = 0 if free_port else cfg.port
     try:
-        return ApiServer(open_terminal(counter), Binding(cfg.host, cfg.port, cfg.cert_file,
+        return ApiServer(open_terminal(counter), Binding(cfg.host, port, cfg.cert_file,
                                                          cfg.key_file)).start()
     except ServeError as exc:
         fail(exc.message)  # the caller closes the counter
+
+
+def display_line(api: ApiServer) -> str:
+    return _("Customer display: {url}  (open it in a browser beside the terminal; F10 in the "
+             "terminal shows this address again)").format(url=api.url + "/display")
 
 
 @click.command("demo")
@@ -173,10 +182,17 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int,
                          "and hold its code up to the camera)").format(
                              url=f"{emulator.public_url}/wallets"))
         counter = open_counter_or_exit(demo_settings)
+        api = None
         try:
             signed = demo_staff(counter)
-            PosApp(demo_settings, counter, factory, demo, signed_in=signed).run()
+            # the customer display beside the demo: the showroom shows both screens
+            api = serve_beside(counter, free_port=not demo_settings.api.with_ui)
+            click.echo(display_line(api))
+            PosApp(demo_settings, counter, factory, demo, signed_in=signed,
+                   display_url=api.url + "/display").run()
         finally:
+            if api is not None:
+                api.stop()
             counter.close()
             demo.close()
     click.echo(_("Demo finished; its journal, CSV exports and printed slips are in {folder}")
