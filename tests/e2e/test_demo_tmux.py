@@ -208,7 +208,7 @@ def test_ui_with_a_usb_scanner_typing_into_the_terminal(config_file: Path,
     the real terminal, as a USB scanner in keyboard mode types it."""
     import requests
 
-    session = Tmux(cli_command("--config", str(config_file)))
+    session = Tmux(cli_command("--config", str(config_file), "--language", "en"))
     try:
         session.wait_for("service ok")
         for digit in "42000":
