@@ -47,15 +47,18 @@ DISPLAY_TYPES = frozenset({"awaiting_code", "payment_started", "payment_progress
 #: `sale`: the counter's number of the sale, which ties together the events of a sale made on
 #: the cashier's screen (it has no sale_ref, and no app_trans_id until it is recorded)
 _DISPLAY_FIELDS = ("type", "sale", "sale_ref", "app_trans_id", "amount", "state", "outcome",
-                   "paid", "order_url")
+                   "paid", "late", "order_url")
+
+
+_PAYMENT_FIELDS = ("sale_ref", "app_trans_id", "amount", "state", "outcome", "paid", "money",
+                   "needs_review", "late", "abandoned", "message", "provider")
 
 
 def payment_fields(view: PaymentView) -> dict[str, Any]:
-    return {"sale_ref": view.sale_ref, "app_trans_id": view.app_trans_id,
-            "amount": view.amount, "state": view.state.value,
-            "outcome": answers.of_payment(view).value, "needs_review": view.needs_review,
-            "late": view.late, "abandoned": view.abandoned, "message": view.message,
-            "provider": view.provider}
+    """What an event says of a payment: its latest state in the one vocabulary (the same
+    `outcome`, `paid`, `late` and `money` as the answers)."""
+    data = answers.payment_answer(view)
+    return {k: data[k] for k in _PAYMENT_FIELDS}
 
 
 def event_json(event: CounterEvent, sale_refs: dict[int, str]) -> dict[str, Any] | None:
@@ -77,7 +80,7 @@ def event_json(event: CounterEvent, sale_refs: dict[int, str]) -> dict[str, Any]
         return {"type": kind, "sale": event.sale, **payment_fields(event.view)}
     if isinstance(event, PaymentSettled):
         return {"type": "payment_settled", "sale": event.sale, **payment_fields(event.view),
-                "paid": event.paid, "via": event.via}
+                "via": event.via}
     if isinstance(event, PaymentError):
         sale_ref = event.view.sale_ref if event.view is not None else (
             sale_refs.get(event.sale) if event.sale is not None else None)
@@ -202,7 +205,6 @@ class EventFeed:
         if self._settled_since is not None:
             views = self._settled_since(since_ms)[-REPLAY_MAX:]
             items += [(newest, {"type": "payment_settled", **payment_fields(view),
-                                "paid": answers.of_payment(view) is answers.Verdict.PAID,
                                 "via": "replay",
                                 "replayed": True}) for view in views]
         return items

@@ -87,7 +87,7 @@ class PaymentView(_Said):
             "code_last4": self.code_last4,
             "refunded_amount": self.refunded_amount,
             "needs_review": self.needs_review,
-            "late": self.late,
+            "late": self.charged_late,  # charged after the sale was given up (even if returned)
             "abandoned": self.abandoned,
             "polls": self.polls,
             "created_ms": self.created_ms,

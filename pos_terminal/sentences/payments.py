@@ -173,6 +173,10 @@ register({
         "terminal had said it failed. The customer WAS charged: do not charge again. If the "
         "customer already paid another way and it is not returned automatically, refund it in "
         "History (F: refund, supervisor PIN).")),
+    "late.charged": N_(
+        "CHARGED LATE: the wallet charged {amount} after the sale was given up. It is not the "
+        "sale's payment: do not charge again, and do not hand over the goods for it. The terminal "
+        "returns it to the customer automatically, or leaves it for a person to refund."),
     "late.review": by_front_end(N_(
         "CHARGED LATE: the wallet charged {amount} after the cashier had given up or the "
         "terminal had said it failed. Check whether the customer also paid another way; if so, "
