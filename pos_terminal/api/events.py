@@ -93,7 +93,8 @@ def event_json(event: CounterEvent, sale_refs: dict[int, str]) -> dict[str, Any]
         r = event.refund
         return {"type": "refund_settled", "refund_ref": r.refund_ref, "m_refund_id":
                 r.m_refund_id, "app_trans_id": r.app_trans_id, "amount": r.amount,
-                "state": r.state.value, "refunded": event.refunded, "auto": r.auto}
+                "state": r.state.value, "outcome": answers.of_refund(r).value,
+                "refunded": event.refunded, "auto": r.auto}
     if isinstance(event, GatewayShown):
         return {"type": "gateway_shown", "sale": event.sale, **payment_fields(event.view),
                 "order_url": event.view.order_url}
@@ -164,6 +165,7 @@ class EventFeed:
         self._previous_started_ms = previous_run_started_ms
         self._settled_since = settled_since
         self._kept: deque[Item] = deque(maxlen=keep)
+        self._kept_at: deque[float] = deque(maxlen=keep)  # each kept event's monotonic time
         self._closed = False
         self._listeners: set[_Listener] = set()
         self._sale_refs: dict[int, str] = {}
@@ -177,6 +179,7 @@ class EventFeed:
             item = (self._next, data)
             self._next += 1
             self._kept.append(item)
+            self._kept_at.append(time.monotonic())
             listeners = list(self._listeners)
         for listener in listeners:
             with contextlib.suppress(RuntimeError):  # its loop has closed
@@ -208,6 +211,15 @@ class EventFeed:
                                 "via": "replay",
                                 "replayed": True}) for view in views]
         return items
+
+    def recent(self) -> tuple[list[tuple[int, dict[str, Any], int]], int]:
+        """The kept events with their age (ms), and the newest id: stream from it to miss
+        nothing after them (what the customer display replays when it connects)."""
+        with self._lock:
+            now = time.monotonic()
+            aged = [(number, data, int((now - at) * 1000))
+                    for (number, data), at in zip(self._kept, self._kept_at, strict=True)]
+            return aged, self._next - 1
 
     async def stream(self, last_id: int | None = None) -> AsyncIterator[Item]:
         """The events after `last_id` that are still kept (or, if they are not, a reset and
