@@ -6,7 +6,8 @@ lines, receipts) asks it, of the payment's latest state:
                   `refunded_amount`)
     LATE          SUCCEEDED, but charged after the sale was given up (the cashier stopped
                   waiting, or the terminal had said it failed): not the sale's money; it is
-                  returned automatically (`[checkout] late_success = "refund"`) or left to a person
+                  returned automatically (`[checkout] late_success = "refund"`) or left to a
+                  person (who may keep it as the sale's: an override to paid makes it PAID)
     RETURNED      REFUNDED: all of it is back with the customer (a late charge returned, or a
                   sale refunded in full)
     NOT_PAID      FAILED, nothing to review: definitely not charged
@@ -59,7 +60,7 @@ def of_payment(view: PaymentView) -> Verdict:
     if view.state is S.REFUNDED:
         return Verdict.RETURNED
     if view.state is S.SUCCEEDED:
-        return Verdict.LATE if view.charged_late else Verdict.PAID
+        return Verdict.LATE if view.late_not_kept else Verdict.PAID
     if view.state is S.FAILED:
         return Verdict.NOT_PAID
     return Verdict.UNKNOWN

@@ -58,6 +58,13 @@ class PaymentView(_Said):
         return paid and (self.late or self.abandoned)
 
     @property
+    def late_not_kept(self) -> bool:
+        """Charged late, and not kept by a person as the sale's payment (an override to paid
+        after review, reason ``override.paid``): not the sale's money (the outcome rule's
+        `late`, checkout/verdict.py)."""
+        return self.charged_late and self.why.code != "override.paid"
+
+    @property
     def is_final(self) -> bool:
         return self.state in FINAL_STATES
 
@@ -127,6 +134,13 @@ class RefundView(_Said):
     authorised_by: str | None = None  # the supervisor whose PIN allowed it (None: no supervisor)
     refund_ref: str | None = None  # the sale system's own reference (Terminal API)
     provider: str = "zalopay"  # its payment's wallet, which refunds it
+
+    @property
+    def late_not_kept(self) -> bool:
+        """Charged late, and not kept by a person as the sale's payment (an override to paid
+        after review, reason ``override.paid``): not the sale's money (the outcome rule's
+        `late`, checkout/verdict.py)."""
+        return self.charged_late and self.why.code != "override.paid"
 
     @property
     def is_final(self) -> bool:

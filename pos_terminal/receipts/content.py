@@ -136,7 +136,7 @@ def payment_receipt(payment: PaymentView, *, shop: Shop, terminal_id: str,
             payment.created_ms)
     # the same words as every other door (checkout/verdict.py): a late charge or money
     # returned is never printed as a plain sale
-    if payment.charged_late:
+    if payment.late_not_kept:
         lines.center(labels.charged_late)
     if payment.state is PaymentState.REFUNDED:
         lines.center(labels.returned)
