@@ -136,13 +136,6 @@ class RefundView(_Said):
     provider: str = "zalopay"  # its payment's wallet, which refunds it
 
     @property
-    def late_not_kept(self) -> bool:
-        """Charged late, and not kept by a person as the sale's payment (an override to paid
-        after review, reason ``override.paid``): not the sale's money (the outcome rule's
-        `late`, checkout/verdict.py)."""
-        return self.charged_late and self.why.code != "override.paid"
-
-    @property
     def is_final(self) -> bool:
         return self.state in REFUND_FINAL_STATES
 
