@@ -165,11 +165,11 @@ register({
     "override.failed": N_("Marked failed by hand by {who}: {reason}"),
     # late charges
     "late.success": by_front_end(N_(
-        "LATE SUCCESS: the wallet service reports this payment as PAID ({amount}) after the "
+        "CHARGED LATE: the wallet service reports this payment charged ({amount}) after the "
         "terminal had said it failed. The customer WAS charged: do not charge again. It is "
         "returned automatically with [checkout] late_success = \"refund\"; otherwise, if the "
         "customer already paid another way, refund this payment."), N_(
-        "LATE SUCCESS: the wallet service reports this payment as PAID ({amount}) after the "
+        "CHARGED LATE: the wallet service reports this payment charged ({amount}) after the "
         "terminal had said it failed. The customer WAS charged: do not charge again. If the "
         "customer already paid another way and it is not returned automatically, refund it in "
         "History (F: refund, supervisor PIN).")),

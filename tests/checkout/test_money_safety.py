@@ -152,8 +152,8 @@ def test_a_late_success_is_recorded_and_counted(settings: Settings, emulator: An
         late, review = co.journal.events(tid)[-2:]
         assert (late.from_state, late.to_state, late.who) == ("failed", "succeeded",
                                                                "wallet service")
-        assert late.message.startswith("LATE SUCCESS: the wallet service reports this payment "
-                                       "as PAID (15.000 ₫)")
+        assert late.message.startswith("CHARGED LATE: the wallet service reports this payment "
+                                       "charged (15.000 ₫)")
         assert (review.kind, review.to_state) == ("review", "succeeded")
         x = co.journal.x_report()
         assert (x.late_count, x.late_amount, x.sales_count) == (1, 15_000, 1)

@@ -19,7 +19,7 @@ def test_a_late_charge_is_not_paid_for_the_sale_and_says_so() -> None:
                    why=Reason.of("late.success", amount=50_000))
     outcome = ResultSummary.from_view(view)
     assert (outcome.success, outcome.headline) == (False, "CHARGED LATE: NOT FOR THIS SALE")
-    assert outcome.lines[0].startswith("LATE")
+    assert outcome.lines[0].startswith("CHARGED LATE")
     abandoned = replace(success_view(), abandoned=True,
                         why=Reason.of("late.charged", amount=50_000))
     assert ResultSummary.from_view(abandoned).headline == "CHARGED LATE: NOT FOR THIS SALE"
