@@ -19,11 +19,12 @@ One command a line in, one JSON object a line out:
 
 Every answer has "ok" and "command"; a refused or malformed line gets {"ok": false, "error": ...}
 and the loop goes on. PAY, STATUS and REFUND answers follow the one outcome rule of
-pos_terminal.counter.answers: "outcome" and "exit_code" (0 paid, 1 definitely not paid, 2 nothing
-sent, 3 unknown or needs review), and once a payment's intent exists, every answer about it
-(an unexpected error included) carries its state and app_trans_id. SIGINT / SIGTERM let the
-command under way finish (its journal write, then its answer) and end the session with
-{"ok": true, "command": "STOPPED", "signal": ...}.
+pos_terminal.counter.answers: "outcome" (paid, late, returned, not_paid, unknown, needs_review),
+"late", "money" and "exit_code" (0 paid, 1 definitely not paid or returned, 2 nothing sent,
+3 unknown, needs review or charged late); "ok" is true only when paid for the sale; and once
+a payment's intent exists, every answer about it (an unexpected error included) carries its state
+and app_trans_id. SIGINT / SIGTERM let the command under way finish (its journal write, then its
+answer) and end the session with {"ok": true, "command": "STOPPED", "signal": ...}.
 
 The line obeys the same authority as the UI and the CLI (docs/security.md): money that leaves
 the merchant needs a supervisor's id and PIN once one exists. A PIN is never echoed (a refused
@@ -281,7 +282,7 @@ class CounterLoop:
                 raise LineError(_("no fleet ledger configured: set [ledger] dsn or "
                                   "POS_LEDGER_DSN"))
             return {"ok": True, **self.ledger()}
-        return {"ok": True, **self.counter.reconcile(cancel=self.stop).to_json()}
+        return {"ok": True, **answers.reconcile_answer(self.counter.reconcile(cancel=self.stop))}
 
     def _pay_options(self, rest: str) -> tuple[str | None, str | None, str]:
         """PAY's REF= and PROVIDER= (in either order, before the description)."""

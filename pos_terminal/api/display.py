@@ -1,6 +1,11 @@
 """The customer display: `GET /display`, a page for a second screen or a tablet facing the
 customer (the amount, "scan your payment code", the gateway QR when the cashier shows one, then
-PAID / NOT PAID, in Vietnamese and English), fed by the counter's events.
+PAID / NOT PAID, or a late charge and its return, in Vietnamese and English), fed by the
+counter's events.
+
+Each connection of its event stream (the page loading, reloading, or its EventSource
+reconnecting) first replays the events of the sale under way, so the page shows it at once; the
+page says plainly when the counter's stream is not there.
 
 No token on loopback (a screen plugged into the counter); from elsewhere, a token with the
 display scope in the query string (`?token=`), since a browser's EventSource sends no headers.
@@ -24,7 +29,7 @@ from sse_starlette.sse import EventSourceResponse
 from pos_terminal.api.auth import display_allowed
 from pos_terminal.api.documented import responses
 from pos_terminal.api.errors import ApiError
-from pos_terminal.api.events import for_display
+from pos_terminal.api.events import EventFeed, for_display
 from pos_terminal.api.headers import DISPLAY_CSP
 from pos_terminal.api.routing import StrictJsonRoute
 from pos_terminal.api.terminal import terminal_of
@@ -41,7 +46,14 @@ TEXT = {
     "paid": N_("PAID - thank you!"),
     "not_paid": N_("NOT PAID - please pay another way or ask the cashier"),
     "unknown": N_("Outcome not known yet - the cashier will tell you"),
+    "late": N_("Charged after the sale was closed: this is not a payment for it. The money is "
+               "returned to you - ask the cashier"),
+    "returned": N_("Your money has been returned to you"),
+    "offline": N_("The counter is not connected - please ask the cashier"),
 }
+#: the events that begin what the display shows (a sale waiting for a code, a payment sent, a
+#: gateway QR): a new connection replays from the last of them
+STARTS = frozenset({"awaiting_code", "payment_started", "gateway_shown"})
 
 
 def _texts() -> dict[str, dict[str, str]]:
@@ -101,14 +113,37 @@ async def display_events(request: Request, token: str | None = None) -> EventSou
     display_allowed(request, token)
     feed = terminal_of(request).feed
 
+    def sent(number: int, shown: dict[str, Any]) -> dict[str, Any]:
+        return {"id": str(number), "event": shown["type"],
+                "data": json.dumps(shown, ensure_ascii=False)}
+
     async def events() -> AsyncIterator[dict[str, Any]]:
-        async for number, data in feed.stream(None):
+        replay, newest = current_sale(feed)
+        for number, again in replay:
+            yield sent(number, again)
+        async for number, data in feed.stream(newest):
             shown = for_display(data)
             if shown is not None:
-                yield {"id": str(number), "event": shown["type"],
-                       "data": json.dumps(shown, ensure_ascii=False)}
+                yield sent(number, shown)
 
     return EventSourceResponse(events(), ping=15)
+
+
+def current_sale(feed: EventFeed) -> tuple[list[tuple[int, dict[str, Any]]], int]:
+    """The display's events since the last that began a sale (`replayed`, with their age in ms:
+    the page keeps a result on screen only for a while), and the id to stream on from. The page
+    picks out its sale from them as from live events."""
+    kept, newest = feed.recent()
+    shown: list[tuple[int, dict[str, Any], int]] = []
+    for number, data, age in kept:
+        view = for_display(data)
+        if view is not None:
+            shown.append((number, view, age))
+    starts = [i for i, (_n, data, _age) in enumerate(shown) if data["type"] in STARTS]
+    if not starts:
+        return [], newest
+    return [(number, {**data, "replayed": True, "age_ms": age})
+            for number, data, age in shown[starts[-1]:]], newest
 
 
 @router.get("/qr/{app_trans_id}.svg", summary="A gateway order's QR for the display",

@@ -49,8 +49,14 @@ class PaymentOut(_Answer):
 
     state: str = Field(description="succeeded, failed, processing, unknown, ... "
                                    "(waiting_for_code, aborted: nothing recorded)")
-    outcome: str = Field(description="paid, not_paid, unknown or needs_review: for the last "
-                                     "two never pay again")
+    outcome: str = Field(description="of the latest state: paid (close the sale only on this), "
+                                     "late (charged after the sale was given up: not its money, "
+                                     "being returned), returned (all of it back with the "
+                                     "customer), not_paid, unknown or needs_review (for these "
+                                     "two never pay again)")
+    paid: bool = Field(default=False, description="true only when outcome is paid")
+    money: str = Field(default="unknown", description="where the money is now: shop, customer "
+                                                      "or unknown")
     exit_code: int
     app_trans_id: str | None = None
     sale_ref: str | None = None
@@ -60,7 +66,8 @@ class PaymentOut(_Answer):
     zp_trans_id: str | None = None
     needs_review: bool = False
     abandoned: bool = False
-    late: bool = False
+    late: bool = Field(default=False, description="charged after the sale was given up "
+                                                   "(even once returned)")
     code_last4: str | None = None
 
 
@@ -68,7 +75,8 @@ class RefundOut(_Answer):
     """A refund (as `refund --json`)."""
 
     state: str = Field(description="refunded, refunding or failed")
-    outcome: str
+    outcome: str = Field(description="refunded, not_refunded (no money moved), unknown or "
+                                     "needs_review")
     exit_code: int
     m_refund_id: str
     app_trans_id: str

@@ -47,15 +47,18 @@ DISPLAY_TYPES = frozenset({"awaiting_code", "payment_started", "payment_progress
 #: `sale`: the counter's number of the sale, which ties together the events of a sale made on
 #: the cashier's screen (it has no sale_ref, and no app_trans_id until it is recorded)
 _DISPLAY_FIELDS = ("type", "sale", "sale_ref", "app_trans_id", "amount", "state", "outcome",
-                   "paid", "order_url")
+                   "paid", "late", "order_url")
+
+
+_PAYMENT_FIELDS = ("sale_ref", "app_trans_id", "amount", "state", "outcome", "paid", "money",
+                   "needs_review", "late", "abandoned", "message", "provider")
 
 
 def payment_fields(view: PaymentView) -> dict[str, Any]:
-    return {"sale_ref": view.sale_ref, "app_trans_id": view.app_trans_id,
-            "amount": view.amount, "state": view.state.value,
-            "outcome": answers.of_payment(view).value, "needs_review": view.needs_review,
-            "late": view.late, "abandoned": view.abandoned, "message": view.message,
-            "provider": view.provider}
+    """What an event says of a payment: its latest state in the one vocabulary (the same
+    `outcome`, `paid`, `late` and `money` as the answers)."""
+    data = answers.payment_answer(view)
+    return {k: data[k] for k in _PAYMENT_FIELDS}
 
 
 def event_json(event: CounterEvent, sale_refs: dict[int, str]) -> dict[str, Any] | None:
@@ -77,7 +80,7 @@ def event_json(event: CounterEvent, sale_refs: dict[int, str]) -> dict[str, Any]
         return {"type": kind, "sale": event.sale, **payment_fields(event.view)}
     if isinstance(event, PaymentSettled):
         return {"type": "payment_settled", "sale": event.sale, **payment_fields(event.view),
-                "paid": event.paid, "via": event.via}
+                "via": event.via}
     if isinstance(event, PaymentError):
         sale_ref = event.view.sale_ref if event.view is not None else (
             sale_refs.get(event.sale) if event.sale is not None else None)
@@ -90,7 +93,8 @@ def event_json(event: CounterEvent, sale_refs: dict[int, str]) -> dict[str, Any]
         r = event.refund
         return {"type": "refund_settled", "refund_ref": r.refund_ref, "m_refund_id":
                 r.m_refund_id, "app_trans_id": r.app_trans_id, "amount": r.amount,
-                "state": r.state.value, "refunded": event.refunded, "auto": r.auto}
+                "state": r.state.value, "outcome": answers.of_refund(r).value,
+                "refunded": event.refunded, "auto": r.auto}
     if isinstance(event, GatewayShown):
         return {"type": "gateway_shown", "sale": event.sale, **payment_fields(event.view),
                 "order_url": event.view.order_url}
@@ -161,6 +165,7 @@ class EventFeed:
         self._previous_started_ms = previous_run_started_ms
         self._settled_since = settled_since
         self._kept: deque[Item] = deque(maxlen=keep)
+        self._kept_at: deque[float] = deque(maxlen=keep)  # each kept event's monotonic time
         self._closed = False
         self._listeners: set[_Listener] = set()
         self._sale_refs: dict[int, str] = {}
@@ -174,6 +179,7 @@ class EventFeed:
             item = (self._next, data)
             self._next += 1
             self._kept.append(item)
+            self._kept_at.append(time.monotonic())
             listeners = list(self._listeners)
         for listener in listeners:
             with contextlib.suppress(RuntimeError):  # its loop has closed
@@ -202,10 +208,18 @@ class EventFeed:
         if self._settled_since is not None:
             views = self._settled_since(since_ms)[-REPLAY_MAX:]
             items += [(newest, {"type": "payment_settled", **payment_fields(view),
-                                "paid": answers.of_payment(view) is answers.Verdict.PAID,
                                 "via": "replay",
                                 "replayed": True}) for view in views]
         return items
+
+    def recent(self) -> tuple[list[tuple[int, dict[str, Any], int]], int]:
+        """The kept events with their age (ms), and the newest id: stream from it to miss
+        nothing after them (what the customer display replays when it connects)."""
+        with self._lock:
+            now = time.monotonic()
+            aged = [(number, data, int((now - at) * 1000))
+                    for (number, data), at in zip(self._kept, self._kept_at, strict=True)]
+            return aged, self._next - 1
 
     async def stream(self, last_id: int | None = None) -> AsyncIterator[Item]:
         """The events after `last_id` that are still kept (or, if they are not, a reset and

@@ -39,6 +39,11 @@ def late_success(amount: int) -> Reason:
     return Reason.of("late.success", amount=amount)
 
 
+def charged_late(amount: int) -> Reason:
+    """A success for a row the cashier had given up on: not the sale's money."""
+    return Reason.of("late.charged", amount=amount)
+
+
 def no_answer(detail: Reason | str) -> Reason:
     return Reason.of("unknown.no_answer", detail=detail)
 
@@ -143,7 +148,8 @@ def apply_payment_result(
         return needs_review(journal, view, review(view.app_trans_id, problems), result)
     meaning = result.outcome
     if meaning is WalletOutcome.PAID:
-        return _settle(journal, view, E.PAID, message=result.why,
+        said = charged_late(view.amount) if view.abandoned else result.why
+        return _settle(journal, view, E.PAID, message=said,
                        result=result, poll=from_query, release=release)
     if meaning is WalletOutcome.AUTHORISED:  # held: the caller captures or voids it (two_step)
         return _settle(journal, view, E.AUTHORISED, message=result.why, result=result,

@@ -18,10 +18,10 @@ from pos_terminal.cli.cashier_cmds import (
 )
 from pos_terminal.cli.common import load_settings_or_exit, print_json, stop_on_signals
 from pos_terminal.cli.money_common import (
+    answer_payment,
     counter_for,
     exit_with,
     fail,
-    payment_line,
     refund_line,
     unexpected,
 )
@@ -127,11 +127,7 @@ def override_cmd(ctx: click.Context, app_trans_id: str, mark: str, reason: str,
             fail(exc.message, as_json=as_json)
         except JournalError as exc:
             fail(exc.message, as_json=as_json)
-    if as_json:
-        print_json(view.to_json())
-    else:
-        click.echo(payment_line(view))
-    exit_with(answers.state_exit(view.state))
+    answer_payment(view, as_json)
 
 
 def register(group: click.Group) -> None:

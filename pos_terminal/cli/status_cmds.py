@@ -21,6 +21,7 @@ from pos_terminal.cli.money_common import (
     payment_line,
     refund_line,
 )
+from pos_terminal.counter import answers
 from pos_terminal.counter.types import JournalError, UnknownPayment
 
 
@@ -60,7 +61,7 @@ def reconcile_cmd(ctx: click.Context, wait_s: float, as_json: bool) -> None:
             fail(exc.message, as_json=as_json)
     open_left = report.still_open + (report.refunds_checked - report.refunds_resolved)
     if as_json:
-        data = report.to_json()
+        data = answers.reconcile_answer(report)
         data["exit_code"] = EXIT_UNRESOLVED if open_left or report.flagged else EXIT_OK
         if stop.name:
             data["signal"] = stop.name

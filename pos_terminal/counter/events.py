@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from pos_terminal.checkout.verdict import Verdict, of_payment
 from pos_terminal.counter.receipts import PrintOutcome
 from pos_terminal.journal import PaymentView, RefundView
 
@@ -94,7 +95,8 @@ class PaymentUnresolved(CounterEvent):
 
 @dataclass(frozen=True)
 class PaymentSettled(CounterEvent):
-    """A payment reached a final state (paid, or definitely not paid)."""
+    """A payment reached a final state: paid, definitely not paid, charged late (after the sale
+    was given up), or returned."""
 
     sale: int | None
     view: PaymentView
@@ -102,7 +104,8 @@ class PaymentSettled(CounterEvent):
 
     @property
     def paid(self) -> bool:
-        return self.view.state.value in ("succeeded", "refunded")
+        """Paid for the sale (never a late charge, never money returned)."""
+        return of_payment(self.view) is Verdict.PAID
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """`counter.refunds`: return money of a succeeded payment and look refunds up. A settled
-refund is published (RefundSettled). The rows are read through `RefundRows`, the three journal
-methods this service uses."""
+refund is published (RefundSettled), and the payment it returned in full too (PaymentSettled,
+RETURNED). The rows are read through `RefundRows`, the journal methods this service uses."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from typing import Protocol
 
 from pos_terminal.checkout import Checkout
 from pos_terminal.counter.bus import EventBus
-from pos_terminal.counter.events import RefundSettled
-from pos_terminal.journal import RefundView
+from pos_terminal.counter.events import RefundSettled, Via
+from pos_terminal.counter.payments import publish_end
+from pos_terminal.journal import PaymentState, PaymentView, RefundState, RefundView
 
 
 class RefundRows(Protocol):
@@ -20,6 +21,16 @@ class RefundRows(Protocol):
     def get_refund(self, m_refund_id: str) -> RefundView: ...
     def find_refund_by_ref(self, refund_ref: str) -> RefundView | None: ...
     def refunds(self, app_trans_id: str | None = ...) -> list[RefundView]: ...
+    def get(self, app_trans_id: str) -> PaymentView: ...
+
+
+def publish_refund_end(bus: EventBus, rows: RefundRows, refund: RefundView, via: Via) -> None:
+    """A refund's end as the bus says it; and, when it returned the rest of its payment, the
+    payment's new state too (RETURNED: its money is back with the customer)."""
+    bus.publish(RefundSettled(refund, via))
+    payment = rows.get(refund.app_trans_id)
+    if refund.state is RefundState.REFUNDED and payment.state is PaymentState.REFUNDED:
+        publish_end(bus, None, payment, via)
 
 
 class RefundService:
@@ -44,7 +55,7 @@ class RefundService:
                                      cancel=cancel, cashier_id=cashier_id or self._at_counter(),
                                      authorised_by=authorised_by, refund_ref=refund_ref)
         if view.is_final:
-            self._bus.publish(RefundSettled(view, "refund"))
+            publish_refund_end(self._bus, self._rows, view, "refund")
         return view
 
     def get(self, m_refund_id: str) -> RefundView:

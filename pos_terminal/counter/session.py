@@ -38,7 +38,7 @@ from pos_terminal.counter.events import (
 from pos_terminal.counter.history import HistoryService
 from pos_terminal.counter.payments import PaymentService, ScannedCode, publish_end
 from pos_terminal.counter.receipt_service import ReceiptService
-from pos_terminal.counter.refunds import RefundService
+from pos_terminal.counter.refunds import RefundService, publish_refund_end
 from pos_terminal.counter.reports import ReportService
 from pos_terminal.counter.wallets import open_checkout
 from pos_terminal.journal import Journal
@@ -104,8 +104,11 @@ class Counter:
         report = self.checkout.reconcile(wait_s=wait_s, cancel=cancel)
         for view in report.payments:
             publish_end(self.bus, None, view, "reconcile", unresolved_too=False)
+        shown = {view.app_trans_id for view in report.payments}
         for refund in report.refunds:
-            if refund.is_final:
+            if refund.is_final and refund.app_trans_id not in shown:
+                publish_refund_end(self.bus, self.journal, refund, "reconcile")
+            elif refund.is_final:
                 self.bus.publish(RefundSettled(refund, "reconcile"))
         return report
 

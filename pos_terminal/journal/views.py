@@ -58,6 +58,13 @@ class PaymentView(_Said):
         return paid and (self.late or self.abandoned)
 
     @property
+    def late_not_kept(self) -> bool:
+        """Charged late, and not kept by a person as the sale's payment (an override to paid
+        after review, reason ``override.paid``): not the sale's money (the outcome rule's
+        `late`, checkout/verdict.py)."""
+        return self.charged_late and self.why.code != "override.paid"
+
+    @property
     def is_final(self) -> bool:
         return self.state in FINAL_STATES
 
@@ -87,7 +94,7 @@ class PaymentView(_Said):
             "code_last4": self.code_last4,
             "refunded_amount": self.refunded_amount,
             "needs_review": self.needs_review,
-            "late": self.late,
+            "late": self.charged_late,  # charged after the sale was given up (even if returned)
             "abandoned": self.abandoned,
             "polls": self.polls,
             "created_ms": self.created_ms,

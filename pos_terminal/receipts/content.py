@@ -134,6 +134,12 @@ def payment_receipt(payment: PaymentView, *, shop: Shop, terminal_id: str,
     lines = _Lines(width)
     _header(lines, shop, labels, labels.sale_title, reprint, terminal_id, cashier,
             payment.created_ms)
+    # the same words as every other door (checkout/verdict.py): a late charge or money
+    # returned is never printed as a plain sale
+    if payment.late_not_kept:
+        lines.center(labels.charged_late)
+    if payment.state is PaymentState.REFUNDED:
+        lines.center(labels.returned)
     _items(lines, payment, labels)
     lines.rule()
     lines.pair(labels.total, format_vnd(payment.amount))

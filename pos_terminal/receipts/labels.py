@@ -33,6 +33,9 @@ class ReceiptLabels:
     cashier_signature: str
     payment: str  # the item line of a sale with no items and no description
     wallet: str = "Wallet"
+    #: under the title of a payment's receipt: where its money is when it is not the sale's
+    charged_late: str = "CHARGED LATE: NOT FOR THIS SALE"
+    returned: str = "RETURNED TO THE CUSTOMER"
     #: each wallet provider's name as the receipt prints it ("Ví MoMo"); else the key
     wallet_names: tuple[tuple[str, str], ...] = (("zalopay", "ZaloPay"), ("momo", "MoMo"))
 
@@ -95,6 +98,8 @@ VIETNAMESE = ReceiptLabels(
     cashier_signature="Chữ ký thu ngân",
     payment="Thanh toán",
     wallet="Ví",
+    charged_late="THU MUỘN: KHÔNG THUỘC ĐƠN NÀY",
+    returned="ĐÃ HOÀN TIỀN CHO KHÁCH",
     wallet_names=(("zalopay", "ZaloPay"), ("momo", "Ví MoMo")),
 )
 

@@ -59,18 +59,21 @@ def state_label(state: str) -> str:
     return _(STATE_LABELS.get(state, state))
 
 
-def headline(view: PaymentLike) -> str:
-    """The few words a cashier sees first (the outcome rule of checkout/verdict.py)."""
-    state = view.state.value
-    if view.needs_review:
-        return _("NEEDS REVIEW")
-    if state in ("succeeded", "refunded"):
-        if view.charged_late and state == "refunded":
-            return _("CHARGED LATE, RETURNED")
-        return _("PAID (LATE)") if view.charged_late else _("PAID")
-    if state == "failed":
-        return _("NOT PAID")
-    return _("NOT CONFIRMED YET")
+#: A payment's outcome (checkout/verdict.py) as the few words a cashier sees first: only "paid"
+#: says PAID; a late charge and money returned never do.
+OUTCOME_HEADLINES = {
+    "paid": N_("PAID"), "late": N_("CHARGED LATE: NOT FOR THIS SALE"),
+    "returned": N_("RETURNED TO THE CUSTOMER"), "not_paid": N_("NOT PAID"),
+    "needs_review": N_("NEEDS REVIEW"), "unknown": N_("NOT CONFIRMED YET"),
+    "nothing_sent": N_("NOT PAID"),
+}
+
+
+def outcome_headline(outcome: str, *, late: bool = False) -> str:
+    """The headline of an outcome (`late`: money returned was a late charge)."""
+    if outcome == "returned" and late:
+        return _("CHARGED LATE, RETURNED")
+    return _(OUTCOME_HEADLINES.get(outcome, outcome))
 
 
 def late_charge_note(view: PaymentLike, auto_refund: RefundLike | None) -> str:

@@ -165,14 +165,18 @@ register({
     "override.failed": N_("Marked failed by hand by {who}: {reason}"),
     # late charges
     "late.success": by_front_end(N_(
-        "LATE SUCCESS: the wallet service reports this payment as PAID ({amount}) after the "
+        "CHARGED LATE: the wallet service reports this payment charged ({amount}) after the "
         "terminal had said it failed. The customer WAS charged: do not charge again. It is "
         "returned automatically with [checkout] late_success = \"refund\"; otherwise, if the "
         "customer already paid another way, refund this payment."), N_(
-        "LATE SUCCESS: the wallet service reports this payment as PAID ({amount}) after the "
+        "CHARGED LATE: the wallet service reports this payment charged ({amount}) after the "
         "terminal had said it failed. The customer WAS charged: do not charge again. If the "
         "customer already paid another way and it is not returned automatically, refund it in "
         "History (F: refund, supervisor PIN).")),
+    "late.charged": N_(
+        "CHARGED LATE: the wallet charged {amount} after the sale was given up. It is not the "
+        "sale's payment: do not charge again, and do not hand over the goods for it. The terminal "
+        "returns it to the customer automatically, or leaves it for a person to refund."),
     "late.review": by_front_end(N_(
         "CHARGED LATE: the wallet charged {amount} after the cashier had given up or the "
         "terminal had said it failed. Check whether the customer also paid another way; if so, "

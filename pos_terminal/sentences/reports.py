@@ -12,7 +12,7 @@ from pos_terminal.sentences import front_end
 from pos_terminal.sentences.labels import shows_wallets, wallet_name
 
 SALES, REFUNDS, NET, FAILED = N_("sales"), N_("refunds"), N_("net"), N_("failed")
-LATE_PAID, STILL_OPEN, NEED_REVIEW = N_("LATE PAID"), N_("still open"), N_("need review")
+CHARGED_LATE, STILL_OPEN, NEED_REVIEW = N_("CHARGED LATE"), N_("still open"), N_("need review")
 AUTO_RETURNED, LATE_REVIEW = N_("AUTO-RETURNED"), N_("LATE, REVIEW")
 
 
@@ -70,7 +70,7 @@ def report_lines(report: Any) -> list[str]:
     out = [title, period, *total_lines(report), *wallet_lines(report.by_provider)]
     if report.late_count:
         out.append(
-            _row(LATE_PAID, report.late_count, report.late_amount) + " " + _(
+            _row(CHARGED_LATE, report.late_count, report.late_amount) + " " + _(
                 "(charged after the terminal said failed; in sales above: check none was "
                 "paid twice)")
         )

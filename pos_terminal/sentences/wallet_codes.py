@@ -18,17 +18,25 @@ def _request_data(said: Said) -> str:
     return sentence
 
 
+def _detail(said: Said) -> str:
+    """The provider's meaning of its code in the language shown (a table row gives both)."""
+    if said.language == "vi" and said["detail_vi"]:
+        return str(said["detail_vi"])
+    return str(said["detail"] or "")
+
+
 def _declined_code(said: Said) -> str:
     if said["detail"]:
         return said.say(N_("The payment failed: {detail} (code {code}). Ask for another way to "
-                           "pay or call support."))
+                           "pay or call support."), detail=_detail(said))
     return said.say(N_("The payment failed (code {code}). Ask for another way to pay or call "
                        "support."))
 
 
 def _refund_failed_code(said: Said) -> str:
     if said["detail"]:
-        return said.say(N_("The refund failed: {detail} (code {code}). Call support."))
+        return said.say(N_("The refund failed: {detail} (code {code}). Call support."),
+                        detail=_detail(said))
     return said.say(N_("The refund failed (code {code}). Call support."))
 
 

@@ -36,13 +36,14 @@ class ResultSummary:
                 view.message,
                 _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
             ))
-        if judged is answers.Verdict.PAID and view.charged_late:
-            return cls(True, answers.headline(view), view.amount, (
+        if judged in (answers.Verdict.LATE, answers.Verdict.RETURNED):
+            # charged after the sale was given up, or returned: never "paid", never a success
+            return cls(False, answers.headline(view), view.amount, (
                 view.message,
                 _("Transaction: {zp_trans_id}").format(zp_trans_id=view.zp_trans_id or "-"),
                 _("Order: {app_trans_id}").format(app_trans_id=view.app_trans_id),
             ), receipt_id=view.app_trans_id)
-        if view.state is PaymentState.SUCCEEDED:
+        if judged is answers.Verdict.PAID:
             return cls(True, _("PAID"), view.amount, (
                 _("Time: {time}").format(time=vn_time(view.updated_ms)),
                 _("Transaction: {zp_trans_id}").format(zp_trans_id=view.zp_trans_id or "-"),

@@ -10,7 +10,7 @@ from pos_terminal.receipts import ENGLISH, LABELS, RULE, Slip, SlipLine
 from pos_terminal.sentences.labels import shows_wallets, wallet_name
 
 SALES, REFUNDS, NET, FAILED = N_("sales"), N_("refunds"), N_("net"), N_("failed")
-LATE_PAID, STILL_OPEN, NEED_REVIEW = N_("LATE PAID"), N_("still open"), N_("need review")
+CHARGED_LATE, STILL_OPEN, NEED_REVIEW = N_("CHARGED LATE"), N_("still open"), N_("need review")
 RETURNED, LATE_REVIEW = N_("returned"), N_("late, review")
 
 
@@ -60,7 +60,7 @@ def report_slip(report: Report, terminal_id: str, *, reprint: bool = False,
     lines += wallet_slip_lines(report.by_provider)
     extra: list[SlipLine] = []
     if report.late_count:
-        extra.append(SlipLine(_(LATE_PAID), report.late_count, report.late_amount,
+        extra.append(SlipLine(_(CHARGED_LATE), report.late_count, report.late_amount,
                               _("charged after the terminal said failed (in sales): check none "
                                 "was paid twice")))
     if report.auto_returned_count:

@@ -164,7 +164,7 @@ def test_a_stopped_refund_is_not_concluded_failed(settings: Settings, emulator: 
         proc.send_signal(signal.SIGCONT)
     code, data, err = _finish(proc)
     assert code == 0, err
-    assert data["state"] == "refunded" and data["outcome"] == "paid"
+    assert data["state"] == "refunded" and data["outcome"] == "refunded"
     refunds = [r for r in ledger(emulator)["refunds"] if r["m_refund_id"] == data["m_refund_id"]]
     assert len(refunds) == 1  # sent once
 
@@ -203,13 +203,14 @@ def test_status_shows_a_late_success(settings: Settings, emulator: Any, tmp_path
         assert time.monotonic() < end
         time.sleep(0.05)
     human = _run(config, "status", tid)
-    assert human.returncode == 0
+    assert human.returncode == 3  # charged late: not the sale's money, never "paid" (exit 0)
     assert human.stdout.decode().startswith("SUCCEEDED (LATE: charged after the terminal said "
                                             "failed)  21.000 ₫")
     data = _answer(_run(config, "status", tid, "--json").stdout)
-    assert (data["state"], data["late"], data["outcome"]) == ("succeeded", True, "paid")
+    assert (data["state"], data["late"], data["outcome"]) == ("succeeded", True, "late")
+    assert (data["paid"], data["money"], data["exit_code"]) == (False, "shop", 3)
     report = _run(config, "report", "x")
-    assert "LATE PAID" in report.stdout.decode()
+    assert "CHARGED LATE" in report.stdout.decode()
 
 
 def _catches_sigterm(pid: int) -> bool:

@@ -15,7 +15,7 @@ from pos_terminal.checkout import Checkout, PaymentState
 from pos_terminal.checkout.hooks import PAUSE_AT, PAUSE_FILE
 from pos_terminal.config import Settings
 from pos_terminal.counter import answers, open_checkout
-from pos_terminal.sentences.labels import headline
+from pos_terminal.counter.answers import headline
 from pos_terminal.sentences.reports import report_lines
 from tests.checkout.conftest import (
     add_fault,

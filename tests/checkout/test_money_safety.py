@@ -17,9 +17,9 @@ from pos_terminal.checkout import Checkout, PaymentState
 from pos_terminal.checkout.outcomes import SENDER_LIVE
 from pos_terminal.config import Settings
 from pos_terminal.counter import answers, open_checkout
+from pos_terminal.counter.answers import headline
 from pos_terminal.journal import CodeClaimed, Journal, lease
 from pos_terminal.sentences import use_front_end
-from pos_terminal.sentences.labels import headline
 from pos_terminal.sentences.reports import report_lines
 from tests.checkout.conftest import (
     add_fault,
@@ -152,12 +152,12 @@ def test_a_late_success_is_recorded_and_counted(settings: Settings, emulator: An
         late, review = co.journal.events(tid)[-2:]
         assert (late.from_state, late.to_state, late.who) == ("failed", "succeeded",
                                                                "wallet service")
-        assert late.message.startswith("LATE SUCCESS: the wallet service reports this payment "
-                                       "as PAID (15.000 ₫)")
+        assert late.message.startswith("CHARGED LATE: the wallet service reports this payment "
+                                       "charged (15.000 ₫)")
         assert (review.kind, review.to_state) == ("review", "succeeded")
         x = co.journal.x_report()
         assert (x.late_count, x.late_amount, x.sales_count) == (1, 15_000, 1)
-        assert any("LATE PAID" in line for line in report_lines(x))
+        assert any("CHARGED LATE" in line for line in report_lines(x))
         assert answers.payment_exit(view) == 3 and headline(view) == "NEEDS REVIEW"
         assert co.journal.refunds(tid) == []
     finally:

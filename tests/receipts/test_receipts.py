@@ -345,3 +345,31 @@ def test_two_copies_and_a_signed_refund_slip(settings: Settings, emulator: Any,
         slip = build_receipt(journal, two, refund.m_refund_id, labels=VIETNAMESE)
     assert "Chữ ký khách hàng" in slip.lines and "Chữ ký thu ngân" in slip.lines
     assert slip.lines[-1] == "_" * 30
+
+
+def test_a_late_charge_and_money_returned_say_so_on_the_receipt(
+        settings: Settings, emulator: Any) -> None:
+    """The same words as every other door: a charge after the sale was given up is not a plain
+    sale's receipt, and money returned says where it went."""
+    from dataclasses import replace
+
+    from pos_terminal.journal import PaymentState
+
+    app_trans_id = _paid(settings, emulator)
+    with Journal.open(settings.terminal.journal) as journal:
+        paid = journal.get(app_trans_id)
+    for labels, late, back in ((ENGLISH, "CHARGED LATE: NOT FOR THIS SALE",
+                                "RETURNED TO THE CUSTOMER"),
+                               (VIETNAMESE, "THU MUỘN: KHÔNG THUỘC ĐƠN NÀY",
+                                "ĐÃ HOÀN TIỀN CHO KHÁCH")):
+        def lines(view: Any, labels: Any = labels) -> list[str]:
+            return [line.strip() for line in payment_receipt(
+                view, shop=Shop("Quán Ăn"), terminal_id="Q1", cashier=None, width=42,
+                labels=labels).lines]
+
+        assert late not in lines(paid) and back not in lines(paid)
+        charged_late = replace(paid, abandoned=True)
+        assert late in lines(charged_late) and back not in lines(charged_late)
+        returned = replace(charged_late, state=PaymentState.REFUNDED,
+                           refunded_amount=paid.amount)
+        assert late in lines(returned) and back in lines(returned)

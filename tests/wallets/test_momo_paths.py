@@ -140,3 +140,43 @@ def test_refund_status_from_the_payment_s_refund_list(
 def test_the_service_check_is_a_signed_query(checkout: Checkout) -> None:
     state, detail = checkout.client.check_service("POS01-probe")
     assert state.value == "ok", detail
+
+
+@pytest.mark.parametrize("code", [1006, 4100])
+def test_a_final_decline_ends_the_payment_at_once_naming_momo_s_reason(
+        checkout: Checkout, emulator: Any, momo: Any, code: int) -> None:
+    """A final code of MoMo's table (here "the customer declined to confirm") is a verdict:
+    declined at once, in the cashier's language; never "unknown, do not charge again"."""
+    from pos_terminal.sentences import render
+
+    add_fault(emulator, endpoint="momo_pay", mode="refuse", return_code=code)
+    view = checkout.pay(20_000, _code(emulator, "momo-paid"), deadline_s=30)
+    assert view.state is S.FAILED and view.why.code == "declined.code"
+    assert view.return_code == code and view.polls == 0  # no status query was needed
+    if code == 1006:
+        assert "declined to confirm" in render(view.why, "en")
+        assert "từ chối xác nhận" in render(view.why, "vi")
+        assert "declined" not in render(view.why, "vi")
+
+
+def test_a_final_decline_on_the_status_query_ends_it_too(
+        checkout: Checkout, emulator: Any, momo: Any) -> None:
+    momo.processing_s = 3600.0
+    add_fault(emulator, endpoint="momo_query", mode="refuse", return_code=1005)
+    view = checkout.pay(20_000, _code(emulator, "momo-slow"), deadline_s=30)
+    assert view.state is S.FAILED and view.return_code == 1005
+    assert "hết hạn" in view.why.params["detail_vi"]
+
+
+def test_a_refund_answered_1088_is_refused_at_once(
+        checkout: Checkout, emulator: Any, momo: Any) -> None:
+    from pos_terminal.sentences import render
+
+    paid = checkout.pay(40_000, _code(emulator, "momo-paid"))
+    add_fault(emulator, endpoint="momo_refund", mode="refuse", return_code=1088)
+    refund = checkout.refund(paid.app_trans_id, 10_000, deadline_s=30)
+    assert refund.state is RefundState.FAILED and refund.why.code == "refund.failed.code"
+    assert "not eligible for a refund" in render(refund.why, "en")
+    assert "không đủ điều kiện hoàn tiền" in render(refund.why, "vi")
+    assert "never reached" not in render(refund.why, "en")
+    assert checkout.journal.get(paid.app_trans_id).state is S.SUCCEEDED

@@ -15,18 +15,34 @@ function vnd(amount) {
 }
 
 let idle = null;  // back to "Welcome" a while after a result
+const IDLE_MS = 20000;
+// results: the sale is over, so "Amount to pay" no longer applies (the amount stays, unlabelled)
+const RESULTS = ["paid", "not_paid", "late", "returned"];
+// where the customer still has something to pay
+const TO_PAY = ["awaiting", "checking", "qr", "not_paid", "unknown"];
 
-function show(state, key, amount) {
+// `age`: how long ago the event happened (a replayed one, when the page connects)
+function show(state, key, amount, age) {
   clearTimeout(idle);
-  if (state === "paid" || state === "not_paid") {
-    idle = setTimeout(() => { current = null; show("idle", "welcome", null); }, 20000);
+  if (RESULTS.includes(state)) {
+    const left = IDLE_MS - (age || 0);
+    if (left <= 0) { current = null; state = "idle"; key = "welcome"; amount = null; }
+    else idle = setTimeout(() => { current = null; show("idle", "welcome", null); }, left);
   }
   screen.dataset.state = state;
   document.getElementById("headline-vi").textContent = TEXT.vi[key];
   document.getElementById("headline-en").textContent = TEXT.en[key];
-  const label = amount === undefined || amount === null ? "" : TEXT.vi.amount + " / " + TEXT.en.amount;
+  const shown = amount !== undefined && amount !== null;
+  const label = shown && TO_PAY.includes(state) ? TEXT.vi.amount + " / " + TEXT.en.amount : "";
   document.getElementById("amount-label").textContent = label;
-  document.getElementById("amount").textContent = amount === undefined || amount === null ? "" : vnd(amount);
+  document.getElementById("amount").textContent = shown ? vnd(amount) : "";
+}
+
+// a settled payment by the one outcome rule: only "paid" is PAID; a late charge and money
+// returned say so; anything else is not known yet
+function settled(outcome) {
+  if (outcome === "paid" || outcome === "not_paid" || outcome === "late" || outcome === "returned") return outcome;
+  return "unknown";
 }
 
 function known(value) {
@@ -72,9 +88,11 @@ function onEvent(e) {
     case "gateway_shown":
       document.getElementById("qr").src = "/display/qr/" + encodeURIComponent(e.app_trans_id) + ".svg" + QUERY;
       show("qr", "qr", e.amount); break;
-    case "payment_settled":
+    case "payment_settled": {
       current.qr = false;
-      show(e.paid ? "paid" : "not_paid", e.paid ? "paid" : "not_paid", e.amount); break;
+      const result = settled(e.outcome);
+      show(result, result, e.amount, e.age_ms); break;
+    }
     case "payment_unresolved": current.qr = false; show("unknown", "unknown", e.amount); break;
     case "payment_error":
       current.qr = false;
@@ -85,6 +103,13 @@ function onEvent(e) {
 
 show("idle", "welcome", null);
 const source = new EventSource("/display/events" + QUERY);
+// Connected (again): the stream replays the sale under way first, so start from "Welcome".
+source.addEventListener("open", () => { current = null; show("idle", "welcome", null); });
+// The counter's stream is gone (the server stopped, the network is down): say so, never keep
+// showing a sale or "Welcome" as if all were well. The browser reconnects by itself.
+source.addEventListener("error", () => {
+  if (source.readyState !== EventSource.OPEN) show("offline", "offline", null);
+});
 for (const type of ["awaiting_code", "payment_started", "payment_progress", "gateway_shown",
                     "payment_settled", "payment_unresolved", "payment_error", "sale_cancelled"]) {
   source.addEventListener(type, (m) => onEvent(JSON.parse(m.data)));

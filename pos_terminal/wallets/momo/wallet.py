@@ -48,7 +48,8 @@ def _why_charge(row: CodeRow, answer: MomoAnswer) -> Reason:
             return Reason.of("declined.balance")
         if code == codes.CANCELLED_AFTER_AUTHORISED:
             return Reason.of("two_step.voided", wallet=fields.WALLET_NAME)
-        return Reason.of("declined.code", code=code, detail=row.meaning_en)
+        return Reason.of("declined.code", code=code, detail=row.meaning_en,
+                         detail_vi=row.meaning_vi)
     if code in _REFUSED_CREDENTIALS:
         return Reason.of("refused.provider_credentials", wallet=fields.WALLET_NAME, code=code)
     if code == _MAINTENANCE:
@@ -148,7 +149,8 @@ class MomoWallet:
                                       code=code, detail=message))
         if row.published and row.cls is CodeClass.NOT_CHARGED:
             outcome, why = WalletOutcome.DECLINED, Reason.of(
-                "refund.failed.code", code=code, detail=row.meaning_en)
+                "refund.failed.code", code=code, detail=row.meaning_en,
+                detail_vi=row.meaning_vi)
         return RefundAnswer(outcome=outcome, why=why, return_code=code, sub_return_code=None,
                             service_message=message, code=code, refund_id=refund_id,
                             provider_refund_id=trans_id if outcome is WalletOutcome.PAID
