@@ -5,15 +5,29 @@ terminal draws it."""
 from __future__ import annotations
 
 import colorsys
+import itertools
+import re
 
 import pytest
 from rich.segment import Segment
 from textual.color import Color
 from textual.pilot import Pilot
 
-from tests.tui.helpers import wait_until
+from hardware import SyntheticSource
+from pos_terminal.checkout import Checkout
+from pos_terminal.config import Settings
+from pos_terminal.tui.demo import DEMO_WALLETS
+from tests.tui import test_demo
+from tests.tui.conftest import KeyClock
+from tests.tui.helpers import screen_lines, type_keys, wait_until
+from tests.tui.test_demo import demo_app
 
 pytestmark = pytest.mark.asyncio
+synthetic = test_demo.synthetic  # the demo's camera (a fixture)
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
 
 
 def drawn_background(pilot: Pilot, text: str) -> tuple[int, int, int]:
@@ -46,3 +60,39 @@ async def test_the_emulator_badge_is_blue_as_the_readme_says(make_app) -> None:
         await pilot.pause()
         rgb = drawn_background(pilot, "EMULATOR")
         assert 200 <= hue_degrees(rgb) <= 230, rgb  # blue, not violet (~260) nor cyan (~180)
+
+
+def widget_lines(pilot: Pilot, selector: str) -> list[str]:
+    """The lines of `selector`'s region as the terminal shows them, stripped."""
+    region = pilot.app.screen.query_one(selector).region
+    lines = screen_lines(pilot)[region.y:region.y + region.height]
+    return [line[region.x:region.x + region.width].strip() for line in lines]
+
+
+def broken_inside_a_phrase(lines: list[str]) -> list[tuple[str, str]]:
+    """The pairs of consecutive lines whose break is not between two phrases (after ",", ";",
+    ":" or "·", or before "("): in Vietnamese such a break can cut a word ("thất / bại")."""
+    shown = [line for line in lines if line]
+    return [(above, below) for above, below in itertools.pairwise(shown)
+            if not (above.endswith((",", ";", ":", "·")) or below.startswith("("))]
+
+
+@pytest.mark.parametrize("language,hint,old", [
+    ("en", "F9: the next customer", "F9 changes the wallet"),
+    ("vi", "F9: đổi khách", "F9 đổi ví"),
+])
+async def test_f9_says_it_changes_the_customer(settings: Settings, checkout: Checkout,
+                                               synthetic: SyntheticSource, emulator: object,
+                                               key_clock: KeyClock, language: str, hint: str,
+                                               old: str) -> None:
+    """F9 cycles the demo's customers (some pay with the same wallet): the line says so, and at
+    80 columns it breaks between phrases, never inside a word."""
+    settings = settings.replace_section("terminal", language=language)
+    app = demo_app(settings, checkout, synthetic, emulator, show_after_s=600)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _customer in DEMO_WALLETS:
+            await pilot.pause()
+            text = squash(" ".join(widget_lines(pilot, "#demo-wallet")))
+            assert hint in text and old not in text, text
+            assert broken_inside_a_phrase(widget_lines(pilot, "#demo-wallet")) == []
+            await type_keys(pilot, key_clock, "f9")

@@ -1,0 +1,101 @@
+"""Lines broken between phrases. A Vietnamese word is written as syllables with spaces between
+them ("thất bại", "thành công"), so a line broken at any space can cut a word in two: these
+lines break after ", ", "; ", ": ", " · " or before "(", and at a plain space only inside a
+phrase longer than the whole line."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rich.cells import cell_len
+from textual import events
+
+from pos_terminal.tui.widgets.line import Line
+
+#: The spaces a line may break at: after a phrase's punctuation, or before a parenthesis.
+PHRASE_BREAK = re.compile(r"(?<=[,;:·]) +| +(?=\()")
+
+
+def phrases(text: str) -> list[str]:
+    """`text` cut at its phrase breaks (the breaking spaces dropped)."""
+    return [part for part in PHRASE_BREAK.split(text) if part]
+
+
+def wrap_phrases(text: str, width: int) -> list[str]:
+    """`text` as lines of at most `width` cells, each ending between two phrases where it can
+    (a phrase wider than `width` is broken at its spaces, a word wider than that at `width`)."""
+    if width < 1:
+        return text.split("\n")
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for part in phrases(paragraph):
+            joined = f"{line} {part}" if line else part
+            if cell_len(joined) <= width:
+                line = joined
+                continue
+            if line:
+                lines.append(line)
+            line = ""
+            for word in part.split(" ") if cell_len(part) > width else [part]:
+                joined = f"{line} {word}" if line else word
+                if cell_len(joined) <= width:
+                    line = joined
+                    continue
+                if line:
+                    lines.append(line)
+                while cell_len(word) > width:
+                    lines.append(word[:width])
+                    word = word[width:]
+                line = word
+        lines.append(line)
+    return lines
+
+
+def shorten(text: str, width: int) -> str:
+    """`text` if it fits in `width` cells, else cut and ended with "…": after its last phrase
+    that fits when that keeps at least half the room, else at its last space that fits."""
+    if cell_len(text) <= width:
+        return text
+    room = max(width - 1, 1)
+    head = ""
+    for part in phrases(text):
+        joined = f"{head} {part}" if head else part
+        if cell_len(joined) > room:
+            break
+        head = joined
+    if cell_len(head) * 2 >= room:
+        return head.rstrip(" ,.:;·") + "…"
+    cut = text[:room]
+    if " " in cut.strip():
+        cut = cut.rstrip()
+        cut = cut[:cut.rfind(" ")] if " " in cut else cut
+    return cut.rstrip(" ,.:;·") + "…"
+
+
+class PhraseLine(Line):
+    """A Line whose text is broken between phrases at the width it is drawn at (again on every
+    resize)."""
+
+    def __init__(self, content: str = "", *, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(content, id=id, classes=classes)
+        self._text = content
+
+    @property
+    def text(self) -> str:
+        return self._text
+
+    def update(self, content: Any = "", *, layout: bool = True) -> None:
+        if isinstance(content, str):
+            self._text = content
+            content = self._wrapped()
+        super().update(content, layout=layout)
+
+    def _wrapped(self) -> str:
+        width = self.content_size.width
+        return "\n".join(wrap_phrases(self._text, width)) if width else self._text
+
+    def on_resize(self, _event: events.Resize) -> None:
+        super().update(self._wrapped())
