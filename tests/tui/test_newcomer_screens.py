@@ -7,6 +7,7 @@ from __future__ import annotations
 import colorsys
 import itertools
 import re
+from pathlib import Path
 
 import pytest
 from rich.segment import Segment
@@ -17,13 +18,16 @@ from hardware import SyntheticSource
 from pos_terminal.checkout import Checkout
 from pos_terminal.config import Settings
 from pos_terminal.tui.demo import DEMO_WALLETS
+from tests.receipts.test_receipts import Listener
 from tests.tui import test_demo
 from tests.tui.conftest import KeyClock
-from tests.tui.helpers import screen_lines, type_keys, wait_until
+from tests.tui.helpers import screen_lines, shown, type_keys, wait_until
 from tests.tui.test_demo import demo_app
+from tests.tui.test_receipts_ui import paid_on_result, printer, with_printer
 
 pytestmark = pytest.mark.asyncio
 synthetic = test_demo.synthetic  # the demo's camera (a fixture)
+printer_listener = printer  # a receipt printer on loopback (a fixture)
 
 
 def squash(text: str) -> str:
@@ -96,3 +100,28 @@ async def test_f9_says_it_changes_the_customer(settings: Settings, checkout: Che
             assert hint in text and old not in text, text
             assert broken_inside_a_phrase(widget_lines(pilot, "#demo-wallet")) == []
             await type_keys(pilot, key_clock, "f9")
+
+
+async def test_a_slip_picture_path_never_breaks_inside_a_name(
+        settings: Settings, make_app, key_clock: KeyClock, emulator: object, tmp_path: Path,
+        printer: Listener) -> None:
+    """The demo saves each printed slip as a picture and names it on the Result screen: a
+    path longer than the line was folded mid-name. Shown short (relative, the middle left
+    out), it sits on a line of its own, its file name whole."""
+    folder = tmp_path / "the-counter-pictures-folder" / "of-the-shop-on-the-corner" / "slips"
+    chosen = with_printer(settings, f"tcp:127.0.0.1:{printer.port}").replace_section(
+        "printer", pictures=str(folder))
+    async with make_app(settings=chosen).run_test(size=(80, 24)) as pilot:
+        app_trans_id = await paid_on_result(pilot, key_clock, emulator)
+        await type_keys(pilot, key_clock, "r")
+        await wait_until(pilot, lambda: "its picture" in shown(pilot, "#result-receipt"),
+                         what="the receipt printed")
+        [picture] = folder.glob("*.png")
+        assert app_trans_id in picture.name
+        lines = [line.strip() for line in screen_lines(pilot)]
+        at = next((n for n, line in enumerate(lines) if picture.name in line), None)
+        assert at is not None, lines  # the name never cut across two lines
+        path = lines[at].split(" ")[-1]  # the path whole on this line, its middle left out
+        head, _sep, tail = path.partition("…/")
+        assert str(picture).startswith(head) and str(picture).endswith(tail), path
+        assert tail.endswith(f"/{picture.name}") and "/" not in lines[at - 1], lines[at - 1:]
