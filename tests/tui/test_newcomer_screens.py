@@ -8,26 +8,35 @@ import colorsys
 import itertools
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.segment import Segment
 from textual.color import Color
 from textual.pilot import Pilot
+from textual.widgets import DataTable
 
 from hardware import SyntheticSource
+from pos_terminal.base.i18n import _
 from pos_terminal.checkout import Checkout
 from pos_terminal.config import Settings
+from pos_terminal.counter import Counter
+from pos_terminal.counter.listeners import attach
+from pos_terminal.tui.app import PosApp
 from pos_terminal.tui.demo import DEMO_WALLETS
+from pos_terminal.tui.screens.history import HistoryScreen, _note, totals_line
+from tests.conftest import fresh_code
 from tests.receipts.test_receipts import Listener
-from tests.tui import test_demo
+from tests.tui import test_demo, test_two_wallets
 from tests.tui.conftest import KeyClock
-from tests.tui.helpers import screen_lines, shown, type_keys, wait_until
+from tests.tui.helpers import screen_lines, shown, type_keys, wait_for_tables, wait_until
 from tests.tui.test_demo import demo_app
 from tests.tui.test_receipts_ui import paid_on_result, printer, with_printer
 
 pytestmark = pytest.mark.asyncio
 synthetic = test_demo.synthetic  # the demo's camera (a fixture)
 printer_listener = printer  # a receipt printer on loopback (a fixture)
+both_checkout = test_two_wallets.both_checkout  # a checkout taking ZaloPay and MoMo
 
 
 def squash(text: str) -> str:
@@ -125,3 +134,54 @@ async def test_a_slip_picture_path_never_breaks_inside_a_name(
         head, _sep, tail = path.partition("…/")
         assert str(picture).startswith(head) and str(picture).endswith(tail), path
         assert tail.endswith(f"/{picture.name}") and "/" not in lines[at - 1], lines[at - 1:]
+
+
+def cut_between_words(note: str, whole: str) -> bool:
+    """`note` is `whole`, or its beginning ended with "…" where `whole` has a space or a
+    phrase's punctuation (a word never cut mid-way)."""
+    if note == whole:
+        return True
+    head = note.removesuffix("…")
+    return (note.endswith("…") and whole.startswith(head)
+            and whole[len(head)] in " ,.:;·")
+
+
+@pytest.mark.parametrize("language", ["vi", "en"])
+async def test_history_of_two_wallets_at_80_columns_shows_whole_words(
+        both_settings: Settings, both_checkout: Checkout, emulator: Any, language: str) -> None:
+    """The demo's counter (ZaloPay and MoMo, so a Wallet column) at 80x24: the Note column
+    was squeezed off the screen ("Ghi c", "thu n") and the totals line broke "thất / bại"."""
+    chosen = both_settings.replace_section("terminal", language=language)
+    counter = Counter(chosen, both_checkout)
+    attach(counter)
+    try:
+        for amount, code in ((1_250_000, fresh_code(emulator, "an")),
+                             (40_000, fresh_code(emulator, "dung")),
+                             (2_300_000, emulator.control.momo_code("momo-paid")),
+                             (50_000, emulator.control.momo_code("momo-poor"))):
+            counter.payments.pay(amount, code, description="cà phê sữa đá và bánh mì thịt",
+                                 cashier_id="lan")
+        async with PosApp(chosen, counter, background=False).run_test(size=(80, 24)) as pilot:
+            await pilot.app.push_screen(HistoryScreen())
+            await wait_until(pilot, lambda: pilot.app.screen.query_one(
+                "#history-table", DataTable).row_count == 4, what="the day's rows")
+            await wait_for_tables(pilot)
+            screen = pilot.app.screen
+            assert isinstance(screen, HistoryScreen)
+            table = screen.query_one("#history-table", DataTable)
+            assert table.virtual_size.width <= table.size.width  # nothing off to the right
+            lines = screen_lines(pilot)
+            header = squash(lines[2])
+            assert header.endswith(_("Note")) and _("Wallet") in header, header
+            shown = {squash(line) for line in lines}
+            for i, view in enumerate(screen.rows):
+                row = [str(c) for c in table.get_row_at(i)]
+                assert squash(" ".join(row)) in shown, (row, shown)  # every cell whole
+                whole = _note(view, screen.refunds.get(view.app_trans_id, ()))
+                assert cut_between_words(row[-1], whole), (row[-1], whole)
+            totals = widget_lines(pilot, "#history-totals")
+            assert squash(" ".join(totals)) == squash(totals_line(screen.rows))
+            assert broken_inside_a_phrase(totals) == []
+            assert broken_inside_a_phrase(widget_lines(pilot, "#history-filter")) == []
+    finally:
+        counter.close()
