@@ -18,7 +18,7 @@ from textual.widgets import DataTable
 
 from hardware import SyntheticSource
 from pos_terminal.base.i18n import _
-from pos_terminal.checkout import Checkout
+from pos_terminal.checkout import Checkout, PaymentState
 from pos_terminal.config import Settings
 from pos_terminal.counter import Counter
 from pos_terminal.counter.listeners import attach
@@ -31,6 +31,7 @@ from tests.tui import test_demo, test_two_wallets
 from tests.tui.conftest import KeyClock
 from tests.tui.helpers import screen_lines, shown, type_keys, wait_for_tables, wait_until
 from tests.tui.test_demo import demo_app
+from tests.tui.test_fit import PROCESSING_ID, open_detail, scene_pilot
 from tests.tui.test_receipts_ui import paid_on_result, printer, with_printer
 
 pytestmark = pytest.mark.asyncio
@@ -185,3 +186,18 @@ async def test_history_of_two_wallets_at_80_columns_shows_whole_words(
             assert broken_inside_a_phrase(widget_lines(pilot, "#history-filter")) == []
     finally:
         counter.close()
+
+
+async def test_the_override_timeline_reads_in_vietnamese(settings: Settings,
+                                                         tmp_path: Path) -> None:
+    """README step 7: after an override the payment's timeline said `override: đang xử lý →
+    thất bại`, the journal's own English word in a Vietnamese line."""
+    vietnamese = settings.replace_section("terminal", language="vi")
+    async with scene_pilot(vietnamese, tmp_path) as pilot:
+        pilot.app.counter.payments.override(PROCESSING_ID, PaymentState.FAILED,
+                                            "khách đổi ý, trả tiền mặt", "lan")
+        await open_detail(pilot, PROCESSING_ID)
+        timeline = squash(" ".join(widget_lines(pilot, "#timeline")))
+        assert "ghi nhận tay: đang xử lý →" in timeline, timeline  # "→ thất bại" below it
+        assert "override" not in timeline.lower()
+        assert "khách đổi ý, trả tiền mặt" in timeline

@@ -61,6 +61,8 @@ JOURNAL_REASONS = {
         N_("charged after the terminal had said it failed"),
 }
 JOURNAL_WHO = {"wallet service": N_("wallet service")}
+#: The journal's kinds of event other than a plain state change, as the timeline names them.
+EVENT_KINDS = {"override": N_("override"), "review": N_("needs review")}
 STATE_FILTERS: tuple[PaymentState | None, ...] = (None, *PaymentState)
 MIN_NOTE = 30  # cells of note below which the Order column shows only its unique tail
 MIN_NARROW_NOTE = 16  # ... and below which it goes (the detail, Enter, names the order)
@@ -540,7 +542,8 @@ class PaymentDetailScreen(PosScreen[None]):
             change = (f"{state_label(event.from_state) if event.from_state else '-'} → "
                       f"{state_label(event.to_state)}")
             if event.kind != "transition":
-                change = f"{event.kind}: {change}"
+                kind = EVENT_KINDS.get(event.kind)
+                change = f"{_(kind) if kind else event.kind}: {change}"
             table.add_row(vn_time(event.time_ms, with_date=False), plain(change), plain(detail))
         self.query_one("#timeline-table", Static).update(table)
         self.refresh_bindings()
