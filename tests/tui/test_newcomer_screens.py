@@ -29,7 +29,15 @@ from tests.conftest import fresh_code
 from tests.receipts.test_receipts import Listener
 from tests.tui import test_demo, test_two_wallets
 from tests.tui.conftest import KeyClock
-from tests.tui.helpers import screen_lines, shown, type_keys, wait_for_tables, wait_until
+from tests.tui.helpers import (
+    screen_lines,
+    shown,
+    text_of,
+    type_keys,
+    wait_for_tables,
+    wait_until,
+)
+from tests.tui.scenes import SCENES
 from tests.tui.test_demo import demo_app
 from tests.tui.test_fit import PROCESSING_ID, open_detail, scene_pilot
 from tests.tui.test_receipts_ui import paid_on_result, printer, with_printer
@@ -201,3 +209,14 @@ async def test_the_override_timeline_reads_in_vietnamese(settings: Settings,
         assert "ghi nhận tay: đang xử lý →" in timeline, timeline  # "→ thất bại" below it
         assert "override" not in timeline.lower()
         assert "khách đổi ý, trả tiền mặt" in timeline
+
+
+async def test_english_screens_write_a_day_one_way(settings: Settings, tmp_path: Path) -> None:
+    """The English History said `Day 2026-11-21` above a detail that says `created
+    21/11/2026`: one form of a date per language, the one the receipts print."""
+    async with scene_pilot(settings, tmp_path) as pilot:
+        await SCENES["history"](pilot)
+        assert text_of(pilot, "#history-filter").startswith("Day 21/11/2026 (Vietnam time)")
+        assert "2026-11-21" not in "\n".join(screen_lines(pilot))
+        await open_detail(pilot, PROCESSING_ID)
+        assert "created 21/11/2026" in text_of(pilot, "#detail-summary")
