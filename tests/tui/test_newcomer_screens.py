@@ -25,11 +25,14 @@ from pos_terminal.counter.listeners import attach
 from pos_terminal.tui.app import PosApp
 from pos_terminal.tui.demo import DEMO_WALLETS
 from pos_terminal.tui.screens.history import HistoryScreen, _note, totals_line
+from pos_terminal.tui.screens.pay import PayScreen
+from pos_terminal.tui.screens.result import ResultScreen
 from tests.conftest import fresh_code
 from tests.receipts.test_receipts import Listener
 from tests.tui import test_demo, test_two_wallets
 from tests.tui.conftest import KeyClock
 from tests.tui.helpers import (
+    scan_burst,
     screen_lines,
     shown,
     text_of,
@@ -39,7 +42,8 @@ from tests.tui.helpers import (
 )
 from tests.tui.scenes import SCENES
 from tests.tui.test_demo import demo_app
-from tests.tui.test_fit import PROCESSING_ID, open_detail, scene_pilot
+from tests.tui.test_fit import BORDERS, PROCESSING_ID, open_detail, scene_pilot
+from tests.tui.test_flows import charge
 from tests.tui.test_receipts_ui import paid_on_result, printer, with_printer
 
 pytestmark = pytest.mark.asyncio
@@ -92,11 +96,13 @@ def widget_lines(pilot: Pilot, selector: str) -> list[str]:
 
 
 def broken_inside_a_phrase(lines: list[str]) -> list[tuple[str, str]]:
-    """The pairs of consecutive lines whose break is not between two phrases (after ",", ";",
-    ":" or "·", or before "("): in Vietnamese such a break can cut a word ("thất / bại")."""
+    """The pairs of consecutive lines whose break is not between two phrases (after a
+    sentence, ",", ";", ":" or "·", or before "("): in Vietnamese such a break can cut a word
+    ("thất / bại")."""
     shown = [line for line in lines if line]
     return [(above, below) for above, below in itertools.pairwise(shown)
-            if not (above.endswith((",", ";", ":", "·")) or below.startswith("("))]
+            if not (above.endswith((",", ";", ":", "·", ".", "?", "!"))
+                    or below.startswith("("))]
 
 
 @pytest.mark.parametrize("language,hint,old", [
@@ -150,9 +156,9 @@ def cut_between_words(note: str, whole: str) -> bool:
     phrase's punctuation (a word never cut mid-way)."""
     if note == whole:
         return True
-    head = note.removesuffix("…")
+    head = note.removesuffix("…").rstrip()
     return (note.endswith("…") and whole.startswith(head)
-            and whole[len(head)] in " ,.:;·")
+            and whole[len(head):][:1] in (" ", ",", ".", ":", ";", "·"))
 
 
 @pytest.mark.parametrize("language", ["vi", "en"])
@@ -220,3 +226,52 @@ async def test_english_screens_write_a_day_one_way(settings: Settings, tmp_path:
         assert "2026-11-21" not in "\n".join(screen_lines(pilot))
         await open_detail(pilot, PROCESSING_ID)
         assert "created 21/11/2026" in text_of(pilot, "#detail-summary")
+
+
+def result_text(pilot: Pilot) -> str:
+    return squash(" ".join(line.translate(BORDERS) for line in screen_lines(pilot)))
+
+
+async def test_t_after_not_paid_is_a_new_order_and_says_so(settings: Settings, make_app,
+                                                           key_clock: KeyClock, emulator: Any,
+                                                           checkout: Checkout) -> None:
+    """T said `thanh toán lại (cùng đơn)` ("same order") and made a new order id, which is
+    what is right for money (a declined order is over): the words now say a new order. The
+    Result names the wallet charged."""
+    vietnamese = settings.replace_section("terminal", language="vi")
+    async with make_app(settings=vietnamese).run_test(size=(80, 24)) as pilot:
+        await charge(pilot, key_clock, emulator, "40000", "dung")  # balance too low
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen)
+                         and "Ví: ZaloPay" in result_text(pilot), what="NOT PAID")
+        shown_now = result_text(pilot)
+        assert "T: thanh toán lại (đơn mới, cùng số tiền)" in shown_now, shown_now
+        assert "cùng đơn" not in shown_now
+        assert broken_inside_a_phrase(widget_lines(pilot, "#result-hint")) == []
+        await type_keys(pilot, key_clock, "t")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, PayScreen), what="Pay")
+        await scan_burst(pilot, key_clock, fresh_code(emulator, "an"))
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen)
+                         and pilot.app.screen.outcome.success, what="PAID")
+        await wait_until(pilot, lambda: "Ví: ZaloPay" in result_text(pilot), what="the wallet")
+    declined, paid = checkout.journal.list_payments()
+    assert (declined.state, paid.state) == (PaymentState.FAILED, PaymentState.SUCCEEDED)
+    assert declined.amount == paid.amount == 40_000
+    assert declined.app_trans_id != paid.app_trans_id  # a new order, as T says
+
+
+async def test_a_momo_result_names_momo(both_settings: Settings, both_checkout: Checkout,
+                                        key_clock: KeyClock, emulator: Any) -> None:
+    counter = Counter(both_settings, both_checkout)
+    attach(counter)
+    try:
+        async with PosApp(both_settings, counter, background=False).run_test(
+                size=(80, 24)) as pilot:
+            await type_keys(pilot, key_clock, *"45000", "enter")
+            await wait_until(pilot, lambda: isinstance(pilot.app.screen, PayScreen),
+                             what="Pay")
+            await scan_burst(pilot, key_clock, emulator.control.momo_code("momo-paid"))
+            await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen)
+                             and "Wallet: MoMo wallet" in result_text(pilot),
+                             what="the MoMo result naming its wallet")
+    finally:
+        counter.close()

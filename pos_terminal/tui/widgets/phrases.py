@@ -1,7 +1,7 @@
 """Lines broken between phrases. A Vietnamese word is written as syllables with spaces between
 them ("thất bại", "thành công"), so a line broken at any space can cut a word in two: these
-lines break after ", ", "; ", ": ", " · " or before "(", and at a plain space only inside a
-phrase longer than the whole line."""
+lines break after a sentence, ", ", "; ", ": ", " · " or before "(", and at a plain space
+only inside a phrase longer than the whole line."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from textual import events
 
 from pos_terminal.tui.widgets.line import Line
 
-#: The spaces a line may break at: after a phrase's punctuation, or before a parenthesis.
-PHRASE_BREAK = re.compile(r"(?<=[,;:·]) +| +(?=\()")
+#: The spaces a line may break at: after a sentence's or a phrase's punctuation, or before a
+#: parenthesis.
+PHRASE_BREAK = re.compile(r"(?<=[,;:·.?!]) +| +(?=\()")
 
 
 def phrases(text: str) -> list[str]:
@@ -66,6 +67,8 @@ def shorten(text: str, width: int) -> str:
             break
         head = joined
     if cell_len(head) * 2 >= room:
+        if head.endswith((".", "?", "!")) and cell_len(head) + 2 <= width:
+            return head + " …"  # a whole sentence, then more
         return head.rstrip(" ,.:;·") + "…"
     cut = text[:room]
     if " " in cut.strip():
