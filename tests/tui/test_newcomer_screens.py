@@ -7,6 +7,7 @@ from __future__ import annotations
 import colorsys
 import itertools
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +25,12 @@ from pos_terminal.counter import Counter
 from pos_terminal.counter.listeners import attach
 from pos_terminal.tui.app import PosApp
 from pos_terminal.tui.demo import DEMO_WALLETS
+from pos_terminal.tui.screens.dialogs import ConfirmDialog
 from pos_terminal.tui.screens.history import HistoryScreen, _note, totals_line
 from pos_terminal.tui.screens.pay import PayScreen
+from pos_terminal.tui.screens.reports import ReportsScreen
 from pos_terminal.tui.screens.result import ResultScreen
+from pos_terminal.tui.screens.sale import SaleScreen
 from tests.conftest import fresh_code
 from tests.receipts.test_receipts import Listener
 from tests.tui import test_demo, test_two_wallets
@@ -37,6 +41,7 @@ from tests.tui.helpers import (
     shown,
     text_of,
     type_keys,
+    wait_for_footer,
     wait_for_tables,
     wait_until,
 )
@@ -275,3 +280,44 @@ async def test_a_momo_result_names_momo(both_settings: Settings, both_checkout: 
                              what="the MoMo result naming its wallet")
     finally:
         counter.close()
+
+
+async def test_the_z_report_says_it_is_working_and_keys_wait(
+        make_app, key_clock: KeyClock, emulator: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Y to close the day, then nothing for seconds: the screen says at once that the Z report
+    is being made, and X, Z, P, L, Esc and F8 do nothing until it is there (a second Z would
+    have closed an empty day)."""
+    release = threading.Event()
+    app = make_app()
+    close_day = app.counter.reports.z
+
+    def held_z() -> Any:
+        assert release.wait(30), "the test never let the Z report go"
+        return close_day()
+
+    monkeypatch.setattr(app.counter.reports, "z", held_z)  # the journal made slow, for once
+    async with app.run_test(size=(80, 24)) as pilot:
+        await charge(pilot, key_clock, emulator, "25000", "an")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="paid")
+        await type_keys(pilot, key_clock, "enter", "f3")
+        await wait_until(pilot, lambda: "X report" in shown(pilot, "#report-text"), what="X")
+        await type_keys(pilot, key_clock, "z")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog),
+                         what="the Z question")
+        await type_keys(pilot, key_clock, "y")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReportsScreen)
+                         and shown(pilot, "#reports-state") == (
+                             "Closing the day: making the Z report…"), what="the Z under way")
+        screen = pilot.app.screen
+        assert screen.query_one("#report").loading
+        await type_keys(pilot, key_clock, "x", "z", "p", "l", "escape", "f8")
+        assert pilot.app.screen is screen  # no question, no list, not left, not redrawn
+        assert shown(pilot, "#reports-state") == "Closing the day: making the Z report…"
+        assert "Back" not in await wait_for_footer(pilot)
+        release.set()
+        await wait_until(pilot, lambda: "Z report #1" in shown(pilot, "#report-text"),
+                         what="the Z report")
+        assert not screen.query_one("#report").loading
+        await type_keys(pilot, key_clock, "escape")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen), what="sale")
+    assert [z.number for z in app.counter.reports.closed_days()] == [1]
