@@ -15,7 +15,7 @@ import pytest
 from rich.segment import Segment
 from textual.color import Color
 from textual.pilot import Pilot
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input
 
 from hardware import SyntheticSource
 from pos_terminal.base.i18n import _
@@ -321,3 +321,40 @@ async def test_the_z_report_says_it_is_working_and_keys_wait(
         await type_keys(pilot, key_clock, "escape")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen), what="sale")
     assert [z.number for z in app.counter.reports.closed_days()] == [1]
+
+
+async def test_a_fast_burst_typed_into_the_override_reason_is_typing(
+        settings: Settings, tmp_path: Path, key_clock: KeyClock) -> None:
+    """README step 7 with a fast typist (or a pasted reason): the burst ending in Enter was
+    taken for a scanner's read, dropped, and "Scanner read … was ignored" shown. No code is
+    expected in the override dialog: the reason is the cashier's, and the override recorded."""
+    reason = "portal says declined, customer paid cash"
+    async with scene_pilot(settings, tmp_path) as pilot:
+        await open_detail(pilot, PROCESSING_ID)
+        await type_keys(pilot, key_clock, "o", "ctrl+f")
+        await wait_until(pilot, lambda: bool(pilot.app.screen.query("#override-reason")),
+                         what="the override dialog")
+        await scan_burst(pilot, key_clock, reason)  # every key 4 ms apart, then Enter
+        journal = pilot.app.counter.checkout.journal
+        await wait_until(pilot, lambda: journal.get(PROCESSING_ID).state is PaymentState.FAILED,
+                         what="the override recorded")
+        assert [e.reason for e in journal.events(PROCESSING_ID) if e.kind == "override"] == [
+            reason]
+        assert not [n.message for n in pilot.app._notifications
+                    if "Scanner read" in n.message]
+
+
+async def test_a_payment_code_burst_still_never_lands_in_a_text_field(
+        settings: Settings, tmp_path: Path, key_clock: KeyClock) -> None:
+    """Where no code is expected a payment code read by the scanner is still a read: it never
+    becomes a journaled reason."""
+    async with scene_pilot(settings, tmp_path) as pilot:
+        await open_detail(pilot, PROCESSING_ID)
+        await type_keys(pilot, key_clock, "o", "ctrl+f")
+        await wait_until(pilot, lambda: bool(pilot.app.screen.query("#override-reason")),
+                         what="the override dialog")
+        await scan_burst(pilot, key_clock, "812345678901234567")
+        field = pilot.app.screen.query_one("#override-reason", Input)
+        assert field.value == ""
+        assert pilot.app.counter.checkout.journal.get(PROCESSING_ID).state is (
+            PaymentState.PROCESSING)

@@ -26,6 +26,7 @@ DIGITS = "0123456789"
 
 
 class ResultScreen(PosScreen[NextSale]):
+    takes_codes = True  # a scanner's burst here is a read, never typing (tui/app.py)
     AUTO_FOCUS = None
 
     def __init__(self, outcome: ResultSummary) -> None:

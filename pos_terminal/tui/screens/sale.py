@@ -25,6 +25,7 @@ from pos_terminal.tui.widgets.table import MeasuredTable
 
 
 class SaleScreen(PosScreen[None]):
+    takes_codes = True  # a scanner's burst here is a read, never typing (tui/app.py)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "charge", N_("Charge")),
         Binding("f2", "history", N_("History")),
