@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pos_terminal.base.clock import day_bounds_ms, format_datetime, format_time
 from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.paths import shown_path
 
 __all__ = ["day_hint", "parse_day", "scanner_words", "show_day", "source_name", "vn_time"]
 
@@ -28,7 +29,7 @@ def source_name(spec: str) -> str:
     if kind in ("evdev", "serial"):
         return _("scanner {device}").format(device=arg.split(":", 1)[0])
     if kind in ("video", "images"):
-        return _("test pictures {path}").format(path=arg)
+        return _("test pictures {path}").format(path=shown_path(arg))
     return spec
 
 

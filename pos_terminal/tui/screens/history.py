@@ -24,6 +24,7 @@ from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.files import open_private
 from pos_terminal.base.i18n import N_, _, ngettext
 from pos_terminal.base.money import format_vnd
+from pos_terminal.base.paths import shown_path
 from pos_terminal.counter import PrintOutcome
 from pos_terminal.counter.answers import state_label
 from pos_terminal.counter.types import (
@@ -67,6 +68,7 @@ STATE_FILTERS: tuple[PaymentState | None, ...] = (None, *PaymentState)
 MIN_NOTE = 30  # cells of note below which the Order column shows only its unique tail
 MIN_NARROW_NOTE = 16  # ... and below which it goes (the detail, Enter, names the order)
 SHORT_ORDER = 5  # characters of an order id that tell a day's rows apart
+NOTICE_PATH = 34  # cells of a path in a notice (a toast is 40 columns wide at 80)
 
 
 def items_text(view: PaymentView) -> str:
@@ -403,7 +405,8 @@ class HistoryScreen(PosScreen[None]):
         except OSError as exc:
             self.app.call_from_thread(
                 self.notify, _("Export failed: {error} ({file}). Check the folder is "
-                               "writable.").format(error=exc.strerror, file=target),
+                               "writable.").format(error=exc.strerror,
+                                                   file=shown_path(target, NOTICE_PATH)),
                 severity="error")
             return
         except Exception as exc:
@@ -414,7 +417,8 @@ class HistoryScreen(PosScreen[None]):
             self.notify, _("Exported {payments} to {target} and {refunds} to "
                            "{refunds_target}").format(
                 payments=ngettext("{count} payment", "{count} payments", len(rows)).format(
-                    count=len(rows)), target=target, refunds_target=refunds_target,
+                    count=len(rows)), target=shown_path(target, NOTICE_PATH),
+                refunds_target=shown_path(refunds_target, NOTICE_PATH),
                 refunds=ngettext("{count} refund", "{count} refunds", len(refunds)).format(
                     count=len(refunds))))
         self.app.call_from_thread(self._show_filter, _("exported to {file}").format(
