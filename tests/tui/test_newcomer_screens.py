@@ -358,3 +358,22 @@ async def test_a_payment_code_burst_still_never_lands_in_a_text_field(
         assert field.value == ""
         assert pilot.app.counter.checkout.journal.get(PROCESSING_ID).state is (
             PaymentState.PROCESSING)
+
+
+@pytest.mark.parametrize("scene,selectors", [
+    ("reports", ["#reports-state"]),
+    ("history", ["#history-filter", "#history-totals"]),
+    ("result-failure", ["#result-hint", ".result-line"]),
+])
+async def test_vietnamese_lines_break_between_phrases_at_80_columns(
+        settings: Settings, tmp_path: Path, scene: str, selectors: list[str]) -> None:
+    """`… L: ngày / đã chốt`: a line broken at any space cuts a Vietnamese word in two."""
+    async with scene_pilot(settings.replace_section("terminal", language="vi"),
+                           tmp_path) as pilot:
+        await SCENES[scene](pilot)
+        await pilot.pause()
+        for selector in selectors:
+            for widget in pilot.app.screen.query(selector):
+                lines = widget_lines(pilot, f"#{widget.id}") if widget.id else [
+                    line.strip() for line in str(widget.render()).split("\n")]
+                assert broken_inside_a_phrase(lines) == [], (selector, lines)

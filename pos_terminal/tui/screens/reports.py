@@ -21,6 +21,7 @@ from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.dialogs import ConfirmDialog
 from pos_terminal.tui.slips import report_slip
 from pos_terminal.tui.widgets.line import Line
+from pos_terminal.tui.widgets.phrases import PhraseLine
 
 SCREEN_WIDTH = 60  # the report on screen: the printed slip's layout, a little wider
 
@@ -47,8 +48,8 @@ class ReportsScreen(PosScreen[None]):
                                     "print_report", "banks"})
 
     def body(self) -> Iterable[Widget]:
-        yield Line(_("X: running totals · Z: close the day (numbered, cannot be undone) · "
-                     "L: closed days"), id="reports-state")
+        yield PhraseLine(_("X: running totals · Z: close the day (numbered, cannot be "
+                           "undone) · L: closed days"), id="reports-state")
         with VerticalScroll(id="report"):
             yield Line("", id="report-text")
 
