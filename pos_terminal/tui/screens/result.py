@@ -45,8 +45,8 @@ class ResultScreen(PosScreen[NextSale]):
                                    "amount"), id="result-hint")
             elif self.outcome.retry:
                 # T charges the same sale again as a new order: a declined order is over
-                yield PhraseLine(_("T: try again (a new order, same amount) · Enter: next "
-                                   "sale · or type the next amount"), id="result-hint")
+                yield PhraseLine(_("T: try again as a new order · Enter: next sale · or type "
+                                   "the next amount"), id="result-hint")
             else:
                 yield PhraseLine(_("Enter: next sale · or type the next amount"),
                                  id="result-hint")
