@@ -30,27 +30,28 @@ def wrap_phrases(text: str, width: int) -> list[str]:
         return text.split("\n")
     lines: list[str] = []
     for paragraph in text.split("\n"):
-        line = ""
-        for part in phrases(paragraph):
-            joined = f"{line} {part}" if line else part
-            if cell_len(joined) <= width:
-                line = joined
-                continue
-            if line:
-                lines.append(line)
-            line = ""
-            for word in part.split(" ") if cell_len(part) > width else [part]:
-                joined = f"{line} {word}" if line else word
-                if cell_len(joined) <= width:
-                    line = joined
-                    continue
-                if line:
-                    lines.append(line)
-                while cell_len(word) > width:
-                    lines.append(word[:width])
-                    word = word[width:]
-                line = word
-        lines.append(line)
+        lines += _packed([word for part in phrases(paragraph)
+                          for word in (part.split(" ") if cell_len(part) > width else [part])],
+                         width)
+    return lines
+
+
+def _packed(pieces: list[str], width: int) -> list[str]:
+    """`pieces` joined by spaces into as few lines of `width` cells as they fit."""
+    lines: list[str] = []
+    line = ""
+    for piece in pieces:
+        joined = f"{line} {piece}" if line else piece
+        if cell_len(joined) <= width:
+            line = joined
+            continue
+        if line:
+            lines.append(line)
+        while cell_len(piece) > width:
+            lines.append(piece[:width])
+            piece = piece[width:]
+        line = piece
+    lines.append(line)
     return lines
 
 
