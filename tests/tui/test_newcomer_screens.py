@@ -31,6 +31,7 @@ from pos_terminal.tui.screens.pay import PayScreen
 from pos_terminal.tui.screens.reports import ReportsScreen
 from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.screens.sale import SaleScreen
+from pos_terminal.tui.widgets.phrases import PhraseLine
 from tests.conftest import fresh_code
 from tests.receipts.test_receipts import Listener
 from tests.tui import test_demo, test_two_wallets
@@ -47,7 +48,7 @@ from tests.tui.helpers import (
 )
 from tests.tui.scenes import SCENES
 from tests.tui.test_demo import demo_app
-from tests.tui.test_fit import BORDERS, PROCESSING_ID, open_detail, scene_pilot
+from tests.tui.test_fit import BORDERS, FAILED_ID, PROCESSING_ID, open_detail, scene_pilot
 from tests.tui.test_flows import charge
 from tests.tui.test_receipts_ui import paid_on_result, printer, with_printer
 
@@ -217,7 +218,7 @@ async def test_the_override_timeline_reads_in_vietnamese(settings: Settings,
                                             "khách đổi ý, trả tiền mặt", "lan")
         await open_detail(pilot, PROCESSING_ID)
         timeline = squash(" ".join(widget_lines(pilot, "#timeline")))
-        assert "ghi nhận tay: đang xử lý →" in timeline, timeline  # "→ thất bại" below it
+        assert "ghi nhận tay:" in timeline and "đang xử lý → thất bại" in timeline, timeline
         assert "override" not in timeline.lower()
         assert "khách đổi ý, trả tiền mặt" in timeline
 
@@ -377,3 +378,22 @@ async def test_vietnamese_lines_break_between_phrases_at_80_columns(
                 lines = widget_lines(pilot, f"#{widget.id}") if widget.id else [
                     line.strip() for line in str(widget.render()).split("\n")]
                 assert broken_inside_a_phrase(lines) == [], (selector, lines)
+
+
+async def test_the_payment_detail_breaks_vietnamese_between_phrases(settings: Settings,
+                                                                    tmp_path: Path) -> None:
+    """The detail's reason and its timeline wrapped at any space: `… bằng hình / thức khác.`"""
+    async with scene_pilot(settings.replace_section("terminal", language="vi"),
+                           tmp_path) as pilot:
+        await open_detail(pilot, FAILED_ID)
+        summary = pilot.app.screen.query_one("#detail-summary", PhraseLine)
+        whole_lines = {line.strip() for line in summary.text.split("\n")}
+        assert [pair for pair in broken_inside_a_phrase(widget_lines(pilot, "#detail-summary"))
+                if pair[0] not in whole_lines] == []  # only its own lines' ends, or phrases'
+        lines = screen_lines(pilot)
+        top = next(n for n, line in enumerate(lines) if "Chi tiết" in line)
+        column = lines[top].index("Chi tiết")
+        detail = [line[column:].strip() for line in lines[top + 1:-1]]
+        last = [line for line in detail if line][-3:]  # the declined step's message
+        assert squash(" ".join(last)).endswith("bằng hình thức khác."), last
+        assert broken_inside_a_phrase(last) == [], last

@@ -50,8 +50,8 @@ from pos_terminal.tui.screens.dialogs import (
     RefundRequestUi,
 )
 from pos_terminal.tui.screens.supervisor import authorise
-from pos_terminal.tui.widgets.line import Line, cell, plain
-from pos_terminal.tui.widgets.phrases import PhraseLine, shorten, wrap_phrases
+from pos_terminal.tui.widgets.line import Line, cell
+from pos_terminal.tui.widgets.phrases import PhraseLine, PhraseText, shorten, wrap_phrases
 from pos_terminal.tui.widgets.table import MeasuredTable
 
 #: The journal's own (English) words for the moves it records itself, as the cashier reads them
@@ -444,7 +444,7 @@ class PaymentDetailScreen(PosScreen[None]):
 
     def body(self) -> Iterable[Widget]:
         with Vertical(id="detail"):
-            yield Line("", id="detail-summary")
+            yield PhraseLine("", id="detail-summary")
             with VerticalScroll(id="timeline"):
                 yield Static("", id="timeline-table")
             yield Line("", id="detail-message")
@@ -529,8 +529,8 @@ class PaymentDetailScreen(PosScreen[None]):
                 id=r.m_refund_id, amount=format_vnd(r.amount), state=state_label(r.state.value),
                 auto=_(" (automatic return of a late charge)") if r.auto else ""))
         self.query_one("#detail-summary", Static).update("\n".join(lines))
-        # A Rich table in a scrolling Static: the Detail column wraps, so every message is
-        # shown whole at any width (80 columns included).
+        # A Rich table in a scrolling Static: the Detail column wraps (between phrases), so
+        # every message is shown whole at any width (80 columns included).
         table = Table(expand=True, box=None, pad_edge=False, header_style="bold")
         table.add_column(_("Time"), no_wrap=True)
         table.add_column(_("Change"), max_width=26)
@@ -548,7 +548,8 @@ class PaymentDetailScreen(PosScreen[None]):
             if event.kind != "transition":
                 kind = EVENT_KINDS.get(event.kind)
                 change = f"{_(kind) if kind else event.kind}: {change}"
-            table.add_row(vn_time(event.time_ms, with_date=False), plain(change), plain(detail))
+            table.add_row(vn_time(event.time_ms, with_date=False), PhraseText(clean(change)),
+                          PhraseText(clean(detail)))
         self.query_one("#timeline-table", Static).update(table)
         self.refresh_bindings()
 

@@ -9,6 +9,9 @@ import re
 from typing import Any
 
 from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
+from rich.text import Text
 from textual import events
 
 from pos_terminal.tui.widgets.line import Line
@@ -76,6 +79,24 @@ def shorten(text: str, width: int) -> str:
         cut = cut.rstrip()
         cut = cut[:cut.rfind(" ")] if " " in cut else cut
     return cut.rstrip(" ,.:;·") + "…"
+
+
+class PhraseText:
+    """Text for a Rich table's cell, broken between phrases at the width the table gives it
+    (a column that wraps, such as the payment timeline's Detail). Shown literally."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for line in wrap_phrases(self.text, options.max_width):
+            yield Text(line)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        words = [cell_len(word) for word in self.text.split()] or [0]
+        return Measurement(min(max(words), options.max_width),
+                           min(max(cell_len(line) for line in self.text.split("\n")),
+                               options.max_width))
 
 
 class PhraseLine(Line):
