@@ -2,13 +2,17 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Two steps: what the demo and the program need (STAMP), then the test tools over it (DEV_STAMP:
+# ruff, mypy, pytest, playwright, hypothesis...), installed only by the targets that use them.
 STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 # Set-up steps print one line each; their whole output goes here (scripts/logged).
 SETUP_LOG := $(CURDIR)/.setup/venv.log
 # System libraries: libzbar0 for pyzbar, fonts-dejavu-core for receipts printed as images (runtime); chromium and tmux for the end-to-end tests;
-# postgresql for the fleet ledger tests and benchmark (they start their own server).
+# postgresql for the fleet ledger tests and benchmark (they start their own server); tesseract-ocr and
+# tesseract-ocr-vie read the printed slips' pictures back as Vietnamese text (tests).
 RUNTIME_DEBS := libzbar0 fonts-dejavu-core espeak-ng
-TEST_DEBS := libzbar0 fonts-dejavu-core espeak-ng chromium tmux postgresql
+TEST_DEBS := libzbar0 fonts-dejavu-core espeak-ng chromium tmux postgresql tesseract-ocr tesseract-ocr-vie
 PYTEST_ARGS ?=
 # One pytest worker more than the machine has cores: about a quarter of the suite's time is spent
 # waiting (on the emulator's delays, a subprocess, a lock's timeout), which a third worker on two
@@ -31,7 +35,12 @@ $(STAMP): pyproject.toml
 		$(PYTHON) -m venv $(VENV)
 	@./scripts/logged $(SETUP_LOG) "setup: upgrading pip" \
 		$(BIN)/pip install --progress-bar off --upgrade pip
-	@./scripts/logged $(SETUP_LOG) "setup: installing pos-terminal and its tools (pip, a few minutes the first time)" \
+	@./scripts/logged $(SETUP_LOG) "setup: installing pos-terminal (pip, about a minute the first time)" \
+		$(BIN)/pip install --progress-bar off -e .
+	@touch $@
+
+$(DEV_STAMP): $(STAMP)
+	@./scripts/logged $(SETUP_LOG) "setup: installing the test tools (ruff, mypy, pytest, playwright, hypothesis)" \
 		$(BIN)/pip install --progress-bar off -e '.[dev]'
 	@touch $@
 
@@ -47,12 +56,12 @@ demo: sysdeps-runtime $(STAMP)
 emulator: $(STAMP)
 	$(BIN)/pos-terminal emulator
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check pos_terminal hardware tests bench scripts examples
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-unit: sysdeps-test $(STAMP)
+unit: sysdeps-test $(DEV_STAMP)
 	$(BIN)/python -m pytest -n $(WORKERS) -q --durations=20 $(PYTEST_ARGS)
 
 test: lint unit

@@ -238,8 +238,6 @@ def main() -> None:
             f'journal = "{Path(tmp) / "start.sqlite3"}"').replace(
             "base_url = \"http://127.0.0.1:8765\"", f'base_url = "{emulator.base_url}"'),
             encoding="utf-8")
-        (Path(tmp) / "emulator-test-private-key.pem").write_bytes(
-            settings.emulator.private_key.read_bytes())
         bench_start(args.starts, config)
         bench_scan_to_result(settings, emulator, args.payments)
         asyncio.run(camera_run(settings, emulator, args.camera_s))

@@ -8,30 +8,38 @@
 The rule that keeps a sale from being charged twice: every retry of a sale uses the SAME
 sale_ref. `pay` retries by itself when the answer is lost (a timeout, a dropped connection,
 the terminal restarting) and, after the last try, asks for the sale by its sale_ref instead of
-guessing. Run it as a script for a quick test:
+guessing. Run it as a script for a quick test, against `pos-terminal serve` and the emulator
+(docs/terminal-api.md); the second payment uses the code the emulator's customer An shows now
+(she pays at once; a code is good for one payment within 60 s, so it is fetched, not written):
 
-    python examples/pos_client.py --url http://127.0.0.1:8780 --token pt_... pay 1001 25000
-    python examples/pos_client.py --url http://127.0.0.1:8780 --token pt_... pay 1002 25000 \
-        --code 8123456789012345678
-    python examples/pos_client.py --url http://127.0.0.1:8780 --token pt_... status 1002
+    python3 examples/pos_client.py --url http://127.0.0.1:8780 --token pt_... pay 1001 25000
+    CODE=$(python3 -c 'import json, urllib.request as u; print(json.load(u.urlopen(
+      "http://127.0.0.1:8765/_emulator/wallets"))["wallets"][0]["code"])')
+    python3 examples/pos_client.py --url http://127.0.0.1:8780 --token pt_... pay 1002 25000 \
+        --code "$CODE"
+    python3 examples/pos_client.py --url http://127.0.0.1:8780 --token pt_... status 1002
 
-It needs only what the project installs (`requests`). Exit 0 paid, 1 not paid, 2 refused,
-3 not known yet (never pay again: ask with `status`).
+It needs the Python standard library alone (urllib, no pip package): the system's python3
+runs it. Exit 0 paid, 1 not paid, 2 refused, 3 not known yet (never pay again: ask
+with `status`).
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
+import ssl
 import sys
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
-import requests
-
 #: errors after which the request may or may not have reached the terminal: ask again
-LOST = (requests.ConnectionError, requests.Timeout)
+LOST = (urllib.error.URLError, http.client.HTTPException, ConnectionError, TimeoutError)
 
 
 class TerminalError(Exception):
@@ -42,24 +50,51 @@ class TerminalError(Exception):
         self.status, self.code, self.message = status, code, message
 
 
+def _refusal(status: int, raw: bytes) -> TerminalError:
+    try:
+        error = json.loads(raw).get("error", {})
+    except ValueError:  # not the terminal's JSON (a proxy's page): its first words
+        return TerminalError(status, "?", raw[:200].decode("utf-8", "replace"))
+    return TerminalError(status, error.get("code", "?"), error.get("message", ""))
+
+
 class TerminalClient:
     def __init__(self, url: str, token: str, *, timeout_s: float = 150.0, tries: int = 3,
                  verify: bool | str = True) -> None:
+        if not url.startswith(("http://", "https://")):
+            raise ValueError(f"the terminal's URL must start with http:// or https://: {url!r}")
         self.url = url.rstrip("/")
         self.timeout_s = timeout_s
         self.tries = tries
-        self.session = requests.Session()
-        self.session.headers["Authorization"] = f"Bearer {token}"
-        self.session.verify = verify
+        self.headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+        # verify: True (the system's CAs), a CA file's path, or False (a test counter only)
+        self.tls = (ssl.create_default_context(cafile=verify) if isinstance(verify, str)
+                    else ssl.create_default_context())
+        if verify is False:
+            self.tls.check_hostname = False
+            self.tls.verify_mode = ssl.CERT_NONE
+
+    def _open(self, method: str, path: str, *, params: dict[str, str] | None = None,
+              body: dict[str, Any] | None = None, headers: dict[str, str] | None = None,
+              timeout: float | None = None) -> Any:
+        query = "?" + urllib.parse.urlencode(params) if params else ""
+        data = None if body is None else json.dumps(body).encode("utf-8")
+        request = urllib.request.Request(  # noqa: S310 (the terminal's own http(s) URL)
+            self.url + path + query, data=data, method=method,
+            headers={**self.headers, **(headers or {})})
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            return urllib.request.urlopen(  # noqa: S310 (the terminal's own http(s) URL)
+                request, timeout=self.timeout_s if timeout is None else timeout,
+                context=self.tls if self.url.startswith("https:") else None)
+        except urllib.error.HTTPError as refused:  # an answer: never retried
+            raise _refusal(refused.code, refused.read()) from None
 
     def _call(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
-        answer = self.session.request(method, self.url + path,
-                                      timeout=kwargs.pop("timeout", self.timeout_s), **kwargs)
-        data: dict[str, Any] = answer.json()
-        if answer.status_code >= 400:
-            error = data.get("error", {})
-            raise TerminalError(answer.status_code, error.get("code", "?"),
-                                error.get("message", answer.text[:200]))
+        with self._open(method, path, **kwargs) as answer:
+            raw = answer.read()
+        data: dict[str, Any] = json.loads(raw)
         return data
 
     def _retried(self, method: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -67,7 +102,7 @@ class TerminalClient:
         the body's reference."""
         for attempt in range(self.tries):
             try:
-                return self._call(method, path, json=body)
+                return self._call(method, path, body=body)
             except LOST:
                 if attempt == self.tries - 1:
                     raise
@@ -90,7 +125,7 @@ class TerminalClient:
         return self._call("GET", "/v1/payments", params={"sale_ref": sale_ref})
 
     def abort(self, sale_ref: str) -> dict[str, Any]:
-        return self._call("POST", "/v1/payments/abort", json={"sale_ref": sale_ref})
+        return self._call("POST", "/v1/payments/abort", body={"sale_ref": sale_ref})
 
     # ---------------------------------------------------------------- refunds, reports
     def refund(self, app_trans_id: str, amount: int, refund_ref: str, *,
@@ -115,15 +150,13 @@ class TerminalClient:
         marked `replayed`: look up by sale_ref whatever you still wait for."""
         last_id: str | None = None
         while True:
-            headers = {"Last-Event-ID": last_id} if last_id else {}
-            try:
-                with self.session.get(self.url + "/v1/events", stream=True, headers=headers,
-                                      timeout=(10, 60)) as sse:
-                    if sse.status_code != 200:  # a refusal (token, scope): not worth retrying
-                        error = sse.json().get("error", {})
-                        raise TerminalError(sse.status_code, error.get("code", "?"),
-                                            error.get("message", ""))
-                    for line in sse.iter_lines(decode_unicode=True):
+            headers = {"Accept": "text/event-stream"}
+            if last_id:
+                headers["Last-Event-ID"] = last_id
+            try:  # a refusal (token, scope) is raised as TerminalError: not worth retrying
+                with self._open("GET", "/v1/events", headers=headers, timeout=60) as sse:
+                    for raw in sse:
+                        line = raw.decode("utf-8").rstrip("\r\n")
                         if line.startswith("id:"):
                             last_id = line[3:].strip()
                         elif line.startswith("data:"):

@@ -43,7 +43,7 @@ from pydantic_settings import (
 
 from pos_terminal.base.errors import ExitCode, PosError
 from pos_terminal.base.files import loose_permissions
-from pos_terminal.base.i18n import _, language_from_environment
+from pos_terminal.base.i18n import _, locale_language
 from pos_terminal.base.keys import read_rsa_public_key
 from pos_terminal.text_safety import clean, control_character
 
@@ -376,8 +376,13 @@ class ScannerSettings(_Section):
         return self
 
 
+#: The emulator's public test key, shipped with the package: [emulator] private_key when the file
+#: names none, so that config/default.toml works wherever it is copied.
+EMULATOR_TEST_KEY = Path(__file__).parent / "emulator" / "emulator-test-private-key.pem"
+
+
 class EmulatorSettings(_Section):
-    private_key: FilePath = Path("emulator-test-private-key.pem")
+    private_key: FilePath = EMULATOR_TEST_KEY
     host: str = "127.0.0.1"
     port: int = Field(default=8765, ge=0, le=65535)
     code_lifetime_s: float = Field(default=60.0, ge=0.1, le=DAY_S)
@@ -558,6 +563,9 @@ class Settings(BaseSettings):
     # Whether the file names [terminal] terminal_id (rather than it being derived from
     # app_user): a counter that ships to a fleet ledger must name it (set when loading).
     terminal_id_set: bool = True
+    # Whether the file or the locale names the language (rather than it being the default):
+    # the counter's screens then start in Vietnamese (cli/ui_cmds.screen_language).
+    language_named: bool = True
 
     @model_validator(mode="after")
     def _some_wallet(self) -> Settings:
@@ -667,11 +675,13 @@ class _EnvironmentSecrets(_MappingSource):
 
 
 class _LocaleLanguage(_MappingSource):
-    """`[terminal] language` when the file leaves it out: from LC_ALL / LC_MESSAGES / LANG."""
+    """`[terminal] language` when the file leaves it out: from LC_ALL / LC_MESSAGES / LANG
+    (nothing when they name no language: unset, C or POSIX; the field's default then)."""
 
     def __init__(self, settings_cls: type[BaseSettings], environ: Mapping[str, str]) -> None:
         super().__init__(settings_cls)
-        self.values = {"terminal": {"language": language_from_environment(dict(environ))}}
+        language = locale_language(dict(environ))
+        self.values = {"terminal": {"language": language}} if language is not None else {}
 
 
 class _TomlFile(TomlConfigSettingsSource):
@@ -849,9 +859,16 @@ def _resolve(settings: Settings, file: Path) -> Settings:
         if path is not None:
             path = path.expanduser()
             update[section] = current.model_copy(update={key: file.parent / path})
+    key_file = update["emulator"].private_key
+    if not key_file.is_file():  # one sentence now, not a traceback when the emulator starts
+        raise ConfigError(file, "[emulator] private_key", _(
+            "{path} is not a file (a relative path is read from this file's folder; leave the "
+            "key out for the emulator's built-in test key)").format(path=key_file))
     terminal_id = settings.terminal.terminal_id or re.sub(
         r"[^A-Za-z0-9]", "", settings.terminal.app_user)[:8] or "pos"
     update["terminal"] = update["terminal"].model_copy(update={"terminal_id": terminal_id})
     warning = _check_permissions(file, settings.service.environment)
-    return settings.model_copy(update={**update, "warnings": (warning,) if warning else (),
-                                       "terminal_id_set": bool(settings.terminal.terminal_id)})
+    return settings.model_copy(update={
+        **update, "warnings": (warning,) if warning else (),
+        "terminal_id_set": bool(settings.terminal.terminal_id),
+        "language_named": "language" in settings.terminal.model_fields_set})

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pos_terminal.config import ConfigError, load_settings
+from pos_terminal.config import EMULATOR_TEST_KEY, ConfigError, load_settings
 from tests import shared_group
 from tests.processes import child_env
 
@@ -72,7 +72,7 @@ def test_a_file_with_only_the_contract_keys_works(tmp_path: Path) -> None:
 def test_shipped_profiles_load() -> None:
     default = load_settings(REPO / "config" / "default.toml", env={})
     assert default.service.environment == "emulator"
-    assert default.emulator.private_key == REPO / "config" / "emulator-test-private-key.pem"
+    assert default.emulator.private_key == EMULATOR_TEST_KEY
     assert default.emulator.private_key.exists()
 
 
@@ -237,8 +237,6 @@ def test_the_emulator_profile_public_test_keys_draw_no_warning(tmp_path: Path) -
     shipped = REPO / "config" / "default.toml"
     assert load_settings(shipped, env={}).warnings == ()
     copy = write(tmp_path, shipped.read_text(), mode=0o644)
-    (tmp_path / "emulator-test-private-key.pem").write_text(
-        (REPO / "config" / "emulator-test-private-key.pem").read_text())
     assert load_settings(copy, env={}).warnings == ()
 
 

@@ -223,3 +223,51 @@ def test_every_table_row_has_its_headers_cells(page: Path) -> None:
 def test_a_pipe_in_a_cell_is_found() -> None:
     assert misshapen_rows("| a | b |\n|---|---|\n| `x|y` | z |\n| `x\\|y` | z |\n") == [
         "| `x|y` | z |"]
+
+
+# ---------------------------------------------------------------- the integrator's walk-through
+WALK_THROUGH = ROOT / "docs" / "terminal-api.md"
+SETUP_LINE = "./pos setup"
+SHELL_BLOCK = re.compile(r"^```sh\n(.*?)^```", re.S | re.M)
+
+
+def walk_through_blocks() -> list[str]:
+    text = WALK_THROUGH.read_text(encoding="utf-8")
+    section = text.split("## A walk-through with curl", 1)[1].split("\n## ", 1)[0]
+    return SHELL_BLOCK.findall(section)
+
+
+def test_the_integrators_walk_through_runs_as_written(tmp_path: Path) -> None:
+    """docs/terminal-api.md's walk-through, its shell blocks run as written by bash from the
+    checkout, in a network namespace of its own (its loopback only, so its fixed ports are free
+    whatever else runs) and a home of its own (the default journal): the sale is paid once, the
+    retry and the look-up find it, another amount is refused, the refund is made. Only `./pos
+    setup` is left out: this checkout is set up (it runs the tests)."""
+    import shutil
+    import subprocess
+
+    from tests.processes import child_env
+
+    start, calls = walk_through_blocks()
+    lines = start.splitlines()
+    assert lines[0].startswith(SETUP_LINE)
+    for needed in ("curl", "unshare", "ip"):
+        if shutil.which(needed) is None:
+            pytest.skip(f"the walk-through test needs {needed}")
+    ready = ("for _ in $(seq 300); do curl -s -o /dev/null http://127.0.0.1:8780/openapi.json "
+             "&& curl -s -o /dev/null http://127.0.0.1:8765/_emulator/wallets && break; "
+             "sleep 0.2; done")
+    script = "\n".join(["trap 'kill $(jobs -p) 2>/dev/null; wait' EXIT", "ip link set lo up",
+                        *lines[1:], ready, "echo", "echo WALK-THROUGH", calls])
+    done = subprocess.run(["unshare", "--map-root-user", "--net", "bash", "-c", script],
+                          cwd=ROOT, capture_output=True, text=True, timeout=180, check=False,
+                          env=child_env(HOME=str(tmp_path)))
+    if "unshare:" in done.stderr and "WALK-THROUGH" not in done.stdout:
+        pytest.skip(f"no network namespace here: {done.stderr.strip()}")
+    out = done.stdout.split("WALK-THROUGH", 1)[1]
+    # the sale, the look-up, the same POST again and the look-up for the refund: one payment
+    assert out.count('"outcome":"paid"') == 4, (out, done.stderr)
+    assert len(set(re.findall(r'"app_trans_id":"([^"]+)"', out))) == 1, out
+    assert '"code":"ref_conflict"' in out and "of 25.000 ₫, not 26.000 ₫" in out
+    assert '"state":"refunded"' in out and '"refund_ref":"1001-r1"' in out
+    assert '"sales_count":1' in out, out

@@ -18,6 +18,7 @@ from pos_terminal.api.routing import StrictJsonRoute
 from pos_terminal.api.terminal import Terminal, terminal_of
 from pos_terminal.base.amounts import check_refund_amount
 from pos_terminal.base.i18n import _
+from pos_terminal.base.money import format_vnd
 from pos_terminal.base.reasons import Reason
 from pos_terminal.counter import answers
 from pos_terminal.counter.admin import ApiToken
@@ -35,9 +36,10 @@ def _authorised_by(terminal: Terminal, token: ApiToken, body: RefundIn) -> str |
 def _same(refund: RefundView, body: RefundIn) -> RefundView:
     if (refund.app_trans_id, refund.amount) != (body.app_trans_id, body.amount):
         raise ApiError("ref_conflict", _("Refund reference {ref} already belongs to a refund of "
-                                         "{amount} VND on {app_trans_id}: nothing more was "
+                                         "{amount} on {app_trans_id}: nothing more was "
                                          "refunded. Use a new refund_ref for a new refund.").format(
-            ref=body.refund_ref, amount=refund.amount, app_trans_id=refund.app_trans_id))
+            ref=body.refund_ref, amount=format_vnd(refund.amount),
+            app_trans_id=refund.app_trans_id))
     return refund
 
 

@@ -511,11 +511,13 @@ class Checkout:
 
     # ---------------------------------------------------------------- gateway orders
     def create_gateway_order(
-        self, amount: int, description: str = "", bank_code: str = ""
+        self, amount: int, description: str = "", bank_code: str = "", *,
+        cashier_id: str | None = None,
     ) -> gateway.GatewayOrderView:
-        """Create a web-gateway order (the UI's Show QR), journaled like a quick pay; follow it
-        with `follow()` until paid, cancelled or expired."""
-        return gateway.create_gateway_order(self, amount, description, bank_code)
+        """Create a web-gateway order (the UI's Show QR), journaled like a quick pay with the
+        cashier who made it; follow it with `follow()` until paid, cancelled or expired."""
+        return gateway.create_gateway_order(self, amount, description, bank_code,
+                                            cashier_id=cashier_id)
 
     # ---------------------------------------------------------------- misc
     def pending_count(self) -> int:

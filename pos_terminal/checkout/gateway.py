@@ -54,7 +54,8 @@ class GatewayOrderView:
 
 
 def create_gateway_order(
-    co: CheckoutContext[GatewayJournal], amount: int, description: str = "", bank_code: str = ""
+    co: CheckoutContext[GatewayJournal], amount: int, description: str = "", bank_code: str = "",
+    *, cashier_id: str | None = None,
 ) -> GatewayOrderView:
     amount = co.validate_amount(amount)
     journal = co.journal
@@ -68,7 +69,7 @@ def create_gateway_order(
     view = journal.record_intent(
         app_trans_id=app_trans_id, amount=amount, generation=co.client.generation,
         provider=co.default_provider, kind="gateway", description=description,
-        message=Reason.of("gateway.creating"), now=now,
+        message=Reason.of("gateway.creating"), now=now, cashier_id=cashier_id,
     )
     token: str | None = None
     try:

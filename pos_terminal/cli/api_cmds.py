@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 
+from pos_terminal.base.clock import format_stamp
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.cli.cashier_cmds import (
     PinReader,
@@ -88,11 +89,19 @@ def serve_cmd(ctx: click.Context, host: str | None, port: int | None, cert_file:
         counter.close()
 
 
+class VietnamTimeFormatter(logging.Formatter):
+    """Log lines stamped in Vietnam time, as every answer's `*_vn` time is (whatever the
+    machine's time zone: servers often run in UTC)."""
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+        return format_stamp(int(record.created * 1000))
+
+
 def _log_to_stderr() -> None:
     """The access log (method, path, status: never bodies or query strings) and the counter's
     warnings, one line each on stderr."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(VietnamTimeFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger("pos_terminal")
     root.addHandler(handler)
     root.setLevel(logging.INFO)

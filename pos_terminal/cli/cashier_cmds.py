@@ -105,17 +105,19 @@ class PinReader:
 
 
 def authorise(settings: Settings, *, action: str, supervisor_id: str | None, pins: PinReader,
-              as_json: bool = False) -> str | None:
+              as_json: bool = False, warn: bool = True) -> str | None:
     """The supervisor who authorises `action` (their id), after checking their PIN.
 
     With no supervisor set up at all, anyone may (today's behaviour, so that existing shops are
-    not locked out): a one-line warning says so and None is returned. Refusals exit 2 before
-    anything is sent."""
+    not locked out): a one-line warning says so (not with `warn` False: adding the first
+    supervisor is what it would advise) and None is returned. Refusals exit 2 before anything
+    is sent."""
     with open_cashiers(settings, as_json) as book:
         if not book.any_supervisor():
-            click.echo(_("warning: no supervisor is set up, so anyone can {action}; add one "
-                         "with `pos-terminal cashier add ID --name NAME --supervisor`").format(
-                             action=_(action)), err=True)
+            if warn:
+                click.echo(_("warning: no supervisor is set up, so anyone can {action}; add "
+                             "one with `pos-terminal cashier add ID --name NAME --supervisor`"
+                             ).format(action=_(action)), err=True)
             return None
         if supervisor_id is None:
             _fail(_("to {action} a supervisor must authorise: add {option} ID and the "
@@ -169,10 +171,11 @@ def cashier_group() -> None:
 
 
 def _guard(settings: Settings, action: str, supervisor_id: str | None,
-           pins: PinReader) -> str | None:
+           pins: PinReader, *, warn: bool = True) -> str | None:
     """Changing the cashier book needs a supervisor once one exists (their id; None when no
     supervisor is set up)."""
-    return authorise(settings, action=action, supervisor_id=supervisor_id, pins=pins)
+    return authorise(settings, action=action, supervisor_id=supervisor_id, pins=pins,
+                     warn=warn)
 
 
 @cashier_group.command("add")
@@ -193,7 +196,8 @@ def cashier_add(ctx: click.Context, cashier_id: str, name: str, is_supervisor: b
     except CashierError as exc:
         _fail(exc.message)
     pins = PinReader(pin_stdin)
-    _guard(settings, N_("add a cashier"), supervisor_id, pins)
+    # the first supervisor is added without the warning that advises adding one
+    _guard(settings, N_("add a cashier"), supervisor_id, pins, warn=not is_supervisor)
     pin = pins.read(_("PIN for {cashier_id}: ").format(cashier_id=cashier_id), confirm=True)
     try:
         check_pin_format(pin)

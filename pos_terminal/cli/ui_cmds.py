@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from pos_terminal.base.i18n import _, locale_language, set_language
+from pos_terminal.base.i18n import _, set_language
 from pos_terminal.base.reasons import Reason
 from pos_terminal.cli.common import LANGUAGE_META, fail, load_settings_or_exit
 from pos_terminal.config import Settings
@@ -48,6 +48,16 @@ def open_scanner(settings: Settings, spec: str, *,
     return lambda: source
 
 
+def screen_language(ctx: click.Context, settings: Settings) -> Settings:
+    """The language the counter's screens (the UI and the demo alike) start in: --language,
+    else [terminal] language, else the locale's; when none names one (no key in the file, and
+    LANG unset, C or POSIX), Vietnamese: a Vietnamese counter."""
+    if ctx.meta.get(LANGUAGE_META) is None and not settings.language_named:
+        settings = settings.replace_section("terminal", language="vi")
+        set_language("vi")
+    return settings
+
+
 def open_counter_or_exit(settings: Settings) -> Counter:
     from pos_terminal.counter import open_counter
     from pos_terminal.counter.types import JournalError
@@ -69,7 +79,7 @@ def open_counter_or_exit(settings: Settings) -> Counter:
 
 def run_ui(ctx: click.Context) -> None:
     """The Textual UI with the configured scanner (`pos-terminal` with no command)."""
-    settings = load_settings_or_exit(ctx)
+    settings = screen_language(ctx, load_settings_or_exit(ctx))
     from pos_terminal.tui.app import PosApp
 
     scanner = open_scanner(settings, settings.scanner.source)
@@ -78,24 +88,33 @@ def run_ui(ctx: click.Context) -> None:
     try:
         if settings.api.with_ui:
             api = serve_beside(counter)
-        PosApp(settings, counter, scanner).run()
+            click.echo(display_line(api))
+        PosApp(settings, counter, scanner,
+               display_url=None if api is None else api.url + "/display").run()
     finally:
         if api is not None:
             api.stop()
         counter.close()
 
 
-def serve_beside(counter: Counter) -> ApiServer:
-    """`[api] with_ui`: the Terminal API and the customer display in a thread, over the UI's
-    own counter (the display shows the cashier's payments; the POS sends payment codes)."""
+def serve_beside(counter: Counter, *, free_port: bool = False) -> ApiServer:
+    """`[api] with_ui` (and always in the demo, on a free port unless the file sets with_ui):
+    the Terminal API and the customer display in a thread, over the UI's own counter (the
+    display shows the cashier's payments; the POS sends payment codes)."""
     from pos_terminal.api.server import ApiServer, Binding, ServeError, open_terminal
 
     cfg = counter.settings.api
+    port = 0 if free_port else cfg.port
     try:
-        return ApiServer(open_terminal(counter), Binding(cfg.host, cfg.port, cfg.cert_file,
+        return ApiServer(open_terminal(counter), Binding(cfg.host, port, cfg.cert_file,
                                                          cfg.key_file)).start()
     except ServeError as exc:
         fail(exc.message)  # the caller closes the counter
+
+
+def display_line(api: ApiServer) -> str:
+    return _("Customer display: {url}  (open it in a browser beside the terminal; F10 in the "
+             "terminal shows this address again)").format(url=api.url + "/display")
 
 
 @click.command("demo")
@@ -118,22 +137,21 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int,
 
     It opens on the Sale screen signed in as the demo cashier. Type an amount and press Enter:
     a moment later the synthetic camera holds up the chosen customer's payment code (F9 on the
-    sale screen, or 1-8 on the pay screen, chooses the customer: four ZaloPay customers, then
-    four MoMo ones; the demo counter takes both wallets). F12 closes the shift; the sign-in
+    sale screen, or 1-9 and 0 on the pay screen, chooses the customer: four ZaloPay customers,
+    four MoMo ones, then one processing past 2 minutes and one whose payment needs review; the
+    demo counter takes both wallets). F12 closes the shift; the sign-in
     screen names the demo cashier's and supervisor's ids and PINs. The printer saves each slip
     as a picture.
     """
-    settings = load_settings_or_exit(ctx)
-    if ctx.meta.get(LANGUAGE_META) is None and locale_language() is None:
-        # The demo shows a Vietnamese counter unless --language or the locale asks otherwise.
-        settings = settings.replace_section("terminal", language="vi")
-        set_language("vi")
+    settings = screen_language(ctx, load_settings_or_exit(ctx))
     from pos_terminal.emulator import start_emulator
     from pos_terminal.tui.app import PosApp
     from pos_terminal.tui.demo import DemoController
 
     try:
         emulator = start_emulator(settings, host=host, port=port)
+    except ValueError as exc:  # its key or faults: the sentence names the file or key
+        fail(str(exc))
     except OSError as exc:
         fail(_("the emulator could not start on {address}: {error}").format(
             address=f"{host}:{port}", error=exc.strerror or exc))
@@ -164,10 +182,17 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int,
                          "and hold its code up to the camera)").format(
                              url=f"{emulator.public_url}/wallets"))
         counter = open_counter_or_exit(demo_settings)
+        api = None
         try:
             signed = demo_staff(counter)
-            PosApp(demo_settings, counter, factory, demo, signed_in=signed).run()
+            # the customer display beside the demo: the showroom shows both screens
+            api = serve_beside(counter, free_port=not demo_settings.api.with_ui)
+            click.echo(display_line(api))
+            PosApp(demo_settings, counter, factory, demo, signed_in=signed,
+                   display_url=api.url + "/display").run()
         finally:
+            if api is not None:
+                api.stop()
             counter.close()
             demo.close()
     click.echo(_("Demo finished; its journal, CSV exports and printed slips are in {folder}")

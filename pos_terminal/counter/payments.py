@@ -180,9 +180,12 @@ class PaymentService:
 
     # ---------------------------------------------------------------- gateway orders
     def create_gateway_order(self, amount: int, description: str = "",
-                             bank_code: str = "", *, sale: int | None = None) -> GatewayOrderView:
-        """Published as GatewayShown (a customer display shows its QR)."""
-        order = self._checkout.create_gateway_order(amount, description, bank_code)
+                             bank_code: str = "", *, sale: int | None = None,
+                             cashier_id: str | None = None) -> GatewayOrderView:
+        """Published as GatewayShown (a customer display shows its QR). Journaled with
+        `cashier_id` (None: the cashier signed in here, if any)."""
+        order = self._checkout.create_gateway_order(
+            amount, description, bank_code, cashier_id=cashier_id or self._at_counter())
         self._bus.publish(GatewayShown(sale, order.payment))
         return order
 

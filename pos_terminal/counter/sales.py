@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from pos_terminal.base.errors import ExitCode, PosError
 from pos_terminal.base.i18n import _
+from pos_terminal.base.money import format_vnd
 from pos_terminal.base.wallet_types import Item
 from pos_terminal.checkout.errors import Stopped
 from pos_terminal.checkout.providers import UnknownProvider
@@ -227,10 +228,11 @@ class SaleDesk:
     def _same(had_amount: int, amount: int, had_code: str | None, code: str | None,
               sale_ref: str) -> None:
         if had_amount != amount:
-            raise SaleConflict(_("Sale {sale_ref} already has a payment of {had} VND, not "
-                                 "{amount} VND: nothing more was charged. Use a new sale_ref "
-                                 "for a new sale.").format(sale_ref=sale_ref, had=had_amount,
-                                                           amount=amount))
+            raise SaleConflict(_("Sale {sale_ref} already has a payment of {had}, not "
+                                 "{amount}: nothing more was charged. Use a new sale_ref "
+                                 "for a new sale.").format(sale_ref=sale_ref,
+                                                           had=format_vnd(had_amount),
+                                                           amount=format_vnd(amount)))
         if code is not None and had_code is not None and code != had_code:
             raise SaleConflict(_("Sale {sale_ref} is already being paid with another payment "
                                  "code: nothing more was charged.").format(sale_ref=sale_ref))

@@ -68,9 +68,7 @@ class EmulatorOptions:
     def from_settings(cls, settings: Any) -> EmulatorOptions:
         """Read a :class:`pos_terminal.config.Settings` (service credentials + [emulator])."""
         service, emulator = settings.service, settings.emulator
-        key_path = Path(emulator.private_key).expanduser()
-        if not key_path.is_absolute() and not key_path.exists():
-            key_path = Path(settings.source).parent / key_path
+        key_path = Path(emulator.private_key).expanduser()  # load_settings made it absolute
         try:
             pem = key_path.read_text(encoding="ascii")
         except OSError as exc:
@@ -142,6 +140,7 @@ class Service:
     @staticmethod
     def order_answer(generation: wire.Generation, order: Order) -> JSON:
         final_failure = order.state in ("failed", "cancelled", "expired")
+        amount = order.amount if order.answered_amount is None else order.answered_amount
         if generation == "v2":
             if order.state == "succeeded":
                 code, sub = wire.OK, wire.OK
@@ -152,7 +151,7 @@ class Service:
             return {"return_code": code, "return_message": order.message,
                     "sub_return_code": sub, "sub_return_message": order.message,
                     "is_processing": order.state == "processing",
-                    "zp_trans_id": order.zp_trans_id, "amount": order.amount,
+                    "zp_trans_id": order.zp_trans_id, "amount": amount,
                     "discount_amount": 0, "server_time": int(order.updated * 1000),
                     "app_trans_id": order.app_trans_id}
         if order.state == "succeeded":
@@ -163,7 +162,7 @@ class Service:
             legacy = wire.V001_PROCESSING
         return {"returncode": legacy, "returnmessage": order.message,
                 "isprocessing": order.state in ("processing", "pending"),
-                "zptransid": order.zp_trans_id, "amount": order.amount,
+                "zptransid": order.zp_trans_id, "amount": amount,
                 "apptransid": order.app_trans_id}
 
     @staticmethod

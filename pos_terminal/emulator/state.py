@@ -20,7 +20,7 @@ from pos_terminal.emulator import wire
 from pos_terminal.emulator.verify import Refused, bad_data, vn_today
 
 Scenario = Literal["success", "processing_then_paid", "processing_then_failed",
-                   "insufficient_balance"]
+                   "insufficient_balance", "paid_other_amount"]
 OrderState = Literal["processing", "succeeded", "failed", "pending", "cancelled", "expired"]
 
 
@@ -30,14 +30,20 @@ class WalletSpec:
     name: str
     scenario: Scenario
     balance: int
+    processing_s: float | None = None  # how long its payments process (None: processing_s)
 
 
+#: paid_other_amount: charged, then every answer names 1,000 VND more than the order (the
+#: terminal flags the payment for review). giang processes past the terminal's 2 minutes.
 WALLETS: tuple[WalletSpec, ...] = (
     WalletSpec("an", "An Nguyen", "success", 50_000_000),
     WalletSpec("binh", "Binh Tran", "processing_then_paid", 20_000_000),
     WalletSpec("chi", "Chi Le", "processing_then_failed", 20_000_000),
     WalletSpec("dung", "Dung Pham", "insufficient_balance", 0),
+    WalletSpec("giang", "Giang Vo", "processing_then_paid", 20_000_000, processing_s=150.0),
+    WalletSpec("khoa", "Khoa Do", "paid_other_amount", 20_000_000),
 )
+OTHER_AMOUNT_DELTA = 1000
 WALLET_IDS = tuple(spec.id for spec in WALLETS)
 CODE_DIGITS = 18
 BANK_ERROR_TEXT = "bank error: the payment failed"
@@ -90,6 +96,7 @@ class Order:
     item_text: str = "[]"
     callback_url: str = ""
     user_ip: str = ""              # quick pay: the userip the terminal sent
+    answered_amount: int | None = None  # what its answers say was charged (None: amount)
 
 
 @dataclass
@@ -254,13 +261,18 @@ class Books:
             def make(state: OrderState, code: int, message: str, wallet_id: str | None = None,
                      charged: bool = False, resolve_to: tuple[OrderState, int, str] | None = None
                      ) -> Order:
+                spec = self.wallets[wallet_id].spec if wallet_id is not None else None
+                processing_s = (spec.processing_s if spec is not None and
+                                spec.processing_s is not None else self.processing_s)
+                answered = (amount + OTHER_AMOUNT_DELTA if spec is not None and
+                            spec.scenario == "paid_other_amount" else None)
                 return self._record(Order(
                     app_trans_id=app_trans_id, kind="quick_pay", generation=generation,
                     amount=amount, app_user=app_user, description=description, created=now,
                     updated=now, zp_trans_id=zp_trans_id, state=state, code=code,
                     message=message, wallet_id=wallet_id, charged=charged,
-                    resolve_at=now + self.processing_s if resolve_to else None,
-                    resolve_to=resolve_to, user_ip=user_ip))
+                    resolve_at=now + processing_s if resolve_to else None,
+                    resolve_to=resolve_to, user_ip=user_ip, answered_amount=answered))
 
             field_name = _name(generation, "payment_code")
             if record is None:

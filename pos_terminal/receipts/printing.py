@@ -10,25 +10,18 @@ from __future__ import annotations
 
 import unicodedata
 from pathlib import Path
-from typing import Any
 
-from pos_terminal.base.errors import PosError
-from pos_terminal.base.reasons import Reason
 from pos_terminal.receipts.content import Receipt
+from pos_terminal.receipts.raster import ReceiptFontMissing, render_raster
+
+__all__ = ["ReceiptFontMissing", "encode_cp1258", "render_raster", "to_escpos"]
 from pos_terminal.text_safety import clean
 
 ESC_INIT = b"\x1b@"
 ESC_CODEPAGE = b"\x1bt"
-#: Dots across the paper: 58 mm paper (32 characters) 384, 80 mm (42 or 48) 576.
-PAPER_DOTS = {32: 384, 42: 576, 48: 576}
 VIETNAMESE_CODEPAGES = ("CP1258",)
 #: The five Vietnamese tone marks as combining characters (CP1258 has each as one byte).
 _TONE_MARKS = frozenset("\u0300\u0301\u0303\u0309\u0323")
-
-
-class ReceiptFontMissing(PosError):
-    def __init__(self, path: Path) -> None:
-        super().__init__(Reason.of("receipt.font_missing", path=str(path)))
 
 
 def encode_cp1258(text: str) -> bytes:
@@ -49,26 +42,6 @@ def encode_cp1258(text: str) -> bytes:
         except UnicodeEncodeError:
             out += b"?"
     return bytes(out)
-
-
-def render_raster(lines: tuple[str, ...], *, font_path: Path, width: int) -> Any:
-    """The lines drawn black on white, `width` characters across the paper's dots."""
-    from PIL import Image, ImageDraw, ImageFont
-
-    if not font_path.is_file():
-        raise ReceiptFontMissing(font_path)
-    dots = PAPER_DOTS.get(width, 576)
-    size = 40
-    font = ImageFont.truetype(str(font_path), size)
-    while size > 8 and font.getlength("M" * width) > dots:
-        size -= 1
-        font = ImageFont.truetype(str(font_path), size)
-    line_height = int(size * 1.25)
-    image = Image.new("1", (dots, line_height * len(lines) + 8), 1)
-    draw = ImageDraw.Draw(image)
-    for number, line in enumerate(lines):
-        draw.text((0, 4 + number * line_height), line, font=font, fill=0)
-    return image
 
 
 def to_escpos(receipt: Receipt, *, codepage: str = "", font_path: Path,

@@ -70,6 +70,7 @@ REACHABILITY_EVERY_S = 15.0
 RECONCILE_EVERY_S = 30.0
 LANGUAGE_KEY = "f8"  # switches between Vietnamese and English, on every screen
 SIGN_OUT_KEY = "f12"  # signs the cashier out (header title: "(F12 sign out)")
+DISPLAY_KEY = "f10"  # the customer display's address (the demo, [api] with_ui)
 
 
 def quit_question(run: PaymentRun, counter: Counter) -> str:
@@ -101,6 +102,9 @@ class PosApp(App[None]):
         Binding(LANGUAGE_KEY, "switch_language", N_("VI")),
         # Sign-out is named in the header title, not the footer (no room there).
         Binding(SIGN_OUT_KEY, "sign_out", N_("Sign out"), show=False),
+        # The customer display's address when the API is served beside the UI (the demo,
+        # `[api] with_ui`): README names the key; no room in the footer.
+        Binding(DISPLAY_KEY, "display_address", N_("Customer display"), show=False),
     ]
 
     def __init__(
@@ -112,8 +116,10 @@ class PosApp(App[None]):
         *,
         background: bool = True,
         signed_in: SignedIn | None = None,
+        display_url: str | None = None,
     ) -> None:
         super().__init__()
+        self.display_url = display_url  # the customer display served beside the UI, if any
         set_language(settings.terminal.language)
         self.settings = settings
         self.counter = counter
@@ -353,6 +359,16 @@ class PosApp(App[None]):
         asked, self._quit_question = self._quit_question, None
         if asked is not None and asked[0] is run and asked[1].is_current:
             asked[1].dismiss(False)
+
+    def action_display_address(self) -> None:
+        if self.display_url is None:
+            self.notify(_("No customer display here: it is served beside the demo, or with "
+                          "the Terminal API beside the screen (a setting for the supervisor)."),
+                        markup=False)
+            return
+        self.notify(_("Customer display: open {url} in a browser on this machine (a second "
+                      "screen turned to the customer).").format(url=self.display_url),
+                    title=_("Customer display"), markup=False, timeout=15)
 
     # ---- quitting -----------------------------------------------------------------------
     def action_help_quit(self) -> None:

@@ -32,6 +32,9 @@ DEMO_WALLETS = (
     DemoWallet("momo-slow", "Minh (MoMo)", N_("confirms in the app, then paid"), "momo"),
     DemoWallet("momo-poor", "Hoa (MoMo)", N_("insufficient balance"), "momo"),
     DemoWallet("momo-hold", "Tam (MoMo)", N_("held, then captured"), "momo"),
+    # README's steps 5 (W/B after 2 minutes) and 7 (override a payment that needs review)
+    DemoWallet("giang", "Giang Vo", N_("processing for over 2 minutes, then paid")),
+    DemoWallet("khoa", "Khoa Do", N_("charged, but the answer needs review")),
 )
 
 
@@ -89,7 +92,8 @@ class DemoController:
 
     def describe(self) -> str:
         return _("{name} ({behaviour}, key {key})").format(
-            name=self.wallet.name, behaviour=_(self.wallet.behaviour), key=self.index + 1)
+            name=self.wallet.name, behaviour=_(self.wallet.behaviour),
+            key=(self.index + 1) % 10)  # keys 1-9, then 0
 
     def select_index(self, index: int) -> None:
         if 0 <= index < len(DEMO_WALLETS):

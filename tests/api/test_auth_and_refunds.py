@@ -72,6 +72,7 @@ def test_refunds_are_idempotent_on_refund_ref(api: Api) -> None:
     assert len(api.counter.refunds.list(app_trans_id)) == 1
     other = api.post("/v1/refunds", {**body, "amount": 10000})
     assert other.status_code == 409 and other.json()["error"]["code"] == "ref_conflict"
+    assert "20.000 ₫" in other.json()["error"]["message"]
     assert api.get("/v1/refunds", params={"refund_ref": "ret-1"}).json()["m_refund_id"] == (
         first["m_refund_id"])
 

@@ -41,6 +41,9 @@ def test_the_same_sale_ref_with_another_amount_or_code_is_409_and_charges_nothin
                                              "payment_code": code})
     assert other_amount.status_code == 409
     assert other_amount.json()["error"]["code"] == "ref_conflict"
+    # money in the one format of every message (base.money), never "25000 VND"
+    assert "25.000 ₫" in other_amount.json()["error"]["message"]
+    assert "26.000 ₫" in other_amount.json()["error"]["message"]
     other_code = api.post("/v1/payments", {"amount": 25000, "sale_ref": "S-7",
                                            "payment_code": api.wallet_code("an")})
     assert other_code.status_code == 409

@@ -4,12 +4,15 @@ by `api-token add`, refuses to bind beyond loopback without TLS, and stops on SI
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import requests
 
+from pos_terminal.base.clock import VN_TZ
 from tests.conftest import fresh_code
 from tests.processes import REPO, child_env, cli_command
 
@@ -22,9 +25,10 @@ def run(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def test_serve_answers_every_call_with_a_token_and_stops_on_sigterm(
         config_file: Path, emulator: object) -> None:
     token = json.loads(run(config_file, "api-token", "add", "kassa", "--json").stdout)["token"]
+    # a server's clock in UTC: the log is stamped in Vietnam time all the same
     proc = subprocess.Popen(cli_command("--config", str(config_file), "serve", "--port", "0"),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=child_env(), cwd=REPO)
+                            env=child_env(TZ="UTC"), cwd=REPO)
     try:
         assert proc.stdout is not None
         serving = json.loads(proc.stdout.readline())
@@ -44,6 +48,11 @@ def test_serve_answers_every_call_with_a_token_and_stops_on_sigterm(
         assert proc.stderr is not None
         logged = proc.stderr.read()
         assert "POST /v1/payments 200" in logged  # the access log: method, path, status
+        stamp = re.search(r"^(\S+ \S+) INFO pos_terminal\.api\.access: POST /v1/payments 200",
+                          logged, re.MULTILINE)
+        assert stamp is not None, logged
+        logged_at = datetime.strptime(stamp[1], "%Y-%m-%d %H:%M:%S").replace(tzinfo=VN_TZ)
+        assert abs(logged_at - datetime.now(VN_TZ)) < timedelta(minutes=10)
         assert code not in logged and token not in logged
     finally:
         if proc.poll() is None:

@@ -20,12 +20,21 @@ def _paid(cli: Any, emulator: Any, *extra: str, stdin: str | None = None) -> dic
 
 
 def _staff(cli: Any) -> None:
-    assert cli("cashier", "add", "boss", "--name", "Bà Chủ", "--supervisor", "--pin-stdin",
-               stdin="9753\n").exit_code == 0
+    boss = cli("cashier", "add", "boss", "--name", "Bà Chủ", "--supervisor", "--pin-stdin",
+               stdin="9753\n")
+    assert boss.exit_code == 0
+    # adding the first supervisor is what the "no supervisor is set up" warning advises
+    assert "warning" not in boss.stderr
     added = cli("cashier", "add", "ann", "--name", "Ann Tran", "--by", "boss", "--pin-stdin",
                 stdin="9753\n2468\n")
     assert added.exit_code == 0, added.stderr
     assert added.stdout == "added cashier ann (Ann Tran)\n"
+
+
+def test_a_first_plain_cashier_draws_the_no_supervisor_warning(cli: Any) -> None:
+    added = cli("cashier", "add", "ann", "--name", "Ann Tran", "--pin-stdin", stdin="2468\n")
+    assert added.exit_code == 0
+    assert "no supervisor is set up" in added.stderr and "--supervisor" in added.stderr
 
 
 def test_add_list_never_shows_hashes(cli: Any, settings: Settings) -> None:

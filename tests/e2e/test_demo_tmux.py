@@ -43,6 +43,10 @@ class Tmux:
     def screen(self) -> str:
         return self._tmux("capture-pane", "-p").stdout
 
+    def styled_screen(self) -> str:
+        """The pane with its colours, as SGR escape sequences (tests/e2e/pane_picture.py)."""
+        return self._tmux("capture-pane", "-p", "-e").stdout
+
     def wait_for(self, text: str, timeout: float = 30.0) -> str:
         deadline = time.monotonic() + timeout
         while True:
@@ -204,7 +208,7 @@ def test_ui_with_a_usb_scanner_typing_into_the_terminal(config_file: Path,
     the real terminal, as a USB scanner in keyboard mode types it."""
     import requests
 
-    session = Tmux(cli_command("--config", str(config_file)))
+    session = Tmux(cli_command("--config", str(config_file), "--language", "en"))
     try:
         session.wait_for("service ok")
         for digit in "42000":

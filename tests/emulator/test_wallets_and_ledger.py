@@ -65,15 +65,15 @@ def _wallets(base_url: str) -> dict[str, dict[str, Any]]:
 
 def test_wallets_json(short_codes: RunningEmulator) -> None:
     wallets = _wallets(short_codes.base_url)
-    assert list(wallets) == ["an", "binh", "chi", "dung"]
+    assert list(wallets) == ["an", "binh", "chi", "dung", "giang", "khoa"]
     assert [w["name"] for w in wallets.values()] == ["An Nguyen", "Binh Tran", "Chi Le",
-                                                     "Dung Pham"]
+                                                     "Dung Pham", "Giang Vo", "Khoa Do"]
     assert wallets["dung"]["balance"] == 0
     for wallet in wallets.values():
         assert set(wallet) == {"id", "name", "balance", "scenario", "code", "expires_at"}
         assert len(wallet["code"]) == 18 and wallet["code"].isdigit()
         assert 0 < wallet["expires_at"] - time.time() * 1000 <= CODE_LIFETIME_S * 1000
-    assert len({w["code"] for w in wallets.values()}) == 4
+    assert len({w["code"] for w in wallets.values()}) == 6
 
 
 @pytest.mark.parametrize("generation", ["v2", "v001"])
@@ -241,5 +241,5 @@ def test_wallets_page_shows_every_current_code(short_codes: RunningEmulator) -> 
     for wallet in _wallets(short_codes.base_url).values():
         # the page and the JSON agree while the code lives (it may have rotated in between)
         assert f'id="wallet-{wallet["id"]}"' in page.text
-    assert page.text.count('class="segno"') == 4
-    assert page.text.count("<svg") == 8  # one QR and one Code 128 per wallet
+    assert page.text.count('class="segno"') == 6
+    assert page.text.count("<svg") == 12  # one QR and one Code 128 per wallet

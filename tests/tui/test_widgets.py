@@ -13,9 +13,10 @@ from textual.strip import Strip
 from pos_terminal.base.amounts import read_amount
 from pos_terminal.base.money import format_vnd
 from pos_terminal.base.reasons import Reason
+from pos_terminal.emulator.emvqr import emv_qr
 from pos_terminal.tui.format import vn_time
 from pos_terminal.tui.widgets.halfblock import UPPER_HALF, image_strips, matrix_strips
-from pos_terminal.tui.widgets.qr import QrCode
+from pos_terminal.tui.widgets.qr import QrCode, drawn_size
 
 BLACK = Color.from_rgb(0, 0, 0)
 
@@ -55,7 +56,20 @@ def test_qr_of_a_long_order_url_fits_an_80x24_terminal() -> None:
             "AzNTk1NzRhYnBqIiwiYXBwaWQiOjI1NTN9")
     qr = QrCode(data)
     assert len(qr._strips) == 23  # 41 modules + a quiet zone of 2: one row too many
-    assert qr.get_content_height(Size(78, 22), Size(80, 24), 78) == 22  # quiet zone of 1
+    assert qr.fit(data, Size(78, 22)) and len(qr._strips) == 22  # quiet zone of 1
+    [found] = zxingcpp.read_barcodes(np.pad(strips_to_image(qr._strips), 24,
+                                            constant_values=255))
+    assert found.text == data
+
+
+def test_a_qr_that_does_not_fit_is_not_drawn_at_all() -> None:
+    """Issue 39, item 4: never part of a code (the bottom finder pattern cut off)."""
+    data = emv_qr("2553", 99_000, "261128_counter1_1020qv9a6rp")
+    qr = QrCode()
+    assert drawn_size(data) == Size(47, 24)  # version 7 (not 9: digits in numeric runs)
+    assert not qr.fit(data, Size(78, 23)) and qr._strips == [] and qr.data == ""
+    assert qr.get_content_height(Size(78, 23), Size(80, 24), 78) == 0
+    assert qr.fit(data, Size(78, 24)) and len(qr._strips) == 24
     [found] = zxingcpp.read_barcodes(np.pad(strips_to_image(qr._strips), 24,
                                             constant_values=255))
     assert found.text == data

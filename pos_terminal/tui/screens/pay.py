@@ -51,6 +51,8 @@ class PayScreen(PosScreen[NextSale | None]):
         Binding("6", "demo_wallet(5)", "", show=False),
         Binding("7", "demo_wallet(6)", "", show=False),
         Binding("8", "demo_wallet(7)", "", show=False),
+        Binding("9", "demo_wallet(8)", "", show=False),
+        Binding("0", "demo_wallet(9)", "", show=False),
     ]
 
     def __init__(self, sale: Sale) -> None:
@@ -82,8 +84,8 @@ class PayScreen(PosScreen[NextSale | None]):
         demo = self.pos.demo
         hint = self.query_one("#demo-hint", Static)
         if demo is not None and demo.synthetic:
-            hint.update(_("Demo: {customer} holds up the phone in a moment (keys 1-8 choose "
-                          "another customer)").format(customer=demo.describe()))
+            hint.update(_("Demo: {customer} holds up the phone in a moment (keys 1-9, 0 "
+                          "choose another customer)").format(customer=demo.describe()))
             self.set_timer(demo.show_after_s, self._demo_present)
         elif demo is not None:
             hint.update(_("Demo: show a code from {url} to the camera").format(

@@ -1,5 +1,10 @@
-"""Show QR (the gateway order model): create an order, draw its order URL as a QR code for the
-customer's phone, follow its status until paid, expired or cancelled."""
+"""Show QR (the gateway order model): create an order, draw its QR code for the customer's
+phone, follow its status until paid, expired or cancelled.
+
+Only a whole code is drawn (widgets/qr.py): the VietQR any banking app reads when it fits the
+window, else the order page's URL (ZaloPay reads it), else none, and the screen says where to
+scan it instead (the customer display, a larger window). Leaving with Esc asks the wallet once
+what became of the order and says so."""
 
 from __future__ import annotations
 
@@ -8,9 +13,10 @@ import time
 from collections.abc import Iterable
 from typing import ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
@@ -18,15 +24,17 @@ from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
 from pos_terminal.counter.types import PaymentState, PaymentView
+from pos_terminal.tui.order_words import still_open, where_to_scan
 from pos_terminal.tui.result_summary import ResultSummary
 from pos_terminal.tui.sales import NextSale
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.result import show_result
 from pos_terminal.tui.widgets.amount import AmountField
 from pos_terminal.tui.widgets.line import Line
-from pos_terminal.tui.widgets.qr import QrCode
+from pos_terminal.tui.widgets.qr import QrCode, drawn_size
 
 FOLLOW_FOR_S = 16 * 60  # an unpaid order expires after 15 minutes by default
+SIDE_MIN = 24  # columns kept beside the code for what the screen says
 
 
 class ShowQrScreen(PosScreen[NextSale | None]):
@@ -46,6 +54,10 @@ class ShowQrScreen(PosScreen[NextSale | None]):
         self.view: PaymentView | None = None
         self.cancel = threading.Event()
         self.started = 0.0
+        self.creating = False  # the create request is on its way: Enter again does nothing
+        self.leaving = False   # Esc: the order's state is being asked before leaving
+        self.gone = False      # dismissed: a late answer changes nothing
+        self.shown = ""        # what the drawn code holds ("" when none fits)
 
     @property
     def holds_a_payment(self) -> bool:
@@ -82,6 +94,11 @@ class ShowQrScreen(PosScreen[NextSale | None]):
         self.query_one("#qr-amount", AmountField).amount = state[0]
         self.query_one("#qr-description", Input).value = state[1]
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "create":  # the key hint only while no order is made or being made
+            return self.view is None and not self.creating
+        return True
+
     def can_switch_language(self) -> bool:
         return self.view is None  # an order on screen stays as it is
 
@@ -98,7 +115,7 @@ class ShowQrScreen(PosScreen[NextSale | None]):
         self.action_create()
 
     def action_create(self) -> None:
-        if self.view is not None:
+        if self.view is not None or self.creating:
             return
         field = self.query_one("#qr-amount", AmountField)
         problem = field.problem()
@@ -108,16 +125,19 @@ class ShowQrScreen(PosScreen[NextSale | None]):
         amount = field.amount
         description = self.query_one("#qr-description", Input).value.strip()
         self.say(_("Creating the order…"))
+        self.creating = True
+        self.refresh_bindings()
         self.create(amount, description)
 
     @work(thread=True, group="gateway", exclusive=True, exit_on_error=False)
     def create(self, amount: int, description: str) -> None:
         try:
-            view = self.pos.counter.payments.create_gateway_order(amount, description).payment
+            view = self.pos.counter.payments.create_gateway_order(
+                amount, description, cashier_id=self.pos.cashier_id).payment
         except Exception as exc:
             text = cashier_message(exc)
-            self.app.call_from_thread(self.say, _("Order not created: {reason}").format(
-                reason=text), True)
+            self.app.call_from_thread(self._not_created, _("Order not created: {reason}").format(
+                reason=text))
             return
         self.app.call_from_thread(self._created, view)
         try:
@@ -136,33 +156,86 @@ class ShowQrScreen(PosScreen[NextSale | None]):
         if not self.cancel.is_set():
             self.app.call_from_thread(setattr, self, "view", view)
 
+    def _not_created(self, text: str) -> None:
+        self.creating = False
+        if self.leaving:  # Esc while it was being made: nothing was made
+            self.gone = True
+            self.dismiss(None)
+            return
+        self.refresh_bindings()
+        self.say(text, True)
+
     def _created(self, view: PaymentView) -> None:
         self.view = view
+        self.creating = False
+        if self.leaving:  # Esc while it was being made: what became of it, then leave
+            if view.is_final:
+                self.gone = True
+                self.dismiss(None)
+            else:
+                self._leave(view.app_trans_id)
+            return
+        self.refresh_bindings()
         if not view.order_url:
             self.say(_("The service gave no order URL: {message}").format(
                 message=view.message), True)
             return
         self.started = time.monotonic()
         self.query_one("#qr-form").display = False
-        # ZaloPay asks merchants to show the answer's qr_code (VietQR: any banking app pays it
-        # too) rather than order_url, which stays written beside it for a phone's browser.
-        self.query_one(QrCode).set_data(view.qr_code or view.order_url)
         self.query_one("#qr-amount-label", Static).update(
             f"{format_vnd(view.amount)}\n{view.description or ''}".rstrip())
-        self.query_one("#qr-url", Static).update(
-            (_("ZaloPay or any banking app can scan it.") + "\n" if view.qr_code else "")
-            + view.order_url)
+        self.call_after_refresh(self._fit_code)  # once the form is gone: the room is known
         self._tick()
+
+    def on_resize(self, event: events.Resize) -> None:
+        super().on_resize(event)
+        self.call_after_refresh(self._fit_code)
+
+    def _fit_code(self) -> None:
+        """The first code that fits the window whole: ZaloPay asks merchants to show the
+        answer's qr_code (VietQR: any banking app pays it too); the order page's URL (ZaloPay
+        reads it) when that is too big; none when neither fits. Beside it, where to scan."""
+        view = self.view
+        if view is None or not view.order_url or self.concluded or not self.query("#qr-body"):
+            return
+        area = self.query_one("#qr-body").content_size
+        room = Size(area.width - SIDE_MIN - 2, area.height)  # #qr-code's margin: 1 a side
+        code = self.query_one(QrCode)
+        choices = [data for data in (view.qr_code, view.order_url) if data]
+        self.shown = next((data for data in choices if code.fit(data, room)), "")
+        if not self.shown:
+            code.fit("", room)
+        best = drawn_size(choices[0])
+        window = Size(self.app.size.width + max(0, best.width - room.width),
+                      self.app.size.height + max(0, best.height - room.height))
+        said = where_to_scan(view, self.shown, window, self._display_url())
+        self.query_one("#qr-url", Static).update(
+            "\n".join(text for text in (said, view.order_url) if text))
+        self._tick()
+
+    def _display_url(self) -> str | None:
+        """The customer display's page when this UI serves it (`[api] with_ui`)."""
+        api = self.pos.settings.api
+        if not api.with_ui:
+            return None
+        scheme = "https" if api.cert_file else "http"
+        return f"{scheme}://{api.host}:{api.port}/display"
 
     def _tick(self) -> None:
         if self.view is None or not self.started or self.view.is_final:
             return
         if not self.query("#qr-state"):
             return  # being redrawn
+        if self.leaving:
+            return
         waited = int(time.monotonic() - self.started)
-        self.say(_("Customer: scan with the wallet app and pay. Waiting {waited} · Esc stops "
-                   "watching (the order stays valid)").format(
-                       waited=f"{waited // 60}:{waited % 60:02d}"))
+        clock = f"{waited // 60}:{waited % 60:02d}"
+        if self.shown:
+            self.say(_("Customer: scan with the wallet app and pay. Waiting {waited} · Esc stops "
+                       "watching (the order stays valid)").format(waited=clock))
+        else:
+            self.say(_("Waiting for the customer to pay: {waited} · Esc stops watching (the "
+                       "order stays valid)").format(waited=clock))
 
     def _finished(self, view: PaymentView) -> None:
         self.view = view
@@ -174,8 +247,45 @@ class ShowQrScreen(PosScreen[NextSale | None]):
                        "in the background. Esc goes back."), True)
 
     def action_back(self) -> None:
+        """Esc: with an order that may still be paid, ask the wallet once what became of it
+        (made meanwhile: once it is made); Esc again while it is asked leaves at once."""
         self.cancel.set()
-        if self.view is not None and not self.concluded:  # the display stops showing the QR
-            self.pos.counter.sale_cancelled(self.view.amount,
-                                            app_trans_id=self.view.app_trans_id)
+        if self.leaving and self.view is not None:
+            self._left(_("Esc was pressed again before the wallet answered"))
+            return
+        if self.leaving:
+            return  # the order is being made: asked about once it is
+        if self.concluded or (self.view is None and not self.creating) or (
+                self.view is not None and self.view.is_final):
+            self.gone = True
+            self.dismiss(None)
+            return
+        self.leaving = True
+        self.say(_("Asking the wallet what became of the order…"))
+        if self.view is not None:
+            self._leave(self.view.app_trans_id)
+
+    @work(thread=True, group="gateway-leave", exclusive=True, exit_on_error=False)
+    def _leave(self, app_trans_id: str) -> None:
+        try:
+            view: PaymentView | str = self.pos.counter.payments.status(app_trans_id)
+        except Exception as exc:
+            view = cashier_message(exc)
+        self.app.call_from_thread(self._left, view)
+
+    def _left(self, answer: PaymentView | str) -> None:
+        """Paid, cancelled or expired: its Result, as if it had been watched to the end. Still
+        open (or not known): a notice says so, and the display stops showing the code."""
+        view = self.view
+        if self.gone or view is None:
+            return  # answered after Esc again: already left
+        self.gone = True
+        if isinstance(answer, PaymentView) and answer.state in (PaymentState.SUCCEEDED,
+                                                                PaymentState.FAILED):
+            self._finished(answer)
+            return
+        self.pos.counter.sale_cancelled(view.amount, app_trans_id=view.app_trans_id)
+        self.app.notify(still_open(view, answer if isinstance(answer, str) else None),
+                        timeout=20)
         self.dismiss(None)
+

@@ -1,0 +1,48 @@
+"""What Show QR says about a gateway order in words: where the customer scans it (the code
+drawn, or where the one not drawn is) and, when Esc leaves it open, until when it can be paid."""
+
+from __future__ import annotations
+
+from textual.geometry import Size
+
+from pos_terminal.base.i18n import _
+from pos_terminal.base.money import format_vnd
+from pos_terminal.counter.types import PaymentView
+from pos_terminal.tui.format import vn_time
+
+EXPIRES_AFTER_MS = 15 * 60 * 1000  # the wallet's default (the terminal asks for no other)
+
+
+def where_to_scan(view: PaymentView, shown: str, window: Size, display: str | None) -> str:
+    """What the customer scans, said beside the code: which apps read the code drawn, and
+    where the one not drawn is (the customer display, or a window at least `window`)."""
+    size = f"{window.width}×{window.height}"
+    if shown and shown == view.qr_code:
+        return _("ZaloPay or any banking app can scan it.")
+    if shown and not view.qr_code:
+        return ""  # the legacy generation: its order page is the only code
+    if shown:
+        if display:
+            return _("ZaloPay can scan it (the order's page). The code any banking app reads "
+                     "is on the customer display ({url}).").format(url=display)
+        return _("ZaloPay can scan it (the order's page). The code any banking app reads needs "
+                 "a window of at least {size}.").format(size=size)
+    if display:
+        return _("No QR code here: it does not fit this window. The customer scans it on the "
+                 "customer display ({url}), or make the window at least {size}.").format(
+                     url=display, size=size)
+    return _("No QR code here: it does not fit this window. Make the window at least {size} "
+             "to show it.").format(size=size)
+
+
+def still_open(view: PaymentView, unknown: str | None) -> str:
+    """Esc left an order that may still be paid: say so, until when, and where it will show."""
+    until = vn_time(view.created_ms + EXPIRES_AFTER_MS, with_date=False)
+    amount = format_vnd(view.amount)
+    if unknown is not None:
+        return _("Order {id} ({amount}): its state could not be asked ({reason}). The customer "
+                 "may still pay it until about {time}; the terminal keeps checking it (History, "
+                 "F2).").format(id=view.app_trans_id, amount=amount, reason=unknown, time=until)
+    return _("Order {id} ({amount}) is still open: the customer can still pay it until about "
+             "{time}, when it expires. The terminal keeps checking it; a payment shows in "
+             "History (F2).").format(id=view.app_trans_id, amount=amount, time=until)
