@@ -87,6 +87,11 @@ class Counter:
         published as SaleCancelled, so a customer display stops asking."""
         self.bus.publish(SaleCancelled(sale, amount, sale_ref, app_trans_id))
 
+    def is_payment_code(self, text: str) -> bool:
+        """Whether `text` reads as a payment code (the scanner settings' alphabet and lengths);
+        nothing is published."""
+        return bool(self._code_filter.accepts(text))
+
     def accept_code(self, text: str, source: str) -> ScannedCode | None:
         """A read from any scan source. A plausible payment code is published as CodeRead and
         returned; anything else (a product barcode typed by a wedge scanner) as CodeIgnored."""

@@ -8,7 +8,9 @@ F8, and ``status --language en`` prints English. A row written before reasons ho
 
 Parameters are formatted here: an ``amount`` (``minimum``, ``maximum``, ``ordered``) as VND, a
 ``*_ms`` time in Vietnam time, a nested reason (a dict with ``reason``) rendered in the same
-language. Importing this package installs `render` as the renderer of `base.reasons`, so an
+language, and on the screens a file's path (``picture``, ``folder``, ``path``, ``config``)
+shortened so that a line never breaks it inside a name (base/paths.py; the CLI prints it
+whole). Importing this package installs `render` as the renderer of `base.reasons`, so an
 error's ``message`` and a journal view's ``message`` render through it too.
 
 What a front end adds of its own is its next step (`use_front_end`): the screens name their keys
@@ -26,6 +28,7 @@ from typing import Any
 from pos_terminal.base.clock import format_stamp
 from pos_terminal.base.i18n import current_language, normalise, translate_to
 from pos_terminal.base.money import format_vnd
+from pos_terminal.base.paths import shown_path
 from pos_terminal.base.reasons import TEXT, Reason, install_renderer
 
 Translate = Callable[[str], str]
@@ -33,6 +36,7 @@ Translate = Callable[[str], str]
 Sentence = str | Callable[["Said"], str]
 
 AMOUNT_PARAMS = frozenset({"amount", "minimum", "maximum", "ordered"})
+PATH_PARAMS = frozenset({"picture", "folder", "path", "config"})
 #: Amounts repeat (a History screen renders many rows' reasons): Babel's formatting is the
 #: costly part of a render, so it is done once an amount.
 _vnd = lru_cache(maxsize=4096)(format_vnd)
@@ -91,6 +95,8 @@ class Said:
             return _vnd(value)
         if name.endswith("_ms") and isinstance(value, int):
             return format_stamp(value)
+        if name in PATH_PARAMS and isinstance(value, str) and _front_end == "screen":
+            return shown_path(value)
         return value
 
     def say(self, msgid: str, **extra: Any) -> str:

@@ -18,6 +18,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import ModalScreen
+from textual.widgets import Input
 
 from pos_terminal.base.i18n import N_, _, current_language, set_language
 from pos_terminal.base.money import format_vnd
@@ -128,7 +129,8 @@ class PosApp(App[None]):
         self.keys = KeyRouter(self, KeyWedge(settings.scanner.wedge_max_interkey_ms,
                                              settings.scanner.wedge_min_length),
                               self._deliver_key, self._wedge_scan,
-                              lambda: getattr(self.screen, "redrawing", False))
+                              lambda: getattr(self.screen, "redrawing", False),
+                              self._burst_is_scan)
         self.payments = PaymentController(self, lambda: self.counter, lambda: self.cashier_id)
         self.payments.on_end.append(self._payment_ended)
         self._quit_question: tuple[PaymentRun, ModalScreen[bool]] | None = None
@@ -309,6 +311,16 @@ class PosApp(App[None]):
 
     async def on_wedge_flush(self, message: WedgeFlush) -> None:
         await self.keys.flush(message)
+
+    def _burst_is_scan(self, text: str) -> bool:
+        """A fast burst ending in Enter is a scanner's read when it is a payment code (which
+        never lands in a field, nor from there in the journal), or where a code is expected
+        (Sale, Pay...) and the cashier is not in a text field: anywhere else it was typed (a
+        fast typist's reason for an override), and its keys go to the field."""
+        if self.counter.is_payment_code(text):
+            return True
+        in_text = isinstance(self.focused, Input)
+        return bool(getattr(self.screen, "takes_codes", False)) and not in_text
 
     def _wedge_scan(self, text: str) -> None:
         # Other sources filter inside hardware; a burst from the keyboard is filtered by the

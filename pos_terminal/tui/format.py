@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from pos_terminal.base.clock import day_bounds_ms, format_datetime, format_time
-from pos_terminal.base.i18n import N_, _, current_language
+from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.paths import shown_path
 
 __all__ = ["day_hint", "parse_day", "scanner_words", "show_day", "source_name", "vn_time"]
 
@@ -28,7 +29,7 @@ def source_name(spec: str) -> str:
     if kind in ("evdev", "serial"):
         return _("scanner {device}").format(device=arg.split(":", 1)[0])
     if kind in ("video", "images"):
-        return _("test pictures {path}").format(path=arg)
+        return _("test pictures {path}").format(path=shown_path(arg))
     return spec
 
 
@@ -44,16 +45,15 @@ def scanner_words(state: str, detail: str) -> tuple[str, str]:
 
 
 def show_day(day: str) -> str:
-    """A ``YYYY-MM-DD`` day as the cashier reads it: ``25/11/2026`` in Vietnamese."""
-    if current_language() != "vi":
-        return day
+    """A ``YYYY-MM-DD`` day as the cashier reads it: ``25/11/2026``, in both languages, as every
+    time on the screens and the receipts is written (base/clock.format_datetime)."""
     year, month, date = day.split("-")
     return f"{date}/{month}/{year}"
 
 
 def day_hint() -> str:
-    """How to type a day, in the current language's form."""
-    return _("dd/mm/yyyy, Enter") if current_language() == "vi" else _("YYYY-MM-DD, Enter")
+    """How to type a day, in the form the screens show one (``2026-11-25`` is read too)."""
+    return _("dd/mm/yyyy, Enter")
 
 
 def parse_day(text: str) -> str | None:

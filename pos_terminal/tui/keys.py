@@ -64,13 +64,15 @@ class KeyRouter:
     def __init__(self, app: App[Any], wedge: KeyWedge,
                  deliver: Callable[[events.Key], Awaitable[None]],
                  scanned: Callable[[str], None],
-                 hold: Callable[[], bool] = lambda: False) -> None:
+                 hold: Callable[[], bool] = lambda: False,
+                 is_scan: Callable[[str], bool] = lambda _text: True) -> None:
         self._app = app
         self._hold = hold  # the screen on top cannot take a key yet (F8 draws it again)
         self._held = False  # a retry of the queue is set
         self._wedge = wedge
         self._deliver_to_ui = deliver
         self._scanned = scanned
+        self._is_scan = is_scan  # a burst read as a scan here (else it was typed: its keys go on)
         self.seen = 0                      # keys taken from the terminal so far
         self._ready: deque[events.Key] = deque()  # decided as typing, waiting their turn
         self._unsettled: events.Key | None = None  # delivered, not yet handled
@@ -110,7 +112,10 @@ class KeyRouter:
         decision = self._wedge.feed(event, event.time)
         self._ready.extend(decision.release)
         if decision.scan is not None:
-            self._scanned(decision.scan)
+            if self._is_scan(decision.scan):
+                self._scanned(decision.scan)
+            else:  # a fast typist's burst into a text field: typing, every key delivered
+                self._ready.extend(decision.burst)
         if self._wedge.holding:
             seen = self.seen
             self._app.set_timer(self._wedge.threshold_s * 1.5,

@@ -21,6 +21,7 @@ class KeyDecision:
     release: list[events.Key] = field(default_factory=list)  # replay these to the UI, in order
     scan: str | None = None                                    # a complete scanner burst
     passthrough: bool = True                                   # also deliver the current key
+    burst: list[events.Key] = field(default_factory=list)    # the scan's keys, Enter included
 
 
 class KeyWedge:
@@ -59,8 +60,8 @@ class KeyWedge:
         self._last_t = t
         verdict = self._detector.feed("\n" if is_enter else char or "", t)
         if verdict.kind == "scan":
-            self._held.clear()
-            return KeyDecision(scan=verdict.text, passthrough=False)
+            burst, self._held = self._held, []
+            return KeyDecision(scan=verdict.text, passthrough=False, burst=burst)
         if verdict.kind == "release":
             return KeyDecision(release=self._take(len(verdict.chars)), passthrough=False)
         return KeyDecision(passthrough=False)

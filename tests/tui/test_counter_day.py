@@ -29,7 +29,7 @@ async def test_not_paid_is_charged_again_with_one_key(make_app, key_clock, emula
         await charge(pilot, key_clock, emulator, "40000", "dung")  # balance too low
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="result")
         assert not pilot.app.screen.outcome.success
-        assert "T: try again (same sale)" in screen_text(pilot)
+        assert "T: try again as a new order" in screen_text(pilot)
         await type_keys(pilot, key_clock, "t")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, PayScreen), what="Pay")
         assert (pilot.app.screen.sale.amount, pilot.app.screen.sale.description) == (

@@ -32,6 +32,7 @@ class PosScreen(Screen[ResultT]):
 
     language = ""  # the language the screen was last drawn in
     passing = False  # only passing its Result's answer on (Pay, Show QR): never redrawn
+    takes_codes = False  # a scanner's read is expected here (CodeScanned): tui/app.py's wedge
     _when_on_top: Callable[[], object] | None = None  # to run as soon as it is on top again
     _redrawing = False  # F8 is drawing it again (retranslate)
     _after_redraw: tuple[Callable[[], object], ...] = ()

@@ -10,9 +10,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.cells import cell_len
-from rich.console import Console
 from rich.table import Table
-from rich.text import Text
 from textual import events, on, work
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -26,6 +24,7 @@ from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.files import open_private
 from pos_terminal.base.i18n import N_, _, ngettext
 from pos_terminal.base.money import format_vnd
+from pos_terminal.base.paths import shown_path
 from pos_terminal.counter import PrintOutcome
 from pos_terminal.counter.answers import state_label
 from pos_terminal.counter.types import (
@@ -51,7 +50,8 @@ from pos_terminal.tui.screens.dialogs import (
     RefundRequestUi,
 )
 from pos_terminal.tui.screens.supervisor import authorise
-from pos_terminal.tui.widgets.line import Line, cell, plain
+from pos_terminal.tui.widgets.line import Line, cell
+from pos_terminal.tui.widgets.phrases import PhraseLine, PhraseText, shorten, wrap_phrases
 from pos_terminal.tui.widgets.table import MeasuredTable
 
 #: The journal's own (English) words for the moves it records itself, as the cashier reads them
@@ -62,8 +62,13 @@ JOURNAL_REASONS = {
         N_("charged after the terminal had said it failed"),
 }
 JOURNAL_WHO = {"wallet service": N_("wallet service")}
+#: The journal's kinds of event other than a plain state change, as the timeline names them.
+EVENT_KINDS = {"override": N_("override"), "review": N_("needs review")}
 STATE_FILTERS: tuple[PaymentState | None, ...] = (None, *PaymentState)
 MIN_NOTE = 30  # cells of note below which the Order column shows only its unique tail
+MIN_NARROW_NOTE = 16  # ... and below which it goes (the detail, Enter, names the order)
+SHORT_ORDER = 5  # characters of an order id that tell a day's rows apart
+NOTICE_PATH = 34  # cells of a path in a notice (a toast is 40 columns wide at 80)
 
 
 def items_text(view: PaymentView) -> str:
@@ -147,32 +152,23 @@ def totals_line(rows: Sequence[PaymentView]) -> str:
 
 
 def short_order(app_trans_id: str) -> str:
-    """The part of an app_trans_id after its date and terminal (unique on a day's list)."""
-    return "…" + app_trans_id.rsplit("_", 1)[-1]
+    """The order's last characters, unique on a day's list whichever wallet made the id (a
+    ZaloPay id ends in random letters, a MoMo one in random digits); Search (/) finds the row
+    by them."""
+    return "…" + app_trans_id[-SHORT_ORDER:]
 
 
 def note_cell(view: PaymentView, refunds: Sequence[RefundView], width: int) -> tuple[str, int]:
-    """The note as the row shows it, and the row's height: one line, cut at a word, unless its
-    flags (review, late charge, refunds) do not fit one: then two lines, the flags whole."""
+    """The note as the row shows it, and the row's height: one line, cut between phrases (or at
+    a word), unless its flags (review, late charge, refunds) do not fit one: then two lines,
+    the flags whole."""
     note = clean(_note(view, refunds))
     if cell_len(" · ".join(_flags(view, refunds))) <= width:
         return shorten(note, width), 1
-    lines = Text(note).wrap(Console(width=width), width)
+    lines = wrap_phrases(note, width)
     if len(lines) <= 2:
-        return "\n".join(line.plain.rstrip() for line in lines), len(lines)
-    return lines[0].plain.rstrip() + "\n" + shorten(
-        note[len(lines[0].plain):].strip(), width), 2
-
-
-def shorten(text: str, width: int) -> str:
-    """`text` if it fits in `width` cells, else cut at a word and ended with "…"."""
-    if cell_len(text) <= width:
-        return text
-    cut = text[:max(width - 1, 1)]
-    if " " in cut.strip():
-        cut = cut.rstrip()
-        cut = cut[:cut.rfind(" ")] if " " in cut else cut
-    return cut.rstrip(" ,.:;") + "…"
+        return "\n".join(lines), len(lines)
+    return lines[0] + "\n" + shorten(" ".join(lines[1:]), width), 2
 
 
 class HistoryScreen(PosScreen[None]):
@@ -201,13 +197,13 @@ class HistoryScreen(PosScreen[None]):
 
     def body(self) -> Iterable[Widget]:
         with Vertical():
-            yield Line("", id="history-filter")
+            yield PhraseLine("", id="history-filter")
             yield Input(placeholder=day_hint(), id="day-input", max_length=10,
                         restrict=r"[0-9/.-]*")
             yield Input(placeholder=_("Last 4 digits of the code, transaction id or amount, "
                                       "Enter (empty: all)"), id="search-input", max_length=40)
             yield MeasuredTable(id="history-table", cursor_type="row", zebra_stripes=True)
-            yield Line("", id="history-totals")
+            yield PhraseLine("", id="history-totals")
 
     def on_mount(self) -> None:
         wallets = self.pos.counter.payments.wallets
@@ -287,23 +283,31 @@ class HistoryScreen(PosScreen[None]):
         if self.wallets:  # a column of its own only where there is more than one
             headers += (_("Wallet"),)
 
-        def layout(order: Callable[[str], str]) -> tuple[list[tuple[str, ...]], int]:
-            cells = [(vn_time(view.created_ms, with_date=False), order(view.app_trans_id),
+        def layout(order: Callable[[str], str] | None) -> tuple[
+                tuple[str, ...], list[tuple[str, ...]], int]:
+            shown = headers if order is not None else (headers[0], *headers[2:])
+            cells = [(vn_time(view.created_ms, with_date=False),
+                      *((order(view.app_trans_id),) if order is not None else ()),
                       format_vnd(view.amount), row_state(view, self.refunds.get(
                           view.app_trans_id, ())),
                       *((wallet_name(view.provider),) if self.wallets else ()))
                      for view in rows]
             widths = [max([cell_len(h), *(cell_len(c[i]) for c in cells)])
-                      for i, h in enumerate(headers)]
+                      for i, h in enumerate(shown)]
             # The note gets what is left of the width (a scrollbar's worth kept free) and ends
-            # in "…" at a word when longer: the whole text is in the payment's detail (Enter).
-            return cells, max(12, room - sum(w + 2 * table.cell_padding for w in widths)
-                              - 2 * table.cell_padding)
+            # in "…" between phrases when longer: the whole text is in the payment's detail.
+            return shown, cells, room - sum(w + 2 * table.cell_padding for w in widths) \
+                - 2 * table.cell_padding
 
-        cells, note_width = layout(str)
-        if note_width < MIN_NOTE:  # narrow (80 columns): the order's unique tail, more note
-            cells, note_width = layout(short_order)
-        table.add_columns(*headers)
+        # Narrow (80 columns): the order's unique tail, then no order at all, before a note
+        # too narrow to say anything; every column as wide as its widest cell, none cut.
+        shown, cells, note_width = layout(str)
+        if note_width < MIN_NOTE:
+            shown, cells, note_width = layout(short_order)
+        if note_width < MIN_NARROW_NOTE:
+            shown, cells, note_width = layout(None)
+        note_width = max(note_width, cell_len(_("Note")), 1)
+        table.add_columns(*shown)
         table.add_column(_("Note"), width=note_width)
         for view, row in zip(rows, cells, strict=True):
             note, height = note_cell(view, self.refunds.get(view.app_trans_id, ()), note_width)
@@ -401,7 +405,8 @@ class HistoryScreen(PosScreen[None]):
         except OSError as exc:
             self.app.call_from_thread(
                 self.notify, _("Export failed: {error} ({file}). Check the folder is "
-                               "writable.").format(error=exc.strerror, file=target),
+                               "writable.").format(error=exc.strerror,
+                                                   file=shown_path(target, NOTICE_PATH)),
                 severity="error")
             return
         except Exception as exc:
@@ -412,7 +417,8 @@ class HistoryScreen(PosScreen[None]):
             self.notify, _("Exported {payments} to {target} and {refunds} to "
                            "{refunds_target}").format(
                 payments=ngettext("{count} payment", "{count} payments", len(rows)).format(
-                    count=len(rows)), target=target, refunds_target=refunds_target,
+                    count=len(rows)), target=shown_path(target, NOTICE_PATH),
+                refunds_target=shown_path(refunds_target, NOTICE_PATH),
                 refunds=ngettext("{count} refund", "{count} refunds", len(refunds)).format(
                     count=len(refunds))))
         self.app.call_from_thread(self._show_filter, _("exported to {file}").format(
@@ -438,7 +444,7 @@ class PaymentDetailScreen(PosScreen[None]):
 
     def body(self) -> Iterable[Widget]:
         with Vertical(id="detail"):
-            yield Line("", id="detail-summary")
+            yield PhraseLine("", id="detail-summary")
             with VerticalScroll(id="timeline"):
                 yield Static("", id="timeline-table")
             yield Line("", id="detail-message")
@@ -523,8 +529,8 @@ class PaymentDetailScreen(PosScreen[None]):
                 id=r.m_refund_id, amount=format_vnd(r.amount), state=state_label(r.state.value),
                 auto=_(" (automatic return of a late charge)") if r.auto else ""))
         self.query_one("#detail-summary", Static).update("\n".join(lines))
-        # A Rich table in a scrolling Static: the Detail column wraps, so every message is
-        # shown whole at any width (80 columns included).
+        # A Rich table in a scrolling Static: the Detail column wraps (between phrases), so
+        # every message is shown whole at any width (80 columns included).
         table = Table(expand=True, box=None, pad_edge=False, header_style="bold")
         table.add_column(_("Time"), no_wrap=True)
         table.add_column(_("Change"), max_width=26)
@@ -540,8 +546,10 @@ class PaymentDetailScreen(PosScreen[None]):
             change = (f"{state_label(event.from_state) if event.from_state else '-'} → "
                       f"{state_label(event.to_state)}")
             if event.kind != "transition":
-                change = f"{event.kind}: {change}"
-            table.add_row(vn_time(event.time_ms, with_date=False), plain(change), plain(detail))
+                kind = EVENT_KINDS.get(event.kind)
+                change = f"{_(kind) if kind else event.kind}: {change}"
+            table.add_row(vn_time(event.time_ms, with_date=False), PhraseText(clean(change)),
+                          PhraseText(clean(detail)))
         self.query_one("#timeline-table", Static).update(table)
         self.refresh_bindings()
 

@@ -39,6 +39,7 @@ from pos_terminal.tui.widgets.preview import CameraPreview
 
 
 class PayScreen(PosScreen[NextSale | None]):
+    takes_codes = True  # a scanner's burst here is a read, never typing (tui/app.py)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", N_("Cancel")),
         Binding("p", "toggle_preview", N_("Camera preview")),

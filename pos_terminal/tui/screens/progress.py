@@ -34,6 +34,7 @@ from pos_terminal.tui.widgets.line import Line
 
 
 class ProgressScreen(PosScreen[ResultSummary]):
+    takes_codes = True  # a scanner's burst here is a read, never typing (tui/app.py)
     holds_a_payment = True  # no sign-out while it is up (PosApp.action_sign_out)
     BINDINGS: ClassVar[list[BindingType]] = [
         # in the footer (and working) only while the cashier has the choice

@@ -21,12 +21,13 @@ from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.dialogs import ConfirmDialog
 from pos_terminal.tui.slips import report_slip
 from pos_terminal.tui.widgets.line import Line
+from pos_terminal.tui.widgets.phrases import PhraseLine
 
 SCREEN_WIDTH = 60  # the report on screen: the printed slip's layout, a little wider
 
 class ReportsScreen(PosScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("escape", "back", N_("Back")),
         Binding("x", "x_report", N_("X report")),
         Binding("z", "z_report", N_("Z report (close the day)")),
         Binding("l", "closed_days", N_("Closed days"), show=False),  # named above the report
@@ -38,12 +39,28 @@ class ReportsScreen(PosScreen[None]):
     z_printed: frozenset[int] = frozenset()  # Z reports printed from this screen
 
     from_list = False  # the report shown was chosen in the closed days' list
+    closing = False  # a Z report is being made: no other key acts until it is done
+
+    #: What the keys may not do while the day is being closed: start another report (a second Z
+    #: would close an empty day), print the report on screen (the X, not the Z on its way),
+    #: leave (the Z would be shown nowhere) or redraw the screen (F8).
+    WAIT_WHILE_CLOSING = frozenset({"back", "x_report", "z_report", "closed_days",
+                                    "print_report", "banks"})
 
     def body(self) -> Iterable[Widget]:
-        yield Line(_("X: running totals · Z: close the day (numbered, cannot be undone) · "
-                     "L: closed days"), id="reports-state")
+        yield PhraseLine(_("X: running totals · Z: close the day (numbered, cannot be "
+                           "undone) · L: closed days"), id="reports-state")
         with VerticalScroll(id="report"):
             yield Line("", id="report-text")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (self.closing and action in self.WAIT_WHILE_CLOSING)
+
+    def can_switch_language(self) -> bool:
+        return not self.closing
+
+    def action_back(self) -> None:
+        self.dismiss(None)
 
     def on_mount(self) -> None:
         if self.shown is None:
@@ -119,7 +136,20 @@ class ReportsScreen(PosScreen[None]):
     def _confirmed(self, yes: bool | None) -> None:
         if yes:
             self.from_list = False
+            self._working(True)
             self.make_report(close=True)
+
+    def _working(self, closing: bool) -> None:
+        """While the Z report is made (seconds, on a busy journal): said at once, the report
+        area busy, the keys that would do harm meanwhile held back (check_action)."""
+        self.closing = closing
+        for line in self.query("#reports-state").results(Static):
+            line.remove_class("error")
+            if closing:
+                line.update(_("Closing the day: making the Z report…"))
+        for area in self.query("#report"):
+            area.loading = closing
+        self.refresh_bindings()
 
     @work(thread=True, group="report", exclusive=True, exit_on_error=False)
     def make_report(self, close: bool) -> None:
@@ -135,6 +165,8 @@ class ReportsScreen(PosScreen[None]):
 
     def _new_report(self, report: Report) -> None:
         """A report just made: what was said about the one before (printed…) goes."""
+        if self.closing:
+            self._working(False)
         for line in self.query("#reports-state").results(Static):
             line.remove_class("error")
             line.update(_("X: running totals · Z: close the day (numbered, cannot be undone) · "
@@ -150,6 +182,8 @@ class ReportsScreen(PosScreen[None]):
         label.update("\n".join(self.pos.counter.receipts.slip_text(slip, SCREEN_WIDTH)))
 
     def _show_error(self, text: str) -> None:
+        if self.closing:
+            self._working(False)
         label = self.query_one("#report-text", Static)
         label.update(text)
         label.add_class("error")

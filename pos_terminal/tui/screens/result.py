@@ -19,12 +19,14 @@ from pos_terminal.tui.result_summary import ResultSummary
 from pos_terminal.tui.sales import NextSale
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.line import Line
+from pos_terminal.tui.widgets.phrases import PhraseLine
 
 DISMISS_KEYS = frozenset({"enter", "escape", "space"})
 DIGITS = "0123456789"
 
 
 class ResultScreen(PosScreen[NextSale]):
+    takes_codes = True  # a scanner's burst here is a read, never typing (tui/app.py)
     AUTO_FOCUS = None
 
     def __init__(self, outcome: ResultSummary) -> None:
@@ -36,16 +38,18 @@ class ResultScreen(PosScreen[NextSale]):
             yield Line(self.outcome.headline, id="result-headline")
             yield Line(format_vnd(self.outcome.amount), id="result-amount")
             for line in self.outcome.lines:
-                yield Line(line, classes="result-line")
+                yield PhraseLine(line, classes="result-line")
             if self.outcome.receipt_id is not None:
                 yield Line("", id="result-receipt")
-                yield Line(_("R: print the receipt · Enter: next sale · or type the next amount"),
-                           id="result-hint")
+                yield PhraseLine(_("R: print the receipt · Enter: next sale · or type the next "
+                                   "amount"), id="result-hint")
             elif self.outcome.retry:
-                yield Line(_("T: try again (same sale) · Enter: next sale · or type the next "
-                             "amount"), id="result-hint")
+                # T charges the same sale again as a new order: a declined order is over
+                yield PhraseLine(_("T: try again as a new order · Enter: next sale · or type "
+                                   "the next amount"), id="result-hint")
             else:
-                yield Line(_("Enter: next sale · or type the next amount"), id="result-hint")
+                yield PhraseLine(_("Enter: next sale · or type the next amount"),
+                                 id="result-hint")
 
     def on_mount(self) -> None:
         self.pos.refresh_pending()
@@ -70,7 +74,7 @@ class ResultScreen(PosScreen[NextSale]):
                 self._show_receipt(_("Printing the receipt…"), error=False)
                 self.pos.receipts.print(receipt_id)
         elif event.key in ("t", "T") and self.outcome.retry:
-            self.back_to_sale(NextSale(retry=True))  # Sale charges the same sale again
+            self.back_to_sale(NextSale(retry=True))  # Sale charges the same sale, a new order
         elif event.key in DISMISS_KEYS:
             self.back_to_sale(NextSale())
         elif event.character is not None and event.character in DIGITS:

@@ -14,15 +14,18 @@ from textual.widgets import DataTable, Input, Label, Static
 
 from pos_terminal.base.i18n import N_, _, ngettext
 from pos_terminal.base.money import format_vnd
+from pos_terminal.base.paths import shown_path
 from pos_terminal.tui.messages import CodeScanned
 from pos_terminal.tui.sales import NextSale, Sale, SaleItem
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.amount import AmountField
 from pos_terminal.tui.widgets.line import Line, cell
+from pos_terminal.tui.widgets.phrases import PhraseLine
 from pos_terminal.tui.widgets.table import MeasuredTable
 
 
 class SaleScreen(PosScreen[None]):
+    takes_codes = True  # a scanner's burst here is a read, never typing (tui/app.py)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "charge", N_("Charge")),
         Binding("f2", "history", N_("History")),
@@ -55,7 +58,7 @@ class SaleScreen(PosScreen[None]):
                             max_length=4, value="1")
             yield MeasuredTable(id="items", classes="hidden", cursor_type="row", zebra_stripes=True)
             yield Line("", id="sale-message")
-            yield Line("", id="demo-wallet")
+            yield PhraseLine("", id="demo-wallet")
             yield Line("", id="sale-today")
 
     def on_mount(self) -> None:
@@ -273,9 +276,10 @@ class SaleScreen(PosScreen[None]):
         if demo is None:
             label.display = False
             return
-        text = _("Demo: the customer is {customer}  (F9 changes the wallet)").format(
+        # F9 picks the demo's next customer (each with a wallet and what it does)
+        text = _("Demo: the customer is {customer}  (F9: the next customer)").format(
             customer=demo.describe())
         if demo.folder is not None:
             text += "\n" + _("Demo files (CSV exports, printed slips as pictures): "
-                             "{folder}").format(folder=demo.folder)
+                             "{folder}").format(folder=shown_path(demo.folder))
         label.update(text)

@@ -28,6 +28,7 @@ from pos_terminal.tui.widgets.line import Line
 
 
 class SignInScreen(PosScreen[None]):
+    takes_codes = True  # a scanner's burst here is a read, never typing (tui/app.py)
     BINDINGS: ClassVar[list[BindingType]] = [
         # priority: the id field (an Input) has its own Ctrl+U (delete to the start)
         Binding("ctrl+u", "unlock", N_("Unlock"), priority=True),
