@@ -81,8 +81,8 @@ def test_the_counter_keeps_no_pass_throughs() -> None:
     """Its own calls concern the whole counter; a resource's calls live in its service."""
     own = {name for name, member in inspect.getmembers(Counter)
            if not name.startswith("_") and callable(member)}
-    assert own == {"accept_code", "awaiting_code", "check_service", "close", "publish_pending",
-                   "reconcile", "reconcile_in_background", "sale_cancelled"}
+    assert own == {"accept_code", "awaiting_code", "check_service", "close", "is_payment_code",
+                   "publish_pending", "reconcile", "reconcile_in_background", "sale_cancelled"}
 
 
 def test_each_service_reads_the_journal_through_a_narrow_port(settings: Settings) -> None:

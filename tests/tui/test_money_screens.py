@@ -106,7 +106,7 @@ async def test_a_late_charge_being_returned_is_not_an_ordinary_success(
         assert "charged late, being returned automatically" in squash(shown)
         await open_detail(pilot, LATE_ID)
         summary = text_of(pilot, "#detail-summary")
-        assert "CHARGED LATE, BEING RETURNED AUTOMATICALLY" in summary
+        assert "CHARGED LATE, BEING RETURNED AUTOMATICALLY" in squash(summary)
         assert "Paid." not in screen_text(pilot).splitlines()
 
 
