@@ -4,7 +4,7 @@ The checkout depends on these Protocols, not on the classes behind them: `ZaloPa
 (wallet/adapter.py) and `Journal` (journal/store.py, SQLite) satisfy them today; a second wallet
 provider or another store satisfies them to take their place. The wallet port speaks the
 terminal's own types only (base/wallet_types.py): the checkout imports nothing of
-pos_terminal.wallet (an import-linter contract). The journal is asked for through a narrow
+pos_terminal.wallets.zalopay (an import-linter contract). The journal is asked for through a narrow
 port per use (`ChargeJournal` for the engine, `RefundJournal`, `RecoveryJournal`...), each made
 of the few Journal methods that use calls; `CheckoutJournal` is all of them, what a Checkout is
 given. `CheckoutContext[J]` is the part of `Checkout` its helpers (gateway, recovery, refunds,
@@ -42,7 +42,7 @@ class WalletPort(Protocol):
     refuses before sending (a WalletError of its own, or InvalidPayment) comes out of
     `prepare_charge`, `check_refund` and `check_hosted_order`, before anything is recorded.
 
-    ZaloPay's is pos_terminal.wallet.adapter.ZaloPayWallet; a second provider is a package of
+    ZaloPay's is pos_terminal.wallets.zalopay.adapter.ZaloPayWallet; a second provider is a package of
     its own with a class that has these methods (tests/checkout/second_wallet/ is one)."""
 
     #: The protocol spoken, journaled with each payment (e.g. ZaloPay's "v2").

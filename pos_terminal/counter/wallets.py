@@ -14,7 +14,7 @@ from pos_terminal.checkout import Checkout
 from pos_terminal.checkout.ports import CheckoutJournal, WalletPort
 from pos_terminal.checkout.providers import Provider, Providers
 from pos_terminal.config import Settings
-from pos_terminal.wallet.adapter import ZaloPayWallet
+from pos_terminal.wallets.zalopay.adapter import ZaloPayWallet
 from pos_terminal.wallets.momo import MomoAccount, MomoWallet
 
 

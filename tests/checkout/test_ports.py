@@ -42,8 +42,8 @@ def soxanh_settings(base_settings: Settings, tmp_path: Path) -> Settings:
 def test_the_second_provider_imports_nothing_of_the_zalopay_package() -> None:
     imported = set().union(*(_imports(p) for p in PACKAGE.glob("*.py")))
     assert imported, "the package's modules were read"
-    assert not {n for n in imported if n == "pos_terminal.wallet"
-                or n.startswith("pos_terminal.wallet.")}
+    assert not {n for n in imported if n == "pos_terminal.wallets.zalopay"
+                or n.startswith("pos_terminal.wallets.zalopay.")}
     assert "pos_terminal.base.wallet_types" in imported  # it speaks the terminal's own types
 
 

@@ -20,9 +20,9 @@ import requests
 
 from pos_terminal.config import Settings
 from pos_terminal.emulator import start_emulator
-from pos_terminal.wallet.client import WalletClient
-from pos_terminal.wallet.ids import current_ms, new_app_trans_id
-from pos_terminal.wallet.messages import EmbedData, GatewayOrder, Item
+from pos_terminal.wallets.zalopay.client import WalletClient
+from pos_terminal.wallets.zalopay.ids import current_ms, new_app_trans_id
+from pos_terminal.wallets.zalopay.messages import EmbedData, GatewayOrder, Item
 from tests.conftest import reset_emulator
 from tests.emulator.wirehelp import KEY2, create_form, post, wait_until
 

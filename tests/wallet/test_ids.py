@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from pos_terminal.wallet import ids
-from pos_terminal.wallet.messages import QuickPayOrder
+from pos_terminal.wallets.zalopay import ids
+from pos_terminal.wallets.zalopay.messages import QuickPayOrder
 from pos_terminal.wallets.errors import FieldError
 
 
