@@ -42,8 +42,9 @@ class WalletPort(Protocol):
     refuses before sending (a WalletError of its own, or InvalidPayment) comes out of
     `prepare_charge`, `check_refund` and `check_hosted_order`, before anything is recorded.
 
-    ZaloPay's is pos_terminal.wallets.zalopay.adapter.ZaloPayWallet; a second provider is a package of
-    its own with a class that has these methods (tests/checkout/second_wallet/ is one)."""
+    ZaloPay's is pos_terminal.wallets.zalopay.adapter.ZaloPayWallet; a second provider is a
+    package of its own with a class that has these methods (tests/checkout/second_wallet/ is
+    one)."""
 
     #: The protocol spoken, journaled with each payment (e.g. ZaloPay's "v2").
     generation: str

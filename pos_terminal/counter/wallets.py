@@ -14,8 +14,8 @@ from pos_terminal.checkout import Checkout
 from pos_terminal.checkout.ports import CheckoutJournal, WalletPort
 from pos_terminal.checkout.providers import Provider, Providers
 from pos_terminal.config import Settings
-from pos_terminal.wallets.zalopay.adapter import ZaloPayWallet
 from pos_terminal.wallets.momo import MomoAccount, MomoWallet
+from pos_terminal.wallets.zalopay.adapter import ZaloPayWallet
 
 
 def wallet_for(settings: Settings) -> ZaloPayWallet:

@@ -1,7 +1,8 @@
 """The emulator's own reading of the wire: paths, field names, limits and mac inputs.
 
-Deliberately written apart from ``pos_terminal.wallets.zalopay`` (the client): the emulator re-derives every
-name and rule from the spec and the notes, so a mistake shared by both sides cannot hide.
+Deliberately written apart from ``pos_terminal.wallets.zalopay`` (the client): the emulator
+re-derives every name and rule from the spec and the notes, so a mistake shared by both sides
+cannot hide.
 """
 
 from __future__ import annotations

@@ -15,16 +15,27 @@ import requests
 from pydantic import SecretStr
 
 from pos_terminal.config import Settings
-from pos_terminal.wallets.zalopay.client import PreparedQuickPay, WalletClient
-from pos_terminal.wallets.zalopay.ids import current_ms, new_app_trans_id, new_refund_id
-from pos_terminal.wallets.zalopay.messages import EmbedData, GatewayOrder, Item, QuickPayOrder, RefundRequest
-from pos_terminal.wallets.zalopay.results import PMC_NAMES, AnswerStatus, PaymentResult, RefundResult
 from pos_terminal.wallets.errors import (
     FieldError,
     NoAnswer,
     NotSent,
     ServiceRefused,
     UnreadableAnswer,
+)
+from pos_terminal.wallets.zalopay.client import PreparedQuickPay, WalletClient
+from pos_terminal.wallets.zalopay.ids import current_ms, new_app_trans_id, new_refund_id
+from pos_terminal.wallets.zalopay.messages import (
+    EmbedData,
+    GatewayOrder,
+    Item,
+    QuickPayOrder,
+    RefundRequest,
+)
+from pos_terminal.wallets.zalopay.results import (
+    PMC_NAMES,
+    AnswerStatus,
+    PaymentResult,
+    RefundResult,
 )
 from tests.listeners import self_signed
 

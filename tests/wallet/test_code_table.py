@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pos_terminal.base.i18n import set_language
+from pos_terminal.wallets.code_table import CodeClass, CodeRow, Operation
 from pos_terminal.wallets.zalopay import answers
 from pos_terminal.wallets.zalopay.code_table import (
     ERRORS_V1,
@@ -26,7 +27,6 @@ from pos_terminal.wallets.zalopay.code_table import (
     markdown_table,
 )
 from pos_terminal.wallets.zalopay.results import MEANINGS
-from pos_terminal.wallets.code_table import CodeClass, CodeRow, Operation
 
 Op = Operation
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
