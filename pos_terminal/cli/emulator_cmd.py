@@ -55,11 +55,11 @@ def emulator(ctx: click.Context, host: str | None, port: int | None,
     It serves both API generations with the credentials of the configuration file, the
     wallets page (/wallets) for demos, and the control API (/_emulator/...) for scripts.
     """
-    from pos_terminal.emulator import FAULT_WALLET_IDS, FaultSpecError, parse_rule, serve
+    from pos_terminal.emulator import FaultSpecError, fault_wallet_ids, parse_rule, serve
 
     settings = load_settings_or_exit(ctx)
     try:
-        faults = tuple(parse_rule(_parse_fault(t), FAULT_WALLET_IDS) for t in fault_texts)
+        faults = tuple(parse_rule(_parse_fault(t), fault_wallet_ids()) for t in fault_texts)
     except (FaultSpecError, click.BadParameter) as exc:
         fail(f"--fault {exc}", EXIT_USAGE)
     host = host or settings.emulator.host

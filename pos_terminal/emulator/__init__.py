@@ -14,6 +14,7 @@ from pos_terminal.emulator.server import (
 )
 from pos_terminal.emulator.service import EmulatorOptions
 from pos_terminal.emulator.state import WALLET_IDS, WALLETS
+from pos_terminal.emulator.wallets import fault_wallet_ids
 
 __all__ = [
     "FAULT_WALLET_IDS",
@@ -24,6 +25,7 @@ __all__ = [
     "FaultRule",
     "FaultSpecError",
     "RunningEmulator",
+    "fault_wallet_ids",
     "parse_rule",
     "serve",
     "start_emulator",

@@ -62,7 +62,7 @@ from typing import Any
 
 from aiohttp import web
 
-from pos_terminal.emulator import wire
+from pos_terminal.emulator import wallets, wire
 
 #: Modes that answer with a bad body after the request was processed (see answer_with()).
 ANSWER_BODY_MODES = ("slow_drip", "huge", "gzip_bomb", "duplicate_keys", "hostile_text")
@@ -124,9 +124,10 @@ def parse_rule(data: Mapping[str, Any], wallet_ids: tuple[str, ...]) -> FaultRul
     if unknown:
         raise FaultSpecError(f"unknown key {unknown[0]!r}; known keys: {', '.join(sorted(known))}")
     endpoint = data.get("endpoint", "*")
-    if endpoint != "*" and endpoint not in wire.ENDPOINT_NAMES:
+    names = wallets.endpoint_names()
+    if endpoint != "*" and endpoint not in names:
         raise FaultSpecError(
-            f"endpoint must be one of {', '.join(wire.ENDPOINT_NAMES)} or *; got {endpoint!r}")
+            f"endpoint must be one of {', '.join(names)} or *; got {endpoint!r}")
     mode = data.get("mode")
     if mode not in MODES:
         raise FaultSpecError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
@@ -146,13 +147,13 @@ def parse_rule(data: Mapping[str, Any], wallet_ids: tuple[str, ...]) -> FaultRul
     if status not in HTML_STATUSES:
         raise FaultSpecError(f"status must be one of {HTML_STATUSES}; got {status!r}")
     return_code = data.get("return_code", wire.RATE_LIMITED)
-    momo = endpoint in wire.MOMO_ENDPOINT_NAMES  # MoMo's result codes: any whole number
+    any_code = wallets.takes_any_code(endpoint)  # another wallet's result codes: any number
     if mode == "answer_code":
         return_code = _any_code(return_code, "return_code")
     elif not isinstance(return_code, int) or isinstance(return_code, bool) or (
-            return_code >= 1 and not momo):
-        raise FaultSpecError(f"return_code must be a negative code (any MoMo result code for a "
-                             f"momo_* endpoint); got {return_code!r}")
+            return_code >= 1 and not any_code):
+        raise FaultSpecError(f"return_code must be a negative code (any result code of its own "
+                             f"for another wallet's endpoint); got {return_code!r}")
     sub_return_code = data.get("sub_return_code")
     if sub_return_code is not None:
         sub_return_code = _any_code(sub_return_code, "sub_return_code")

@@ -33,15 +33,15 @@ from pos_terminal.emulator.faults import (
 )
 from pos_terminal.emulator.guard import Exposure
 from pos_terminal.emulator.momo import routes as momo_routes
-from pos_terminal.emulator.momo.customers import CUSTOMER_IDS as MOMO_CUSTOMER_IDS
 from pos_terminal.emulator.momo.service import MomoOptions, MomoService
 from pos_terminal.emulator.service import JSON, EmulatorOptions, Service
 from pos_terminal.emulator.state import WALLET_IDS, Books
 from pos_terminal.emulator.transport import read_fields
 from pos_terminal.emulator.verify import Form, Refused, load_private_key
+from pos_terminal.emulator.wallets import fault_wallet_ids
 
-#: What a fault rule may name as its wallet: the ZaloPay wallets and the MoMo customers.
-FAULT_WALLET_IDS = WALLET_IDS + MOMO_CUSTOMER_IDS
+#: What a fault rule may name as its wallet (read again when a rule is parsed: emulator/wallets.py).
+FAULT_WALLET_IDS = fault_wallet_ids()
 
 _GARBAGE = b"\x00\xffnot json at all <<<\x1b[0m>>> \xfe\xfd"
 
@@ -82,7 +82,7 @@ class EmulatorControl:
         return self.momo.issue_code(customer_id)
 
     def add_fault(self, **rule: Any) -> FaultRule:
-        parsed = parse_rule(rule, FAULT_WALLET_IDS)
+        parsed = parse_rule(rule, fault_wallet_ids())
         self._faults.add(parsed)
         return parsed
 
@@ -251,6 +251,17 @@ async def _rotate(request: web.Request) -> web.Response:
     return web.json_response({"wallet": wallet, "codes": codes})
 
 
+async def _new_code(request: web.Request) -> web.Response:
+    """A fresh code of a wallet, as every wallet's part answers it (`/_emulator/<wallet>/
+    customers/<id>/code`: the demo asks each wallet the same way)."""
+    wallet_id = request.match_info["customer"]
+    if wallet_id not in WALLET_IDS:
+        return web.json_response({"error": f"unknown wallet {wallet_id!r}; wallets: "
+                                           f"{', '.join(WALLET_IDS)}"}, status=404)
+    return web.json_response({"customer": wallet_id,
+                              "code": _control(request).rotate(wallet_id)[0]})
+
+
 async def _ledger(request: web.Request) -> web.Response:
     return web.json_response(_control(request).ledger())
 
@@ -267,8 +278,8 @@ async def _faults_post(request: web.Request) -> web.Response:
                                   f"UTF-8, each key once, no NaN ({exc.reason})"}, status=400)
     items = data if isinstance(data, list) else [data]
     try:
-        rules = [parse_rule(item, FAULT_WALLET_IDS) if isinstance(item, dict) else parse_rule(
-            {"mode": None}, FAULT_WALLET_IDS) for item in items]
+        rules = [parse_rule(item, fault_wallet_ids()) if isinstance(item, dict) else parse_rule(
+            {"mode": None}, fault_wallet_ids()) for item in items]
     except FaultSpecError as exc:
         return web.json_response({"error": str(exc)}, status=400)
     for rule in rules:
@@ -311,6 +322,7 @@ def build_app(options: EmulatorOptions, exposure: Exposure | None = None) -> web
     app.router.add_get("/api/getlistmerchantbanks", _service_endpoint)
     app.router.add_get("/_emulator/wallets", _wallets)
     app.router.add_post("/_emulator/wallets/{wallet}/rotate", _rotate)
+    app.router.add_post("/_emulator/zalopay/customers/{customer}/code", _new_code)
     app.router.add_get("/_emulator/ledger", _ledger)
     app.router.add_get("/_emulator/faults", _faults_get)
     app.router.add_post("/_emulator/faults", _faults_post)

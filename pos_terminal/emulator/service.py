@@ -20,8 +20,7 @@ from pos_terminal.emulator import banks, wire
 from pos_terminal.emulator.callbacks import DEFAULT_RETRY_DELAYS_S, CallbackSender
 from pos_terminal.emulator.emvqr import emv_qr
 from pos_terminal.emulator.faults import FaultRule, FaultSpecError, parse_rule
-from pos_terminal.emulator.momo.customers import CUSTOMER_IDS as MOMO_CUSTOMER_IDS
-from pos_terminal.emulator.state import WALLET_IDS, Books, Order, Refund
+from pos_terminal.emulator.state import Books, Order, Refund
 from pos_terminal.emulator.verify import (
     Form,
     Refused,
@@ -39,6 +38,7 @@ from pos_terminal.emulator.verify import (
     parse_amount,
     parse_millis,
 )
+from pos_terminal.emulator.wallets import fault_wallet_ids
 
 WalletFault = Callable[[str], bool]
 JSON = dict[str, Any]
@@ -79,7 +79,7 @@ class EmulatorOptions:
         faults = []
         for index, raw in enumerate(getattr(emulator, "faults", ()) or ()):
             try:
-                faults.append(parse_rule(dict(raw), WALLET_IDS + MOMO_CUSTOMER_IDS))
+                faults.append(parse_rule(dict(raw), fault_wallet_ids()))
             except FaultSpecError as exc:
                 raise ValueError(f"[emulator] faults[{index}]: {exc}") from None
         _check_key_pair(pem, service.rsa_public_key, key_path)

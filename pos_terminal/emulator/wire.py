@@ -74,10 +74,8 @@ ENDPOINTS: dict[str, tuple[str, Generation | None]] = {
     "/v001/tpe/getpartialrefundstatus": ("query_refund", "v001"),
     "/api/getlistmerchantbanks": ("banks", None),
 }
-#: MoMo's calls (emulator/momo/routes.py), named for faults and request counts.
-MOMO_ENDPOINT_NAMES = ("momo_pay", "momo_query", "momo_refund", "momo_confirm")
-ENDPOINT_NAMES = ("quick_pay", "query", "banks", "create", "refund", "query_refund",
-                  *MOMO_ENDPOINT_NAMES)
+#: This service's calls, named for faults and request counts (every wallet's: emulator/wallets.py).
+ENDPOINT_NAMES = ("quick_pay", "query", "banks", "create", "refund", "query_refund")
 
 
 @dataclass(frozen=True)
