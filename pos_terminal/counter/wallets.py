@@ -20,11 +20,6 @@ def wallet_for(settings: Settings) -> WalletPort:
     return client_of("zalopay", settings)
 
 
-def momo_for(settings: Settings) -> WalletPort:
-    """MoMo's client as `[providers.momo]` configures it (no I/O yet)."""
-    return client_of("momo", settings)
-
-
 def client_of(name: str, settings: Settings) -> WalletPort:
     """Wallet `name`'s client as its declaration builds it from `settings` (no I/O yet)."""
     client: WalletPort = declared(name).build_client(settings)
@@ -58,4 +53,4 @@ def open_checkout(settings: Settings, client: WalletPort | Providers | None = No
         raise
 
 
-__all__ = ["client_of", "momo_for", "open_checkout", "providers_for", "wallet_for"]
+__all__ = ["client_of", "open_checkout", "providers_for", "wallet_for"]
