@@ -116,7 +116,7 @@ class MomoWallet:
             raise TypeError("this charge was not prepared by the MoMo wallet")
         return self.charge_answer(self.client.send_pay(sealed), Operation.QUICK_PAY)
 
-    def query_charge(self, order_id: str) -> ChargeAnswer:
+    def query_charge(self, order_id: str, amount: int) -> ChargeAnswer:
         return self.charge_answer(self.client.query(order_id), Operation.STATUS)
 
     # --- two-step: capture or cancel an authorised payment ----------------------------------
@@ -160,7 +160,7 @@ class MomoWallet:
         return self._refund_answer(refund.refund_id, answer.result_code, answer.message,
                                    answer.trans_id)
 
-    def query_refund(self, refund_id: str, order_id: str) -> RefundAnswer:
+    def query_refund(self, refund_id: str, order_id: str, amount: int) -> RefundAnswer:
         """MoMo has no refund status call for POS: the payment's status query lists its
         refunds (refundTrans); one not listed is "not found" (the grace period applies)."""
         answer = self.client.query(order_id)
