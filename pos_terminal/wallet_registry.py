@@ -86,6 +86,9 @@ class WalletDeclaration:
     demo_customers: tuple[DemoCustomer, ...] = ()
     #: its emulator part's endpoints a fault rule may name
     fault_endpoints: tuple[str, ...] = ()
+    #: ``module:function`` (Settings, base_url, gateway_url) -> its section's values pointing
+    #: it at the demo's emulator (its demo merchant); None: the demo leaves it out
+    demo_settings: str | None = None
 
     def display_name(self, language: str) -> str:
         """Its name as a cashier reads it in `language` ("Ví MoMo"); English if none."""

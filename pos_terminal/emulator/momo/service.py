@@ -336,3 +336,12 @@ class MomoService:
         order.refunds.append(record)
         self.balances[order.customer.id] += amount
         return self._answer(body, 0, amount=amount, transId=record["transId"], now_ms=now_ms)
+
+
+def demo_settings(settings: Any, base_url: str, gateway_url: str) -> dict[str, object]:
+    """`[providers.momo]` as the demo's merchant of this emulator (MoMo's declaration names it):
+    its public key is the emulator's pair, as ZaloPay's is."""
+    return {"base_url": base_url, "partner_code": DEMO_PARTNER_CODE,
+            "access_key": DEMO_ACCESS_KEY, "secret_key": DEMO_SECRET_KEY,
+            "public_key": settings.service.rsa_public_key, "store_id": "DEMO01",
+            "store_name": settings.shop.name or "Cửa hàng Demo"}
