@@ -30,6 +30,7 @@ ENTRY_POINT_GROUP = "pos_terminal.wallets"
 BUILT_IN = (
     "pos_terminal.wallets.zalopay.declaration:WALLET",
     "pos_terminal.wallets.momo.declaration:WALLET",
+    "pos_terminal.wallets.shopeepay.declaration:WALLET",
 )
 
 
