@@ -25,6 +25,7 @@ from pos_terminal.base.wallet_types import (
     ServiceCheck,
     WalletOutcome,
 )
+from pos_terminal.wallets.answer_mapping import charge_outcome, refund_outcome
 from pos_terminal.wallets.code_table import CodeClass, CodeRow, Operation
 
 from . import codes, fields
@@ -80,10 +81,7 @@ class MomoWallet:
         """A payment's, a status query's or a confirm's answer in the terminal's words."""
         code = answer.result_code
         row = codes.TABLE.classify(operation, code)
-        outcome = {CodeClass.PAID: WalletOutcome.PAID,
-                   CodeClass.PROCESSING: WalletOutcome.PROCESSING,
-                   CodeClass.NOT_CHARGED: WalletOutcome.DECLINED}.get(
-                       row.cls, WalletOutcome.REFUSED_REQUEST)
+        outcome = charge_outcome(row.cls)
         why = _why_charge(row, answer)
         if code == codes.AUTHORISED and operation in codes.PAYMENT_CALLS:
             # MoMo: with autoCapture the payment "can be considered successful"
@@ -139,16 +137,13 @@ class MomoWallet:
     def _refund_answer(self, refund_id: str, code: int, message: str,
                        trans_id: str | None) -> RefundAnswer:
         row = codes.TABLE.classify(Operation.REFUND, code)
-        outcome = {CodeClass.REFUNDED: WalletOutcome.PAID,
-                   CodeClass.PROCESSING: WalletOutcome.PROCESSING}.get(
-                       row.cls, WalletOutcome.REFUSED_REQUEST)
+        outcome = refund_outcome(row.cls)
         why = {WalletOutcome.PAID: Reason.of("refund.done"),
-               WalletOutcome.PROCESSING: Reason.of("refund.processing")}.get(
+               WalletOutcome.PROCESSING: Reason.of("refund.processing"),
+               WalletOutcome.DECLINED: Reason.of("refund.failed.code", code=code,
+                                                 detail=row.meaning_en)}.get(
                    outcome, Reason.of("unknown.no_information", wallet=fields.WALLET_NAME,
                                       code=code, detail=message))
-        if row.published and row.cls is CodeClass.NOT_CHARGED:
-            outcome, why = WalletOutcome.DECLINED, Reason.of(
-                "refund.failed.code", code=code, detail=row.meaning_en)
         return RefundAnswer(outcome=outcome, why=why, return_code=code, sub_return_code=None,
                             service_message=message, code=code, refund_id=refund_id,
                             provider_refund_id=trans_id if outcome is WalletOutcome.PAID
