@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pos_terminal.emulator.customer_codes import CustomerCodes
 from pos_terminal.emulator.shopeepay.customers import BY_NUMBER, CUSTOMERS, Customer
 
 JSON = dict[str, Any]
@@ -64,7 +65,9 @@ class ShopeePayOptions:
     processing_s: float = 3.0
 
 
-class ShopeePayService:
+class ShopeePayService(CustomerCodes):
+    customers = CUSTOMERS
+
     def __init__(self, options: ShopeePayOptions) -> None:
         self.options = options
         self.processing_s = options.processing_s
@@ -82,24 +85,8 @@ class ShopeePayService:
             self._sequence = 0
 
     # -- codes -------------------------------------------------------------------------------
-    def issue_code(self, customer_id: str) -> str:
-        customer = next(c for c in CUSTOMERS if c.id == customer_id)
-        with self.lock:
-            code = f"SPC{customer.number}{secrets.randbelow(10**15):015d}"
-            self.codes[code] = None
-            self.current[customer_id] = code
-            return code
-
-    def code(self, customer_id: str) -> str:
-        with self.lock:
-            code = self.current.get(customer_id)
-            if code is None or self.codes.get(code) is not None:
-                return self.issue_code(customer_id)
-            return code
-
-    def customers_json(self) -> list[JSON]:
-        return [{"id": c.id, "name": c.name, "behaviour": c.behaviour, "code": self.code(c.id),
-                 "balance": self.balances[c.id]} for c in CUSTOMERS]
+    def _fresh_code(self, customer: Customer) -> str:
+        return f"SPC{customer.number}{secrets.randbelow(10**15):015d}"
 
     # -- answers -----------------------------------------------------------------------------
     @staticmethod

@@ -9,15 +9,10 @@ answer PAID (captured) and DECLINED (released) in the same words.
 
 from __future__ import annotations
 
-from typing import NoReturn
-
 from pos_terminal.base.reasons import Reason
 from pos_terminal.base.wallet_errors import NoAnswer, NotSent, UnreadableAnswer
 from pos_terminal.base.wallet_types import (
-    BankList,
     ChargeAnswer,
-    HostedOrder,
-    HostedOrderAnswer,
     Order,
     PreparedCharge,
     Refund,
@@ -27,6 +22,7 @@ from pos_terminal.base.wallet_types import (
 )
 from pos_terminal.wallets.answer_mapping import charge_outcome, refund_outcome
 from pos_terminal.wallets.code_table import CodeClass, CodeRow, Operation
+from pos_terminal.wallets.port_parts import CustomerPresentedOnly, TerminalOrderIds
 
 from . import codes, fields
 from .account import MomoAccount
@@ -58,23 +54,18 @@ def _why_charge(row: CodeRow, answer: MomoAnswer) -> Reason:
                      detail=answer.message)
 
 
-class MomoWallet:
-    """The checkout's WalletPort (and its two-step capture / void) over MoMo's POS API."""
+class MomoWallet(TerminalOrderIds, CustomerPresentedOnly):
+    """The checkout's WalletPort (and its two-step capture / void) over MoMo's POS API. It
+    charges the code the customer shows: no QR for the customer to scan, no bank list."""
 
     generation: str = GENERATION
+    wallet_name: str = fields.WALLET_NAME
 
     def __init__(self, account: MomoAccount, *, terminal_id: str,
                  client: MomoClient | None = None) -> None:
         self.account = account
         self.client = client if client is not None else MomoClient(account)
         self._terminal_id = terminal_id
-
-    # --- ids --------------------------------------------------------------------------------
-    def new_order_id(self, now_ms: int) -> str:
-        return fields.new_order_id(self._terminal_id, now_ms)
-
-    def new_refund_id(self, now_ms: int) -> str:
-        return fields.new_refund_id(self._terminal_id, now_ms)
 
     # --- answers ----------------------------------------------------------------------------
     def charge_answer(self, answer: MomoAnswer, operation: Operation) -> ChargeAnswer:
@@ -167,24 +158,6 @@ class MomoWallet:
                             return_code=answer.result_code, sub_return_code=None,
                             service_message=answer.message, code=answer.result_code,
                             refund_id=refund_id)
-
-    # --- what MoMo's POS API does not have --------------------------------------------------
-    @staticmethod
-    def _no_hosted_orders() -> NoReturn:
-        """MoMo's POS API charges a code the customer shows; it makes no QR for the customer to
-        scan: refused before anything is recorded."""
-        raise fields.MomoFieldError("order", Reason.of("wallet.no_hosted_orders",
-                                                       wallet=fields.WALLET_NAME))
-
-    def check_hosted_order(self, order: HostedOrder) -> None:
-        self._no_hosted_orders()
-
-    def create_hosted_order(self, order: HostedOrder) -> HostedOrderAnswer:
-        self._no_hosted_orders()
-
-    def list_banks(self) -> BankList:
-        """MoMo's POS API lists no banks: the list is empty."""
-        return BankList(banks_by_pmcid={}, raw={})
 
     # --- the service itself -----------------------------------------------------------------
     def check_service(self, probe_order_id: str) -> tuple[ServiceCheck, str]:

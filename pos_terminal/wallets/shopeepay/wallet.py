@@ -5,15 +5,10 @@ status. A code not final, or not listed, is no information (check again), never 
 
 from __future__ import annotations
 
-from typing import NoReturn
-
 from pos_terminal.base.reasons import Reason
 from pos_terminal.base.wallet_errors import NoAnswer, NotSent, UnreadableAnswer
 from pos_terminal.base.wallet_types import (
-    BankList,
     ChargeAnswer,
-    HostedOrder,
-    HostedOrderAnswer,
     Order,
     PreparedCharge,
     Refund,
@@ -21,10 +16,9 @@ from pos_terminal.base.wallet_types import (
     ServiceCheck,
     WalletOutcome,
 )
-from pos_terminal.wallets import request_fields
 from pos_terminal.wallets.answer_mapping import charge_outcome, refund_outcome
 from pos_terminal.wallets.code_table import CodeClass, CodeRow, Operation
-from pos_terminal.wallets.errors import FieldError
+from pos_terminal.wallets.port_parts import CustomerPresentedOnly, TerminalOrderIds
 
 from . import codes
 from .client import WALLET_NAME, Account, PreparedPay, ShopeePayAnswer, ShopeePayClient
@@ -65,22 +59,18 @@ def _why(row: CodeRow, answer: ShopeePayAnswer, outcome: WalletOutcome, refund: 
                      detail=answer.message or row.meaning_en)
 
 
-class ShopeePayWallet:
-    """The checkout's WalletPort over ShopeePay's CPM API."""
+class ShopeePayWallet(TerminalOrderIds, CustomerPresentedOnly):
+    """The checkout's WalletPort over ShopeePay's CPM API (the code the customer shows: no QR
+    for the customer to scan, no bank list)."""
 
     generation: str = GENERATION
+    wallet_name: str = WALLET_NAME
 
     def __init__(self, account: Account, *, terminal_id: str,
                  client: ShopeePayClient | None = None) -> None:
         self.account = account
         self.client = client if client is not None else ShopeePayClient(account)
         self._terminal_id = terminal_id
-
-    def new_order_id(self, now_ms: int) -> str:
-        return request_fields.new_order_id(self._terminal_id, now_ms)
-
-    def new_refund_id(self, now_ms: int) -> str:
-        return request_fields.new_order_id(self._terminal_id, now_ms, "R")
 
     @staticmethod
     def _code(answer: ShopeePayAnswer) -> int:
@@ -139,20 +129,6 @@ class ShopeePayWallet:
         """A check on the refund's own reference, type 15, with the refund's amount."""
         return self.refund_answer(self.client.check(refund_id, codes.REFUND_TYPE, amount),
                                   Operation.REFUND_STATUS)
-
-    # --- what CPM does not have -------------------------------------------------------------
-    @staticmethod
-    def _no_hosted_orders() -> NoReturn:
-        raise FieldError("order", Reason.of("wallet.no_hosted_orders", wallet=WALLET_NAME))
-
-    def check_hosted_order(self, order: HostedOrder) -> None:
-        self._no_hosted_orders()
-
-    def create_hosted_order(self, order: HostedOrder) -> HostedOrderAnswer:
-        self._no_hosted_orders()
-
-    def list_banks(self) -> BankList:
-        return BankList(banks_by_pmcid={}, raw={})
 
     def check_service(self, probe_order_id: str) -> tuple[ServiceCheck, str]:
         """A signed check of a payment that does not exist: "not found" (4) means ShopeePay
