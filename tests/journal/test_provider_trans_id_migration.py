@@ -12,20 +12,12 @@ from pathlib import Path
 from pos_terminal.journal import Journal, PaymentEvent
 from pos_terminal.journal.machine import Answer
 from pos_terminal.journal.outbox import Outbox
-from pos_terminal.journal.schema import MIGRATIONS, PROVIDER_TRANS_ID_MIGRATION, SCHEMA_VERSION
-from pos_terminal.journal.store import _split_sql
+from pos_terminal.journal.schema import PROVIDER_TRANS_ID_MIGRATION, SCHEMA_VERSION
+from tests.journal.old_schema import journal_before
 
 
 def _previous_journal(path: Path) -> None:
-    before = MIGRATIONS.index(PROVIDER_TRANS_ID_MIGRATION)
-    conn = sqlite3.connect(path, isolation_level=None)
-    for script in MIGRATIONS[:before]:
-        conn.execute("BEGIN")
-        for statement in _split_sql(script):
-            conn.execute(statement)
-        conn.execute("COMMIT")
-    conn.execute(f"PRAGMA user_version={before}")
-    conn.execute("INSERT INTO meta(key, value) VALUES ('fingerprint_secret', ?)", (b"s" * 32,))
+    conn = journal_before(path, PROVIDER_TRANS_ID_MIGRATION)
     conn.execute("INSERT INTO payments(app_trans_id, kind, generation, state, amount, "
                  "created_ms, updated_ms, provider) VALUES "
                  "('old_momo', 'quick_pay', 'momo-pos-v2', 'submitting', 45000, 1, 1, 'momo')")

@@ -11,6 +11,7 @@ import pytest
 
 from pos_terminal.counter import open_checkout
 from pos_terminal.ledger import LedgerSync
+from tests.ledger.old_schema import ledger_at
 
 
 def test_a_ledger_of_the_previous_schema_keeps_its_ids(empty_ledger_dsn: str) -> None:
@@ -18,13 +19,7 @@ def test_a_ledger_of_the_previous_schema_keeps_its_ids(empty_ledger_dsn: str) ->
 
     with psycopg.connect(empty_ledger_dsn, autocommit=True) as conn:
         with conn.transaction(), conn.cursor() as cur:  # the previous release's `fleet migrate`
-            cur.execute("CREATE TABLE schema_migrations (version integer PRIMARY KEY, "
-                        "applied_at timestamptz NOT NULL DEFAULT now())")
-            for number, script in enumerate(schema.MIGRATIONS[:4], start=1):
-                cur.execute(script.encode("utf-8"))
-                cur.execute("INSERT INTO schema_migrations(version) VALUES (%s)", (number,))
-            cur.execute("SELECT ledger_ensure_partitions(1)")
-            cur.execute("INSERT INTO terminals(terminal_id, app_user) VALUES ('T1', 'c1')")
+            ledger_at(cur, 4)
             cur.execute(
                 "INSERT INTO payments(app_trans_id, terminal_id, cashier, kind, generation, "
                 "state, amount, description, items_json, service_message, message, "

@@ -12,6 +12,7 @@ from pos_terminal.counter import open_checkout
 from pos_terminal.ledger import LedgerSync
 from tests.conftest import with_momo
 from tests.ledger.helpers import assert_ledger_is_union
+from tests.ledger.old_schema import ledger_at
 
 
 def test_the_ledger_keeps_each_row_s_provider(make_terminal: Any, emulator: Any,
@@ -47,13 +48,7 @@ def test_a_ledger_of_the_previous_schema_keeps_its_rows_as_zalopay_s(
 
     with psycopg.connect(empty_ledger_dsn, autocommit=True) as conn:
         with conn.transaction(), conn.cursor() as cur:  # the previous release's `fleet migrate`
-            cur.execute("CREATE TABLE schema_migrations (version integer PRIMARY KEY, "
-                        "applied_at timestamptz NOT NULL DEFAULT now())")
-            for number, script in enumerate(schema.MIGRATIONS[:3], start=1):
-                cur.execute(script.encode("utf-8"))
-                cur.execute("INSERT INTO schema_migrations(version) VALUES (%s)", (number,))
-            cur.execute("SELECT ledger_ensure_partitions(1)")
-            cur.execute("INSERT INTO terminals(terminal_id, app_user) VALUES ('T1', 'c1')")
+            ledger_at(cur, 3)
             cur.execute(
                 "INSERT INTO payments(app_trans_id, terminal_id, cashier, kind, generation, "
                 "state, amount, description, items_json, service_message, message, "
