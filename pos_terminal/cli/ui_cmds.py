@@ -118,10 +118,10 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int,
 
     It opens on the Sale screen signed in as the demo cashier. Type an amount and press Enter:
     a moment later the synthetic camera holds up the chosen customer's payment code (F9 on the
-    sale screen, or 1-8 on the pay screen, chooses the customer: four ZaloPay customers, then
-    four MoMo ones; the demo counter takes both wallets). F12 closes the shift; the sign-in
-    screen names the demo cashier's and supervisor's ids and PINs. The printer saves each slip
-    as a picture.
+    sale screen, or a digit on the pay screen, chooses the customer: every wallet's demo
+    customers, ZaloPay's first; the demo counter takes every wallet). F12 closes the shift; the
+    sign-in screen names the demo cashier's and supervisor's ids and PINs. The printer saves
+    each slip as a picture.
     """
     settings = load_settings_or_exit(ctx)
     if ctx.meta.get(LANGUAGE_META) is None and locale_language() is None:
