@@ -122,3 +122,36 @@ def test_a_decline_without_a_transaction_is_final_at_once(
         view = co.pay(30_000, code_of(emulator, "spay-declined"))
     assert view.state is S.FAILED and view.why.code == "declined.balance"
     assert spay.requests["check"] == 0
+
+
+def test_a_lost_answer_is_settled_by_checks_never_by_a_second_create(
+        spay_settings: Settings, emulator: Any) -> None:
+    spay = emulator.control.part("shopeepay")
+    emulator.control.add_fault(endpoint="spay_pay", mode="drop_after_commit")
+    with open_checkout(spay_settings) as co:
+        view = co.pay(27_000, code_of(emulator, "spay-paid"))
+    assert view.state is S.SUCCEEDED  # charged, its answer lost: a check found it paid
+    assert spay.requests["pay"] == 1 and spay.requests["check"] >= 1
+
+
+def test_a_refund_whose_answer_is_lost_is_checked_with_its_own_reference(
+        spay_settings: Settings, emulator: Any) -> None:
+    spay = emulator.control.part("shopeepay")
+    with open_checkout(spay_settings) as co:
+        view = co.pay(40_000, code_of(emulator, "spay-paid"))
+        emulator.control.add_fault(endpoint="spay_refund", mode="drop_after_commit")
+        refund = co.refund(view.app_trans_id, 10_000, "one back")
+    assert refund.state is RefundState.REFUNDED  # a check, type 15 with the refund's amount
+    assert spay.requests["refund"] == 1 and spay.refunds[refund.m_refund_id].amount == 10_000
+
+
+def test_a_refused_create_says_nothing_and_the_checks_decide(
+        spay_settings: Settings, emulator: Any) -> None:
+    """errcode 2 (permission) is not final: the payment is checked, and a check that finds no
+    such payment ends in "never arrived" once its grace period is over, never "declined"."""
+    emulator.control.add_fault(endpoint="spay_pay", mode="refuse", return_code=2)
+    with open_checkout(spay_settings) as co:
+        view = co.pay(15_000, code_of(emulator, "spay-paid"))
+        said = {event.why.code for event in co.journal.events(view.app_trans_id)}
+    assert view.state is S.FAILED and "declined.code" not in said
+    assert emulator.control.part("shopeepay").requests["check"] >= 1
