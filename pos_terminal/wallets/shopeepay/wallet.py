@@ -54,7 +54,7 @@ def _why(row: CodeRow, answer: ShopeePayAnswer, outcome: WalletOutcome, refund: 
         if code == 42 and not refund:
             return Reason.of("declined.balance")
         return Reason.of("refund.failed.code" if refund else "declined.code",
-                         code=code, detail=row.meaning_en)
+                         code=code, detail=row.meaning_en, detail_vi=row.meaning_vi)
     return Reason.of("unknown.no_information", wallet=WALLET_NAME, code=code,
                      detail=answer.message or row.meaning_en)
 
