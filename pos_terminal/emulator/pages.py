@@ -17,14 +17,14 @@ import segno
 from aiohttp import web
 
 from pos_terminal import wallet_registry
-from pos_terminal.emulator import banks, wire
 from pos_terminal.emulator.appkeys import SERVICE_KEY
 from pos_terminal.emulator.barcodes import code128_svg
-from pos_terminal.emulator.emvqr import emv_qr
 from pos_terminal.emulator.parts import PARTS_KEY
-from pos_terminal.emulator.service import Service
-from pos_terminal.emulator.state import WALLETS, Order
-from pos_terminal.emulator.verify import hmac_sha256_hex
+from pos_terminal.emulator.zalopay import banks, wire
+from pos_terminal.emulator.zalopay.emvqr import emv_qr
+from pos_terminal.emulator.zalopay.service import Service
+from pos_terminal.emulator.zalopay.state import WALLETS, Order
+from pos_terminal.emulator.zalopay.verify import hmac_sha256_hex
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;margin:1.5rem;background:#f4f6f8;color:#1d2630}

@@ -17,7 +17,7 @@ from aiohttp import web
 
 from pos_terminal import wallet_registry
 from pos_terminal.emulator.faults import FaultBook
-from pos_terminal.emulator.service import EmulatorOptions
+from pos_terminal.emulator.options import EmulatorOptions
 
 JSON = dict[str, Any]
 

@@ -19,7 +19,7 @@ from typing import Any
 from aiohttp import web
 
 from pos_terminal.base import strict_json
-from pos_terminal.emulator import addresses, pages, wire
+from pos_terminal.emulator import addresses, pages
 from pos_terminal.emulator.appkeys import FAULTS_KEY, SERVICE_KEY
 from pos_terminal.emulator.faults import (
     ANSWER_BODY_MODES,
@@ -33,12 +33,14 @@ from pos_terminal.emulator.faults import (
 )
 from pos_terminal.emulator.guard import Exposure
 from pos_terminal.emulator.json_part import drop as _drop
+from pos_terminal.emulator.options import EmulatorOptions
 from pos_terminal.emulator.parts import PARTS_KEY, PartContext, PartService, mount_all
-from pos_terminal.emulator.service import JSON, EmulatorOptions, Service
-from pos_terminal.emulator.state import WALLET_IDS, Books
-from pos_terminal.emulator.transport import read_fields
-from pos_terminal.emulator.verify import Form, Refused
 from pos_terminal.emulator.wallets import fault_wallet_ids
+from pos_terminal.emulator.zalopay import wire
+from pos_terminal.emulator.zalopay.service import JSON, Service
+from pos_terminal.emulator.zalopay.state import WALLET_IDS, Books
+from pos_terminal.emulator.zalopay.transport import read_fields
+from pos_terminal.emulator.zalopay.verify import Form, Refused
 
 #: What a fault rule may name as its wallet (read again when a rule is parsed: emulator/wallets.py).
 FAULT_WALLET_IDS = fault_wallet_ids()

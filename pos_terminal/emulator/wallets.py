@@ -6,8 +6,6 @@ Only names are read here: each wallet's emulator part checks requests with its o
 from __future__ import annotations
 
 from pos_terminal import wallet_registry
-from pos_terminal.emulator import wire
-from pos_terminal.emulator.state import WALLET_IDS
 
 
 def endpoint_names() -> tuple[str, ...]:
@@ -20,12 +18,13 @@ def endpoint_names() -> tuple[str, ...]:
 def fault_wallet_ids() -> tuple[str, ...]:
     """What a fault rule may name as its wallet: the house service's wallets and every
     wallet's declared customers."""
-    return tuple(dict.fromkeys((*WALLET_IDS, *(
+    return tuple(dict.fromkeys(
         customer.id for declared in wallet_registry.wallets().values()
-        for customer in declared.demo_customers))))
+        for customer in declared.demo_customers))
 
 
 def takes_any_code(endpoint: str) -> bool:
     """Whether a fault may answer `endpoint` with any whole number as its result code (every
     wallet's own table) rather than a negative one (the house service's errors)."""
-    return endpoint not in wire.ENDPOINT_NAMES
+    # the house service's (ZaloPay's part) endpoints answer its negative error codes
+    return endpoint not in wallet_registry.wallet("zalopay").fault_endpoints

@@ -14,7 +14,7 @@ from pos_terminal.emulator.json_part import JsonRoutes, mount_json_routes
 from pos_terminal.emulator.momo.customers import CUSTOMER_IDS
 from pos_terminal.emulator.momo.service import JSON, MomoOptions, MomoService
 from pos_terminal.emulator.parts import PartContext, PartService
-from pos_terminal.emulator.verify import load_private_key
+from pos_terminal.emulator.pkcs1 import load_private_key
 
 PATHS: dict[str, str] = {
     "/v2/gateway/api/pos": "momo_pay",
