@@ -17,11 +17,11 @@ import segno
 from aiohttp import web
 
 from pos_terminal import wallet_registry
-from pos_terminal.emulator.appkeys import SERVICE_KEY
 from pos_terminal.emulator.barcodes import code128_svg
 from pos_terminal.emulator.parts import PARTS_KEY
 from pos_terminal.emulator.zalopay import banks, wire
 from pos_terminal.emulator.zalopay.emvqr import emv_qr
+from pos_terminal.emulator.zalopay.routes import SERVICE_KEY
 from pos_terminal.emulator.zalopay.service import Service
 from pos_terminal.emulator.zalopay.state import WALLETS, Order
 from pos_terminal.emulator.zalopay.verify import hmac_sha256_hex

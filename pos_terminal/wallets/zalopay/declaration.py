@@ -1,7 +1,8 @@
 """ZaloPay as the terminal knows it: its declaration (pos_terminal/wallet_registry.py).
 
 Its settings are `[service]`, the external contract (config.ServiceSettings); its emulator part
-is the emulator's ZaloPay service (both generations, the gateway and the bank list)."""
+is the emulator's ZaloPay service (emulator/zalopay/: both generations, the gateway and the bank
+list)."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ WALLET = WalletDeclaration(
     # the gateway's hosted order is the shop-QR payment; a refund may be partial
     capabilities=Capabilities(customer_presented=True, shop_qr=True, hold_capture=False,
                               refund=True, partial_refund=True),
-    emulator="pos_terminal.emulator.server:ZALOPAY_PART",
+    emulator="pos_terminal.emulator.zalopay.routes:PART",
     demo_customers=(
         DemoCustomer("an", "An Nguyen", "pays at once"),
         DemoCustomer("binh", "Binh Tran", "slow processing, then paid"),
