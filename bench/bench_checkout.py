@@ -30,12 +30,12 @@ from pos_terminal.config import Settings, default_config_path, load_settings
 from pos_terminal.counter import open_checkout
 from pos_terminal.emulator import start_emulator
 from pos_terminal.journal import Journal
-from pos_terminal.wallet.adapter import ZaloPayWallet
-from pos_terminal.wallet.client import PreparedQuickPay, WalletClient
-from pos_terminal.wallet.ids import new_app_trans_id
-from pos_terminal.wallet.messages import QuickPayOrder
-from pos_terminal.wallet.results import PaymentResult
 from pos_terminal.wallets.crypto import encrypt_payment_code, load_public_key
+from pos_terminal.wallets.zalopay.adapter import ZaloPayWallet
+from pos_terminal.wallets.zalopay.client import PreparedQuickPay, WalletClient
+from pos_terminal.wallets.zalopay.ids import new_app_trans_id
+from pos_terminal.wallets.zalopay.messages import QuickPayOrder
+from pos_terminal.wallets.zalopay.results import PaymentResult
 
 BAR_MS = 5.0
 

@@ -37,7 +37,7 @@ from pos_terminal.config import Settings, default_config_path, load_settings  # 
 from pos_terminal.counter import open_checkout  # noqa: E402
 from pos_terminal.journal import Journal, PaymentState  # noqa: E402
 from pos_terminal.ledger import BackgroundSync, LedgerSync  # noqa: E402
-from pos_terminal.wallet.ids import new_app_trans_id  # noqa: E402
+from pos_terminal.wallets.zalopay.ids import new_app_trans_id  # noqa: E402
 from tests.ledger.logins import counter_login, migrate  # noqa: E402
 from tests.ledger.pgserver import PgServer  # noqa: E402
 

@@ -28,8 +28,10 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    ModelWrapValidatorHandler,
     SecretStr,
     ValidationError,
+    create_model,
     field_validator,
     model_validator,
 )
@@ -41,6 +43,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from pos_terminal import wallet_registry
 from pos_terminal.base.errors import ExitCode, PosError
 from pos_terminal.base.files import loose_permissions
 from pos_terminal.base.i18n import _, locale_language
@@ -132,21 +135,22 @@ def _plain_text(value: str) -> str:
     return value
 
 
-#: The default code patterns of the wallets (matched whole, case-insensitively).
+#: ZaloPay's default code pattern (matched whole, case-insensitively): its codes are digits.
 ZALOPAY_CODE_PATTERN = r"^[0-9]+$"
-MOMO_CODE_PATTERN = r"^MM[0-9]{18}$"
+#: A pattern shown as an example when one is written wrong.
+_PATTERN_EXAMPLE = r"^MM[0-9]{18}$"
 
 
 def _check_pattern(value: str) -> str:
     """A wallet's code pattern: a regular expression that compiles and matches something."""
     if not value.strip():
         raise ValueError(_("is empty: write the regular expression a code of this wallet "
-                           "matches, e.g. \"{example}\"").format(example=MOMO_CODE_PATTERN))
+                           "matches, e.g. \"{example}\"").format(example=_PATTERN_EXAMPLE))
     try:
         re.compile(value, re.IGNORECASE)
     except re.error as exc:
         raise ValueError(_("is not a regular expression ({error}); e.g. \"{example}\"").format(
-            error=exc, example=MOMO_CODE_PATTERN)) from None
+            error=exc, example=_PATTERN_EXAMPLE)) from None
     return value
 
 
@@ -221,54 +225,39 @@ class ServiceSettings(_Section):
     _readable_key = field_validator("rsa_public_key")(_readable_rsa_key)
 
 
-#: MoMo asks its POS clients to wait at least this long for an answer (momo.md).
-MOMO_MIN_TIMEOUT_S = 30.0
-
-
-class MomoSettings(_Section):
-    """`[providers.momo]`: MoMo's POS payment (Quick Pay v2, the cashier scans the customer's
-    code). Secrets never shown; `public_key` is MoMo's RSA key (base64 DER or PEM) that seals
-    the payment code; `auto_capture` false: a payment is only authorised and the terminal
-    captures it."""
-
-    base_url: str
-    partner_code: str = Field(min_length=1, max_length=50)
-    access_key: SecretStr = Field(min_length=1)
-    secret_key: SecretStr = Field(min_length=1)
-    public_key: str = Field(min_length=1, repr=False)
-    store_id: str = Field(default="", max_length=50)
-    store_name: str = Field(default="", max_length=100)
-    auto_capture: bool = True
-    timeout_s: float = Field(default=MOMO_MIN_TIMEOUT_S, ge=MOMO_MIN_TIMEOUT_S, le=300)
-    connect_timeout_s: float = Field(default=5.0, ge=0.1, le=60)
-    code_pattern: str = MOMO_CODE_PATTERN
-    environment: Literal["emulator", "sandbox", "production"] = "production"
-    enabled: bool = True
-
-    _url = field_validator("base_url")(_check_url)
-    _pattern = field_validator("code_pattern")(_check_pattern)
-    _key = field_validator("public_key")(_readable_rsa_key)
-    _plain = field_validator("partner_code", "store_id", "store_name")(_plain_text)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _environment_from_url(cls, data: object) -> object:
-        return _environment_of(data)
-
-    @model_validator(mode="after")
-    def _tls_outside_the_emulator(self) -> MomoSettings:
-        if self.environment != "emulator" and urlsplit(self.base_url).scheme == "http":
-            raise _inconsistent(self, "base_url", _(
-                "plain http:// is allowed only for the emulator (environment = \"emulator\"); "
-                "with environment = \"{environment}\" use MoMo's https:// address. Nothing was "
-                "sent").format(environment=self.environment))
-        return self
-
-
 class ProvidersSettings(_Section):
-    """The wallets beside ZaloPay (whose settings stay `[service]`): `[providers.momo]`."""
+    """The wallets beside ZaloPay (whose settings stay `[service]`): one table each,
+    `[providers.<name>]`, read by the model its wallet declares (pos_terminal/wallet_registry.py).
+    `providers.<name>` is the table, None when the file has none; a table no known wallet
+    declares is an unknown key."""
 
-    momo: MomoSettings | None = None
+    model_config = ConfigDict(extra="allow", frozen=True, strict=True, allow_inf_nan=False)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _tables(cls, data: Any, handler: ModelWrapValidatorHandler[ProvidersSettings]
+                ) -> ProvidersSettings:
+        if isinstance(data, dict):
+            tables = create_model(  # type: ignore[call-overload]
+                "ProvidersTables", __config__=ConfigDict(extra="forbid", frozen=True),
+                **{key: (model | None, None) for key, model in _provider_models().items()})
+            checked = tables.model_validate(data)
+            data = {key: value for key, value in checked if value is not None}
+        return handler(data)
+
+    def __getattr__(self, name: str) -> Any:
+        extra = self.__pydantic_extra__
+        if extra is not None and name in extra:
+            return extra[name]
+        if not name.startswith("_") and name in _provider_models():
+            return None
+        return super().__getattr__(name)  # type: ignore[misc]
+
+
+def _provider_models() -> dict[str, type[BaseModel]]:
+    """Each registered wallet's `[providers.<name>]` model, by table name."""
+    return {decl.providers_key: decl.settings_model
+            for decl in wallet_registry.wallets().values() if decl.providers_key is not None}
 
 
 class TerminalSettings(_Section):
@@ -572,7 +561,9 @@ class Settings(BaseSettings):
         if not self.wallets:
             raise _inconsistent(self.service, "enabled", _(
                 "no wallet is enabled: this counter could take no payment. Keep [service] "
-                "enabled = true (ZaloPay), or configure [providers.momo]"))
+                "enabled = true (ZaloPay), or configure one of: {sections}").format(
+                    sections=", ".join(f"[{d.section}]" for d in wallet_registry.wallets().values()
+                                       if d.providers_key is not None)))
         return self
 
     @classmethod
@@ -596,43 +587,52 @@ class Settings(BaseSettings):
         except in the emulator profile (its keys are public test keys)."""
         return self.service.environment != "emulator"
 
+    def wallet_section(self, wallet: str) -> BaseModel | None:
+        """The settings of `wallet` as written ([service] for ZaloPay), None when not written."""
+        declared = wallet_registry.wallet(wallet)
+        if declared.providers_key is None:
+            section: BaseModel | None = getattr(self, declared.section)
+            return section
+        table: BaseModel | None = getattr(self.providers, declared.providers_key)
+        return table
+
     @property
     def wallets(self) -> tuple[str, ...]:
-        """The wallet providers this counter takes, ZaloPay first (its own [service])."""
-        momo = self.providers.momo
-        return (*(("zalopay",) if self.service.enabled else ()),
-                *(("momo",) if momo is not None and momo.enabled else ()))
+        """The wallet providers this counter takes, in the registry's order (ZaloPay first)."""
+        return tuple(name for name in wallet_registry.names()
+                     if getattr(self.wallet_section(name), "enabled", False))
 
     def code_pattern(self, wallet: str) -> str:
         """The pattern a scanned code of `wallet` matches (routing between wallets)."""
-        if wallet == "momo" and self.providers.momo is not None:
-            return self.providers.momo.code_pattern
-        return self.service.code_pattern
+        section = self.wallet_section(wallet)
+        pattern = getattr(section, "code_pattern", None)
+        return pattern if isinstance(pattern, str) else (
+            wallet_registry.wallet(wallet).default_code_pattern)
 
     @property
     def longest_request_s(self) -> float:
         """The longest a request to any wallet this counter takes may wait (connect + read):
         what a sender's lease covers."""
-        return max(self.request_s("zalopay"),
-                   self.request_s("momo") if self.providers.momo is not None else 0.0)
+        return max((self.request_s(name) for name in wallet_registry.names()
+                    if self.wallet_section(name) is not None), default=0.0)
 
     def request_s(self, wallet: str) -> float:
         """The longest one request to `wallet` may wait (connect + read): what the lease of
-        that wallet's payment or refund covers (MoMo's answer may take 30 s, ZaloPay's far
-        less)."""
-        if wallet == "momo":  # without [providers.momo] (a Checkout built by hand): its defaults
-            momo = self.providers.momo or MomoSettings.model_construct()
-            return momo.connect_timeout_s + momo.timeout_s
-        return self.service.connect_timeout_s + self.service.timeout_s
+        that wallet's payment or refund covers (its declaration says how: MoMo's answer may
+        take 30 s, ZaloPay's far less)."""
+        declared = wallet_registry.wallet(wallet)
+        # without its section (a Checkout built by hand): its defaults
+        section = self.wallet_section(wallet) or declared.settings_model.model_construct()
+        return declared.request_s(section)
 
     @property
     def scan_alphabet(self) -> str:
         """The characters a scanned payment code may hold: [scanner] code_alphabet, and the
-        letters of MoMo's codes ("MM...") when the counter takes MoMo, so that no scan source
-        drops them."""
-        extra = "Mm" if "momo" in self.wallets else ""
-        return self.scanner.code_alphabet + "".join(
-            ch for ch in extra if ch not in self.scanner.code_alphabet)
+        letters the codes of the wallets this counter takes use (MoMo's "MM..."), so that no
+        scan source drops them."""
+        extra = "".join(wallet_registry.wallet(name).code_letters for name in self.wallets)
+        return self.scanner.code_alphabet + "".join(dict.fromkeys(
+            ch for ch in extra if ch not in self.scanner.code_alphabet))
 
     def replace_service(self, **changes: Any) -> Settings:
         """A copy with some [service] values changed (validated like the file)."""
@@ -640,11 +640,13 @@ class Settings(BaseSettings):
 
     def replace_section(self, section: str, **changes: Any) -> Settings:
         """A copy with values of any section changed, e.g. ("checkout", poll_deadline_s=5)."""
-        if section == "providers.momo":  # a table of [providers], its own model
-            momo = self.providers.momo
-            data = {**(momo.model_dump() if momo is not None else {}), **changes}
+        if section.startswith("providers."):  # a table of [providers], its wallet's model
+            key = section.removeprefix("providers.")
+            model = _provider_models()[key]
+            table = getattr(self.providers, key)
+            data = {**(table.model_dump() if table is not None else {}), **changes}
             return self.model_copy(update={"providers": self.providers.model_copy(
-                update={"momo": MomoSettings.model_validate(data)})})
+                update={key: model.model_validate(data)})})
         current: BaseModel = getattr(self, section)
         updated = type(current).model_validate({**current.model_dump(), **changes})
         return self.model_copy(update={section: updated})
@@ -742,10 +744,14 @@ def _derive_environment(base_url: str) -> str:
     return "production"
 
 
-#: (section, key) of the values never repeated in a message.
-_SECRET_LOCATIONS = frozenset({("service", "key1"), ("service", "key2"), ("ledger", "dsn"),
-                               ("providers", "momo", "access_key"),
-                               ("providers", "momo", "secret_key")})
+#: (section, key) of the values never repeated in a message (and each wallet's secrets).
+_SECRET_LOCATIONS = frozenset({("service", "key1"), ("service", "key2"), ("ledger", "dsn")})
+
+
+def _secret_locations() -> frozenset[tuple[str, ...]]:
+    return _SECRET_LOCATIONS | {(*decl.section.split("."), key)
+                                for decl in wallet_registry.wallets().values()
+                                for key in decl.secret_settings}
 
 
 def _describe(err: Mapping[str, Any]) -> tuple[str, str]:
@@ -766,7 +772,8 @@ def _describe(err: Mapping[str, Any]) -> tuple[str, str]:
         return key, "unknown key (check the spelling; see config/default.toml)"
     ctx_error = err.get("ctx", {}).get("error")
     message = str(ctx_error) if ctx_error is not None else str(err.get("msg", "invalid value"))
-    if tuple(loc[:2]) in _SECRET_LOCATIONS or tuple(loc[:3]) in _SECRET_LOCATIONS:
+    secrets = _secret_locations()
+    if tuple(loc[:2]) in secrets or tuple(loc[:3]) in secrets:
         # A secret written wrong (key1 = 12345) is still a secret: say what it should be,
         # never what it is. The messages of string checks do not repeat the value.
         return key, message + (" " + _("(the value is not shown: it is a secret)")
@@ -790,7 +797,7 @@ def _file_secrets(file: Path) -> tuple[str, ...]:
     except (OSError, UnicodeDecodeError, ValueError):
         return ()
     found: list[str] = []
-    for place in sorted(_SECRET_LOCATIONS):
+    for place in sorted(_secret_locations()):
         value: object = data
         for part in place:
             value = value.get(part) if isinstance(value, dict) else None

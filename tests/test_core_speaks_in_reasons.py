@@ -43,7 +43,7 @@ def test_every_reason_the_core_can_give_has_a_sentence() -> None:
                     and node.func.value.id == "Reason" and node.args
                     and isinstance(node.args[0], ast.Constant)):
                 found.add(str(node.args[0].value))
-    codes = importlib.import_module("pos_terminal.wallet.returncodes")
+    codes = importlib.import_module("pos_terminal.wallets.zalopay.returncodes")
     found |= set(codes.PAYMENT_REASONS.values()) | set(codes.REFUND_REASONS.values())
     found |= {codes.CODE_ALREADY_USED, codes.CODE_NOT_RECOGNISED, codes.RSA_KEY_MISMATCH}
     found |= {f"refused.code_{why}" for why in ("charged", "in_flight", "unresolved")}

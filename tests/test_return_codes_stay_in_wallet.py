@@ -1,4 +1,4 @@
-"""No wallet return-code number is read outside pos_terminal/wallet/.
+"""No wallet return-code number is read outside pos_terminal/wallets/zalopay/.
 
 The wallet classifies its own codes (results.WalletOutcome, returncodes.never_arrived); the
 checkout, the journal and the front ends act on that vocabulary. This scans their source for
@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from pos_terminal.wallet import code_table, constants, returncodes
+from pos_terminal.wallets.zalopay import code_table, constants, returncodes
 
 ROOT = Path(__file__).resolve().parent.parent / "pos_terminal"
 SCANNED = ("checkout", "journal", "cli", "tui", "counter", "sentences", "headless.py")

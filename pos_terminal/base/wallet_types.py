@@ -111,13 +111,15 @@ class ChargeAnswer(WalletAnswer):
 @dataclass(frozen=True)
 class Refund:
     """A refund the terminal asks for: its id (the journal's ``m_refund_id``), the provider's id
-    of the charge it returns money from, the amount in VND, the text the customer reads."""
+    of the charge it returns money from, the amount in VND, the text the customer reads, and the
+    payment's own order id (a wallet that refunds by the merchant's order id names it)."""
 
     refund_id: str
     transaction_id: str
     amount: int
     description: str
     created_ms: int
+    order_id: str
 
 
 @dataclass(frozen=True)

@@ -404,7 +404,7 @@ class Checkout:
         only a success changes it, as a late success)."""
         try:
             self.count_request()
-            result = self.client_for(view.provider).query_charge(view.app_trans_id)
+            result = self.client_for(view.provider).query_charge(view.app_trans_id, view.amount)
         except MismatchedAnswer as exc:
             if view.is_final:
                 return self.journal.get(view.app_trans_id)

@@ -135,6 +135,14 @@ def apply_payment_result(
 ) -> PaymentView:
     """Commit what `result` says about `view` (with `release`, in the same transaction that ends
     this process's lease on it: the answer to its own send)."""
+    if not result.order_id:
+        # a wallet's client ties every answer to its request (wallets/answer_fields.py): one
+        # that still names no payment is the client's error, recorded as such, never applied
+        log.error("an answer of the %s wallet names no payment: not applied to %s",
+                  view.provider, view.app_trans_id)
+        return stay(journal, view, Reason.of("unknown.untied_answer",
+                                             app_trans_id=view.app_trans_id),
+                    poll=from_query, release=release)
     if result.order_id != view.app_trans_id:
         log.warning("ignored an answer for %s while resolving %s", result.order_id,
                     view.app_trans_id)
@@ -222,6 +230,11 @@ def apply_refund_result(
     journal: Answers, refund: RefundView, result: RefundAnswer, *, from_query: bool,
     not_found_grace_s: float, release: bool = False,
 ) -> RefundView:
+    if not result.refund_id:
+        log.error("an answer of the %s wallet names no refund: not applied to %s",
+                  refund.provider, refund.m_refund_id)
+        return refund_pending(journal, refund, Reason.of("refund.untied_answer"),
+                              release=release)
     if result.refund_id != refund.m_refund_id:
         return refund_pending(journal, refund, Reason.of("refund.other_refund"),
                               release=release)

@@ -4,7 +4,7 @@ The checkout depends on these Protocols, not on the classes behind them: `ZaloPa
 (wallet/adapter.py) and `Journal` (journal/store.py, SQLite) satisfy them today; a second wallet
 provider or another store satisfies them to take their place. The wallet port speaks the
 terminal's own types only (base/wallet_types.py): the checkout imports nothing of
-pos_terminal.wallet (an import-linter contract). The journal is asked for through a narrow
+pos_terminal.wallets.zalopay (an import-linter contract). The journal is asked for through a narrow
 port per use (`ChargeJournal` for the engine, `RefundJournal`, `RecoveryJournal`...), each made
 of the few Journal methods that use calls; `CheckoutJournal` is all of them, what a Checkout is
 given. `CheckoutContext[J]` is the part of `Checkout` its helpers (gateway, recovery, refunds,
@@ -42,8 +42,16 @@ class WalletPort(Protocol):
     refuses before sending (a WalletError of its own, or InvalidPayment) comes out of
     `prepare_charge`, `check_refund` and `check_hosted_order`, before anything is recorded.
 
-    ZaloPay's is pos_terminal.wallet.adapter.ZaloPayWallet; a second provider is a package of
-    its own with a class that has these methods (tests/checkout/second_wallet/ is one)."""
+    ZaloPay's is pos_terminal.wallets.zalopay.adapter.ZaloPayWallet; a second provider is a
+    package of its own with a class that has these methods (tests/checkout/second_wallet/ is
+    one).
+
+    A status query names the payment's order id and its amount, a refund (and its status query)
+    the payment's order id and the refund's amount: a wallet whose checks require the original
+    amount finds it there. Every answer names the order (or refund) it is about: an answer that
+    names none cannot be tied to its payment, and the checkout records that it could not (never
+    applies it, never drops it silently); a client whose service leaves the name out of an
+    answer to its own request ties it to that request (pos_terminal.wallets.answers)."""
 
     #: The protocol spoken, journaled with each payment (e.g. ZaloPay's "v2").
     generation: str
@@ -52,10 +60,10 @@ class WalletPort(Protocol):
     def new_refund_id(self, now_ms: int) -> str: ...
     def prepare_charge(self, order: Order, payment_code: str) -> PreparedCharge: ...
     def send_charge(self, prepared: PreparedCharge) -> ChargeAnswer: ...
-    def query_charge(self, order_id: str) -> ChargeAnswer: ...
+    def query_charge(self, order_id: str, amount: int) -> ChargeAnswer: ...
     def check_refund(self, refund: Refund) -> None: ...
     def refund(self, refund: Refund) -> RefundAnswer: ...
-    def query_refund(self, refund_id: str, order_id: str) -> RefundAnswer: ...
+    def query_refund(self, refund_id: str, order_id: str, amount: int) -> RefundAnswer: ...
     def check_hosted_order(self, order: HostedOrder) -> None: ...
     def create_hosted_order(self, order: HostedOrder) -> HostedOrderAnswer: ...
     def list_banks(self) -> BankList: ...

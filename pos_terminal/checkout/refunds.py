@@ -88,7 +88,7 @@ def refund(
     # Validate the request with the largest amount it could carry before recording anything.
     wallet.check_refund(Refund(refund_id=m_refund_id, transaction_id=payment.zp_trans_id,
                                   amount=amount or payment.amount, description=text,
-                                  created_ms=now))
+                                  created_ms=now, order_id=app_trans_id))
     ttl_ms = co.lease_ttl_ms(payment.provider)
     view = journal.record_refund_intent(
         m_refund_id=m_refund_id, app_trans_id=app_trans_id, amount=amount, description=text,
@@ -99,7 +99,8 @@ def refund(
     try:
         return _send(co, view, Refund(
             refund_id=m_refund_id, transaction_id=payment.zp_trans_id, amount=view.amount,
-            description=text, created_ms=now), ttl_ms, deadline_s=deadline_s, cancel=cancel)
+            description=text, created_ms=now, order_id=app_trans_id), ttl_ms,
+            deadline_s=deadline_s, cancel=cancel)
     except BaseException as exc:  # what escapes names its own refund (refunds at once)
         mark_refund(exc, m_refund_id)
         raise
@@ -163,7 +164,8 @@ def follow_refund(
 def query_refund_once(co: CheckoutContext[RefundJournal], view: RefundView) -> RefundView:
     try:
         co.count_request()
-        result = co.client_for(view.provider).query_refund(view.m_refund_id, view.app_trans_id)
+        result = co.client_for(view.provider).query_refund(view.m_refund_id, view.app_trans_id,
+                                                           view.amount)
     except (NoAnswer, NotSent, UnreadableAnswer, ServiceRefused) as exc:
         return outcomes.refund_pending(co.journal, view, _no_answer(exc.why))
     except Exception as exc:

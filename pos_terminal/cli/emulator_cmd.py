@@ -40,9 +40,10 @@ def _parse_fault(text: str) -> dict[str, object]:
 @click.option("--port", type=click.IntRange(0, 65535), default=None,
               help="Port (default: [emulator] port, 8765; 0 picks a free one).")
 @click.option("--fault", "fault_texts", multiple=True, metavar="ENDPOINT:MODE[:COUNT[:CODE[/SUB]]]",
-              help="Inject a fault from the start (repeatable). Endpoints: quick_pay, query, "
-                   "banks, create, refund, query_refund, momo_pay, momo_query, momo_refund, "
-                   "momo_confirm, *. Modes: delay (answer late), "
+              help="Inject a fault from the start (repeatable). Endpoints: every wallet's "
+                   "declared ones (ZaloPay's quick_pay, query, banks, create, refund, "
+                   "query_refund; each other wallet's, docs/emulator.md), *. Modes: delay "
+                   "(answer late), "
                    "delay_before_commit (held in transit), http500, html, refuse, garbage, "
                    "truncated, drop, drop_after_commit, answer_code (processed, then "
                    "answered with CODE[/SUB], e.g. query:answer_code:2:2/-135). COUNT 0 "
@@ -55,11 +56,11 @@ def emulator(ctx: click.Context, host: str | None, port: int | None,
     It serves both API generations with the credentials of the configuration file, the
     wallets page (/wallets) for demos, and the control API (/_emulator/...) for scripts.
     """
-    from pos_terminal.emulator import FAULT_WALLET_IDS, FaultSpecError, parse_rule, serve
+    from pos_terminal.emulator import FaultSpecError, fault_wallet_ids, parse_rule, serve
 
     settings = load_settings_or_exit(ctx)
     try:
-        faults = tuple(parse_rule(_parse_fault(t), FAULT_WALLET_IDS) for t in fault_texts)
+        faults = tuple(parse_rule(_parse_fault(t), fault_wallet_ids()) for t in fault_texts)
     except (FaultSpecError, click.BadParameter) as exc:
         fail(f"--fault {exc}", EXIT_USAGE)
     host = host or settings.emulator.host

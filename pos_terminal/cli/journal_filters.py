@@ -11,6 +11,7 @@ from typing import Any, Generic, TypeVar
 
 import click
 
+from pos_terminal import wallet_registry
 from pos_terminal.base.clock import VN_TZ
 from pos_terminal.base.i18n import _
 from pos_terminal.cli.money_common import fail
@@ -86,11 +87,24 @@ def with_payment_filters(f: Callable[..., Any]) -> Callable[..., Any]:
                                    help="Only these states; repeatable.")(f))
 
 
-#: The wallet providers a journal row may name (the journal keeps the key).
-PROVIDER_NAMES = ["zalopay", "momo"]
+class WalletChoice(click.Choice[str]):
+    """The known wallets' names (pos_terminal/wallet_registry.py), read when a command runs:
+    an installed wallet is a choice without any change here."""
+
+    def __init__(self) -> None:
+        super().__init__((), case_sensitive=False)
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return wallet_registry.names()
+
+    @choices.setter
+    def choices(self, _value: object) -> None:
+        pass
+
 
 with_provider = click.option(
-    "--provider", default=None, type=click.Choice(PROVIDER_NAMES),
+    "--provider", default=None, type=WalletChoice(),
     help="Only the rows of this wallet.")
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import click
 
 from pos_terminal.cli.common import load_settings_or_exit, stop_on_signals
+from pos_terminal.cli.journal_filters import WalletChoice
 from pos_terminal.cli.money_common import answer_payment, counter_for
 from pos_terminal.cli.pay_answers import not_paid, show_progress
 from pos_terminal.cli.pay_inputs import read_request
@@ -42,7 +43,7 @@ from pos_terminal.counter.types import CheckoutError, JournalError, WalletError,
 @click.option("--pin-stdin", is_flag=True,
               help="With --cashier: check the cashier's PIN, read from stdin.")
 @click.option("--provider", default=None, metavar="WALLET",
-              type=click.Choice(["zalopay", "momo"], case_sensitive=False),
+              type=WalletChoice(),
               help="The customer's wallet; without it the code's pattern decides (a code no "
                    "wallet or several take is refused, nothing sent).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")

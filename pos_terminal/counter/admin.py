@@ -32,9 +32,9 @@ from pos_terminal.journal.export import (
     write_refunds_csv,
     write_refunds_json,
 )
-from pos_terminal.wallet.client import WalletClient
-from pos_terminal.wallet.verification import verify_callback, verify_redirect
 from pos_terminal.wallets.errors import NoAnswer, NotSent, ServiceRefused, UnreadableAnswer
+from pos_terminal.wallets.zalopay.client import WalletClient
+from pos_terminal.wallets.zalopay.verification import verify_callback, verify_redirect
 
 __all__ = [
     "DEFAULT_SCOPES",

@@ -40,8 +40,8 @@ from pos_terminal.journal import (
 from pos_terminal.journal.cashiers import CashierError
 from pos_terminal.receipts.content import NoReceipt
 from pos_terminal.sentences.labels import late_charge_note
-from pos_terminal.wallet.results import RedirectResult, pmc_name
 from pos_terminal.wallets.errors import FieldError, RsaKeyError, WalletError
+from pos_terminal.wallets.zalopay.results import RedirectResult, pmc_name
 
 __all__ = [
     "FINAL_STATES", "AnswerNotRecorded", "Bank", "BankList", "CashierError",

@@ -62,7 +62,12 @@ from typing import Any
 
 from aiohttp import web
 
-from pos_terminal.emulator import wire
+from pos_terminal.emulator import wallets
+
+#: The house service's codes a fault answers with: "rate limited" (a refuse's default) and
+#: "success" (the code an answer_code mutation replaces), as its wire format numbers them.
+RATE_LIMITED = -429
+ANSWER_OK = 1
 
 #: Modes that answer with a bad body after the request was processed (see answer_with()).
 ANSWER_BODY_MODES = ("slow_drip", "huge", "gzip_bomb", "duplicate_keys", "hostile_text")
@@ -97,7 +102,7 @@ class FaultRule:
     wallet: str | None = None
     delay_s: float = 1.0
     status: int = 502       # HTTP status of the html mode
-    return_code: int = wire.RATE_LIMITED   # of the refuse and answer_code modes
+    return_code: int = RATE_LIMITED   # of the refuse and answer_code modes
     sub_return_code: int | None = None      # of the answer_code mode (current generation)
     interval_ms: int = 1000  # slow_drip: one byte every interval_ms
     size_mb: int = 200       # huge, gzip_bomb: how much the answer is (or inflates to)
@@ -124,9 +129,10 @@ def parse_rule(data: Mapping[str, Any], wallet_ids: tuple[str, ...]) -> FaultRul
     if unknown:
         raise FaultSpecError(f"unknown key {unknown[0]!r}; known keys: {', '.join(sorted(known))}")
     endpoint = data.get("endpoint", "*")
-    if endpoint != "*" and endpoint not in wire.ENDPOINT_NAMES:
+    names = wallets.endpoint_names()
+    if endpoint != "*" and endpoint not in names:
         raise FaultSpecError(
-            f"endpoint must be one of {', '.join(wire.ENDPOINT_NAMES)} or *; got {endpoint!r}")
+            f"endpoint must be one of {', '.join(names)} or *; got {endpoint!r}")
     mode = data.get("mode")
     if mode not in MODES:
         raise FaultSpecError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
@@ -145,14 +151,14 @@ def parse_rule(data: Mapping[str, Any], wallet_ids: tuple[str, ...]) -> FaultRul
     status = data.get("status", 502)
     if status not in HTML_STATUSES:
         raise FaultSpecError(f"status must be one of {HTML_STATUSES}; got {status!r}")
-    return_code = data.get("return_code", wire.RATE_LIMITED)
-    momo = endpoint in wire.MOMO_ENDPOINT_NAMES  # MoMo's result codes: any whole number
+    return_code = data.get("return_code", RATE_LIMITED)
+    any_code = wallets.takes_any_code(endpoint)  # another wallet's result codes: any number
     if mode == "answer_code":
         return_code = _any_code(return_code, "return_code")
     elif not isinstance(return_code, int) or isinstance(return_code, bool) or (
-            return_code >= 1 and not momo):
-        raise FaultSpecError(f"return_code must be a negative code (any MoMo result code for a "
-                             f"momo_* endpoint); got {return_code!r}")
+            return_code >= 1 and not any_code):
+        raise FaultSpecError(f"return_code must be a negative code (any result code of its own "
+                             f"for another wallet's endpoint); got {return_code!r}")
     sub_return_code = data.get("sub_return_code")
     if sub_return_code is not None:
         sub_return_code = _any_code(sub_return_code, "sub_return_code")
@@ -313,7 +319,7 @@ def answer_body(rule: FaultRule, answer: Mapping[str, Any], generation: str | No
     elif rule.mode == "answer_negative_amount" and isinstance(data.get("amount"), int):
         data["amount"] = -abs(int(data["amount"]))
     elif rule.mode == "answer_subcode":
-        data[rc_key] = wire.OK
+        data[rc_key] = ANSWER_OK
         if not legacy:
             data["sub_return_code"] = rule.return_code
     elif rule.mode == "answer_no_zptransid":

@@ -7,53 +7,57 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import signal
 import threading
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import TracebackType
 from typing import Any
 
 from aiohttp import web
 
 from pos_terminal.base import strict_json
-from pos_terminal.emulator import addresses, pages, wire
-from pos_terminal.emulator.appkeys import FAULTS_KEY, SERVICE_KEY
+from pos_terminal.emulator import addresses, pages
+from pos_terminal.emulator.appkeys import FAULTS_KEY
 from pos_terminal.emulator.faults import (
-    ANSWER_BODY_MODES,
-    ANSWER_MUTATIONS,
     FaultBook,
     FaultRule,
     FaultSpecError,
-    answer_body,
-    answer_with,
     parse_rule,
 )
 from pos_terminal.emulator.guard import Exposure
-from pos_terminal.emulator.momo import routes as momo_routes
-from pos_terminal.emulator.momo.customers import CUSTOMER_IDS as MOMO_CUSTOMER_IDS
-from pos_terminal.emulator.momo.service import MomoOptions, MomoService
-from pos_terminal.emulator.service import JSON, EmulatorOptions, Service
-from pos_terminal.emulator.state import WALLET_IDS, Books
-from pos_terminal.emulator.transport import read_fields
-from pos_terminal.emulator.verify import Form, Refused, load_private_key
+from pos_terminal.emulator.options import EmulatorOptions
+from pos_terminal.emulator.parts import PARTS_KEY, PartContext, PartService, mount_all
+from pos_terminal.emulator.wallets import fault_wallet_ids
+from pos_terminal.emulator.zalopay.routes import SERVICE_KEY
+from pos_terminal.emulator.zalopay.service import Service
+from pos_terminal.emulator.zalopay.state import WALLET_IDS, Books
 
-#: What a fault rule may name as its wallet: the ZaloPay wallets and the MoMo customers.
-FAULT_WALLET_IDS = WALLET_IDS + MOMO_CUSTOMER_IDS
+#: What a fault rule may name as its wallet (read again when a rule is parsed: emulator/wallets.py).
+FAULT_WALLET_IDS = fault_wallet_ids()
 
-_GARBAGE = b"\x00\xffnot json at all <<<\x1b[0m>>> \xfe\xfd"
 
 
 class EmulatorControl:
     """In-process helpers over the same state the control API serves."""
 
     def __init__(self, service: Service, faults: FaultBook,
-                 momo: MomoService | None = None) -> None:
+                 parts: Mapping[str, PartService] | None = None) -> None:
         self._service = service
         self._faults = faults
-        self.momo = momo
+        self.parts: Mapping[str, PartService] = parts or {}
+
+    def part(self, wallet: str) -> Any:
+        """Wallet `wallet`'s emulator part's state (its service), as mounted."""
+        return self.parts[wallet]
+
+    @property
+    def momo(self) -> Any:
+        return self.part("momo")
+
+    def customer_code(self, wallet: str, customer_id: str) -> str:
+        """A fresh code of customer `customer_id` of wallet `wallet`'s part."""
+        return self.parts[wallet].issue_code(customer_id)
 
     @property
     def books(self) -> Books:
@@ -78,11 +82,10 @@ class EmulatorControl:
 
     def momo_code(self, customer_id: str) -> str:
         """A fresh code of MoMo customer `customer_id` (emulator/momo/customers.py)."""
-        assert self.momo is not None
-        return self.momo.issue_code(customer_id)
+        return self.customer_code("momo", customer_id)
 
     def add_fault(self, **rule: Any) -> FaultRule:
-        parsed = parse_rule(rule, FAULT_WALLET_IDS)
+        parsed = parse_rule(rule, fault_wallet_ids())
         self._faults.add(parsed)
         return parsed
 
@@ -98,138 +101,18 @@ class EmulatorControl:
         return self._service.callbacks.deliveries(app_trans_id)
 
     def reset(self) -> None:
-        self.books.reset()
-        if self.momo is not None:
-            self.momo.reset()
+        for part in self.parts.values():
+            part.reset()  # ZaloPay's part resets the house's books
         self._service.callbacks.reset()
         self._faults.clear()
         for rule in self._service.options.faults:
             self._faults.add(rule)
 
 
-# -- service endpoints ---------------------------------------------------------------------------
-def _fault_response(rule: FaultRule) -> web.StreamResponse:
-    if rule.mode == "http500":
-        return web.Response(status=500, text="500 Internal Server Error",
-                            content_type="text/plain")
-    reason = {200: "OK", 502: "Bad Gateway", 503: "Service Unavailable"}[rule.status]
-    return web.Response(status=rule.status, content_type="text/html", text=(
-        f"<!DOCTYPE html><html><head><title>{rule.status} {reason}</title></head><body>"
-        f"<center><h1>{rule.status} {reason}</h1></center><hr><center>nginx</center>"
-        "</body></html>"))
-
-
-def _drop(request: web.Request) -> web.StreamResponse:
-    transport = request.transport
-    if transport is not None:
-        transport.close()
-    # aiohttp treats a cancelled handler as a lost connection: nothing is written, nothing logged.
-    raise asyncio.CancelledError
-
-
-async def _service_endpoint(request: web.Request) -> web.StreamResponse:
-    service = request.app[SERVICE_KEY]
-    faults = request.app[FAULTS_KEY]
-    endpoint, generation = wire.ENDPOINTS[request.path]
-    service.books.count(endpoint, request.path)
-    try:
-        fields = await read_fields(request)
-    except Refused as refused:
-        return web.json_response(Service.refusal(generation, refused))
-
-    # A rule for the whole endpoint is known before the request is read; a rule bound to a
-    # wallet only once the request names that wallet (its code, order or refund). Both kinds
-    # behave the same: a rule that stops the request before the commit (not committed, or held
-    # in transit) makes the service answer None with nothing recorded; the request is then
-    # answered by the fault, or processed after the hold.
-    endpoint_rule = faults.take(endpoint, None)
-    if endpoint_rule is not None and endpoint_rule.mode == "delay_before_commit":
-        await asyncio.sleep(endpoint_rule.delay_s)  # in transit: nothing is committed yet
-    elif endpoint_rule is not None and not endpoint_rule.commits:
-        return _answer_fault(request, endpoint_rule, generation)
-
-    taken: list[FaultRule] = []
-
-    def wallet_fault(wallet_id: str) -> bool:
-        found = faults.take(endpoint, wallet_id)
-        if found is None:
-            return False
-        taken.append(found)
-        return found.stops_before_commit
-
-    answer = _process(request, endpoint, generation, fields, wallet_fault)
-    wallet_rule = taken[0] if taken else None
-    if wallet_rule is not None and not wallet_rule.commits:
-        return _answer_fault(request, wallet_rule, generation)
-    if wallet_rule is not None and wallet_rule.mode == "delay_before_commit":
-        await asyncio.sleep(wallet_rule.delay_s)  # in transit, then processed (committed) late
-        answer = _process(request, endpoint, generation, fields, lambda _wallet: False)
-    assert answer is not None  # only a stopping wallet fault yields no answer
-    rules = [r for r in (wallet_rule, endpoint_rule) if r is not None]
-    late = sum(r.delay_s for r in rules if r.mode == "delay")
-    if late:
-        await asyncio.sleep(late)  # committed above; only the answer is late
-    rule = next((r for r in rules if r.mode in _ANSWER_MODES), None)
-    altered = next((r for r in rules if r.mode in ANSWER_MUTATIONS), None)
-    body = (answer_body(altered, answer, generation) if altered is not None
-            else json.dumps(answer, ensure_ascii=False).encode("utf-8"))
-    if rule is not None and rule.mode == "drop_after_commit":
-        return _drop(request)
-    if rule is not None and rule.mode == "garbage":
-        return web.Response(body=_GARBAGE, content_type="application/json")
-    if rule is not None and rule.mode == "truncated":
-        return web.Response(body=body[: max(1, len(body) // 2)], content_type="application/json")
-    if rule is not None and rule.mode in ANSWER_BODY_MODES:
-        return await answer_with(request, rule, answer, faults)
-    return web.Response(body=body, content_type="application/json")
-
-
-_ANSWER_MODES = frozenset({"drop_after_commit", "garbage", "truncated", *ANSWER_BODY_MODES})
-
-
-def _process(request: web.Request, endpoint: str, generation: wire.Generation | None,
-             fields: dict[str, str], wallet_fault: Callable[[str], bool]) -> JSON | None:
-    """Run the service endpoint now (this is where a charge is committed)."""
-    service = request.app[SERVICE_KEY]
-    now = time.time()
-    if generation is None:
-        return service.bank_list(fields, now)
-    form = Form(fields, generation)
-    handler: dict[str, Callable[[], JSON | None]] = {
-        "quick_pay": lambda: service.quick_pay(form, now, wallet_fault),
-        "query": lambda: service.query(form, now, wallet_fault),
-        "create": lambda: service.create_order(form, now, _origin(request)),
-        "refund": lambda: service.refund(form, now, wallet_fault),
-        "query_refund": lambda: service.query_refund(form, now, wallet_fault),
-    }
-    return handler[endpoint]()
-
-
-def _answer_fault(request: web.Request, rule: FaultRule,
-                  generation: wire.Generation | None) -> web.StreamResponse:
-    if rule.mode == "drop":
-        return _drop(request)
-    if rule.mode == "refuse":
-        refused = Refused(rule.return_code, _REFUSE_TEXT.get(rule.return_code, "refused"))
-        return web.json_response(Service.refusal(generation, refused))
-    return _fault_response(rule)
-
-
-_REFUSE_TEXT = {
-    wire.RATE_LIMITED: "rate limited: too many requests, try again later",
-    wire.SYSTEM_ERROR: "system error",
-    -999: "the service is under maintenance",
-}
-
-
-def _origin(request: web.Request) -> str:
-    return str(request.url.origin())
-
-
 # -- control API ---------------------------------------------------------------------------------
 def _control(request: web.Request) -> EmulatorControl:
     return EmulatorControl(request.app[SERVICE_KEY], request.app[FAULTS_KEY],
-                           request.app[momo_routes.MOMO_KEY])
+                           request.app[PARTS_KEY])
 
 
 async def _wallets(request: web.Request) -> web.Response:
@@ -267,8 +150,8 @@ async def _faults_post(request: web.Request) -> web.Response:
                                   f"UTF-8, each key once, no NaN ({exc.reason})"}, status=400)
     items = data if isinstance(data, list) else [data]
     try:
-        rules = [parse_rule(item, FAULT_WALLET_IDS) if isinstance(item, dict) else parse_rule(
-            {"mode": None}, FAULT_WALLET_IDS) for item in items]
+        rules = [parse_rule(item, fault_wallet_ids()) if isinstance(item, dict) else parse_rule(
+            {"mode": None}, fault_wallet_ids()) for item in items]
     except FaultSpecError as exc:
         return web.json_response({"error": str(exc)}, status=400)
     for rule in rules:
@@ -306,9 +189,6 @@ def build_app(options: EmulatorOptions, exposure: Exposure | None = None) -> web
     app = web.Application(client_max_size=64 * 1024, middlewares=[exposure.middleware()])
     app[SERVICE_KEY] = service
     app[FAULTS_KEY] = faults
-    for path in wire.ENDPOINTS:
-        app.router.add_post(path, _service_endpoint)
-    app.router.add_get("/api/getlistmerchantbanks", _service_endpoint)
     app.router.add_get("/_emulator/wallets", _wallets)
     app.router.add_post("/_emulator/wallets/{wallet}/rotate", _rotate)
     app.router.add_get("/_emulator/ledger", _ledger)
@@ -318,11 +198,11 @@ def build_app(options: EmulatorOptions, exposure: Exposure | None = None) -> web
     app.router.add_post("/_emulator/reset", _reset)
     app.router.add_get("/_emulator/callbacks", _callbacks)
     app.on_cleanup.append(_close_callbacks)
-    momo = MomoService(MomoOptions(processing_s=options.processing_s),
-                       load_private_key(options.private_key_pem))
-    momo_routes.add_routes(app, momo, faults)
+    mount_all(app, PartContext(options, faults))  # every wallet's part, from its declaration
     pages.add_routes(app)
     return app
+
+
 
 
 # -- running -------------------------------------------------------------------------------------
@@ -350,8 +230,7 @@ class RunningEmulator:
             raise self._error
         if not self._ready.is_set():
             raise RuntimeError("the emulator did not start within 30 s")
-        self.control = EmulatorControl(app[SERVICE_KEY], app[FAULTS_KEY],
-                                       app[momo_routes.MOMO_KEY])
+        self.control = EmulatorControl(app[SERVICE_KEY], app[FAULTS_KEY], app[PARTS_KEY])
 
     def _run(self) -> None:
         asyncio.set_event_loop(self._loop)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pos_terminal import wallet_registry
+
 
 @dataclass(frozen=True)
 class ReceiptLabels:
@@ -36,11 +38,19 @@ class ReceiptLabels:
     #: under the title of a payment's receipt: where its money is when it is not the sale's
     charged_late: str = "CHARGED LATE: NOT FOR THIS SALE"
     returned: str = "RETURNED TO THE CUSTOMER"
-    #: each wallet provider's name as the receipt prints it ("Ví MoMo"); else the key
-    wallet_names: tuple[tuple[str, str], ...] = (("zalopay", "ZaloPay"), ("momo", "MoMo"))
+    #: the language of these words ("vi"): each wallet's name is its declaration's in it
+    language: str = "en"
+    #: a wallet's name as these receipts print it instead of its declaration's
+    wallet_names: tuple[tuple[str, str], ...] = ()
 
     def wallet_name(self, provider: str) -> str:
-        return dict(self.wallet_names).get(provider, provider)
+        """"Ví MoMo": the wallet's name as its declaration prints it in this language (an
+        unknown key as written)."""
+        chosen = dict(self.wallet_names).get(provider)
+        if chosen is not None:
+            return chosen
+        known = wallet_registry.wallets().get(provider)
+        return known.receipt_name(self.language) if known is not None else provider
 
 
 ENGLISH = ReceiptLabels(
@@ -100,7 +110,7 @@ VIETNAMESE = ReceiptLabels(
     wallet="Ví",
     charged_late="THU MUỘN: KHÔNG THUỘC ĐƠN NÀY",
     returned="ĐÃ HOÀN TIỀN CHO KHÁCH",
-    wallet_names=(("zalopay", "ZaloPay"), ("momo", "Ví MoMo")),
+    language="vi",
 )
 
 LABELS: dict[str, ReceiptLabels] = {"en": ENGLISH, "vi": VIETNAMESE}

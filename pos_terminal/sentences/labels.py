@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from pos_terminal.base.i18n import N_, _
+from pos_terminal import wallet_registry
+from pos_terminal.base.i18n import N_, _, current_language
 
 # The journal's states as a person reads them (the journal and JSON keep the English value).
 STATE_LABELS = {
@@ -18,21 +19,19 @@ STATE_LABELS = {
 }
 
 
-# The wallet providers as a customer and a cashier name them (the journal keeps the key).
-WALLET_NAMES = {"zalopay": N_("ZaloPay"), "momo": N_("MoMo wallet")}
-
-
 def wallet_name(provider: str) -> str:
-    """"ZaloPay", "Ví MoMo": a provider's name in the current language (an unknown key as
-    written)."""
-    label = WALLET_NAMES.get(provider)
-    return _(label) if label is not None else provider
+    """"ZaloPay", "Ví MoMo": a provider's name in the current language, as its declaration
+    gives it (pos_terminal/wallet_registry.py); an unknown key as written."""
+    known = wallet_registry.wallets().get(provider)
+    return known.display_name(current_language()) if known is not None else provider
 
 
 def shows_wallets(by_provider: dict[str, dict[str, int]]) -> bool:
-    """Whether a report names its wallets: more than one, or one that is not ZaloPay (a counter
-    that only ever took ZaloPay reads as it always did)."""
-    return len(by_provider) > 1 or any(p != "zalopay" for p in by_provider)
+    """Whether a report names its wallets: more than one, or one that is not the first wallet
+    (a counter that only ever took ZaloPay, from before wallets were journaled, reads as it
+    always did)."""
+    first = wallet_registry.names()[0]
+    return len(by_provider) > 1 or any(p != first for p in by_provider)
 
 
 class _State(Protocol):

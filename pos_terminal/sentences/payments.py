@@ -97,6 +97,9 @@ register({
     "unknown.still_open": _still_open,
     "unknown.other_payment": _with_checking(N_(
         "An answer about another payment ({app_trans_id}) was ignored.")),
+    "unknown.untied_answer": _with_checking(N_(
+        "The wallet service's answer names no payment: it cannot be tied to this one "
+        "({app_trans_id}) and was not applied.")),
     "unknown.not_found_yet": _with_checking(N_(
         "The wallet service has no record of this payment yet.")),
     "unknown.sender_live": N_(
@@ -211,4 +214,7 @@ register({
     "refund.query_refused": N_(
         "The refund status query was refused ({reason}); it will be checked again."),
     "refund.other_refund": N_("An answer about another refund was ignored."),
+    "refund.untied_answer": N_(
+        "The wallet service's answer names no refund: it cannot be tied to this one and was not "
+        "applied; the terminal checks the refund again."),
 })

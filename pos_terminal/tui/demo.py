@@ -10,6 +10,7 @@ from pathlib import Path
 
 import requests
 
+from pos_terminal import wallet_registry
 from pos_terminal.base.i18n import N_, _
 
 
@@ -18,24 +19,27 @@ class DemoWallet:
     id: str
     name: str
     behaviour: str
-    provider: str = "zalopay"  # whose code the customer shows: "zalopay" or "momo"
+    provider: str  # whose code the customer shows: the wallet's name
 
 
-#: The emulator's stable customers (docs/CONTRACTS.md): every outcome of each wallet can be
-#: shown, ZaloPay's first, then MoMo's (emulator/momo/customers.py; `MM` + 18 digits codes).
-DEMO_WALLETS = (
-    DemoWallet("an", "An Nguyen", N_("pays at once")),
-    DemoWallet("binh", "Binh Tran", N_("slow processing, then paid")),
-    DemoWallet("chi", "Chi Le", N_("slow processing, then declined")),
-    DemoWallet("dung", "Dung Pham", N_("insufficient balance")),
-    DemoWallet("momo-paid", "Lan (MoMo)", N_("pays at once"), "momo"),
-    DemoWallet("momo-slow", "Minh (MoMo)", N_("confirms in the app, then paid"), "momo"),
-    DemoWallet("momo-poor", "Hoa (MoMo)", N_("insufficient balance"), "momo"),
-    DemoWallet("momo-hold", "Tam (MoMo)", N_("held, then captured"), "momo"),
-    # README's steps 5 (W/B after 2 minutes) and 7 (override a payment that needs review)
-    DemoWallet("giang", "Giang Vo", N_("processing for over 2 minutes, then paid")),
-    DemoWallet("khoa", "Khoa Do", N_("charged, but the answer needs review")),
-)
+def demo_wallets() -> tuple[DemoWallet, ...]:
+    """The emulator's stable customers (docs/CONTRACTS.md), each wallet's as it declares them
+    (pos_terminal/wallet_registry.py), in the registry's order: every outcome of each wallet
+    can be shown."""
+    return tuple(DemoWallet(customer.id, customer.name, customer.behaviour, declared.name)
+                 for declared in wallet_registry.wallets().values()
+                 for customer in declared.demo_customers)
+
+
+#: The built-in wallets' demo customers' behaviours, for the catalogs (each declaration's
+#: `demo_customers` gives them; an installed wallet's are shown as written).
+_BEHAVIOURS = (N_("pays at once"), N_("slow processing, then paid"),
+               N_("slow processing, then declined"), N_("insufficient balance"),
+               N_("confirms in the app, then paid"), N_("held, then captured"),
+               N_("processing for over 2 minutes, then paid"),
+               N_("charged, but the answer needs review"))
+
+DEMO_WALLETS = demo_wallets()
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,7 @@ class DemoController:
         self.show_after_s = show_after_s  # how long after the Pay screen opens
         self._show = show
         self.index = 0
+        self.customers = demo_wallets()  # the registry's now (an installed wallet's too)
         self._lock = threading.Lock()
         self._session = requests.Session()
         if control_token is not None:  # the emulator is bound beyond loopback (guard.py)
@@ -88,38 +93,33 @@ class DemoController:
 
     @property
     def wallet(self) -> DemoWallet:
-        return DEMO_WALLETS[self.index]
+        return self.customers[self.index]
 
     def describe(self) -> str:
         return _("{name} ({behaviour}, key {key})").format(
-            name=self.wallet.name, behaviour=_(self.wallet.behaviour),
-            key=(self.index + 1) % 10)  # keys 1-9, then 0
+            name=self.wallet.name, behaviour=_(self.wallet.behaviour), key=self.key)
+
+    @property
+    def key(self) -> str:
+        """The key that chooses the current customer: 1-9 for the first nine, else 0 (the key
+        that goes on to the next customer), so that any number of customers fits."""
+        return str(self.index + 1) if self.index < 9 else "0"
 
     def select_index(self, index: int) -> None:
-        if 0 <= index < len(DEMO_WALLETS):
+        if 0 <= index < len(self.customers):
             self.index = index
 
     def cycle(self) -> None:
-        self.index = (self.index + 1) % len(DEMO_WALLETS)
+        self.index = (self.index + 1) % len(self.customers)
 
     def current_code(self) -> str:
         """A fresh code of the chosen wallet (rotated first: codes are single use)."""
-        wallet_id = self.wallet.id
-        if self.wallet.provider == "momo":  # the emulator issues a MoMo customer a new code
-            issued = self._session.post(
-                f"{self.emulator_url}/_emulator/momo/customers/{wallet_id}/code", json={},
-                timeout=5)
-            issued.raise_for_status()
-            return str(issued.json()["code"])
-        rotate = self._session.post(
-            f"{self.emulator_url}/_emulator/wallets/{wallet_id}/rotate", json={}, timeout=5)
-        rotate.raise_for_status()
-        answer = self._session.get(f"{self.emulator_url}/_emulator/wallets", timeout=5)
-        answer.raise_for_status()
-        for wallet in answer.json()["wallets"]:
-            if wallet["id"] == wallet_id:
-                return str(wallet["code"])
-        raise LookupError(f"the emulator has no wallet {wallet_id!r}")
+        # every wallet's emulator part issues its customer a new code the same way
+        issued = self._session.post(
+            f"{self.emulator_url}/_emulator/{self.wallet.provider}/customers/"
+            f"{self.wallet.id}/code", json={}, timeout=5)
+        issued.raise_for_status()
+        return str(issued.json()["code"])
 
     def present_code(self) -> None:
         """Blocking (HTTP): run it in a worker."""

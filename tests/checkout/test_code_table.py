@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from pos_terminal.checkout import PaymentState, RefundState
 from pos_terminal.config import Settings
 from pos_terminal.counter import open_checkout
-from pos_terminal.wallet.code_table import LEGACY_PENDING, TABLES, classify
 from pos_terminal.wallets.code_table import CodeClass, CodeRow, Operation
+from pos_terminal.wallets.zalopay.code_table import LEGACY_PENDING, TABLES, classify
 from tests.checkout.conftest import add_fault, charged, ledger, wallet_code
 from tests.conftest import _pointed_at, reset_emulator
 

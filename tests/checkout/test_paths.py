@@ -14,11 +14,11 @@ from pos_terminal.checkout.outcomes import NEVER_ARRIVED, apply_payment_result
 from pos_terminal.config import Settings
 from pos_terminal.counter import open_checkout
 from pos_terminal.journal import Journal
-from pos_terminal.wallet.adapter import charge_answer
-from pos_terminal.wallet.client import WalletClient
-from pos_terminal.wallet.ids import new_app_trans_id
-from pos_terminal.wallet.messages import Item, QuickPayOrder
-from pos_terminal.wallet.results import AnswerStatus, PaymentResult
+from pos_terminal.wallets.zalopay.adapter import charge_answer
+from pos_terminal.wallets.zalopay.client import WalletClient
+from pos_terminal.wallets.zalopay.ids import new_app_trans_id
+from pos_terminal.wallets.zalopay.messages import Item, QuickPayOrder
+from pos_terminal.wallets.zalopay.results import AnswerStatus, PaymentResult
 from tests.checkout.conftest import BALANCES, add_fault, charged, ledger, wallet_code
 from tests.conftest import ProcessingHold
 

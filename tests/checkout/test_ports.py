@@ -6,10 +6,12 @@ journaled like any other, with nothing changed in the checkout."""
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from pos_terminal.base.wallet_types import ChargeAnswer, PreparedCharge, WalletOutcome
 from pos_terminal.checkout import PaymentState, RefundState
 from pos_terminal.checkout.ports import WalletPort
 from pos_terminal.config import Settings
@@ -42,8 +44,8 @@ def soxanh_settings(base_settings: Settings, tmp_path: Path) -> Settings:
 def test_the_second_provider_imports_nothing_of_the_zalopay_package() -> None:
     imported = set().union(*(_imports(p) for p in PACKAGE.glob("*.py")))
     assert imported, "the package's modules were read"
-    assert not {n for n in imported if n == "pos_terminal.wallet"
-                or n.startswith("pos_terminal.wallet.")}
+    assert not {n for n in imported if n == "pos_terminal.wallets.zalopay"
+                or n.startswith("pos_terminal.wallets.zalopay.")}
     assert "pos_terminal.base.wallet_types" in imported  # it speaks the terminal's own types
 
 
@@ -86,3 +88,42 @@ def test_the_counter_runs_on_a_second_provider(soxanh_settings: Settings) -> Non
     assert state.value == "ok" and banks.banks_by_pmcid[1][0].name == "Sổ Xanh"
     assert order.zp_trans_token == order.app_trans_id and order.qr_code is not None
     assert paid.state is S.SUCCEEDED and paid.generation == "soxanh-1"
+
+
+def test_status_queries_and_refunds_name_the_payment_and_its_amount(
+        soxanh_settings: Settings) -> None:
+    """A wallet whose checks need the original amount, or that refunds by the merchant's order
+    id (ShopeePay), finds both in what the port hands it."""
+    service = SoXanhService(confirm_after_queries=1)
+    wallet = SoXanhWallet(service, terminal_id="c3")
+    with open_checkout(soxanh_settings, client=wallet) as co:
+        view = co.pay(15_000, CODE)
+        co.refund(view.app_trans_id, 5_000, "one back")
+    order = view.app_trans_id
+    assert ("status", order, 15_000) in wallet.asked
+    assert ("refund", order, 5_000) in wallet.asked
+    assert all(asked[1] == order for asked in wallet.asked)
+
+
+class _UntiedWallet(SoXanhWallet):
+    """A client that forgets to tie its answers: every charge answer names no payment."""
+
+    def send_charge(self, prepared: PreparedCharge) -> ChargeAnswer:
+        return replace(super().send_charge(prepared), order_id="",
+                       outcome=WalletOutcome.DECLINED)
+
+    def query_charge(self, order_id: str, amount: int) -> ChargeAnswer:
+        return replace(super().query_charge(order_id, amount), order_id="",
+                       outcome=WalletOutcome.DECLINED)
+
+
+def test_an_answer_that_names_no_payment_is_recorded_as_such_never_applied(
+        soxanh_settings: Settings, caplog: pytest.LogCaptureFixture) -> None:
+    settings = soxanh_settings.replace_section("checkout", poll_deadline_s=0.2)
+    wallet = _UntiedWallet(SoXanhService(confirm_after_queries=0), terminal_id="c4")
+    with open_checkout(settings, client=wallet) as co:
+        view = co.pay(9_000, CODE)
+        said = {event.why.code for event in co.journal.events(view.app_trans_id)}
+    assert view.state is S.UNKNOWN  # a decline that names no payment decides nothing
+    assert "unknown.untied_answer" in said and "unknown.other_payment" not in said
+    assert "names no payment" in caplog.text

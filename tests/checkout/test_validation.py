@@ -12,7 +12,7 @@ from pos_terminal.checkout import Checkout, InvalidPayment
 from pos_terminal.checkout.validation import check_code_format
 from pos_terminal.config import ConfigError, ScannerSettings, Settings, load_settings
 from pos_terminal.counter import open_checkout
-from pos_terminal.wallet.messages import Item
+from pos_terminal.wallets.zalopay.messages import Item
 from tests.checkout.conftest import quick_pay_requests, wallet_code, write_config
 
 

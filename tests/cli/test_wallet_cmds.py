@@ -20,7 +20,7 @@ from click.testing import CliRunner, Result
 from pos_terminal.cli import wallet_cmds
 from pos_terminal.cli.common import add_config_option
 from pos_terminal.config import Settings
-from pos_terminal.wallet.client import WalletClient
+from pos_terminal.wallets.zalopay.client import WalletClient
 from tests.processes import child_env
 
 REPO = Path(__file__).resolve().parents[2]

@@ -20,9 +20,9 @@ import requests
 
 from pos_terminal.config import Settings
 from pos_terminal.emulator import start_emulator
-from pos_terminal.wallet.client import WalletClient
-from pos_terminal.wallet.ids import current_ms, new_app_trans_id
-from pos_terminal.wallet.messages import EmbedData, GatewayOrder, Item
+from pos_terminal.wallets.zalopay.client import WalletClient
+from pos_terminal.wallets.zalopay.ids import current_ms, new_app_trans_id
+from pos_terminal.wallets.zalopay.messages import EmbedData, GatewayOrder, Item
 from tests.conftest import reset_emulator
 from tests.emulator.wirehelp import KEY2, create_form, post, wait_until
 
@@ -236,7 +236,7 @@ def test_a_callback_url_on_another_host_is_accepted_never_called_and_shown_skipp
     skipped and the log says so (the host only, never the URL's query)."""
     import logging
 
-    caplog.set_level(logging.INFO, logger="pos_terminal.emulator.callbacks")
+    caplog.set_level(logging.INFO, logger="pos_terminal.emulator.zalopay.callbacks")
     order = _order(client, "https://merchant.example/zalopay/callback?secret=s3cr3t")
     created = client.create_order(order)
     assert created.order_url

@@ -1,8 +1,8 @@
 """Requests signed the way the spec says, written out literally in the tests.
 
-Nothing here imports pos_terminal.wallet: the mac inputs are spelled field by field from the spec
-and the notes, and the payment code is encrypted with `cryptography` directly, so a mistake the
-client and the emulator might share cannot make these tests pass.
+Nothing here imports pos_terminal.wallets.zalopay: the mac inputs are spelled field by field from
+the spec and the notes, and the payment code is encrypted with `cryptography` directly, so a
+mistake the client and the emulator might share cannot make these tests pass.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ from pos_terminal.receipts import (
 )
 from pos_terminal.receipts.content import copy_of
 from pos_terminal.receipts.service import build_receipt, print_receipt
-from pos_terminal.wallet.messages import Item
+from pos_terminal.wallets.zalopay.messages import Item
 from tests.checkout.conftest import wallet_code, write_config
 
 FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")

@@ -22,7 +22,7 @@ from pos_terminal.tui.screens.progress import ProgressScreen
 from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.screens.sale import SaleScreen
 from pos_terminal.tui.widgets.amount import AmountField
-from pos_terminal.wallet.returncodes import describe
+from pos_terminal.wallets.zalopay.returncodes import describe
 from tests.conftest import ProcessingHold, fresh_code
 from tests.tui.conftest import KeyClock, ledger
 from tests.tui.helpers import (

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from pos_terminal.config import Settings
-from pos_terminal.wallet.answers import parse_json_body
-from pos_terminal.wallet.client import WalletClient
 from pos_terminal.wallets.errors import NoAnswer, NotSent, UnreadableAnswer
 from pos_terminal.wallets.transport import MAX_ANSWER_BYTES
+from pos_terminal.wallets.zalopay.answers import parse_json_body
+from pos_terminal.wallets.zalopay.client import WalletClient
 from tests.listeners import closed_port, listener
 from tests.wallet.test_client import charges_of, code_of, fault, order
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pos_terminal.wallet import answers
-from pos_terminal.wallet.results import AnswerStatus
 from pos_terminal.wallets.errors import ServiceRefused, UnreadableAnswer
+from pos_terminal.wallets.zalopay import answers
+from pos_terminal.wallets.zalopay.results import AnswerStatus
 
 ID = "241121_T1_1"
 

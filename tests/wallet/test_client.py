@@ -15,16 +15,27 @@ import requests
 from pydantic import SecretStr
 
 from pos_terminal.config import Settings
-from pos_terminal.wallet.client import PreparedQuickPay, WalletClient
-from pos_terminal.wallet.ids import current_ms, new_app_trans_id, new_refund_id
-from pos_terminal.wallet.messages import EmbedData, GatewayOrder, Item, QuickPayOrder, RefundRequest
-from pos_terminal.wallet.results import PMC_NAMES, AnswerStatus, PaymentResult, RefundResult
 from pos_terminal.wallets.errors import (
     FieldError,
     NoAnswer,
     NotSent,
     ServiceRefused,
     UnreadableAnswer,
+)
+from pos_terminal.wallets.zalopay.client import PreparedQuickPay, WalletClient
+from pos_terminal.wallets.zalopay.ids import current_ms, new_app_trans_id, new_refund_id
+from pos_terminal.wallets.zalopay.messages import (
+    EmbedData,
+    GatewayOrder,
+    Item,
+    QuickPayOrder,
+    RefundRequest,
+)
+from pos_terminal.wallets.zalopay.results import (
+    PMC_NAMES,
+    AnswerStatus,
+    PaymentResult,
+    RefundResult,
 )
 from tests.listeners import self_signed
 
@@ -312,7 +323,7 @@ def test_service_refusal_is_not_retried(v2: WalletClient, emulator: Any) -> None
 
 
 def test_no_adapter_retries() -> None:
-    from pos_terminal.wallet.client import no_retry_adapter
+    from pos_terminal.wallets.zalopay.client import no_retry_adapter
 
     retry = no_retry_adapter().max_retries
     assert (retry.total, retry.connect, retry.read, retry.redirect) == (0, 0, False, False)

@@ -14,8 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pos_terminal.base.i18n import set_language
-from pos_terminal.wallet import answers
-from pos_terminal.wallet.code_table import (
+from pos_terminal.wallets.code_table import CodeClass, CodeRow, Operation
+from pos_terminal.wallets.zalopay import answers
+from pos_terminal.wallets.zalopay.code_table import (
     ERRORS_V1,
     STATUS_CODES,
     TABLES,
@@ -25,8 +26,7 @@ from pos_terminal.wallet.code_table import (
     classify,
     markdown_table,
 )
-from pos_terminal.wallet.results import MEANINGS
-from pos_terminal.wallets.code_table import CodeClass, CodeRow, Operation
+from pos_terminal.wallets.zalopay.results import MEANINGS
 
 Op = Operation
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
@@ -124,4 +124,4 @@ def test_the_docs_hold_the_table() -> None:
     held = text[text.index(begin) + len(begin):text.index(end)]
     assert held == markdown_table(), (
         "docs/protocol.md's table is not the code table's: paste the output of "
-        "`python -m pos_terminal.wallet.code_table` between its code-table markers")
+        "`python -m pos_terminal.wallets.zalopay.code_table` between its code-table markers")

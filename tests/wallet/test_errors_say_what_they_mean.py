@@ -10,8 +10,6 @@ from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout import CodeRefused, InvalidPayment, PaymentState
 from pos_terminal.config import Settings
 from pos_terminal.counter import open_checkout
-from pos_terminal.wallet.adapter import ZaloPayWallet
-from pos_terminal.wallet.client import WalletClient
 from pos_terminal.wallets.errors import (
     FieldError,
     MismatchedAnswer,
@@ -20,6 +18,8 @@ from pos_terminal.wallets.errors import (
     UnreadableAnswer,
     WalletError,
 )
+from pos_terminal.wallets.zalopay.adapter import ZaloPayWallet
+from pos_terminal.wallets.zalopay.client import WalletClient
 
 S = PaymentState
 

@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from pos_terminal.wallet import ids
-from pos_terminal.wallet.messages import QuickPayOrder
 from pos_terminal.wallets.errors import FieldError
+from pos_terminal.wallets.zalopay import ids
+from pos_terminal.wallets.zalopay.messages import QuickPayOrder
 
 
 def utc_ms(year: int, month: int, day: int, hour: int, minute: int) -> int:

@@ -9,10 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pos_terminal.wallet import messages, signing
-from pos_terminal.wallet.ids import vn_date_prefix
-from pos_terminal.wallet.messages import EmbedData, GatewayOrder, Item, QuickPayOrder, RefundRequest
 from pos_terminal.wallets.errors import FieldError
+from pos_terminal.wallets.zalopay import messages, signing
+from pos_terminal.wallets.zalopay.ids import vn_date_prefix
+from pos_terminal.wallets.zalopay.messages import (
+    EmbedData,
+    GatewayOrder,
+    Item,
+    QuickPayOrder,
+    RefundRequest,
+)
 
 KEY1 = "test-key1-9aXq"
 APP_TIME = 1732156800123  # 2024-11-21 in GMT+7

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pos_terminal.wallet import answers
-from pos_terminal.wallet.results import WalletOutcome
-from pos_terminal.wallet.returncodes import deciding_code, never_arrived
 from pos_terminal.wallets.code_table import Operation
+from pos_terminal.wallets.zalopay import answers
+from pos_terminal.wallets.zalopay.results import WalletOutcome
+from pos_terminal.wallets.zalopay.returncodes import deciding_code, never_arrived
 
 W = WalletOutcome
 ID = "261121_1_a"

@@ -9,12 +9,12 @@ import requests
 
 from pos_terminal.config import Settings
 from pos_terminal.sentences import use_front_end
-from pos_terminal.wallet import returncodes
-from pos_terminal.wallet.client import WalletClient
-from pos_terminal.wallet.ids import current_ms, new_app_trans_id
-from pos_terminal.wallet.messages import QuickPayOrder
-from pos_terminal.wallet.results import AnswerStatus
-from pos_terminal.wallet.returncodes import CODE_ALREADY_USED, CODE_NOT_RECOGNISED
+from pos_terminal.wallets.zalopay import returncodes
+from pos_terminal.wallets.zalopay.client import WalletClient
+from pos_terminal.wallets.zalopay.ids import current_ms, new_app_trans_id
+from pos_terminal.wallets.zalopay.messages import QuickPayOrder
+from pos_terminal.wallets.zalopay.results import AnswerStatus
+from pos_terminal.wallets.zalopay.returncodes import CODE_ALREADY_USED, CODE_NOT_RECOGNISED
 
 
 def describe(*args: Any, **kwargs: Any) -> str:

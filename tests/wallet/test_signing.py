@@ -12,8 +12,14 @@ import hmac
 
 import pytest
 
-from pos_terminal.wallet import messages, signing
-from pos_terminal.wallet.messages import EmbedData, GatewayOrder, Item, QuickPayOrder, RefundRequest
+from pos_terminal.wallets.zalopay import messages, signing
+from pos_terminal.wallets.zalopay.messages import (
+    EmbedData,
+    GatewayOrder,
+    Item,
+    QuickPayOrder,
+    RefundRequest,
+)
 
 KEY1 = "test-key1-9aXq"
 KEY2 = "test-key2-Lm3p"

@@ -13,10 +13,10 @@ import requests
 
 from pos_terminal.config import Settings, load_settings
 from pos_terminal.counter import wallet_for
-from pos_terminal.wallet.client import WalletClient
-from pos_terminal.wallet.ids import current_ms, new_app_trans_id
-from pos_terminal.wallet.messages import QuickPayOrder
-from pos_terminal.wallet.userip import terminal_address
+from pos_terminal.wallets.zalopay.client import WalletClient
+from pos_terminal.wallets.zalopay.ids import current_ms, new_app_trans_id
+from pos_terminal.wallets.zalopay.messages import QuickPayOrder
+from pos_terminal.wallets.zalopay.userip import terminal_address
 
 
 def _code(base_url: str) -> str:

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from pos_terminal.wallet.verification import verify_callback, verify_redirect
+from pos_terminal.wallets.zalopay.verification import verify_callback, verify_redirect
 
 KEY2 = "test-key2-Lm3p"
 # checksum = HMAC-SHA256(KEY2, "2553|241121_T1_0002|38|zalopayapp|120000|0|1"), see test_signing

@@ -43,16 +43,9 @@ class PayScreen(PosScreen[NextSale | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", N_("Cancel")),
         Binding("p", "toggle_preview", N_("Camera preview")),
-        Binding("1", "demo_wallet(0)", "", show=False),
-        Binding("2", "demo_wallet(1)", "", show=False),
-        Binding("3", "demo_wallet(2)", "", show=False),
-        Binding("4", "demo_wallet(3)", "", show=False),
-        Binding("5", "demo_wallet(4)", "", show=False),
-        Binding("6", "demo_wallet(5)", "", show=False),
-        Binding("7", "demo_wallet(6)", "", show=False),
-        Binding("8", "demo_wallet(7)", "", show=False),
-        Binding("9", "demo_wallet(8)", "", show=False),
-        Binding("0", "demo_wallet(9)", "", show=False),
+        # the demo's customer picker: 1-9 the first nine, 0 the next one (any number fits)
+        *(Binding(str(key), f"demo_wallet({key - 1})", "", show=False) for key in range(1, 10)),
+        Binding("0", "demo_next", "", show=False),
     ]
 
     def __init__(self, sale: Sale) -> None:
@@ -205,6 +198,11 @@ class PayScreen(PosScreen[NextSale | None]):
             _("Demo: {customer} holds up the phone").format(customer=demo.describe()))
         if demo.synthetic:
             self._demo_present()
+
+    def action_demo_next(self) -> None:
+        demo = self.pos.demo
+        if demo is not None:
+            self.action_demo_wallet((demo.index + 1) % len(demo.customers))
 
     def _demo_present(self) -> None:
         if self.code is None and self.pos.demo is not None:

@@ -17,13 +17,13 @@ import requests
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
-from pos_terminal.base.wallet_errors import MismatchedAnswer, NoAnswer, NotSent, UnreadableAnswer
-from pos_terminal.text_safety import clean
+from pos_terminal.base.wallet_errors import NoAnswer, NotSent, UnreadableAnswer
+from pos_terminal.wallets.answer_fields import AnswerFields
 from pos_terminal.wallets.crypto import encrypt_payment_code, load_public_key
+from pos_terminal.wallets.http_json import new_session, post_json
 
 from . import fields, signing
 from .account import MomoAccount
-from .transport import new_session, post_json
 
 PAY_PATH = "/v2/gateway/api/pos"
 QUERY_PATH = "/v2/gateway/api/query"
@@ -64,44 +64,14 @@ class PreparedPay:
     payload_hash: str = ""
 
 
-def _int(data: Mapping[str, object], name: str, *, required: bool) -> int | None:
-    value = data.get(name)
-    if value is None:
-        if required:
-            raise UnreadableAnswer(f"MoMo's answer has no {name}")
-        return None
-    if isinstance(value, bool):
-        raise UnreadableAnswer(f"MoMo's answer has a {name} that is not a number")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.isascii() and value.lstrip("-").isdigit() and (
-            len(value) <= 20):
-        return int(value)
-    raise UnreadableAnswer(f"MoMo's answer has a {name} that is not a number")
-
-
-def _text(data: Mapping[str, object], name: str) -> str:
-    value = data.get(name)
-    if value is None:
-        return ""
-    if not isinstance(value, str | int) or isinstance(value, bool):
-        raise UnreadableAnswer(f"MoMo's answer has a {name} that is not text")
-    return clean(str(value))[:500]
-
-
-def _trans_id(data: Mapping[str, object]) -> str | None:
-    value = _int(data, "transId", required=False)
-    return str(value) if value is not None and value > 0 else None
+_FIELDS = AnswerFields(fields.WALLET_NAME)
 
 
 def read_answer(data: Mapping[str, object], order_id: str) -> MomoAnswer:
-    """MoMo's answer about `order_id`; MismatchedAnswer if it names another order. An answer
-    that names no order keeps ``order_id`` empty: the checkout never applies it to a payment."""
-    code = _int(data, "resultCode", required=True)
-    assert code is not None
-    named = _text(data, "orderId")
-    if named and named != order_id:
-        raise MismatchedAnswer(f"MoMo answered about order {named!r}, not {order_id!r}")
+    """MoMo's answer to a request about `order_id`; MismatchedAnswer if it names another order.
+    One that names none (a refusal) is about the request sent (answer_fields.tie)."""
+    code = _FIELDS.required_integer(data, "resultCode")
+    named = _FIELDS.tie(_FIELDS.text(data, "orderId"), order_id)
     refunds: list[RefundTrans] = []
     raw_refunds = data.get("refundTrans") or []
     if not isinstance(raw_refunds, list):
@@ -109,13 +79,13 @@ def read_answer(data: Mapping[str, object], order_id: str) -> MomoAnswer:
     for item in raw_refunds:
         if not isinstance(item, dict):
             raise UnreadableAnswer("MoMo's answer has a refundTrans entry that is not an object")
-        item_code = _int(item, "resultCode", required=True)
-        assert item_code is not None
-        refunds.append(RefundTrans(_text(item, "orderId"), _int(item, "amount", required=False),
-                                   item_code, _trans_id(item)))
-    return MomoAnswer(result_code=code, message=_text(data, "message"), order_id=named,
-                      request_id=_text(data, "requestId"),
-                      amount=_int(data, "amount", required=False), trans_id=_trans_id(data),
+        refunds.append(RefundTrans(
+            _FIELDS.text(item, "orderId"), _FIELDS.integer(item, "amount"),
+            _FIELDS.required_integer(item, "resultCode"), _FIELDS.positive_id(item, "transId")))
+    return MomoAnswer(result_code=code, message=_FIELDS.text(data, "message"), order_id=named,
+                      request_id=_FIELDS.text(data, "requestId"),
+                      amount=_FIELDS.integer(data, "amount"),
+                      trans_id=_FIELDS.positive_id(data, "transId"),
                       refund_trans=tuple(refunds))
 
 
@@ -141,8 +111,8 @@ class MomoClient:
         return body
 
     def _post(self, path: str, body: Mapping[str, object], operation: str) -> dict[str, object]:
-        return post_json(self._session, self._url(path), dict(body), operation,
-                         connect_s=self.account.connect_timeout_s,
+        return post_json(self._session, self._url(path), body, operation,
+                         wallet=fields.WALLET_NAME, connect_s=self.account.connect_timeout_s,
                          total_s=self.account.timeout_s)
 
     def _base(self, request_id: str, order_id: str) -> dict[str, object]:

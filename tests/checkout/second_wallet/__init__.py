@@ -2,8 +2,8 @@
 
 It implements the checkout's wallet port (pos_terminal.checkout.ports.WalletPort) in the
 terminal's own types (pos_terminal.base.wallet_types) and imports nothing of
-pos_terminal.wallet, the ZaloPay package. Its service is kept in memory (no second provider's
-service exists here): a charge is confirmed by the customer in the app, so it answers
+pos_terminal.wallets.zalopay, the ZaloPay package. Its service is kept in memory (no second
+provider's service exists here): a charge is confirmed by the customer in the app, so it answers
 "processing" first and "paid" to a later status query, like a wallet that asks for a PIN.
 """
 

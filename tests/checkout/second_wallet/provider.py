@@ -100,6 +100,8 @@ class SoXanhWallet:
         self._terminal_id = terminal_id
         self._ids = itertools.count(1)
         self.closed = False
+        #: what each status query and refund named: (call, payment's order id, amount)
+        self.asked: list[tuple[str, str, int]] = []
 
     def new_order_id(self, now_ms: int) -> str:
         return f"sx-{self._terminal_id}-{now_ms}-{next(self._ids)}"
@@ -127,7 +129,8 @@ class SoXanhWallet:
         code, charge = self.service.charge(prepared.order, str(prepared.sealed))
         return self._answer(code, prepared.order.order_id, charge)
 
-    def query_charge(self, order_id: str) -> ChargeAnswer:
+    def query_charge(self, order_id: str, amount: int) -> ChargeAnswer:
+        self.asked.append(("status", order_id, amount))
         code, charge = self.service.status(order_id)
         if charge is not None and charge.order.order_id != order_id:
             raise MismatchedAnswer(Reason.text("an answer about another order"))
@@ -144,9 +147,11 @@ class SoXanhWallet:
             provider_refund_id=f"R-{refund_id}" if code == DONE else None)
 
     def refund(self, refund: Refund) -> RefundAnswer:
+        self.asked.append(("refund", refund.order_id, refund.amount))
         return self._refund_answer(self.service.refund(refund), refund.refund_id)
 
-    def query_refund(self, refund_id: str, order_id: str) -> RefundAnswer:
+    def query_refund(self, refund_id: str, order_id: str, amount: int) -> RefundAnswer:
+        self.asked.append(("refund_status", order_id, amount))
         return self._refund_answer(self.service.refund_status(refund_id), refund_id)
 
     def check_hosted_order(self, order: HostedOrder) -> None:

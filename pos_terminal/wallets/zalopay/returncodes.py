@@ -1,7 +1,7 @@
 """Return codes: the one code that decides, what it means, and the reason it gives the cashier.
 
-No return-code number is written outside pos_terminal/wallet/: the checkout reads the wallet's
-outcome vocabulary (results.WalletOutcome) and the predicates here (`never_arrived`).
+No return-code number is written outside pos_terminal/wallets/zalopay/: the checkout reads the
+wallet's outcome vocabulary (results.WalletOutcome) and the predicates here (`never_arrived`).
 """
 
 from __future__ import annotations

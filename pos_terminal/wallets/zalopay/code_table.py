@@ -229,5 +229,5 @@ def markdown_table() -> str:
     return "\n".join(lines) + "\n"
 
 
-if __name__ == "__main__":  # python -m pos_terminal.wallet.code_table: the docs' table
+if __name__ == "__main__":  # python -m pos_terminal.wallets.zalopay.code_table: the docs' table
     print(markdown_table(), end="")

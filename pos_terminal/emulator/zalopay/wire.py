@@ -1,7 +1,8 @@
 """The emulator's own reading of the wire: paths, field names, limits and mac inputs.
 
-Deliberately written apart from ``pos_terminal.wallet`` (the client): the emulator re-derives every
-name and rule from the spec and the notes, so a mistake shared by both sides cannot hide.
+Deliberately written apart from ``pos_terminal.wallets.zalopay`` (the client): the emulator
+re-derives every name and rule from the spec and the notes, so a mistake shared by both sides
+cannot hide.
 """
 
 from __future__ import annotations
@@ -73,10 +74,8 @@ ENDPOINTS: dict[str, tuple[str, Generation | None]] = {
     "/v001/tpe/getpartialrefundstatus": ("query_refund", "v001"),
     "/api/getlistmerchantbanks": ("banks", None),
 }
-#: MoMo's calls (emulator/momo/routes.py), named for faults and request counts.
-MOMO_ENDPOINT_NAMES = ("momo_pay", "momo_query", "momo_refund", "momo_confirm")
-ENDPOINT_NAMES = ("quick_pay", "query", "banks", "create", "refund", "query_refund",
-                  *MOMO_ENDPOINT_NAMES)
+#: This service's calls, named for faults and request counts (every wallet's: emulator/wallets.py).
+ENDPOINT_NAMES = ("quick_pay", "query", "banks", "create", "refund", "query_refund")
 
 
 @dataclass(frozen=True)

@@ -99,7 +99,7 @@ class ZaloPayWallet:
             raise TypeError("this charge was not prepared by the ZaloPay adapter")
         return charge_answer(self.client.send_quick_pay(sealed), from_query=False)
 
-    def query_charge(self, order_id: str) -> ChargeAnswer:
+    def query_charge(self, order_id: str, amount: int) -> ChargeAnswer:
         return charge_answer(self.client.query_status(order_id), from_query=True)
 
     # --- refunds ----------------------------------------------------------------------------
@@ -116,8 +116,9 @@ class ZaloPayWallet:
     def refund(self, refund: Refund) -> RefundAnswer:
         return refund_answer(self.client.refund(self._refund_request(refund)), from_query=False)
 
-    def query_refund(self, refund_id: str, order_id: str) -> RefundAnswer:
-        """`order_id` (the payment's) is not needed: ZaloPay asks by the refund's own id."""
+    def query_refund(self, refund_id: str, order_id: str, amount: int) -> RefundAnswer:
+        """ZaloPay asks by the refund's own id: the payment's order id and the amount are not
+        sent."""
         return refund_answer(self.client.query_refund(refund_id), from_query=True)
 
     # --- hosted orders (the gateway) --------------------------------------------------------

@@ -1,0 +1,188 @@
+"""The wallets this terminal knows: each one's declaration, read by everything that lists wallets.
+
+A wallet is a package that declares, in one `WalletDeclaration` (its `WALLET`), everything the
+rest of the terminal needs about it: its name and the names people read, its settings model and
+section, its default code pattern and the letters its codes use, its longest request, its
+secrets, its result-code table, how its client is built, what it can do, and its emulator part
+with its demo customers and fault endpoints. The configuration, the scan sources, the labels,
+the CLI's choices, the emulator, the demo and the reports read this registry; nothing outside a
+wallet's own folders names it.
+
+The built-in wallets are listed in `BUILT_IN`; any installed distribution adds one through the
+entry-point group ``pos_terminal.wallets`` (its value: ``package.module:WALLET``). Declarations
+are loaded by name (importlib), so this module imports no wallet, and the configuration and the
+emulator (which must import no wallet client) may read it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from typing import Any
+
+#: The entry-point group a separately installed wallet registers its declaration under.
+ENTRY_POINT_GROUP = "pos_terminal.wallets"
+
+#: The wallets that come with the terminal, in the order screens and reports list them.
+BUILT_IN = (
+    "pos_terminal.wallets.zalopay.declaration:WALLET",
+    "pos_terminal.wallets.momo.declaration:WALLET",
+    "pos_terminal.wallets.shopeepay.declaration:WALLET",
+)
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a wallet can do: the customer shows a code the cashier scans (customer-presented),
+    the shop shows a QR the customer scans, a payment is held then captured, refunds, partial
+    refunds."""
+
+    customer_presented: bool = True
+    shop_qr: bool = False
+    hold_capture: bool = False
+    refund: bool = True
+    partial_refund: bool = True
+
+
+@dataclass(frozen=True)
+class DemoCustomer:
+    """A customer of the wallet's emulator part the demo can hold up to the camera.
+    `behaviour` is English, translated where shown (its words are in the catalogs)."""
+
+    id: str
+    name: str
+    behaviour: str
+
+
+@dataclass(frozen=True)
+class WalletDeclaration:
+    """Everything the terminal needs to know about one wallet (see the module's docstring).
+
+    `section` is where its settings live in the configuration: ``service`` (ZaloPay's, the
+    external contract) or ``providers.<name>``. `client` and `emulator` are ``module:attr``
+    references, resolved only when used: `client` a function (Settings) -> the checkout's
+    wallet port; `emulator` the wallet's `pos_terminal.emulator.parts.EmulatorPart`."""
+
+    name: str
+    display_names: Mapping[str, str]
+    section: str
+    settings_model: type[Any]
+    default_code_pattern: str
+    client: str
+    receipt_names: Mapping[str, str] = field(default_factory=dict)
+    #: the characters its codes hold besides digits (added to the scan sources' alphabet)
+    code_letters: str = ""
+    #: the longest one request may wait (connect + read), from its settings section
+    request_s: Callable[[Any], float] = lambda section: float(
+        section.connect_timeout_s + section.timeout_s)
+    #: the keys of its section never repeated in a message
+    secret_settings: tuple[str, ...] = ()
+    #: its result-code table (a `pos_terminal.wallets.code_table.CodeTable` or its own shape)
+    codes: object | None = None
+    capabilities: Capabilities = Capabilities()
+    emulator: str | None = None
+    demo_customers: tuple[DemoCustomer, ...] = ()
+    #: its emulator part's endpoints a fault rule may name
+    fault_endpoints: tuple[str, ...] = ()
+    #: ``module:function`` (Settings, base_url, gateway_url) -> its section's values pointing
+    #: it at the demo's emulator (its demo merchant); None: the demo leaves it out
+    demo_settings: str | None = None
+
+    def display_name(self, language: str) -> str:
+        """Its name as a cashier reads it in `language` ("Ví MoMo"); English if none."""
+        return self.display_names.get(language) or self.display_names.get("en") or self.name
+
+    def receipt_name(self, language: str) -> str:
+        """Its name as a receipt prints it in `language`; its display name if none."""
+        return self.receipt_names.get(language) or self.display_name(language)
+
+    @property
+    def providers_key(self) -> str | None:
+        """Its table's name under ``[providers]`` ("momo"), None for ``[service]``."""
+        prefix = "providers."
+        return self.section[len(prefix):] if self.section.startswith(prefix) else None
+
+    def build_client(self, settings: Any) -> Any:
+        """Its client as `settings` configure it (no I/O yet)."""
+        return resolve(self.client)(settings)
+
+
+def resolve(reference: str) -> Any:
+    """The object a ``module:attr`` reference names."""
+    module, _, attr = reference.partition(":")
+    found: Any = importlib.import_module(module)
+    for part in attr.split("."):
+        found = getattr(found, part)
+    return found
+
+
+class WalletRegistryError(Exception):
+    """A wallet's declaration cannot be loaded or clashes with another: the sentence says which."""
+
+
+_lock = threading.Lock()
+_loaded: dict[str, WalletDeclaration] | None = None
+
+
+def _load() -> dict[str, WalletDeclaration]:
+    found: dict[str, WalletDeclaration] = {}
+    references = [(ref, ref) for ref in BUILT_IN] + [
+        (f"{point.value} (entry point {point.name!r})", point.value)
+        for point in entry_points(group=ENTRY_POINT_GROUP)]
+    for where, reference in references:
+        try:
+            declaration = resolve(reference)
+        except Exception as exc:
+            raise WalletRegistryError(
+                f"the wallet declared at {where} cannot be loaded: {exc}") from exc
+        if not isinstance(declaration, WalletDeclaration):
+            raise WalletRegistryError(f"{where} is not a WalletDeclaration")
+        known = found.get(declaration.name)
+        if known is not None and known is not declaration:
+            raise WalletRegistryError(
+                f"two wallets are named {declaration.name!r} ({where} and another)")
+        found[declaration.name] = declaration
+    return found
+
+
+def wallets() -> Mapping[str, WalletDeclaration]:
+    """Every known wallet by name: the built-in ones first, then the installed ones."""
+    global _loaded
+    with _lock:
+        if _loaded is None:
+            _loaded = _load()
+        return _loaded
+
+
+def wallet(name: str) -> WalletDeclaration:
+    """The declaration of wallet `name` (KeyError naming the known ones)."""
+    known = wallets()
+    try:
+        return known[name]
+    except KeyError:
+        raise KeyError(f"unknown wallet {name!r}; known: {', '.join(known)}") from None
+
+
+def names() -> tuple[str, ...]:
+    """The known wallets' names, in the registry's order."""
+    return tuple(wallets())
+
+
+def register(declaration: WalletDeclaration) -> None:
+    """Add a wallet at run time (a test's, or a program that embeds the terminal)."""
+    global _loaded
+    with _lock:
+        current = dict(_loaded if _loaded is not None else _load())
+        current[declaration.name] = declaration
+        _loaded = current
+
+
+def forget(name: str) -> None:
+    """Remove a wallet added with `register` (tests)."""
+    global _loaded
+    with _lock:
+        if _loaded is not None:
+            _loaded = {key: value for key, value in _loaded.items() if key != name}

@@ -1,0 +1,92 @@
+"""The wallet registry (pos_terminal/wallet_registry.py): a wallet declared once is known to the
+configuration ([providers.<name>], its code pattern, letters, lease and secrets), the labels, the
+receipts and the CLI's choices, with no other file changed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+from pos_terminal import wallet_registry
+from pos_terminal.cli import main as cli
+from pos_terminal.config import load_settings
+from pos_terminal.receipts.labels import ENGLISH, VIETNAMESE
+from pos_terminal.sentences.labels import wallet_name
+from pos_terminal.wallet_registry import Capabilities, WalletDeclaration
+from tests.test_config import CONTRACT, error_of, write
+
+SECRET = "Zq9-never-repeated-0042"
+
+
+class KiwiSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    base_url: str
+    token: SecretStr = Field(min_length=8)
+    timeout_s: float = 40.0
+    connect_timeout_s: float = 2.0
+    code_pattern: str = r"^KW[0-9]{6}$"
+    enabled: bool = True
+
+
+KIWI = WalletDeclaration(
+    name="kiwi", display_names={"en": "Kiwi Pay", "vi": "Ví Kiwi"}, section="providers.kiwi",
+    settings_model=KiwiSettings, default_code_pattern=r"^KW[0-9]{6}$", code_letters="KWkw",
+    client="tests.wallets.test_registry:_no_client", secret_settings=("token",),
+    capabilities=Capabilities(partial_refund=False))
+
+TABLE = f'\n[providers.kiwi]\nbase_url = "http://127.0.0.1:9"\ntoken = "{SECRET}"\n'
+
+
+def _no_client(settings: object) -> object:
+    raise AssertionError("not built in these tests")
+
+
+@pytest.fixture
+def kiwi() -> Iterator[WalletDeclaration]:
+    wallet_registry.register(KIWI)
+    yield KIWI
+    wallet_registry.forget("kiwi")
+
+
+def test_the_built_in_wallets_come_first_in_order() -> None:
+    assert wallet_registry.names()[:2] == ("zalopay", "momo")
+    assert wallet_registry.wallet("momo").capabilities.hold_capture
+
+
+def test_a_declared_wallet_is_configured_by_its_own_table(
+        tmp_path: Path, kiwi: WalletDeclaration) -> None:
+    settings = load_settings(write(tmp_path, CONTRACT + TABLE), env={})
+    assert settings.wallets == ("zalopay", "kiwi")
+    assert settings.code_pattern("kiwi") == r"^KW[0-9]{6}$"
+    assert set("KWkw") <= set(settings.scan_alphabet)
+    assert settings.longest_request_s == 42.0
+    assert SECRET not in repr(settings)
+    changed = settings.replace_section("providers.kiwi", timeout_s=50.0)
+    assert changed.request_s("kiwi") == 52.0
+
+
+def test_its_secret_is_never_repeated_and_its_keys_are_checked(
+        tmp_path: Path, kiwi: WalletDeclaration) -> None:
+    error = str(error_of(write(tmp_path, CONTRACT + TABLE.replace(SECRET, SECRET[:5]))))
+    assert "[providers.kiwi] token" in error and SECRET[:5] not in error
+    error = str(error_of(write(tmp_path, CONTRACT + TABLE + "colour = 1\n")))
+    assert "[providers.kiwi] colour" in error and "unknown key" in error
+
+
+def test_a_table_no_wallet_declares_is_an_unknown_key(tmp_path: Path) -> None:
+    error = str(error_of(write(tmp_path, CONTRACT + TABLE)))
+    assert "[providers] kiwi" in error or "[providers.kiwi]" in error
+    assert "unknown key" in error
+
+
+def test_its_names_reach_screens_receipts_and_the_cli(kiwi: WalletDeclaration) -> None:
+    assert wallet_name("kiwi") == "Kiwi Pay"
+    assert (ENGLISH.wallet_name("kiwi"), VIETNAMESE.wallet_name("kiwi")) == (
+        "Kiwi Pay", "Ví Kiwi")
+    assert VIETNAMESE.wallet_name("momo") == "Ví MoMo"
+    answer = CliRunner().invoke(cli, ["journal", "list", "--provider", "nowallet"])
+    assert answer.exit_code == 2 and "kiwi" in answer.output
