@@ -10,8 +10,8 @@ from typing import Any
 from pos_terminal.checkout import PaymentState
 from pos_terminal.config import Settings
 from pos_terminal.counter import open_checkout
-from pos_terminal.emulator.service import Service
-from pos_terminal.emulator.state import OTHER_AMOUNT_DELTA, Books
+from pos_terminal.emulator.zalopay.service import Service
+from pos_terminal.emulator.zalopay.state import OTHER_AMOUNT_DELTA, Books
 from pos_terminal.tui.demo import DEMO_WALLETS
 from tests.checkout.conftest import charged, wallet_code
 

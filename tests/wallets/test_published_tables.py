@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pos_terminal.wallet.code_table import TABLES
+from pos_terminal.wallets.zalopay.code_table import TABLES
 from pos_terminal.wallets.code_table import CodeClass, Operation
 from pos_terminal.wallets.momo import codes
 
