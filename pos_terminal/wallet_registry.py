@@ -63,7 +63,8 @@ class WalletDeclaration:
     `section` is where its settings live in the configuration: ``service`` (ZaloPay's, the
     external contract) or ``providers.<name>``. `client` and `emulator` are ``module:attr``
     references, resolved only when used: `client` a function (Settings) -> the checkout's
-    wallet port; `emulator` the wallet's `pos_terminal.emulator.parts.EmulatorPart`."""
+    wallet port; `emulator` the wallet's emulator part (an installed wallet's: a function
+    (aiohttp application) -> None that adds its routes, see `installed`)."""
 
     name: str
     display_names: Mapping[str, str]
@@ -165,6 +166,14 @@ def wallet(name: str) -> WalletDeclaration:
 def names() -> tuple[str, ...]:
     """The known wallets' names, in the registry's order."""
     return tuple(wallets())
+
+
+def installed() -> tuple[WalletDeclaration, ...]:
+    """The wallets that did not come with the terminal: installed distributions' (entry points)
+    and those registered at run time. The emulator mounts their parts itself
+    (pos_terminal/emulator/wallets.py: `mount_installed`)."""
+    built_in = {resolve(reference).name for reference in BUILT_IN}
+    return tuple(d for name, d in wallets().items() if name not in built_in)
 
 
 def register(declaration: WalletDeclaration) -> None:

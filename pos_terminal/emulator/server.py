@@ -38,7 +38,7 @@ from pos_terminal.emulator.service import JSON, EmulatorOptions, Service
 from pos_terminal.emulator.state import WALLET_IDS, Books
 from pos_terminal.emulator.transport import read_fields
 from pos_terminal.emulator.verify import Form, Refused, load_private_key
-from pos_terminal.emulator.wallets import fault_wallet_ids
+from pos_terminal.emulator.wallets import fault_wallet_ids, mount_installed
 
 #: What a fault rule may name as its wallet (read again when a rule is parsed: emulator/wallets.py).
 FAULT_WALLET_IDS = fault_wallet_ids()
@@ -333,6 +333,7 @@ def build_app(options: EmulatorOptions, exposure: Exposure | None = None) -> web
     momo = MomoService(MomoOptions(processing_s=options.processing_s),
                        load_private_key(options.private_key_pem))
     momo_routes.add_routes(app, momo, faults)
+    mount_installed(app)
     pages.add_routes(app)
     return app
 
