@@ -79,9 +79,7 @@ class FleetReport:
     def wallets_in_order(self) -> list[tuple[str, Totals]]:
         """Each wallet's totals in the registry's order; a wallet this program does not know
         (a counter's installed one) after them, by name."""
-        known = wallet_registry.names()
-        return sorted(self.wallets.items(), key=lambda item: (
-            known.index(item[0]) if item[0] in known else len(known), item[0]))
+        return [(key, self.wallets[key]) for key in wallet_registry.in_order(self.wallets)]
 
     def to_json(self) -> dict[str, Any]:
         return {
