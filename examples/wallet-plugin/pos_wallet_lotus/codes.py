@@ -15,35 +15,27 @@ MORE_THAN_LEFT = 31
 NOT_FOUND = 44
 KEY_REFUSED = 90
 
+_KEY = (KEY_REFUSED, CodeClass.NO_INFORMATION, "API key refused", "khoá API bị từ chối")
+# (code, class, English, Vietnamese): a payment and its status query answer the same codes
+_PAYMENT = (
+    (PAID, CodeClass.PAID, "paid", "đã thanh toán"),
+    (PROCESSING, CodeClass.PROCESSING, "waiting for the customer", "đang chờ khách hàng"),
+    (BALANCE_TOO_LOW, CodeClass.NOT_CHARGED, "balance too low", "số dư không đủ"),
+    (CODE_NOT_VALID, CodeClass.NOT_CHARGED, "code expired or unknown",
+     "mã hết hạn hoặc không hợp lệ"),
+    _KEY,
+)
+_REFUND = (
+    (PAID, CodeClass.REFUNDED, "refunded", "đã hoàn tiền"),
+    (MORE_THAN_LEFT, CodeClass.NOT_CHARGED, "more than is left to refund",
+     "vượt số tiền còn lại"),
+    _KEY,
+)
 _ROWS = (
-    (Operation.QUICK_PAY, PAID, CodeClass.PAID, "paid", "đã thanh toán"),
-    (Operation.QUICK_PAY, PROCESSING, CodeClass.PROCESSING, "waiting for the customer",
-     "đang chờ khách hàng"),
-    (Operation.QUICK_PAY, BALANCE_TOO_LOW, CodeClass.NOT_CHARGED, "balance too low",
-     "số dư không đủ"),
-    (Operation.QUICK_PAY, CODE_NOT_VALID, CodeClass.NOT_CHARGED, "code expired or unknown",
-     "mã hết hạn hoặc không hợp lệ"),
-    (Operation.QUICK_PAY, KEY_REFUSED, CodeClass.NO_INFORMATION, "API key refused",
-     "khoá API bị từ chối"),
-    (Operation.STATUS, PAID, CodeClass.PAID, "paid", "đã thanh toán"),
-    (Operation.STATUS, PROCESSING, CodeClass.PROCESSING, "waiting for the customer",
-     "đang chờ khách hàng"),
-    (Operation.STATUS, BALANCE_TOO_LOW, CodeClass.NOT_CHARGED, "balance too low",
-     "số dư không đủ"),
-    (Operation.STATUS, CODE_NOT_VALID, CodeClass.NOT_CHARGED, "code expired or unknown",
-     "mã hết hạn hoặc không hợp lệ"),
+    *((op, *row) for op in (Operation.QUICK_PAY, Operation.STATUS) for row in _PAYMENT),
     (Operation.STATUS, NOT_FOUND, CodeClass.NOT_FOUND, "no such payment",
      "không có giao dịch này"),
-    (Operation.STATUS, KEY_REFUSED, CodeClass.NO_INFORMATION, "API key refused",
-     "khoá API bị từ chối"),
-    (Operation.REFUND, PAID, CodeClass.REFUNDED, "refunded", "đã hoàn tiền"),
-    (Operation.REFUND, MORE_THAN_LEFT, CodeClass.NOT_CHARGED, "more than is left to refund",
-     "vượt số tiền còn lại"),
-    (Operation.REFUND, KEY_REFUSED, CodeClass.NO_INFORMATION, "API key refused",
-     "khoá API bị từ chối"),
-    (Operation.REFUND_STATUS, PAID, CodeClass.REFUNDED, "refunded", "đã hoàn tiền"),
-    (Operation.REFUND_STATUS, MORE_THAN_LEFT, CodeClass.NOT_CHARGED,
-     "more than is left to refund", "vượt số tiền còn lại"),
+    *((op, *row) for op in (Operation.REFUND, Operation.REFUND_STATUS) for row in _REFUND),
     (Operation.REFUND_STATUS, NOT_FOUND, CodeClass.NOT_FOUND, "no such refund",
      "không có lệnh hoàn tiền này"),
 )
