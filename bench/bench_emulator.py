@@ -36,7 +36,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from pos_terminal.config import load_settings  # noqa: E402
-from pos_terminal.emulator.verify import load_private_key  # noqa: E402
+from pos_terminal.emulator.pkcs1 import load_private_key  # noqa: E402
 
 BAR_RPS = 500
 VN = timezone(timedelta(hours=7))

@@ -7,7 +7,7 @@ One command a line in, one JSON object a line out:
                                  the sale system's reference: a sale is charged at most once,
                                  the same PAY again answers with its payment (another amount
                                  under the same REF is refused), as in the Terminal API; with
-                                 PROVIDER= (zalopay, momo) the wallet, else the code's pattern
+                                 PROVIDER= a wallet's name the wallet, else the code's pattern
                                  decides (a code no wallet or several take is refused)
     STATUS <app_trans_id>        the journal's view (a pending payment is queried once)
     STATUS REF=<sale_ref>        the same, by the sale system's reference

@@ -30,6 +30,7 @@ ENTRY_POINT_GROUP = "pos_terminal.wallets"
 BUILT_IN = (
     "pos_terminal.wallets.zalopay.declaration:WALLET",
     "pos_terminal.wallets.momo.declaration:WALLET",
+    "pos_terminal.wallets.shopeepay.declaration:WALLET",
 )
 
 
@@ -63,8 +64,7 @@ class WalletDeclaration:
     `section` is where its settings live in the configuration: ``service`` (ZaloPay's, the
     external contract) or ``providers.<name>``. `client` and `emulator` are ``module:attr``
     references, resolved only when used: `client` a function (Settings) -> the checkout's
-    wallet port; `emulator` the wallet's emulator part (an installed wallet's: a function
-    (aiohttp application) -> None that adds its routes, see `installed`)."""
+    wallet port; `emulator` the wallet's `pos_terminal.emulator.parts.EmulatorPart`."""
 
     name: str
     display_names: Mapping[str, str]
@@ -87,6 +87,9 @@ class WalletDeclaration:
     demo_customers: tuple[DemoCustomer, ...] = ()
     #: its emulator part's endpoints a fault rule may name
     fault_endpoints: tuple[str, ...] = ()
+    #: ``module:function`` (Settings, base_url, gateway_url) -> its section's values pointing
+    #: it at the demo's emulator (its demo merchant); None: the demo leaves it out
+    demo_settings: str | None = None
 
     def display_name(self, language: str) -> str:
         """Its name as a cashier reads it in `language` ("Ví MoMo"); English if none."""
@@ -173,14 +176,6 @@ def in_order(keys: Iterable[str]) -> list[str]:
     wallet installed at another counter) after them, alphabetically."""
     known = names()
     return sorted(keys, key=lambda key: (known.index(key) if key in known else len(known), key))
-
-
-def installed() -> tuple[WalletDeclaration, ...]:
-    """The wallets that did not come with the terminal: installed distributions' (entry points)
-    and those registered at run time. The emulator mounts their parts itself
-    (pos_terminal/emulator/wallets.py: `mount_installed`)."""
-    built_in = {resolve(reference).name for reference in BUILT_IN}
-    return tuple(d for name, d in wallets().items() if name not in built_in)
 
 
 def register(declaration: WalletDeclaration) -> None:

@@ -40,9 +40,10 @@ def _parse_fault(text: str) -> dict[str, object]:
 @click.option("--port", type=click.IntRange(0, 65535), default=None,
               help="Port (default: [emulator] port, 8765; 0 picks a free one).")
 @click.option("--fault", "fault_texts", multiple=True, metavar="ENDPOINT:MODE[:COUNT[:CODE[/SUB]]]",
-              help="Inject a fault from the start (repeatable). Endpoints: quick_pay, query, "
-                   "banks, create, refund, query_refund, momo_pay, momo_query, momo_refund, "
-                   "momo_confirm, *. Modes: delay (answer late), "
+              help="Inject a fault from the start (repeatable). Endpoints: every wallet's "
+                   "declared ones (ZaloPay's quick_pay, query, banks, create, refund, "
+                   "query_refund; each other wallet's, docs/emulator.md), *. Modes: delay "
+                   "(answer late), "
                    "delay_before_commit (held in transit), http500, html, refuse, garbage, "
                    "truncated, drop, drop_after_commit, answer_code (processed, then "
                    "answered with CODE[/SUB], e.g. query:answer_code:2:2/-135). COUNT 0 "

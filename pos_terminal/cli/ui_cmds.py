@@ -118,10 +118,10 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int,
 
     It opens on the Sale screen signed in as the demo cashier. Type an amount and press Enter:
     a moment later the synthetic camera holds up the chosen customer's payment code (F9 on the
-    sale screen, or 1-8 on the pay screen, chooses the customer: four ZaloPay customers, then
-    four MoMo ones; the demo counter takes both wallets). F12 closes the shift; the sign-in
-    screen names the demo cashier's and supervisor's ids and PINs. The printer saves each slip
-    as a picture.
+    sale screen, or a digit on the pay screen, chooses the customer: every wallet's demo
+    customers, ZaloPay's first; the demo counter takes every wallet). F12 closes the shift; the
+    sign-in screen names the demo cashier's and supervisor's ids and PINs. The printer saves
+    each slip as a picture.
     """
     settings = load_settings_or_exit(ctx)
     if ctx.meta.get(LANGUAGE_META) is None and locale_language() is None:
@@ -175,18 +175,17 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int,
 
 
 def demo_wallets(settings: Settings, base_url: str, gateway_url: str) -> Settings:
-    """The demo counter's wallets: ZaloPay and MoMo side by side, both pointed at the demo's
-    emulator (MoMo as its demo merchant, whose public key is the emulator's pair, as ZaloPay's
-    is). Only the demo's settings: config/default.toml keeps one wallet."""
-    from pos_terminal.emulator.momo import service as emulated
+    """The demo counter's wallets: every registered wallet with demo settings, side by side,
+    each pointed at the demo's emulator as its demo merchant (wallet_registry: `demo_settings`).
+    Only the demo's settings: config/default.toml keeps one wallet."""
+    from pos_terminal import wallet_registry
 
-    demo = settings.replace_service(base_url=base_url, gateway_url=gateway_url,
-                                    environment="emulator")
-    return demo.replace_section(
-        "providers.momo", base_url=base_url, partner_code=emulated.DEMO_PARTNER_CODE,
-        access_key=emulated.DEMO_ACCESS_KEY, secret_key=emulated.DEMO_SECRET_KEY,
-        public_key=demo.service.rsa_public_key, store_id="DEMO01",
-        store_name=DEMO_SHOP)
+    demo = settings
+    for declared in wallet_registry.wallets().values():
+        if declared.demo_settings is not None:
+            values = wallet_registry.resolve(declared.demo_settings)(demo, base_url, gateway_url)
+            demo = demo.replace_section(declared.section, **values)
+    return demo
 
 
 def demo_run_folder(folder: Path) -> Path:

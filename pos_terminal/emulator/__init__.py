@@ -5,6 +5,7 @@ foreground. See "The wallet-service emulator" in README.md.
 """
 
 from pos_terminal.emulator.faults import FaultRule, FaultSpecError, parse_rule
+from pos_terminal.emulator.options import EmulatorOptions
 from pos_terminal.emulator.server import (
     FAULT_WALLET_IDS,
     EmulatorControl,
@@ -12,9 +13,8 @@ from pos_terminal.emulator.server import (
     serve,
     start_emulator,
 )
-from pos_terminal.emulator.service import EmulatorOptions
-from pos_terminal.emulator.state import WALLET_IDS, WALLETS
 from pos_terminal.emulator.wallets import fault_wallet_ids
+from pos_terminal.emulator.zalopay.state import WALLET_IDS, WALLETS
 
 __all__ = [
     "FAULT_WALLET_IDS",

@@ -62,7 +62,12 @@ from typing import Any
 
 from aiohttp import web
 
-from pos_terminal.emulator import wallets, wire
+from pos_terminal.emulator import wallets
+
+#: The house service's codes a fault answers with: "rate limited" (a refuse's default) and
+#: "success" (the code an answer_code mutation replaces), as its wire format numbers them.
+RATE_LIMITED = -429
+ANSWER_OK = 1
 
 #: Modes that answer with a bad body after the request was processed (see answer_with()).
 ANSWER_BODY_MODES = ("slow_drip", "huge", "gzip_bomb", "duplicate_keys", "hostile_text")
@@ -97,7 +102,7 @@ class FaultRule:
     wallet: str | None = None
     delay_s: float = 1.0
     status: int = 502       # HTTP status of the html mode
-    return_code: int = wire.RATE_LIMITED   # of the refuse and answer_code modes
+    return_code: int = RATE_LIMITED   # of the refuse and answer_code modes
     sub_return_code: int | None = None      # of the answer_code mode (current generation)
     interval_ms: int = 1000  # slow_drip: one byte every interval_ms
     size_mb: int = 200       # huge, gzip_bomb: how much the answer is (or inflates to)
@@ -146,7 +151,7 @@ def parse_rule(data: Mapping[str, Any], wallet_ids: tuple[str, ...]) -> FaultRul
     status = data.get("status", 502)
     if status not in HTML_STATUSES:
         raise FaultSpecError(f"status must be one of {HTML_STATUSES}; got {status!r}")
-    return_code = data.get("return_code", wire.RATE_LIMITED)
+    return_code = data.get("return_code", RATE_LIMITED)
     any_code = wallets.takes_any_code(endpoint)  # another wallet's result codes: any number
     if mode == "answer_code":
         return_code = _any_code(return_code, "return_code")
@@ -314,7 +319,7 @@ def answer_body(rule: FaultRule, answer: Mapping[str, Any], generation: str | No
     elif rule.mode == "answer_negative_amount" and isinstance(data.get("amount"), int):
         data["amount"] = -abs(int(data["amount"]))
     elif rule.mode == "answer_subcode":
-        data[rc_key] = wire.OK
+        data[rc_key] = ANSWER_OK
         if not legacy:
             data["sub_return_code"] = rule.return_code
     elif rule.mode == "answer_no_zptransid":

@@ -16,14 +16,15 @@ from urllib.parse import parse_qs, urlencode
 import segno
 from aiohttp import web
 
-from pos_terminal.emulator import banks, wire
+from pos_terminal import wallet_registry
 from pos_terminal.emulator.appkeys import SERVICE_KEY
 from pos_terminal.emulator.barcodes import code128_svg
-from pos_terminal.emulator.emvqr import emv_qr
-from pos_terminal.emulator.momo.routes import MOMO_KEY
-from pos_terminal.emulator.service import Service
-from pos_terminal.emulator.state import WALLETS, Order
-from pos_terminal.emulator.verify import hmac_sha256_hex
+from pos_terminal.emulator.parts import PARTS_KEY
+from pos_terminal.emulator.zalopay import banks, wire
+from pos_terminal.emulator.zalopay.emvqr import emv_qr
+from pos_terminal.emulator.zalopay.service import Service
+from pos_terminal.emulator.zalopay.state import WALLETS, Order
+from pos_terminal.emulator.zalopay.verify import hmac_sha256_hex
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;margin:1.5rem;background:#f4f6f8;color:#1d2630}
@@ -80,24 +81,38 @@ async def wallets_page(request: web.Request) -> web.Response:
         '<p class="muted">Hold a card up to the terminal\'s camera or scan it. Codes change every '
         "minute and work once; this page refreshes itself.</p>"
         f'<div class="cards">{"".join(cards)}</div>'
-        '<p><a href="/wallets/momo">MoMo customers\' codes</a></p>'), refresh_s=refresh)
+        f"{_other_wallets(request)}"), refresh_s=refresh)
 
 
-async def momo_page(request: web.Request) -> web.Response:
-    """MoMo's demo customers: the code each one's app shows now (a used one is replaced)."""
+def _other_wallets(request: web.Request) -> str:
+    """Links to every other wallet part's customers' codes."""
+    links = [f'<a href="/wallets/{escape(name)}">'
+             f'{escape(wallet_registry.wallet(name).display_name("en"))} customers\' codes</a>'
+             for name in request.app[PARTS_KEY] if name != "zalopay"]
+    return f'<p>{" · ".join(links)}</p>' if links else ""
+
+
+async def wallet_page(request: web.Request) -> web.Response:
+    """A wallet part's demo customers: the code each one's app shows now (a used one is
+    replaced)."""
+    wallet = request.match_info["wallet"]
+    part = request.app[PARTS_KEY].get(wallet)
+    if part is None or wallet == "zalopay":
+        raise web.HTTPNotFound(text=f"No wallet part {wallet!r} here.", content_type="text/plain")
+    title = wallet_registry.wallet(wallet).display_name("en")
     cards = []
-    for c in request.app[MOMO_KEY].customers_json():
+    for c in part.customers_json():
+        balance = f' · balance {c["balance"]:,} VND' if isinstance(c.get("balance"), int) else ""
         cards.append(
-            f'<div class="card" id="momo-{escape(c["id"])}">'
+            f'<div class="card" id="{escape(wallet)}-{escape(c["id"])}">'
             f'<h2>{escape(c["name"])}</h2>'
-            f'<div class="muted">{escape(c["id"])} · {escape(c["behaviour"])} · '
-            f'balance {c["balance"]:,} VND</div>'
+            f'<div class="muted">{escape(c["id"])} · {escape(c["behaviour"])}{balance}</div>'
             f'{qr_svg(c["code"])}'
             f'<div class="barcode">{code128_svg(c["code"]) or _NO_BARCODE}</div>'
             f'<div class="code" data-code="{escape(c["code"])}">{escape(c["code"])}</div>'
             '<div class="muted">single use: a new one shows once it is used</div></div>')
-    return _page("MoMo codes", (
-        "<h1>MoMo: payment codes</h1>"
+    return _page(f"{title} codes", (
+        f"<h1>{escape(title)}: payment codes</h1>"
         '<p class="muted">Each code works once; reload the page for the next one.</p>'
         f'<div class="cards">{"".join(cards)}</div>'))
 
@@ -258,7 +273,7 @@ async def merchant_landing(request: web.Request) -> web.Response:
 
 def add_routes(app: web.Application) -> None:
     app.router.add_get("/wallets", wallets_page)
-    app.router.add_get("/wallets/momo", momo_page)
+    app.router.add_get("/wallets/{wallet}", wallet_page)
     app.router.add_get("/gateway/order/{token}", order_page)
     app.router.add_post("/gateway/order/{token}/pay", order_pay)
     app.router.add_post("/gateway/order/{token}/cancel", order_cancel)

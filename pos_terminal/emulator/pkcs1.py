@@ -11,6 +11,7 @@ OpenSSL's default.
 
 from __future__ import annotations
 
+from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 _MIN_PADDING = 8  # PKCS#1 v1.5: at least eight non-zero padding bytes
@@ -34,3 +35,14 @@ def decrypt_v15(key: rsa.RSAPrivateKey, ciphertext: bytes) -> bytes:
     if block[:2] != b"\x00\x02" or end < 2 + _MIN_PADDING:
         raise ValueError("not encrypted with this key")
     return block[end + 1:]
+
+
+def load_private_key(pem_text: str) -> rsa.RSAPrivateKey:
+    """The PEM block of the key file; the lines before it (the TEST KEY warning) are skipped."""
+    start = pem_text.find("-----BEGIN")
+    if start < 0:
+        raise ValueError("no PEM block in the private key file")
+    key = serialization.load_pem_private_key(pem_text[start:].encode("ascii"), password=None)
+    if not isinstance(key, rsa.RSAPrivateKey):
+        raise ValueError("the private key is not an RSA key")
+    return key

@@ -12,14 +12,14 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import TracebackType
 from typing import Any
 
 from aiohttp import web
 
 from pos_terminal.base import strict_json
-from pos_terminal.emulator import addresses, pages, wire
+from pos_terminal.emulator import addresses, pages
 from pos_terminal.emulator.appkeys import FAULTS_KEY, SERVICE_KEY
 from pos_terminal.emulator.faults import (
     ANSWER_BODY_MODES,
@@ -32,13 +32,15 @@ from pos_terminal.emulator.faults import (
     parse_rule,
 )
 from pos_terminal.emulator.guard import Exposure
-from pos_terminal.emulator.momo import routes as momo_routes
-from pos_terminal.emulator.momo.service import MomoOptions, MomoService
-from pos_terminal.emulator.service import JSON, EmulatorOptions, Service
-from pos_terminal.emulator.state import WALLET_IDS, Books
-from pos_terminal.emulator.transport import read_fields
-from pos_terminal.emulator.verify import Form, Refused, load_private_key
-from pos_terminal.emulator.wallets import fault_wallet_ids, mount_installed
+from pos_terminal.emulator.json_part import drop as _drop
+from pos_terminal.emulator.options import EmulatorOptions
+from pos_terminal.emulator.parts import PARTS_KEY, PartContext, PartService, mount_all
+from pos_terminal.emulator.wallets import fault_wallet_ids
+from pos_terminal.emulator.zalopay import wire
+from pos_terminal.emulator.zalopay.service import JSON, Service
+from pos_terminal.emulator.zalopay.state import WALLET_IDS, Books
+from pos_terminal.emulator.zalopay.transport import read_fields
+from pos_terminal.emulator.zalopay.verify import Form, Refused
 
 #: What a fault rule may name as its wallet (read again when a rule is parsed: emulator/wallets.py).
 FAULT_WALLET_IDS = fault_wallet_ids()
@@ -50,10 +52,22 @@ class EmulatorControl:
     """In-process helpers over the same state the control API serves."""
 
     def __init__(self, service: Service, faults: FaultBook,
-                 momo: MomoService | None = None) -> None:
+                 parts: Mapping[str, PartService] | None = None) -> None:
         self._service = service
         self._faults = faults
-        self.momo = momo
+        self.parts: Mapping[str, PartService] = parts or {}
+
+    def part(self, wallet: str) -> Any:
+        """Wallet `wallet`'s emulator part's state (its service), as mounted."""
+        return self.parts[wallet]
+
+    @property
+    def momo(self) -> Any:
+        return self.part("momo")
+
+    def customer_code(self, wallet: str, customer_id: str) -> str:
+        """A fresh code of customer `customer_id` of wallet `wallet`'s part."""
+        return self.parts[wallet].issue_code(customer_id)
 
     @property
     def books(self) -> Books:
@@ -78,8 +92,7 @@ class EmulatorControl:
 
     def momo_code(self, customer_id: str) -> str:
         """A fresh code of MoMo customer `customer_id` (emulator/momo/customers.py)."""
-        assert self.momo is not None
-        return self.momo.issue_code(customer_id)
+        return self.customer_code("momo", customer_id)
 
     def add_fault(self, **rule: Any) -> FaultRule:
         parsed = parse_rule(rule, fault_wallet_ids())
@@ -98,9 +111,8 @@ class EmulatorControl:
         return self._service.callbacks.deliveries(app_trans_id)
 
     def reset(self) -> None:
-        self.books.reset()
-        if self.momo is not None:
-            self.momo.reset()
+        for part in self.parts.values():
+            part.reset()  # ZaloPay's part resets the house's books
         self._service.callbacks.reset()
         self._faults.clear()
         for rule in self._service.options.faults:
@@ -117,14 +129,6 @@ def _fault_response(rule: FaultRule) -> web.StreamResponse:
         f"<!DOCTYPE html><html><head><title>{rule.status} {reason}</title></head><body>"
         f"<center><h1>{rule.status} {reason}</h1></center><hr><center>nginx</center>"
         "</body></html>"))
-
-
-def _drop(request: web.Request) -> web.StreamResponse:
-    transport = request.transport
-    if transport is not None:
-        transport.close()
-    # aiohttp treats a cancelled handler as a lost connection: nothing is written, nothing logged.
-    raise asyncio.CancelledError
 
 
 async def _service_endpoint(request: web.Request) -> web.StreamResponse:
@@ -229,7 +233,7 @@ def _origin(request: web.Request) -> str:
 # -- control API ---------------------------------------------------------------------------------
 def _control(request: web.Request) -> EmulatorControl:
     return EmulatorControl(request.app[SERVICE_KEY], request.app[FAULTS_KEY],
-                           request.app[momo_routes.MOMO_KEY])
+                           request.app[PARTS_KEY])
 
 
 async def _wallets(request: web.Request) -> web.Response:
@@ -317,12 +321,8 @@ def build_app(options: EmulatorOptions, exposure: Exposure | None = None) -> web
     app = web.Application(client_max_size=64 * 1024, middlewares=[exposure.middleware()])
     app[SERVICE_KEY] = service
     app[FAULTS_KEY] = faults
-    for path in wire.ENDPOINTS:
-        app.router.add_post(path, _service_endpoint)
-    app.router.add_get("/api/getlistmerchantbanks", _service_endpoint)
     app.router.add_get("/_emulator/wallets", _wallets)
     app.router.add_post("/_emulator/wallets/{wallet}/rotate", _rotate)
-    app.router.add_post("/_emulator/zalopay/customers/{customer}/code", _new_code)
     app.router.add_get("/_emulator/ledger", _ledger)
     app.router.add_get("/_emulator/faults", _faults_get)
     app.router.add_post("/_emulator/faults", _faults_post)
@@ -330,12 +330,40 @@ def build_app(options: EmulatorOptions, exposure: Exposure | None = None) -> web
     app.router.add_post("/_emulator/reset", _reset)
     app.router.add_get("/_emulator/callbacks", _callbacks)
     app.on_cleanup.append(_close_callbacks)
-    momo = MomoService(MomoOptions(processing_s=options.processing_s),
-                       load_private_key(options.private_key_pem))
-    momo_routes.add_routes(app, momo, faults)
-    mount_installed(app)
+    mount_all(app, PartContext(options, faults))  # every wallet's part, from its declaration
     pages.add_routes(app)
     return app
+
+
+class _ZaloPayService:
+    """The house service's books as a wallet part's state: its wallets are its customers."""
+
+    def __init__(self, service: Service) -> None:
+        self._service = service
+
+    def issue_code(self, customer_id: str) -> str:
+        return self._service.books.rotate(customer_id)[0].code
+
+    def customers_json(self) -> list[JSON]:
+        return self._service.books.wallets_json()
+
+    def reset(self) -> None:
+        self._service.books.reset()
+
+
+class ZaloPayPart:
+    """ZaloPay's part: the house service's endpoints (both generations, the gateway, the bank
+    list) and its customers' codes."""
+
+    def mount(self, app: web.Application, context: PartContext) -> PartService:
+        for path in wire.ENDPOINTS:
+            app.router.add_post(path, _service_endpoint)
+        app.router.add_get("/api/getlistmerchantbanks", _service_endpoint)
+        app.router.add_post("/_emulator/zalopay/customers/{customer}/code", _new_code)
+        return _ZaloPayService(app[SERVICE_KEY])
+
+
+ZALOPAY_PART = ZaloPayPart()
 
 
 # -- running -------------------------------------------------------------------------------------
@@ -363,8 +391,7 @@ class RunningEmulator:
             raise self._error
         if not self._ready.is_set():
             raise RuntimeError("the emulator did not start within 30 s")
-        self.control = EmulatorControl(app[SERVICE_KEY], app[FAULTS_KEY],
-                                       app[momo_routes.MOMO_KEY])
+        self.control = EmulatorControl(app[SERVICE_KEY], app[FAULTS_KEY], app[PARTS_KEY])
 
     def _run(self) -> None:
         asyncio.set_event_loop(self._loop)

@@ -5,11 +5,7 @@ Only names are read here: each wallet's emulator part checks requests with its o
 
 from __future__ import annotations
 
-from aiohttp import web
-
 from pos_terminal import wallet_registry
-from pos_terminal.emulator import wire
-from pos_terminal.emulator.state import WALLET_IDS
 
 
 def endpoint_names() -> tuple[str, ...]:
@@ -22,21 +18,13 @@ def endpoint_names() -> tuple[str, ...]:
 def fault_wallet_ids() -> tuple[str, ...]:
     """What a fault rule may name as its wallet: the house service's wallets and every
     wallet's declared customers."""
-    return tuple(dict.fromkeys((*WALLET_IDS, *(
+    return tuple(dict.fromkeys(
         customer.id for declared in wallet_registry.wallets().values()
-        for customer in declared.demo_customers))))
+        for customer in declared.demo_customers))
 
 
 def takes_any_code(endpoint: str) -> bool:
     """Whether a fault may answer `endpoint` with any whole number as its result code (every
     wallet's own table) rather than a negative one (the house service's errors)."""
-    return endpoint not in wire.ENDPOINT_NAMES
-
-
-def mount_installed(app: web.Application) -> None:
-    """Add the emulator part of every installed wallet (wallet_registry.installed) to `app`:
-    its declaration's `emulator` names a function (app) -> None that adds its routes, its own
-    service paths and its control paths under ``/_emulator/<wallet>/``."""
-    for declared in wallet_registry.installed():
-        if declared.emulator is not None:
-            wallet_registry.resolve(declared.emulator)(app)
+    # the house service's (ZaloPay's part) endpoints answer its negative error codes
+    return endpoint not in wallet_registry.wallet("zalopay").fault_endpoints

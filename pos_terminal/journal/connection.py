@@ -40,9 +40,9 @@ def now_ms() -> int:
 
 _PAYMENT_COLUMNS = (
     "app_trans_id, state, amount, description, return_code, message, service_message, "
-    "zp_trans_id, code_last4, created_ms, updated_ms, polls, refunded_amount, needs_review, kind, "
-    "generation, sub_return_code, submitted_ms, order_url, qr_code, items_json, z_number, late, "
-    "cashier_id, abandoned, sale_ref, provider"
+    "provider_trans_id, code_last4, created_ms, updated_ms, polls, refunded_amount, "
+    "needs_review, kind, generation, sub_return_code, submitted_ms, order_url, qr_code, "
+    "items_json, z_number, late, cashier_id, abandoned, sale_ref, provider"
 )
 _REFUND_COLUMNS = (
     "m_refund_id, app_trans_id, amount, description, state, return_code, sub_return_code, message, "

@@ -23,6 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+#: A payment's payload keys; `zp_trans_id` is the column `provider_trans_id` since journal
+#: version 13 (SQLite carried the rename into the triggers these fields built; a new trigger
+#: over payments names the column `provider_trans_id` and keeps the key).
 PAYMENT_FIELDS = (
     "app_trans_id", "kind", "generation", "state", "amount", "description", "items_json",
     "code_last4", "return_code", "sub_return_code", "service_message", "message", "zp_trans_id",

@@ -207,7 +207,7 @@ class PaymentRows(LeaseRows):
                 return current
             conn.execute(
                 "UPDATE payments SET state='succeeded', late=1, needs_review=0, message=?, "
-                "return_code=?, sub_return_code=?, service_message=?, zp_trans_id=?, "
+                "return_code=?, sub_return_code=?, service_message=?, provider_trans_id=?, "
                 "updated_ms=? WHERE app_trans_id=?",
                 (stored(message), return_code, sub_return_code, service_message, zp_trans_id, t,
                  app_trans_id),
@@ -237,7 +237,8 @@ class PaymentRows(LeaseRows):
             conn.execute(
                 "UPDATE payments SET state=?, needs_review=1, message=?, return_code=?, "
                 "sub_return_code=?, service_message=?, "
-                "zp_trans_id=coalesce(zp_trans_id, ?), updated_ms=? WHERE app_trans_id=?",
+                "provider_trans_id=coalesce(provider_trans_id, ?), updated_ms=? "
+                "WHERE app_trans_id=?",
                 (to.value, stored(message), return_code, sub_return_code, service_message,
                  zp_trans_id, t, app_trans_id),
             )
@@ -345,7 +346,7 @@ class PaymentRows(LeaseRows):
                                 "updated_ms": t}
         for column, value in (
             ("return_code", return_code), ("sub_return_code", sub_return_code),
-            ("service_message", service_message), ("zp_trans_id", zp_trans_id),
+            ("service_message", service_message), ("provider_trans_id", zp_trans_id),
             ("order_url", order_url), ("qr_code", qr_code),
         ):
             if value is not _UNSET:

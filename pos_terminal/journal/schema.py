@@ -170,6 +170,10 @@ _PROVIDER_COLUMNS = """
 PROVIDER_MIGRATION = _PROVIDER_COLUMNS + cashier_triggers_migration(
     ("payment", "refund"), {"payment": ("provider",), "refund": ("authorised_by", "provider")})
 
+PROVIDER_TRANS_ID_MIGRATION = """
+    ALTER TABLE payments RENAME COLUMN zp_trans_id TO provider_trans_id;
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     # version 1
     """
@@ -413,6 +417,11 @@ MIGRATIONS: tuple[str, ...] = (
     PIN_CHANGED_MIGRATION,
     # Every wallet at one counter: the provider of each payment and refund (PROVIDER_MIGRATION).
     PROVIDER_MIGRATION,
+    # A wallet is a folder (issue 40): the wallet's own id of a payment, whichever wallet charged
+    # it, lives in `provider_trans_id` (it was `zp_trans_id`, ZaloPay's name, holding MoMo's ids
+    # too; SQLite carries the rename into every trigger). The outbox's payload keeps the key
+    # `zp_trans_id` (the ledger reads both), and JSON answers carry both names.
+    PROVIDER_TRANS_ID_MIGRATION,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

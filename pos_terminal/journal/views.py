@@ -77,7 +77,8 @@ class PaymentView(_Said):
             "message": self.message,
             "reason_code": self.why.code,
             "reason_params": dict(self.why.params),
-            "zp_trans_id": self.zp_trans_id,
+            "provider_trans_id": self.zp_trans_id,
+            "zp_trans_id": self.zp_trans_id,  # its old name, kept for integrators
             "sub_return_code": self.sub_return_code,
             "service_message": self.service_message,
             "description": self.description,

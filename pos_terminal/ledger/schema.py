@@ -482,6 +482,36 @@ MIGRATIONS: tuple[str, ...] = (
                        current_schema());
     END $$;
     """,
+    # version 5 (a wallet is a folder, issue 40): the wallet's own id of a payment lives in
+    # `provider_trans_id` (it was `zp_trans_id`, ZaloPay's name, holding every wallet's ids);
+    # the forward-only rule names it anew. Counters still ship it under the payload key
+    # `zp_trans_id` (store.py maps the one to the other).
+    """
+    ALTER TABLE payments RENAME COLUMN zp_trans_id TO provider_trans_id;
+    CREATE OR REPLACE FUNCTION ledger_payment_forward() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF (NEW.terminal_id, NEW.cashier, NEW.amount, NEW.kind, NEW.created_ms)
+                IS DISTINCT FROM (OLD.terminal_id, OLD.cashier, OLD.amount, OLD.kind,
+                                  OLD.created_ms) THEN
+            RAISE EXCEPTION 'payment %: who took it, its amount and its time never change',
+                OLD.app_trans_id USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        IF NEW.updated_ms < OLD.updated_ms THEN
+            RAISE EXCEPTION 'payment %: an older snapshot never replaces a newer one',
+                OLD.app_trans_id USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        IF OLD.state IN ('succeeded', 'failed', 'refunded') AND (
+                NOT (NEW.state = OLD.state OR (OLD.state = 'succeeded' AND NEW.state = 'refunded'))
+                OR (OLD.provider_trans_id IS NOT NULL
+                    AND NEW.provider_trans_id IS DISTINCT FROM OLD.provider_trans_id)
+                OR NEW.refunded_amount < OLD.refunded_amount
+                OR (OLD.z_number IS NOT NULL AND NEW.z_number IS DISTINCT FROM OLD.z_number)) THEN
+            RAISE EXCEPTION 'payment %: a final payment only moves forward', OLD.app_trans_id
+                USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        RETURN NEW;
+    END $$;
+    """,
 )
 
 #: How many months ahead `fleet migrate` keeps partitions ready (run it at least that often).

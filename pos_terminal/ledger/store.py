@@ -65,6 +65,11 @@ def pause_point(step: str) -> None:
 
 Conn = psycopg.Connection[Any]
 #: libpq gives a refused login no SQLSTATE: the server's (English) words for it.
+#: A payload key whose ledger column has another name (ledger version 5): the merge reads rows in
+#: the payload's words, the SQL writes the columns'.
+COLUMN_OF = {"zp_trans_id": "provider_trans_id"}
+KEY_OF = {column: key for key, column in COLUMN_OF.items()}
+
 _LOGIN_REFUSED = ("password authentication failed", "is not permitted to log in")
 
 
@@ -322,7 +327,8 @@ class Ledger:
                terminal_id: str, app_user: str, journal_id: str) -> None:
         if not snapshots:
             return
-        columns = (*fields, "provider", "terminal_id", "cashier", "journal_id", "seq")
+        columns = (*(COLUMN_OF.get(f, f) for f in fields), "provider", "terminal_id", "cashier",
+                   "journal_id", "seq")
         with cur.connection.cursor(row_factory=dict_row) as dcur:
             # created_ms never changes: it names the month partition to look in
             dcur.execute(f"SELECT * FROM {table} WHERE {key} = ANY(%s) "  # noqa: S608
@@ -330,7 +336,8 @@ class Ledger:
                          (list(snapshots), sorted({d["created_ms"] for _, d in
                                                    snapshots.values()})))
             # the row of the same wallet provider (ids of two wallets never stand for each other)
-            existing = {row[key]: row for row in dcur.fetchall()
+            existing = {row[key]: {KEY_OF.get(c, c): v for c, v in row.items()}
+                        for row in dcur.fetchall()
                         if row["provider"] == (snapshots[row[key]][1].get("provider")
                                                or "zalopay")}
             # Rows of another terminal are not visible to this counter's login: only that

@@ -1,5 +1,5 @@
 """One JSON POST to a wallet service, bounded, with the terminal's two kinds of failure kept
-apart: every JSON wallet's transport (MoMo's, ShopeePay's, an installed wallet's), written once.
+apart: every JSON wallet's transport (a built-in or an installed one), written once.
 
 Below it is the transport every provider uses (pos_terminal.wallets.transport: connections that
 say when they could not be opened, a total deadline per request, a bounded answer): a request

@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 import requests
+from pydantic import SecretStr
 
+from pos_terminal import wallet_registry
 from pos_terminal.journal import Journal
 from tests.tmpfs import TinyTmpfs
 
@@ -115,18 +117,19 @@ def write_config(settings: Any, path: Path, **checkout: Any) -> Path:
         f"private_key = {toml(settings.emulator.private_key)}",
         "",
     ]
-    momo = settings.providers.momo
-    if momo is not None:  # a counter taking MoMo too
-        lines += ["[providers.momo]", *(
-            f"{key} = {toml(value)}" for key, value in (
-                ("base_url", momo.base_url), ("partner_code", momo.partner_code),
-                ("access_key", momo.access_key.get_secret_value()),
-                ("secret_key", momo.secret_key.get_secret_value()),
-                ("public_key", momo.public_key), ("store_id", momo.store_id),
-                ("store_name", momo.store_name), ("auto_capture", momo.auto_capture),
-                ("connect_timeout_s", momo.connect_timeout_s))), ""]
+    for declared in wallet_registry.wallets().values():  # a counter taking other wallets too
+        key = declared.providers_key
+        table = getattr(settings.providers, key) if key is not None else None
+        if table is not None:
+            lines += [f"[providers.{key}]", *(
+                f"{name} = {toml(_revealed(getattr(table, name)))}"
+                for name, value in table.model_dump().items() if value is not None), ""]
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
+
+
+def _revealed(value: object) -> object:
+    return value.get_secret_value() if isinstance(value, SecretStr) else value
 
 
 def wait_until(what: str, check: Callable[[], object], timeout_s: float = 30) -> None:

@@ -236,7 +236,7 @@ def test_a_callback_url_on_another_host_is_accepted_never_called_and_shown_skipp
     skipped and the log says so (the host only, never the URL's query)."""
     import logging
 
-    caplog.set_level(logging.INFO, logger="pos_terminal.emulator.callbacks")
+    caplog.set_level(logging.INFO, logger="pos_terminal.emulator.zalopay.callbacks")
     order = _order(client, "https://merchant.example/zalopay/callback?secret=s3cr3t")
     created = client.create_order(order)
     assert created.order_url

@@ -237,7 +237,7 @@ def test_the_wallet_channel_is_zalopayapp_as_the_real_service_names_it(
 def test_the_landing_page_checks_redirects_with_its_own_code_from_the_spec() -> None:
     """The emulator's merchant page verifies with its own HMAC code, not the client's."""
     from pos_terminal.emulator.pages import redirect_values
-    from pos_terminal.emulator.verify import hmac_sha256_hex
+    from pos_terminal.emulator.zalopay.verify import hmac_sha256_hex
 
     values = ["2553", "261121_1_a", "38", "VCB", "90000", "0", "1"]
     names = ["appid", "apptransid", "pmcid", "bankcode", "amount", "discountamount", "status"]

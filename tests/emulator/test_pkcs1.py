@@ -11,9 +11,9 @@ import base64
 import pytest
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
-from pos_terminal.emulator import wire
 from pos_terminal.emulator.pkcs1 import decrypt_v15
-from pos_terminal.emulator.verify import Refused, decrypt_payment_code
+from pos_terminal.emulator.zalopay import wire
+from pos_terminal.emulator.zalopay.verify import Refused, decrypt_payment_code
 
 CODE = b"123456789012345678"
 

@@ -86,7 +86,7 @@ def _code(base_url: str, customer: str) -> str:
 def test_installed_alone_it_pays_checks_refunds_and_reports(
         venv: Path, emulator: str, tmp_path: Path) -> None:
     known = "from pos_terminal import wallet_registry as r; print(' '.join(r.names()))"
-    assert _run(venv, "-c", known).stdout.split() == ["zalopay", "momo", "lotus"]
+    assert _run(venv, "-c", known).stdout.split()[-1] == "lotus"  # after the built-in ones
     assert "lotus" not in _run(Path(sys.executable), "-c", known).stdout.split()
 
     config = tmp_path / "pos.toml"

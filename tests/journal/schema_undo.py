@@ -11,7 +11,9 @@ from pos_terminal.journal.schema import MIGRATIONS, PROVIDER_MIGRATION
 
 
 def undo_providers(conn: sqlite3.Connection) -> int:
-    """Drop what PROVIDER_MIGRATION added; returns the user_version before it."""
+    """Drop what PROVIDER_MIGRATION added (and the later rename of `zp_trans_id`); returns the
+    user_version before it."""
+    conn.execute("ALTER TABLE payments RENAME COLUMN provider_trans_id TO zp_trans_id")
     for trigger in ("payments_provider_fixed", "refunds_provider_fixed",
                     "refunds_provider_of_payment"):
         conn.execute(f"DROP TRIGGER {trigger}")

@@ -55,7 +55,8 @@ def _payment(journal: Journal, key: str, state: PaymentState, **flags: int) -> s
     columns = "".join(f", {flag}" for flag in flags)  # set as the row is born: no trigger
     with _raw(journal) as conn:
         conn.execute(
-            "INSERT INTO payments(app_trans_id, kind, generation, state, amount, zp_trans_id, "
+            "INSERT INTO payments(app_trans_id, kind, generation, state, amount, "
+            "provider_trans_id, "
             f"created_ms, updated_ms{columns}) VALUES (?, 'quick_pay', 'v2', ?, 1000, '77', 1, "
             f"1{', ?' * len(flags)})", (key, state.value, *flags.values()))
     return key
@@ -65,7 +66,7 @@ def _refund(journal: Journal, key: str, state: RefundState, **flags: int) -> str
     columns = "".join(f", {flag}" for flag in flags)
     with _raw(journal) as conn:
         conn.execute("INSERT OR IGNORE INTO payments(app_trans_id, kind, generation, state, "
-                     "amount, zp_trans_id, created_ms, updated_ms) VALUES "
+                     "amount, provider_trans_id, created_ms, updated_ms) VALUES "
                      "('paid', 'quick_pay', 'v2', 'succeeded', 1000, '77', 1, 1)")
         conn.execute("INSERT INTO refunds(m_refund_id, app_trans_id, amount, state, request_ms, "
                      f"created_ms, updated_ms{columns}) VALUES (?, 'paid', 10, ?, 1, 1, 1"

@@ -533,9 +533,12 @@ def _version_1_journal(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
             assert j.schema_version == 1
     raw = sqlite3.connect(path, isolation_level=None)
     raw.execute("ATTACH DATABASE ? AS cur", (str(current),))
+    renamed = {"zp_trans_id": "provider_trans_id"}  # its name since version 13
     for table in ("payments", "refunds", "events"):
-        cols = ", ".join(r[1] for r in raw.execute(f"PRAGMA main.table_info({table})"))
-        raw.execute(f"INSERT INTO main.{table}({cols}) SELECT {cols} FROM cur.{table}")
+        names = [r[1] for r in raw.execute(f"PRAGMA main.table_info({table})")]
+        cols = ", ".join(names)
+        source = ", ".join(renamed.get(name, name) for name in names)
+        raw.execute(f"INSERT INTO main.{table}({cols}) SELECT {source} FROM cur.{table}")
     raw.execute("DETACH DATABASE cur")
     # Version 1 stored a short code whole as its "last 4".
     raw.execute("UPDATE payments SET code_last4='123' WHERE app_trans_id='261121_t1_f'")

@@ -13,8 +13,8 @@ import pytest
 from pos_terminal.journal import Journal, PaymentEvent, RefundEvent
 from pos_terminal.journal.machine import Answer
 from pos_terminal.journal.outbox import Outbox
-from pos_terminal.journal.schema import MIGRATIONS, PROVIDER_MIGRATION, SCHEMA_VERSION
-from pos_terminal.journal.store import _split_sql
+from pos_terminal.journal.schema import PROVIDER_MIGRATION, SCHEMA_VERSION
+from tests.journal.old_schema import journal_before
 
 
 def _paid(journal: Journal, app_trans_id: str, provider: str | None = None) -> None:
@@ -27,15 +27,7 @@ def _paid(journal: Journal, app_trans_id: str, provider: str | None = None) -> N
 
 def _previous_journal(path: Path) -> None:
     """A journal the previous release wrote: a paid payment, a part refunded, one still open."""
-    before = MIGRATIONS.index(PROVIDER_MIGRATION)
-    conn = sqlite3.connect(path, isolation_level=None)
-    for script in MIGRATIONS[:before]:
-        conn.execute("BEGIN")
-        for statement in _split_sql(script):
-            conn.execute(statement)
-        conn.execute("COMMIT")
-    conn.execute(f"PRAGMA user_version={before}")
-    conn.execute("INSERT INTO meta(key, value) VALUES ('fingerprint_secret', ?)", (b"s" * 32,))
+    conn = journal_before(path, PROVIDER_MIGRATION)
     conn.execute("INSERT INTO payments(app_trans_id, kind, generation, state, amount, "
                  "zp_trans_id, created_ms, updated_ms) VALUES "
                  "('old_paid', 'quick_pay', 'v2', 'submitting', 80000, NULL, 1, 1)")

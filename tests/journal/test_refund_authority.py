@@ -68,7 +68,7 @@ def test_a_refund_records_who_asked_and_who_authorised(tmp_path: Path) -> None:
     with Journal.open(path) as journal:
         conn = sqlite3.connect(path, isolation_level=None)
         conn.execute("INSERT INTO payments(app_trans_id, kind, generation, state, amount, "
-                     "zp_trans_id, created_ms, updated_ms, cashier_id) "
+                     "provider_trans_id, created_ms, updated_ms, cashier_id) "
                      "VALUES ('261125_t1_c', 'quick_pay', 'v2', 'succeeded', 50000, '1', 1, 1, "
                      "'ann')")
         conn.close()

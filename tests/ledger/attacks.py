@@ -9,10 +9,12 @@ from typing import Any
 import psycopg
 
 from pos_terminal.journal.outbox import PAYMENT_FIELDS, REFUND_FIELDS
+from pos_terminal.ledger.store import COLUMN_OF
 
 #: Everything a counter ships, per table, in a stable order: a snapshot to compare before/after.
 SNAPSHOTS = {
-    "payments": ("app_trans_id", ", ".join(PAYMENT_FIELDS) + ", terminal_id, cashier"),
+    "payments": ("app_trans_id", ", ".join(COLUMN_OF.get(f, f) for f in PAYMENT_FIELDS)
+                 + ", terminal_id, cashier"),
     "refunds": ("m_refund_id", ", ".join(REFUND_FIELDS) + ", terminal_id, cashier"),
     "events": ("journal_id, seq", "*"),
     "receipts": ("journal_id, seq", "terminal_id, journal_id, seq, kind, key, digest"),

@@ -16,6 +16,7 @@ from pos_terminal.config import Settings
 from pos_terminal.counter import open_checkout
 from pos_terminal.journal.outbox import PAYMENT_FIELDS, REFUND_FIELDS
 from pos_terminal.journal.views import PaymentView
+from pos_terminal.ledger.store import COLUMN_OF
 
 EVENT_KEY = ("app_trans_id", "m_refund_id", "time_ms", "kind", "from_state", "to_state",
              "return_code", "sub_return_code", "message", "reason", "who")
@@ -32,11 +33,16 @@ def pay(settings: Settings, emulator: Any, amounts: Sequence[int],
     return out
 
 
+def _selected(fields: Sequence[str]) -> str:
+    """The payload's fields as columns (a column renamed since is read under its old key)."""
+    return ", ".join(f"{COLUMN_OF[f]} AS {f}" if f in COLUMN_OF else f for f in fields)
+
+
 def journal_rows(path: Path, table: str, fields: Sequence[str]) -> dict[str, dict[str, Any]]:
     key = fields[0]
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        rows = conn.execute(f"SELECT {', '.join(fields)} FROM {table}").fetchall()
+        rows = conn.execute(f"SELECT {_selected(fields)} FROM {table}").fetchall()
     finally:
         conn.close()
     out = {}
@@ -57,7 +63,7 @@ def journal_events(path: Path) -> list[tuple[Any, ...]]:
 
 def ledger_rows(dsn: str, table: str, fields: Sequence[str]) -> dict[str, dict[str, Any]]:
     with psycopg.connect(dsn) as conn, conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(f"SELECT {', '.join(fields)}, terminal_id FROM {table}")
+        cur.execute(f"SELECT {_selected(fields)}, terminal_id FROM {table}")
         return {str(r[fields[0]]): dict(r) for r in cur.fetchall()}
 
 

@@ -156,7 +156,7 @@ def test_a_final_row_changed_in_a_restored_journal_is_reported_not_taken(
     sync_now(counter)
 
     with psycopg.connect(ledger_dsn) as conn:
-        state = conn.execute("SELECT state, zp_trans_id FROM payments").fetchall()
+        state = conn.execute("SELECT state, provider_trans_id FROM payments").fetchall()
         problems = conn.execute("SELECT key, field, ledger_value, journal_value FROM "
                                 "disagreements WHERE kind='payment'").fetchall()
     assert state == [("succeeded", "9001")]  # the ledger never leaves a final state

@@ -12,6 +12,7 @@ from pos_terminal.counter import open_checkout
 from pos_terminal.ledger import LedgerSync
 from tests.conftest import with_momo
 from tests.ledger.helpers import assert_ledger_is_union
+from tests.ledger.old_schema import ledger_at
 
 
 def test_the_ledger_keeps_each_row_s_provider(make_terminal: Any, emulator: Any,
@@ -47,20 +48,14 @@ def test_a_ledger_of_the_previous_schema_keeps_its_rows_as_zalopay_s(
 
     with psycopg.connect(empty_ledger_dsn, autocommit=True) as conn:
         with conn.transaction(), conn.cursor() as cur:  # the previous release's `fleet migrate`
-            cur.execute("CREATE TABLE schema_migrations (version integer PRIMARY KEY, "
-                        "applied_at timestamptz NOT NULL DEFAULT now())")
-            for number, script in enumerate(schema.MIGRATIONS[:3], start=1):
-                cur.execute(script.encode("utf-8"))
-                cur.execute("INSERT INTO schema_migrations(version) VALUES (%s)", (number,))
-            cur.execute("SELECT ledger_ensure_partitions(1)")
-            cur.execute("INSERT INTO terminals(terminal_id, app_user) VALUES ('T1', 'c1')")
+            ledger_at(cur, 3)
             cur.execute(
                 "INSERT INTO payments(app_trans_id, terminal_id, cashier, kind, generation, "
                 "state, amount, description, items_json, service_message, message, "
                 "refunded_amount, polls, needs_review, created_ms, updated_ms, journal_id, seq) "
                 "VALUES ('261101_T1_1', 'T1', 'c1', 'quick_pay', 'v2', 'unknown', 5000, '', "
                 "'[]', '', '', 0, 0, false, 1793000000000, 1793000000000, 'j', 1)")
-        assert schema.migrate(conn) == [4]
+        assert schema.migrate(conn) == [4, 5]
         rows = conn.execute("SELECT app_trans_id, provider FROM payments").fetchall()
         open_rows = conn.execute("SELECT id, provider FROM open_rows").fetchall()
         # the open row still leaves open_rows when it settles, under its provider's key

@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives.asymmetric import padding
 
 from pos_terminal.config import Settings
 from pos_terminal.emulator.momo import signatures as emulator_signatures
-from pos_terminal.emulator.verify import load_private_key
+from pos_terminal.emulator.pkcs1 import load_private_key
 from pos_terminal.wallets.momo import MomoAccount, signing
 from pos_terminal.wallets.momo.client import MomoClient
 

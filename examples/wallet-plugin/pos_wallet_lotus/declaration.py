@@ -20,10 +20,11 @@ WALLET = WalletDeclaration(
     codes=TABLE,
     capabilities=Capabilities(customer_presented=True, shop_qr=False, hold_capture=False,
                               refund=True, partial_refund=True),
-    emulator="pos_wallet_lotus.emulator:mount",
+    emulator="pos_wallet_lotus.emulator:PART",
     demo_customers=(
         DemoCustomer("lotus-paid", "Sen (Lotus Pay)", "pays at once"),
         DemoCustomer("lotus-slow", "Huệ (Lotus Pay)", "confirms in the app, then paid"),
         DemoCustomer("lotus-poor", "Cúc (Lotus Pay)", "insufficient balance"),
     ),
+    fault_endpoints=("lotus_pay", "lotus_status", "lotus_refund", "lotus_refund_status"),
 )

@@ -2,20 +2,26 @@
 control paths every wallet's part answers (``/_emulator/lotus/customers``, and a customer's
 fresh code at ``/_emulator/lotus/customers/<id>/code``, which the demo asks for).
 
-The emulator mounts it because the declaration names `mount` (its ``emulator``). The customers:
+The emulator mounts it from the declaration (its ``emulator``, `PART`: pos_terminal.emulator.
+parts), with the routing every JSON wallet's part shares (pos_terminal.emulator.json_part): fault
+rules name its endpoints ``lotus_pay``, ``lotus_status``, ``lotus_refund``,
+``lotus_refund_status`` and its customers. The customers:
 ``lotus-paid`` pays at once, ``lotus-slow`` is waiting for the customer until its payment has
 been asked about twice, ``lotus-poor`` has too little money. A code is "LT", the customer's two
 digits and fourteen random ones, good for one payment."""
 
 from __future__ import annotations
 
-import json
 import secrets
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
+
+from pos_terminal.emulator.json_part import JsonRoutes, mount_json_routes
+from pos_terminal.emulator.parts import PartContext, PartService
 
 from . import codes
 
@@ -40,10 +46,13 @@ CUSTOMERS = (
     Customer("lotus-poor", "Cúc (Lotus Pay, balance too low)", "33", 0),
 )
 _BY_ID = {c.id: c for c in CUSTOMERS}
+#: whether a fault rule on this customer stops the request before anything is committed
+Fault = Callable[[str], bool]
 
 
 @dataclass
 class Payment:
+    customer: str
     order_ref: str
     amount: int
     payment_id: str
@@ -61,19 +70,32 @@ class LotusService:
     refunds: dict[str, dict[str, Any]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def issue_code(self, customer: Customer) -> str:
+    def issue_code(self, customer_id: str) -> str:
+        customer = _BY_ID[customer_id]
         with self._lock:
             code = f"LT{customer.number}{secrets.randbelow(10**14):014d}"
             self.issued[code] = customer
             return code
 
-    def pay(self, body: dict[str, Any]) -> dict[str, Any]:
+    def customers_json(self) -> list[dict[str, Any]]:
+        return [{"id": c.id, "name": c.name, "balance": c.balance} for c in CUSTOMERS]
+
+    def reset(self) -> None:
+        with self._lock:
+            self.issued.clear()
+            self.payments.clear()
+            self.refunds.clear()
+
+    def pay(self, body: dict[str, Any], now: float, fault: Fault) -> dict[str, Any] | None:
         order_ref, amount = str(body.get("order_ref", "")), body.get("amount")
         with self._lock:
             known = self.payments.get(order_ref)
             if known is not None:  # the same order again: its answer again, nothing new
                 return self._payment(known)
-            customer = self.issued.pop(str(body.get("code", "")), None)
+            customer = self.issued.get(str(body.get("code", "")))
+            if customer is not None and fault(customer.id):
+                return None  # a fault on this customer stops it before anything is committed
+            self.issued.pop(str(body.get("code", "")), None)
             if customer is None or not isinstance(amount, int) or amount <= 0:
                 return {"result": codes.CODE_NOT_VALID, "message": "code expired or unknown",
                         "order_ref": order_ref}
@@ -83,11 +105,12 @@ class LotusService:
                 result, waits = codes.PROCESSING, SLOW_QUERIES
             else:
                 result, waits = codes.PAID, 0
-            payment = Payment(order_ref, amount, f"LP{secrets.token_hex(6)}", result, waits)
+            payment = Payment(customer.id, order_ref, amount, f"LP{secrets.token_hex(6)}",
+                              result, waits)
             self.payments[order_ref] = payment
             return self._payment(payment)
 
-    def status(self, body: dict[str, Any]) -> dict[str, Any]:
+    def status(self, body: dict[str, Any], now: float, fault: Fault) -> dict[str, Any] | None:
         order_ref = str(body.get("order_ref", ""))
         with self._lock:
             payment = self.payments.get(order_ref)
@@ -100,7 +123,7 @@ class LotusService:
                     payment.result = codes.PAID
             return self._payment(payment)
 
-    def refund(self, body: dict[str, Any]) -> dict[str, Any]:
+    def refund(self, body: dict[str, Any], now: float, fault: Fault) -> dict[str, Any] | None:
         refund_ref, amount = str(body.get("refund_ref", "")), body.get("amount")
         with self._lock:
             if refund_ref in self.refunds:
@@ -117,7 +140,8 @@ class LotusService:
             self.refunds[refund_ref] = answer
             return answer
 
-    def refund_status(self, body: dict[str, Any]) -> dict[str, Any]:
+    def refund_status(self, body: dict[str, Any], now: float,
+                      fault: Fault) -> dict[str, Any] | None:
         refund_ref = str(body.get("refund_ref", ""))
         with self._lock:
             return self.refunds.get(refund_ref) or {
@@ -129,44 +153,34 @@ class LotusService:
                 "payment_id": payment.payment_id, "amount": payment.amount}
 
 
-LOTUS_KEY: web.AppKey[LotusService] = web.AppKey("lotus", LotusService)
+def _key_refused(raw: bytes, headers: Any) -> dict[str, Any] | None:
+    if headers.get("Authorization") != f"Bearer {DEMO_API_KEY}":
+        return {"result": codes.KEY_REFUSED, "message": "API key refused"}
+    return None
 
 
-def _api(call: str) -> Any:
-    async def handle(request: web.Request) -> web.Response:
-        if request.headers.get("Authorization") != f"Bearer {DEMO_API_KEY}":
-            return web.json_response({"result": codes.KEY_REFUSED, "message": "API key refused"})
-        try:
-            body = json.loads(await request.read())
-        except (ValueError, UnicodeDecodeError):
-            body = None
-        if not isinstance(body, dict):
-            return web.json_response({"result": codes.CODE_NOT_VALID,
-                                      "message": "the body must be a JSON object"})
-        return web.json_response(getattr(request.app[LOTUS_KEY], call)(body))
-    return handle
+ROUTES = JsonRoutes(
+    wallet="lotus",
+    paths={"/lotus/v1/pay": "lotus_pay", "/lotus/v1/status": "lotus_status",
+           "/lotus/v1/refund": "lotus_refund", "/lotus/v1/refund-status": "lotus_refund_status"},
+    handlers=lambda lotus: {"lotus_pay": lotus.pay, "lotus_status": lotus.status,
+                            "lotus_refund": lotus.refund,
+                            "lotus_refund_status": lotus.refund_status},
+    refusal=lambda body, code: {"result": code, "message": "emulator fault",
+                                "order_ref": body.get("order_ref"),
+                                "refund_ref": body.get("refund_ref")},
+    bad_body={"result": codes.CODE_NOT_VALID, "message": "the body must be a JSON object"},
+    other_amount=lambda answer: ({**answer, "amount": answer["amount"] + 1_000}
+                                 if isinstance(answer.get("amount"), int) else None),
+    other_id=lambda answer: {**answer, "order_ref": f"{answer.get('order_ref')}-other"},
+    check_request=_key_refused)
 
 
-async def _customers(request: web.Request) -> web.Response:
-    return web.json_response({"customers": [
-        {"id": c.id, "name": c.name, "balance": c.balance} for c in CUSTOMERS]})
+class LotusPart:
+    """Lotus Pay's part of the emulator (pos_terminal.emulator.parts.EmulatorPart)."""
+
+    def mount(self, app: web.Application, context: PartContext) -> PartService:
+        return mount_json_routes(app, ROUTES, LotusService(), context, tuple(_BY_ID))
 
 
-async def _new_code(request: web.Request) -> web.Response:
-    customer = _BY_ID.get(request.match_info["customer"])
-    if customer is None:
-        return web.json_response({"error": "unknown Lotus Pay customer; customers: "
-                                  + ", ".join(_BY_ID)}, status=404)
-    return web.json_response({"customer": customer.id,
-                              "code": request.app[LOTUS_KEY].issue_code(customer)})
-
-
-def mount(app: web.Application) -> None:
-    """Add Lotus Pay's stand-in service to the emulator's application `app`."""
-    app[LOTUS_KEY] = LotusService()
-    for path, call in (("/lotus/v1/pay", "pay"), ("/lotus/v1/status", "status"),
-                       ("/lotus/v1/refund", "refund"),
-                       ("/lotus/v1/refund-status", "refund_status")):
-        app.router.add_post(path, _api(call))
-    app.router.add_get("/_emulator/lotus/customers", _customers)
-    app.router.add_post("/_emulator/lotus/customers/{customer}/code", _new_code)
+PART = LotusPart()

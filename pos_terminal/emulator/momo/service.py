@@ -20,6 +20,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import rsa
 
+from pos_terminal.emulator.customer_codes import CustomerCodes
 from pos_terminal.emulator.momo import signatures
 from pos_terminal.emulator.momo.customers import BY_NUMBER, CUSTOMERS, Customer
 from pos_terminal.emulator.pkcs1 import decrypt_v15
@@ -84,7 +85,9 @@ class Reject(Exception):
         self.message = message or MESSAGES.get(code, "")
 
 
-class MomoService:
+class MomoService(CustomerCodes):
+    customers = CUSTOMERS
+
     def __init__(self, options: MomoOptions, private_key: rsa.RSAPrivateKey) -> None:
         self.options = options
         #: how long a "processing" customer takes to confirm (tests hold it, then release)
@@ -106,25 +109,8 @@ class MomoService:
             self._sequence = 0
 
     # -- codes -------------------------------------------------------------------------------
-    def issue_code(self, customer_id: str) -> str:
-        customer = next(c for c in CUSTOMERS if c.id == customer_id)
-        with self.lock:
-            code = f"MM{customer.number}{secrets.randbelow(10**16):016d}"
-            self.codes[code] = None
-            self.current[customer_id] = code
-            return code
-
-    def code(self, customer_id: str) -> str:
-        """The code the customer's app shows now (a used one is replaced by a fresh one)."""
-        with self.lock:
-            code = self.current.get(customer_id)
-            if code is None or self.codes.get(code) is not None:
-                return self.issue_code(customer_id)
-            return code
-
-    def customers_json(self) -> list[JSON]:
-        return [{"id": c.id, "name": c.name, "behaviour": c.behaviour, "code": self.code(c.id),
-                 "balance": self.balances[c.id]} for c in CUSTOMERS]
+    def _fresh_code(self, customer: Customer) -> str:
+        return f"MM{customer.number}{secrets.randbelow(10**16):016d}"
 
     # -- time ------------------------------------------------------------------------------
     def _advance(self, order: MomoOrder, now: float) -> None:
@@ -336,3 +322,12 @@ class MomoService:
         order.refunds.append(record)
         self.balances[order.customer.id] += amount
         return self._answer(body, 0, amount=amount, transId=record["transId"], now_ms=now_ms)
+
+
+def demo_settings(settings: Any, base_url: str, gateway_url: str) -> dict[str, object]:
+    """`[providers.momo]` as the demo's merchant of this emulator (MoMo's declaration names it):
+    its public key is the emulator's pair, as ZaloPay's is."""
+    return {"base_url": base_url, "partner_code": DEMO_PARTNER_CODE,
+            "access_key": DEMO_ACCESS_KEY, "secret_key": DEMO_SECRET_KEY,
+            "public_key": settings.service.rsa_public_key, "store_id": "DEMO01",
+            "store_name": settings.shop.name or "Cửa hàng Demo"}

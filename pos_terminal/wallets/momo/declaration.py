@@ -48,4 +48,5 @@ WALLET = WalletDeclaration(
         DemoCustomer("momo-hold", "Tam (MoMo)", "held, then captured"),
     ),
     fault_endpoints=("momo_pay", "momo_query", "momo_refund", "momo_confirm"),
+    demo_settings="pos_terminal.emulator.momo.service:demo_settings",
 )

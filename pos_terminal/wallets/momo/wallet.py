@@ -9,15 +9,10 @@ answer PAID (captured) and DECLINED (released) in the same words.
 
 from __future__ import annotations
 
-from typing import NoReturn
-
 from pos_terminal.base.reasons import Reason
 from pos_terminal.base.wallet_errors import NoAnswer, NotSent, UnreadableAnswer
 from pos_terminal.base.wallet_types import (
-    BankList,
     ChargeAnswer,
-    HostedOrder,
-    HostedOrderAnswer,
     Order,
     PreparedCharge,
     Refund,
@@ -25,7 +20,9 @@ from pos_terminal.base.wallet_types import (
     ServiceCheck,
     WalletOutcome,
 )
+from pos_terminal.wallets.answer_mapping import charge_outcome, refund_outcome
 from pos_terminal.wallets.code_table import CodeClass, CodeRow, Operation
+from pos_terminal.wallets.port_parts import CustomerPresentedOnly, TerminalOrderIds
 
 from . import codes, fields
 from .account import MomoAccount
@@ -57,10 +54,12 @@ def _why_charge(row: CodeRow, answer: MomoAnswer) -> Reason:
                      detail=answer.message)
 
 
-class MomoWallet:
-    """The checkout's WalletPort (and its two-step capture / void) over MoMo's POS API."""
+class MomoWallet(TerminalOrderIds, CustomerPresentedOnly):
+    """The checkout's WalletPort (and its two-step capture / void) over MoMo's POS API. It
+    charges the code the customer shows: no QR for the customer to scan, no bank list."""
 
     generation: str = GENERATION
+    wallet_name: str = fields.WALLET_NAME
 
     def __init__(self, account: MomoAccount, *, terminal_id: str,
                  client: MomoClient | None = None) -> None:
@@ -68,22 +67,12 @@ class MomoWallet:
         self.client = client if client is not None else MomoClient(account)
         self._terminal_id = terminal_id
 
-    # --- ids --------------------------------------------------------------------------------
-    def new_order_id(self, now_ms: int) -> str:
-        return fields.new_order_id(self._terminal_id, now_ms)
-
-    def new_refund_id(self, now_ms: int) -> str:
-        return fields.new_refund_id(self._terminal_id, now_ms)
-
     # --- answers ----------------------------------------------------------------------------
     def charge_answer(self, answer: MomoAnswer, operation: Operation) -> ChargeAnswer:
         """A payment's, a status query's or a confirm's answer in the terminal's words."""
         code = answer.result_code
         row = codes.TABLE.classify(operation, code)
-        outcome = {CodeClass.PAID: WalletOutcome.PAID,
-                   CodeClass.PROCESSING: WalletOutcome.PROCESSING,
-                   CodeClass.NOT_CHARGED: WalletOutcome.DECLINED}.get(
-                       row.cls, WalletOutcome.REFUSED_REQUEST)
+        outcome = charge_outcome(row.cls)
         why = _why_charge(row, answer)
         if code == codes.AUTHORISED and operation in codes.PAYMENT_CALLS:
             # MoMo: with autoCapture the payment "can be considered successful"
@@ -139,16 +128,13 @@ class MomoWallet:
     def _refund_answer(self, refund_id: str, code: int, message: str,
                        trans_id: str | None) -> RefundAnswer:
         row = codes.TABLE.classify(Operation.REFUND, code)
-        outcome = {CodeClass.REFUNDED: WalletOutcome.PAID,
-                   CodeClass.PROCESSING: WalletOutcome.PROCESSING}.get(
-                       row.cls, WalletOutcome.REFUSED_REQUEST)
+        outcome = refund_outcome(row.cls)
         why = {WalletOutcome.PAID: Reason.of("refund.done"),
-               WalletOutcome.PROCESSING: Reason.of("refund.processing")}.get(
+               WalletOutcome.PROCESSING: Reason.of("refund.processing"),
+               WalletOutcome.DECLINED: Reason.of("refund.failed.code", code=code,
+                                                 detail=row.meaning_en)}.get(
                    outcome, Reason.of("unknown.no_information", wallet=fields.WALLET_NAME,
                                       code=code, detail=message))
-        if row.published and row.cls is CodeClass.NOT_CHARGED:
-            outcome, why = WalletOutcome.DECLINED, Reason.of(
-                "refund.failed.code", code=code, detail=row.meaning_en)
         return RefundAnswer(outcome=outcome, why=why, return_code=code, sub_return_code=None,
                             service_message=message, code=code, refund_id=refund_id,
                             provider_refund_id=trans_id if outcome is WalletOutcome.PAID
@@ -172,24 +158,6 @@ class MomoWallet:
                             return_code=answer.result_code, sub_return_code=None,
                             service_message=answer.message, code=answer.result_code,
                             refund_id=refund_id)
-
-    # --- what MoMo's POS API does not have --------------------------------------------------
-    @staticmethod
-    def _no_hosted_orders() -> NoReturn:
-        """MoMo's POS API charges a code the customer shows; it makes no QR for the customer to
-        scan: refused before anything is recorded."""
-        raise fields.MomoFieldError("order", Reason.of("wallet.no_hosted_orders",
-                                                       wallet=fields.WALLET_NAME))
-
-    def check_hosted_order(self, order: HostedOrder) -> None:
-        self._no_hosted_orders()
-
-    def create_hosted_order(self, order: HostedOrder) -> HostedOrderAnswer:
-        self._no_hosted_orders()
-
-    def list_banks(self) -> BankList:
-        """MoMo's POS API lists no banks: the list is empty."""
-        return BankList(banks_by_pmcid={}, raw={})
 
     # --- the service itself -----------------------------------------------------------------
     def check_service(self, probe_order_id: str) -> tuple[ServiceCheck, str]:

@@ -20,6 +20,11 @@ def client_for(settings: Any) -> Any:
                                  user_ip=settings.terminal.user_ip or None)
 
 
+def demo_settings(settings: Any, base_url: str, gateway_url: str) -> dict[str, object]:
+    """`[service]` pointed at the demo's emulator (its keys are the emulator's already)."""
+    return {"base_url": base_url, "gateway_url": gateway_url, "environment": "emulator"}
+
+
 WALLET = WalletDeclaration(
     name="zalopay",
     display_names={"en": "ZaloPay", "vi": "ZaloPay"},
@@ -40,4 +45,5 @@ WALLET = WalletDeclaration(
         DemoCustomer("dung", "Dung Pham", "insufficient balance"),
     ),
     fault_endpoints=("quick_pay", "query", "banks", "create", "refund", "query_refund"),
+    demo_settings="pos_terminal.wallets.zalopay.declaration:demo_settings",
 )

@@ -22,13 +22,13 @@ from urllib.parse import urlsplit
 
 import aiohttp
 
-from pos_terminal.emulator import wire
 from pos_terminal.emulator.guard import callback_allowed
-from pos_terminal.emulator.state import Order
-from pos_terminal.emulator.verify import hmac_sha256_hex
+from pos_terminal.emulator.options import DEFAULT_RETRY_DELAYS_S
+from pos_terminal.emulator.zalopay import wire
+from pos_terminal.emulator.zalopay.state import Order
+from pos_terminal.emulator.zalopay.verify import hmac_sha256_hex
 
 CALLBACK_TYPE_ORDER = 1
-DEFAULT_RETRY_DELAYS_S = (5.0, 15.0, 60.0)
 #: skipped: the order's callback_url names a host outside [emulator] callback_hosts; the order
 #: was accepted (as the real service would) and that host is never called
 log = logging.getLogger(__name__)

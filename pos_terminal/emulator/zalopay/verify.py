@@ -17,12 +17,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from pos_terminal.base import clock
-from pos_terminal.emulator import wire
 from pos_terminal.emulator.pkcs1 import decrypt_v15
+from pos_terminal.emulator.zalopay import wire
 
 VN_OFFSET_S = 7 * 3600  # Vietnam keeps GMT+7 all year (pos_terminal.base.clock)
 _DIGITS = re.compile(r"[0-9]+")
@@ -188,17 +187,6 @@ def check_items(field: str, value: str, limit: int) -> list[object]:
     if not isinstance(parsed, list) or not all(isinstance(entry, dict) for entry in parsed):
         raise bad_data(field, "must be a JSON array of objects")
     return parsed
-
-
-def load_private_key(pem_text: str) -> rsa.RSAPrivateKey:
-    """The PEM block of the key file; the lines before it (the TEST KEY warning) are skipped."""
-    start = pem_text.find("-----BEGIN")
-    if start < 0:
-        raise ValueError("no PEM block in the private key file")
-    key = serialization.load_pem_private_key(pem_text[start:].encode("ascii"), password=None)
-    if not isinstance(key, rsa.RSAPrivateKey):
-        raise ValueError("the private key is not an RSA key")
-    return key
 
 
 def decrypt_payment_code(field: str, value: str, key: rsa.RSAPrivateKey) -> str:

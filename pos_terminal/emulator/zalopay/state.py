@@ -16,8 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pos_terminal.emulator import wire
-from pos_terminal.emulator.verify import Refused, bad_data, vn_today
+from pos_terminal.emulator.zalopay import wire
+from pos_terminal.emulator.zalopay.verify import Refused, bad_data, vn_today
 
 Scenario = Literal["success", "processing_then_paid", "processing_then_failed",
                    "insufficient_balance"]

@@ -20,7 +20,7 @@ from decimal import Decimal, InvalidOperation
 
 from aiohttp import web
 
-from pos_terminal.emulator.verify import bad_data
+from pos_terminal.emulator.zalopay.verify import bad_data
 
 FORM = "application/x-www-form-urlencoded"
 JSON_TYPE = "application/json"
