@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-from typing import Any, NoReturn
+from typing import Any
 
 from pos_terminal.base.reasons import Reason
 from pos_terminal.base.wallet_errors import MismatchedAnswer, NoAnswer, NotSent, UnreadableAnswer
 from pos_terminal.base.wallet_types import (
-    BankList,
     ChargeAnswer,
-    HostedOrder,
-    HostedOrderAnswer,
     Order,
     PreparedCharge,
     Refund,
@@ -25,25 +22,16 @@ from pos_terminal.base.wallet_types import (
     ServiceCheck,
     WalletOutcome,
 )
-from pos_terminal.wallets.code_table import CodeClass, Operation
-from pos_terminal.wallets.errors import FieldError
+from pos_terminal.wallets.answer_mapping import charge_outcome, refund_outcome
+from pos_terminal.wallets.code_table import Operation
 from pos_terminal.wallets.http_json import new_session, post_json
+from pos_terminal.wallets.port_parts import CustomerPresentedOnly
 
 from . import codes
 from .settings import LotusSettings
 
 WALLET_NAME = "Lotus Pay"
 GENERATION = "lotus-v1"
-
-_CHARGE_OUTCOMES = {CodeClass.PAID: WalletOutcome.PAID,
-                    CodeClass.PROCESSING: WalletOutcome.PROCESSING,
-                    CodeClass.NOT_CHARGED: WalletOutcome.DECLINED,
-                    CodeClass.NOT_FOUND: WalletOutcome.NOT_FOUND}
-_REFUND_OUTCOMES = {CodeClass.REFUNDED: WalletOutcome.PAID,
-                    CodeClass.PROCESSING: WalletOutcome.PROCESSING,
-                    CodeClass.NOT_CHARGED: WalletOutcome.DECLINED,
-                    CodeClass.NOT_FOUND: WalletOutcome.NOT_FOUND}
-
 
 def _text(answer: dict[str, object], key: str) -> str:
     value = answer.get(key)
@@ -63,10 +51,12 @@ def _amount(answer: dict[str, object]) -> int | None:
     return amount if isinstance(amount, int) and not isinstance(amount, bool) else None
 
 
-class LotusWallet:
-    """The checkout's WalletPort over Lotus Pay's API v1 (customer-presented codes only)."""
+class LotusWallet(CustomerPresentedOnly):
+    """The checkout's WalletPort over Lotus Pay's API v1 (customer-presented codes only: no
+    shop QR, no bank list, as the shared `CustomerPresentedOnly` says)."""
 
     generation: str = GENERATION
+    wallet_name = WALLET_NAME
 
     def __init__(self, settings: LotusSettings, *, terminal_id: str) -> None:
         self._settings = settings
@@ -99,7 +89,7 @@ class LotusWallet:
             raise MismatchedAnswer(Reason.text(
                 f"{WALLET_NAME} answered about {said or 'no payment'}, not {order_id}"))
         row = codes.TABLE.classify(operation, code)
-        outcome = _CHARGE_OUTCOMES.get(row.cls, WalletOutcome.REFUSED_REQUEST)
+        outcome = charge_outcome(row.cls)
         why = {WalletOutcome.PAID: Reason.of("paid"),
                WalletOutcome.PROCESSING: Reason.of("processing"),
                WalletOutcome.NOT_FOUND: Reason.of("not_found")}.get(outcome)
@@ -144,7 +134,7 @@ class LotusWallet:
             raise MismatchedAnswer(Reason.text(
                 f"{WALLET_NAME} answered about {said or 'no refund'}, not {refund_id}"))
         row = codes.TABLE.classify(operation, code)
-        outcome = _REFUND_OUTCOMES.get(row.cls, WalletOutcome.REFUSED_REQUEST)
+        outcome = refund_outcome(row.cls)
         why = {WalletOutcome.PAID: Reason.of("refund.done"),
                WalletOutcome.PROCESSING: Reason.of("refund.processing"),
                WalletOutcome.NOT_FOUND: Reason.of("refund.not_found"),
@@ -169,20 +159,6 @@ class LotusWallet:
         answer = self._post("/lotus/v1/refund-status", {"refund_ref": refund_id},
                             "refund status query")
         return self._refund_answer(answer, Operation.REFUND_STATUS, refund_id)
-
-    # --- what Lotus Pay does not have -------------------------------------------------------
-    @staticmethod
-    def _no_hosted_orders() -> NoReturn:
-        raise FieldError("order", Reason.of("wallet.no_hosted_orders", wallet=WALLET_NAME))
-
-    def check_hosted_order(self, order: HostedOrder) -> None:
-        self._no_hosted_orders()
-
-    def create_hosted_order(self, order: HostedOrder) -> HostedOrderAnswer:
-        self._no_hosted_orders()
-
-    def list_banks(self) -> BankList:
-        return BankList(banks_by_pmcid={}, raw={})
 
     # --- the service itself -----------------------------------------------------------------
     def check_service(self, probe_order_id: str) -> tuple[ServiceCheck, str]:
