@@ -74,12 +74,16 @@ def _default_config(journal: Path, base_url: str = "http://127.0.0.1:8765") -> s
                         json.dumps(str(ROOT / "config" / "emulator-test-private-key.pem")))
 
 
-def _code(base_url: str, customer: str) -> str:
-    request = urllib.request.Request(f"{base_url}/_emulator/lotus/customers/{customer}/code",
-                                     data=b"{}", method="POST",
+def _control(base_url: str, path: str, body: object) -> Any:
+    request = urllib.request.Request(f"{base_url}/_emulator/{path}", method="POST",
+                                     data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=30) as answer:
-        code: str = json.loads(answer.read())["code"]
+        return json.loads(answer.read())
+
+
+def _code(base_url: str, customer: str) -> str:
+    code: str = _control(base_url, f"lotus/customers/{customer}/code", {})["code"]
     return code
 
 
@@ -112,6 +116,15 @@ def test_installed_alone_it_pays_checks_refunds_and_reports(
                check=False)
     assert (poor["provider"], poor["state"]) == ("lotus", "failed")
 
+    # the shared fault routing serves its declared endpoints: the charge is made, its answer
+    # lost; the status query finds it paid
+    _control(emulator, "faults", {"endpoint": "lotus_pay", "mode": "drop_after_commit",
+                                  "wallet": "lotus-paid"})
+    lost = cli("pay", "--amount", "15000", "--code-stdin", stdin=_code(emulator, "lotus-paid"))
+    assert (lost["provider"], lost["state"]) == ("lotus", "succeeded")
+    with urllib.request.urlopen(f"{emulator}/_emulator/faults", timeout=30) as answer:
+        assert json.loads(answer.read())["faults"] == []  # the rule was taken by that payment
+
     status = cli("status", paid["app_trans_id"])
     assert (status["provider"], status["state"]) == ("lotus", "succeeded")
     refund = cli("refund", paid["app_trans_id"], "--amount", "5000")
@@ -119,8 +132,8 @@ def test_installed_alone_it_pays_checks_refunds_and_reports(
 
     report = cli("report", "x")
     assert report["by_provider"] == {"lotus": {
-        "count": 2, "amount": 50_000, "refunds_count": 1, "refunds_amount": 5_000,
-        "net_amount": 45_000}}
+        "count": 3, "amount": 65_000, "refunds_count": 1, "refunds_amount": 5_000,
+        "net_amount": 60_000}}
 
 
 def test_the_registry_loads_before_the_configuration_is_imported() -> None:
