@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -43,7 +44,10 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     site = _run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])")
     Path(site.stdout.strip(), "_these_packages.pth").write_text(
         f"import site; site.addsitedir({sysconfig.get_paths()['purelib']!r})\n")
-    _run(python, "-m", "pip", "install", "--quiet", "--no-deps", "-e", str(PLUGIN))
+    # from a copy: an install writes its metadata beside the sources, never into the checkout
+    copy = shutil.copytree(PLUGIN, where / "wallet-plugin",
+                           ignore=shutil.ignore_patterns("*.egg-info", "build", "__pycache__"))
+    _run(python, "-m", "pip", "install", "--quiet", "--no-deps", "-e", str(copy))
     return python
 
 
