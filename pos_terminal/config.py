@@ -546,7 +546,9 @@ class Settings(BaseSettings):
     speaker: SpeakerSettings = SpeakerSettings()
     cashiers: CashierSettings = CashierSettings()
     api: ApiSettings = ApiSettings()
-    providers: ProvidersSettings = ProvidersSettings()
+    # made when a Settings is, not at import: its tables are the registry's, and the registry
+    # imports this module while it loads the built-in wallets
+    providers: ProvidersSettings = Field(default_factory=ProvidersSettings)
     source: Path = Path("<memory>")
     warnings: tuple[str, ...] = ()
     # Whether the file names [terminal] terminal_id (rather than it being derived from

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import importlib
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
@@ -169,6 +169,13 @@ def wallet(name: str) -> WalletDeclaration:
 def names() -> tuple[str, ...]:
     """The known wallets' names, in the registry's order."""
     return tuple(wallets())
+
+
+def in_order(keys: Iterable[str]) -> list[str]:
+    """`keys` (wallet names a report holds) in the registry's order; names it does not know (a
+    wallet installed at another counter) after them, alphabetically."""
+    known = names()
+    return sorted(keys, key=lambda key: (known.index(key) if key in known else len(known), key))
 
 
 def register(declaration: WalletDeclaration) -> None:

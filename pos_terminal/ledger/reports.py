@@ -1,5 +1,6 @@
-"""Head office reports over the ledger: the day's totals per counter, per cashier and for the
-shop (Vietnam time), every open payment or refund across counters, and the disagreements."""
+"""Head office reports over the ledger: the day's totals per counter, per cashier, per wallet
+and for the shop (Vietnam time), every open payment or refund across counters, and the
+disagreements."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any, TextIO
 
 from psycopg.rows import dict_row
 
+from pos_terminal import wallet_registry
 from pos_terminal.base.clock import VN_TZ, format_moment_stamp, format_stamp
 from pos_terminal.base.money import format_vnd
 from pos_terminal.base.reasons import Reason, render
@@ -70,7 +72,14 @@ class FleetReport:
     shop: Totals
     terminals: dict[str, Totals] = field(default_factory=dict)
     cashiers: dict[str, Totals] = field(default_factory=dict)
+    #: by wallet provider ("zalopay", "momo", an installed wallet's name)
+    wallets: dict[str, Totals] = field(default_factory=dict)
     last_seen: dict[str, str] = field(default_factory=dict)
+
+    def wallets_in_order(self) -> list[tuple[str, Totals]]:
+        """Each wallet's totals in the registry's order; a wallet this program does not know
+        (a counter's installed one) after them, by name."""
+        return [(key, self.wallets[key]) for key in wallet_registry.in_order(self.wallets)]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -81,6 +90,8 @@ class FleetReport:
                            **asdict(v)} for t, v in sorted(self.terminals.items())],
             "cashiers": [{"cashier": clean(c), **asdict(v)}
                          for c, v in sorted(self.cashiers.items())],
+            "wallets": [{"provider": clean(p), "name": _wallet_name(p), **asdict(v)}
+                        for p, v in self.wallets_in_order()],
         }
 
     def lines(self) -> list[str]:
@@ -88,6 +99,8 @@ class FleetReport:
                               f"{len(self.terminals)} counters")
         for t, v in sorted(self.terminals.items()):
             out += v.lines(f"Counter {clean(t)} (last synced {self.last_seen.get(t) or 'never'})")
+        for p, v in self.wallets_in_order():
+            out += v.lines(f"Wallet {_wallet_name(p)}")
         for c, v in sorted(self.cashiers.items()):
             out += v.lines(f"Cashier {clean(c)}")
         return out
@@ -99,10 +112,18 @@ class FleetReport:
         rows = [("shop", "", self.shop)]
         rows += [("counter", t, v) for t, v in sorted(self.terminals.items())]
         rows += [("cashier", c, v) for c, v in sorted(self.cashiers.items())]
+        rows += [("wallet", p, v) for p, v in self.wallets_in_order()]
         for scope, name, v in rows:
             data = asdict(v)
             writer.writerow([self.day.isoformat(), csv_cell(scope), csv_cell(name),
                              *(data[n] for n in names)])
+
+
+def _wallet_name(provider: str) -> str:
+    """A wallet's name as head office reads it (its declaration's English one); a wallet this
+    program does not know, by the key the counter wrote."""
+    known = wallet_registry.wallets().get(provider)
+    return known.display_name("en") if known is not None else clean(provider)
 
 
 def _in(states: tuple[str, ...]) -> str:
@@ -110,7 +131,7 @@ def _in(states: tuple[str, ...]) -> str:
 
 
 _PAYMENTS_SQL = f"""
-SELECT terminal_id, cashier, GROUPING(terminal_id, cashier) AS g,
+SELECT terminal_id, cashier, provider, GROUPING(terminal_id, cashier, provider) AS g,
     count(*) FILTER (WHERE state IN {_in(SALE)}) AS sales_count,
     coalesce(sum(amount) FILTER (WHERE state IN {_in(SALE)}), 0) AS sales_amount,
     count(*) FILTER (WHERE state = 'failed') AS failed_count,
@@ -118,17 +139,17 @@ SELECT terminal_id, cashier, GROUPING(terminal_id, cashier) AS g,
     coalesce(sum(amount) FILTER (WHERE state IN {_in(PENDING)}), 0) AS open_amount,
     count(*) FILTER (WHERE needs_review) AS needs_review_count
 FROM payments WHERE created_ms >= %s AND created_ms < %s AND {LEGIT}
-GROUP BY GROUPING SETS ((terminal_id), (cashier), ())
+GROUP BY GROUPING SETS ((terminal_id), (cashier), (provider), ())
 """  # noqa: S608
 _REFUNDS_SQL = f"""
-SELECT terminal_id, cashier, GROUPING(terminal_id, cashier) AS g,
+SELECT terminal_id, cashier, provider, GROUPING(terminal_id, cashier, provider) AS g,
     count(*) FILTER (WHERE state = 'refunded') AS refunds_count,
     coalesce(sum(amount) FILTER (WHERE state = 'refunded'), 0) AS refunds_amount,
     count(*) FILTER (WHERE state = 'refunding') AS refunds_pending_count,
     coalesce(sum(amount) FILTER (WHERE state = 'refunding'), 0) AS refunds_pending_amount,
     count(*) FILTER (WHERE needs_review) AS needs_review_count
 FROM refunds WHERE created_ms >= %s AND created_ms < %s AND {LEGIT}
-GROUP BY GROUPING SETS ((terminal_id), (cashier), ())
+GROUP BY GROUPING SETS ((terminal_id), (cashier), (provider), ())
 """  # noqa: S608
 
 
@@ -144,19 +165,23 @@ def fleet_report(conn: Conn, day: date, now_ms: int) -> FleetReport:
         for sql in (_PAYMENTS_SQL, _REFUNDS_SQL):
             cur.execute(sql, (start, end))
             for row in cur.fetchall():
-                g = row.pop("g")
+                g = row.pop("g")  # a bit set for each column not grouped by
                 terminal, cashier = row.pop("terminal_id"), row.pop("cashier")
-                if g == 3:
+                provider = row.pop("provider")
+                if g == 7:
                     target = report.shop
-                elif g == 1:  # grouped by terminal
+                elif g == 3:  # grouped by terminal
                     target = report.terminals.setdefault(terminal, Totals())
+                elif g == 6:  # grouped by wallet provider
+                    target = report.wallets.setdefault(provider, Totals())
                 else:
                     target = report.cashiers.setdefault(cashier, Totals())
                 for k, v in row.items():
                     setattr(target, k, getattr(target, k) + int(v))
     for terminal in report.last_seen:  # a counter that took nothing that day shows zeros
         report.terminals.setdefault(terminal, Totals())
-    for totals in (report.shop, *report.terminals.values(), *report.cashiers.values()):
+    for totals in (report.shop, *report.terminals.values(), *report.cashiers.values(),
+                   *report.wallets.values()):
         totals.net_amount = totals.sales_amount - totals.refunds_amount
     return report
 

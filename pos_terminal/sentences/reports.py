@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pos_terminal import wallet_registry
 from pos_terminal.base.clock import format_stamp
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
@@ -46,12 +47,13 @@ def _late_lines(count: int, amount: int, review: int = 0) -> list[str]:
 
 
 def wallet_lines(by_provider: dict[str, dict[str, int]]) -> list[str]:
-    """Each wallet's sales and refunds (a report's `by_provider`), when there is more than
-    ZaloPay."""
+    """Each wallet's sales and refunds (a report's `by_provider`) in the registry's order, when
+    there is more than the first wallet (labels.shows_wallets)."""
     if not shows_wallets(by_provider):
         return []
     out = []
-    for provider, totals in by_provider.items():
+    for provider in wallet_registry.in_order(by_provider):
+        totals = by_provider[provider]
         out.append(_row(wallet_name(provider), totals["count"], totals["amount"]))
         if totals.get("refunds_count"):
             out.append(_row("  " + _(REFUNDS), totals["refunds_count"],

@@ -3,6 +3,7 @@ cashier's words for each labelled line, in the language shown now."""
 
 from __future__ import annotations
 
+from pos_terminal import wallet_registry
 from pos_terminal.base.clock import format_datetime
 from pos_terminal.base.i18n import N_, _, current_language, ngettext
 from pos_terminal.counter.types import Report
@@ -26,12 +27,14 @@ def report_title(report: Report) -> str:
 
 
 def wallet_slip_lines(by_provider: dict[str, dict[str, int]]) -> list[SlipLine]:
-    """Each wallet's sales (and refunds) under the totals, when the counter took more than
-    ZaloPay (as the CLI's text report: sentences/reports.py::wallet_lines)."""
+    """Each wallet's sales (and refunds) under the totals, in the registry's order, when the
+    counter took more than the first wallet (as the CLI's text report:
+    sentences/reports.py::wallet_lines)."""
     if not shows_wallets(by_provider):
         return []
     out = [RULE]
-    for provider, totals in by_provider.items():
+    for provider in wallet_registry.in_order(by_provider):
+        totals = by_provider[provider]
         out.append(SlipLine(wallet_name(provider), totals["count"], totals["amount"]))
         if totals.get("refunds_count"):
             out.append(SlipLine("  " + _(REFUNDS), totals["refunds_count"],

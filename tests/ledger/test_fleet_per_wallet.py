@@ -1,0 +1,57 @@
+"""`fleet report` totals each wallet (issue 40): the shop's sales and refunds of each wallet
+provider, in its text, its JSON and its CSV, in the registry's order; a wallet this program does
+not know (a counter's installed one) is still counted, under the key the counter wrote."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from pos_terminal.counter import open_checkout
+from tests.conftest import with_momo
+from tests.ledger.attacks import payment_insert
+from tests.ledger.crashes_helpers import run_cli, write_config
+from tests.ledger.pgserver import PgServer
+from tests.ledger.syncing import sync_now
+
+
+def test_fleet_report_totals_each_wallet(make_terminal: Any, emulator: Any, ledger_dsn: str,
+                                         pg: PgServer, tmp_path: Path) -> None:
+    a = with_momo(make_terminal("W1"), emulator)
+    [zp_code] = emulator.control.rotate("an", 1)
+    with open_checkout(a) as co:
+        co.pay(30_000, zp_code)
+        mm = co.pay(45_000, emulator.control.momo_code("momo-paid"))
+        co.refund(mm.app_trans_id, 5_000)
+    sync_now(a)
+    as_a = a.ledger.dsn.get_secret_value() + f"&sslrootcert={pg.ca_file}"
+    with psycopg.connect(as_a, autocommit=True) as conn:  # a wallet installed at that counter
+        sql, params = payment_insert("261125_W1_kiwi", "W1", 7_000, state="succeeded")
+        conn.execute(sql.replace("payments(", "payments(provider, ").replace(
+            "VALUES (", "VALUES ('kiwi', "), params)
+    config = write_config(a, tmp_path / "ho.toml", dsn=ledger_dsn)
+
+    shown = run_cli("fleet", config, "report", "--json", "--csv", str(tmp_path / "r.csv"))
+    assert shown.returncode == 0, shown.stderr
+    wallets = json.loads(shown.stdout)["wallets"]
+    assert [(w["provider"], w["name"], w["sales_count"], w["sales_amount"], w["refunds_amount"],
+             w["net_amount"]) for w in wallets] == [
+        ("zalopay", "ZaloPay", 1, 30_000, 0, 30_000),
+        ("momo", "MoMo wallet", 1, 45_000, 5_000, 40_000),
+        ("kiwi", "kiwi", 1, 7_000, 0, 7_000)]
+    assert json.loads(shown.stdout)["shop"]["net_amount"] == 77_000
+    rows = list(csv.reader((tmp_path / "r.csv").open(encoding="utf-8")))
+    assert [(r[2], r[3]) for r in rows if r[1] == "wallet"] == [
+        ("zalopay", "1"), ("momo", "1"), ("kiwi", "1")]
+
+    text = run_cli("fleet", config, "report")
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    titles = [line for line in lines if line.startswith("Wallet ")]
+    assert titles == ["Wallet ZaloPay", "Wallet MoMo wallet", "Wallet kiwi"]
+    after_momo = lines[lines.index("Wallet MoMo wallet") + 1:][:3]
+    assert "45.000" in after_momo[0] and "-5.000" in after_momo[1] and "40.000" in after_momo[2]
