@@ -106,8 +106,8 @@ async def test_the_demo_counter_takes_a_zalopay_code_then_a_momo_code(
                                  what="the next sale")
                 await type_keys(pilot, key_clock, *["f9"] * len(DEMO_WALLETS))
                 assert "An Nguyen" in text_of(pilot, "#demo-wallet")  # all the way round
-                await type_keys(pilot, key_clock, *["f9"] * 4)
-                assert "Lan (MoMo) (pays at once, key 5)" in text_of(pilot, "#demo-wallet")
+                await type_keys(pilot, key_clock, *["f9"] * 6)  # ZaloPay's six, then MoMo's
+                assert "Lan (MoMo) (pays at once, key 7)" in text_of(pilot, "#demo-wallet")
                 await type_keys(pilot, key_clock, *"45000", "enter")
                 await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen),
                                  what="Lan's MoMo result")
