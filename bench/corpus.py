@@ -68,10 +68,14 @@ def _params(bucket: str, sym: str, rng: np.random.Generator, width: int,
     return px, angle, float(rng.uniform(*perspective)) if perspective else 0.0
 
 
-def make_sample(rng: np.random.Generator, bucket: str, size: str, sym: str | None) -> Sample:
+def make_sample(rng: np.random.Generator, bucket: str, size: str, sym: str | None, *,
+                text: str | None = None, px_per_module: float | None = None,
+                angle_deg: float | None = None) -> Sample:
+    """One frame of `bucket`; `text`, `px_per_module` and `angle_deg` override what the
+    bucket would draw (a given frame rebuilt: the misread of issue 42 in tests)."""
     width, height = SIZES[size]
     frame = cluttered_background(rng, width, height)
-    text: str | None = None
+    wanted, text = text, None
     px = angle = 0.0
     if bucket == "empty":
         if rng.random() < 0.6:  # a phone with no code on screen, or just the counter
@@ -83,9 +87,11 @@ def make_sample(rng: np.random.Generator, bucket: str, size: str, sym: str | Non
         sym = None
     else:
         assert sym is not None
-        text = _payment_code(rng)
+        text = wanted or _payment_code(rng)
         modules = (len(code128_modules(text)) + 20) if sym == "code128" else 37
         px, angle, perspective = _params(bucket, sym, rng, width, modules)
+        px = px_per_module or px
+        angle = angle if angle_deg is None else angle_deg
         module = max(1, math.ceil(px))
         scale = px / module
         phone, boxes = layout_phone(text, symbologies=(sym,), qr_module_px=module,

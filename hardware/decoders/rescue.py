@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from hardware.decoders.base import Decoder
+from hardware.decoders.confirm import confirmed_reads
 from hardware.events import Decoded
 
 BAND_ROWS = 64
@@ -334,20 +335,12 @@ class RescueDecoder:
                 tried.append(region)
                 # the band across the region's middle, by each crop decoder; then, across the
                 # whole frame, the line through it (the region may be one group of bars of a
-                # wider code)
+                # wider code); a 1-D text only once two views agree (hardware.decoders.confirm)
                 bands = [middle_band(upright_crop(gray, region, rows=BAND_ROWS)),
                          across_band(gray, region)]
-                for band in bands:
-                    if band is None:
-                        continue
-                    for decoder in self.crop_decoders:
-                        if not budget.take(2 * band.size):
-                            continue  # a smaller band may still fit
-                        # zxing-cpp's try_invert does not cover 1-D symbols: light bars on a
-                        # dark screen (dark mode) are read from the inverted crop
-                        found = decoder.decode(band) or decoder.decode(cv2.bitwise_not(band))
-                        if found:
-                            return [_placed(d, region) for d in found]
+                found = confirmed_reads(bands, self.crop_decoders, budget.take)
+                if found:
+                    return [_placed(d, region) for d in found]
         if self._angles is not None and budget.take(gray.size):
             return self.primary.decode(rotate_frame(gray, next(self._angles)))
         return []

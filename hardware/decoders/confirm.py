@@ -1,0 +1,103 @@
+"""The confirmation rule for 1-D reads the rescue pass makes (issue 42): a misread is worse
+than no read.
+
+A Code 128 band the primary pass could not read is a hard band (tilted, small, blurred): a
+decoder's guess at it is checked by a mod-103 checksum only, and one scan line through a
+blurred bar can turn a digit pair into another that the checksum still accepts. zbar returned
+both `8491842942526626975` and `8491842942073126975` from the same 64-row band of a clean code
+at 1.44 px per module, and `scan-image` printed the wrong one. So a 1-D text from a band is
+returned only when a second, independent view of the code gives the same text: another
+decoder on the same pixels, the band resampled to another scale (other edges), or the other
+band across the region (other pixels). One view saying two texts confirms neither.
+
+QR reads are not held back: their Reed-Solomon code is the symbology's own strong check.
+The primary pass's 1-D reads are not either: zxing-cpp returns a linear code only when two of
+its scan lines agree (its `min_line_count`, 2 by default), a confirmation of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from hardware.decoders.base import Decoder
+from hardware.events import LINEAR_SYMBOLOGIES, Decoded
+
+# a band's width is resampled by this factor as a second scale: the modules of a phone's
+# screen filmed from the counter are 1.2-2 px wide, where a 1-D decoder's edge finding fails;
+# resampled (cubic) to 2.4-4 px they are read, and the other scale is also an independent view
+STRETCH = 2.0
+# after a first candidate, at most this many more views are decoded to confirm it, outside the
+# rescue's budget (only frames that show a code pay for it)
+CONFIRM_VIEWS = 6
+
+
+@dataclass(frozen=True)
+class View:
+    """One way of looking at a band: which band, at which scale, by which decoder."""
+
+    band: int
+    scale: float
+    decoder: Decoder
+
+
+def views(bands: Sequence[np.ndarray | None], decoders: Sequence[Decoder]) -> Iterator[View]:
+    """Every band at its own scale by every decoder, then resampled: the cheap views first."""
+    for i, band in enumerate(bands):
+        if band is None:
+            continue
+        for scale in (1.0, STRETCH):
+            for decoder in decoders:
+                yield View(i, scale, decoder)
+
+
+def confirmed_reads(bands: Sequence[np.ndarray | None], decoders: Sequence[Decoder],
+                    take: Callable[[int], bool]) -> list[Decoded]:
+    """The reads of `bands` that are proven: any 2-D read at once; a 1-D text once two views
+    of the code read it. `take(pixels)` is asked before each view until a first candidate is
+    seen (the rescue's budget); then at most CONFIRM_VIEWS more views are tried."""
+    votes: dict[Decoded, set[View]] = {}
+    scaled: dict[tuple[int, float], np.ndarray] = {}
+    spare: int | None = None   # views left to confirm a candidate (None: none seen yet)
+    for view in views(bands, decoders):
+        band = bands[view.band]
+        assert band is not None
+        image = scaled.get((view.band, view.scale))
+        if image is None:
+            image = band if view.scale == 1.0 else cv2.resize(
+                band, None, fx=view.scale, fy=1.0, interpolation=cv2.INTER_CUBIC)
+            scaled[(view.band, view.scale)] = image
+        if spare is None:
+            if not take(2 * image.size):
+                continue  # a smaller view may still fit
+        elif spare == 0:
+            break
+        else:
+            spare -= 1
+        found = _read(view.decoder, image)
+        if view.scale != 1.0:
+            found = [_unscaled(d) for d in found]
+        proven = [d for d in found if d.symbology not in LINEAR_SYMBOLOGIES]
+        if proven:
+            return proven
+        for read in found:
+            votes.setdefault(read, set()).add(view)
+        agreed = [read for read, seen in votes.items() if len(seen) >= 2]
+        if agreed:
+            return agreed
+        if found and spare is None:
+            spare = CONFIRM_VIEWS
+    return []
+
+
+def _read(decoder: Decoder, image: np.ndarray) -> list[Decoded]:
+    # zxing-cpp's try_invert does not cover 1-D symbols: light bars on a dark screen (dark
+    # mode) are read from the inverted band
+    return decoder.decode(image) or decoder.decode(cv2.bitwise_not(image))
+
+
+def _unscaled(read: Decoded) -> Decoded:
+    return Decoded(read.text, read.symbology)
