@@ -78,6 +78,16 @@ class CascadeDecoder:
     def decode(self, gray: np.ndarray) -> list[Decoded]:
         self.rescue_pass.last_candidates = []
         self.rescue_pass.last_regions = []
+        kept, misses = self.primary_pass(gray)
+        if kept:
+            return kept
+        return self.extra_pass(gray, misses, self._due(bool(misses)))
+
+    def primary_pass(self, gray: np.ndarray) -> tuple[list[Decoded], list[np.ndarray]]:
+        """The primary pass alone: its reads the filter keeps, and the corners of the 2-D
+        symbols it located but could not decode (the camera's own thread runs this; the
+        rest goes to its second lane, hardware.second_lane, which may be reading the
+        rescue's last_candidates of another frame meanwhile: they are left alone here)."""
         misses: list[np.ndarray] = []
         with_misses = getattr(self.primary, "decode_with_misses", None)
         if with_misses is not None:
@@ -85,10 +95,14 @@ class CascadeDecoder:
         else:
             found = self.primary.decode(gray)
         kept = self._kept(found)
-        if kept:
-            self.last_stage = self.primary.name
-            return kept
-        for family in self._due(bool(misses)):
+        self.last_stage = self.primary.name if kept else None
+        return kept, misses
+
+    def extra_pass(self, gray: np.ndarray, misses: list[np.ndarray],
+                   families: Sequence[Decoder] | None = None) -> list[Decoded]:
+        """For a frame the primary pass read nothing in: the other families (`families`, all
+        of them when None), then the rescue pass."""
+        for family in self.families if families is None else families:
             kept = self._kept(family.decode(gray))
             if kept:
                 self.last_stage = family.name
