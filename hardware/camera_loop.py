@@ -53,7 +53,7 @@ _EMA = 0.2
 
 class CameraSource(BaseSource):
     def __init__(self, spec: str, grabber: FrameGrabber, decoder: Decoder,
-                 acceptor: ReadAcceptor) -> None:
+                 acceptor: ReadAcceptor, *, lane: bool = True) -> None:
         super().__init__(spec, acceptor)
         self.grabber = grabber
         if hasattr(grabber, "stop_event"):  # grabbers that wait for frames stop waiting with us
@@ -68,11 +68,12 @@ class CameraSource(BaseSource):
         self._decode_ms: float | None = None
         self._hints = HintTracker()
         self._hint_lock = threading.Lock()
-        # the cascade's split (primary pass here, the rest in the second lane), when it has one
-        self._split = hasattr(decoder, "primary_pass") and hasattr(decoder, "extra_pass")
+        # the cascade's split (primary pass here, the rest in the second lane), when it has one;
+        # lane=False: the whole decoder on this thread, its own schedule (bench/: "before")
+        self._split = lane and hasattr(decoder, "primary_pass") and hasattr(decoder, "extra_pass")
         self.lane: SecondLane | None = None
-        #: called with (frame number, CPU ms of this thread's work on it) (bench/)
-        self.cost_probe: Callable[[int, float], None] | None = None
+        #: called with (frame number, CPU ms, wall ms of this thread's work on it) (bench/)
+        self.cost_probe: Callable[[int, float, float], None] | None = None
 
     def latest_frame(self) -> np.ndarray | None:
         with self._cond:
@@ -175,7 +176,7 @@ class CameraSource(BaseSource):
             reads = self._read(number, gray)
             ms = (time.perf_counter() - t0) * 1000
             if self.cost_probe is not None:
-                self.cost_probe(number, (time.thread_time() - c0) * 1000)
+                self.cost_probe(number, (time.thread_time() - c0) * 1000, ms)
             self._decode_ms = ms if self._decode_ms is None else (
                 self._decode_ms + _EMA * (ms - self._decode_ms))
             self._update_metrics(decode_ms=self._decode_ms)
@@ -205,7 +206,8 @@ class CameraSource(BaseSource):
     def _lane_work(self, number: int, gray: np.ndarray, misses: list[np.ndarray]) -> None:
         if self._stop.is_set() or self.paused:
             return
-        reads: list[Decoded] = self.decoder.extra_pass(gray, misses)  # type: ignore[attr-defined]
+        extra = self.decoder.extra_pass  # type: ignore[attr-defined]
+        reads: list[Decoded] = extra(gray, misses, rescue_first=True)
         self._hint(gray, reads)
         self._offer(reads, frame=number)
 

@@ -99,17 +99,25 @@ class CascadeDecoder:
         return kept, misses
 
     def extra_pass(self, gray: np.ndarray, misses: list[np.ndarray],
-                   families: Sequence[Decoder] | None = None) -> list[Decoded]:
+                   families: Sequence[Decoder] | None = None, *,
+                   rescue_first: bool = False) -> list[Decoded]:
         """For a frame the primary pass read nothing in: the other families (`families`, all
-        of them when None), then the rescue pass."""
+        of them when None), then the rescue pass; the rescue first when `rescue_first` (the
+        second lane asks all of them anyway, and the rescue is the cheapest: a code only it
+        reads is then read on the lane's first frame, not after a full round of the others)."""
+        def rescue() -> list[Decoded]:
+            kept = self._kept(self.rescue_pass.rescue(gray, misses))
+            self.last_stage = "rescue" if kept else None
+            return kept
+
+        if rescue_first and (kept := rescue()):
+            return kept
         for family in self.families if families is None else families:
             kept = self._kept(family.decode(gray))
             if kept:
                 self.last_stage = family.name
                 return kept
-        kept = self._kept(self.rescue_pass.rescue(gray, misses))
-        self.last_stage = "rescue" if kept else None
-        return kept
+        return [] if rescue_first else rescue()
 
     def _kept(self, reads: list[Decoded]) -> list[Decoded]:
         if self.code_filter is None:
