@@ -206,8 +206,10 @@ class CameraSource(BaseSource):
     def _lane_work(self, number: int, gray: np.ndarray, misses: list[np.ndarray]) -> None:
         if self._stop.is_set() or self.paused:
             return
-        extra = self.decoder.extra_pass  # type: ignore[attr-defined]
-        reads: list[Decoded] = extra(gray, misses, rescue_first=True)
+        split = self.decoder
+        families = split.lane_families(bool(misses))  # type: ignore[attr-defined]
+        reads: list[Decoded] = split.extra_pass(  # type: ignore[attr-defined]
+            gray, misses, families, rescue_first=True)
         self._hint(gray, reads)
         self._offer(reads, frame=number)
 

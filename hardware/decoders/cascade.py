@@ -119,6 +119,17 @@ class CascadeDecoder:
                 return kept
         return [] if rescue_first else rescue()
 
+    def lane_families(self, located: bool) -> Sequence[Decoder]:
+        """The families the second lane asks on a frame: all of them when a 2-D symbol was
+        located but not read (a code is in view), else the next one in turn (each sees every
+        third frame the lane takes, and the lane keeps the camera's pace: the rescue, asked
+        first, sees them all)."""
+        if located or not self.families:
+            return self.families
+        family = self.families[self._turn % len(self.families)]
+        self._turn += 1
+        return (family,)
+
     def _kept(self, reads: list[Decoded]) -> list[Decoded]:
         if self.code_filter is None:
             return reads
