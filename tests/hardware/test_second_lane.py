@@ -19,27 +19,7 @@ from hardware.events import CodeFilter, Decoded
 from hardware.render import cluttered_background, place, render_code128
 from hardware.second_lane import SecondLane
 from hardware.sources.synthetic import SyntheticSource
-from tests.hardware.helpers import CODE_A, Sink
-
-
-class _Camera:
-    """A camera (not lossless: it never waits for the decoder) filming one real frame."""
-
-    pace_fps: float | None = 30.0
-    lossless = False
-    describe = "test camera"
-
-    def __init__(self, frame: np.ndarray) -> None:
-        self.frame = frame
-
-    def open(self) -> None:
-        return None
-
-    def read(self) -> np.ndarray:
-        return self.frame
-
-    def close(self) -> None:
-        return None
+from tests.hardware.helpers import CODE_A, Sink, StillCamera
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +35,7 @@ def test_a_code_only_the_lane_reads_becomes_an_event(tilted_bars: np.ndarray) ->
     decoder = make_decoder(code_filter=CodeFilter())
     assert isinstance(decoder, CascadeDecoder)
     assert decoder.primary_pass(tilted_bars)[0] == []
-    source = CameraSource("test", _Camera(tilted_bars), decoder, ReadAcceptor())
+    source = CameraSource("test", StillCamera(tilted_bars), decoder, ReadAcceptor())
     sink = Sink()
     source.start(sink.on_event, sink.on_status)
     try:
@@ -139,7 +119,7 @@ def test_the_lane_takes_the_freshest_frame_and_stop_drops_the_waiting_one(
 
 
 def test_stop_ends_the_camera_and_its_lane(tilted_bars: np.ndarray) -> None:
-    source = CameraSource("test", _Camera(tilted_bars), make_decoder(), ReadAcceptor())
+    source = CameraSource("test", StillCamera(tilted_bars), make_decoder(), ReadAcceptor())
     source.start(Sink().on_event)
     lane = source.lane
     assert lane is not None
