@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+import zxingcpp
 
 from hardware.decoders.base import Decoder
 from hardware.events import LINEAR_SYMBOLOGIES, Decoded
@@ -39,6 +40,9 @@ STRETCH = 2.0
 # after a first candidate, at most this many more views are decoded to confirm it, outside the
 # rescue's budget (only frames that show a code pay for it)
 CONFIRM_VIEWS = 6
+# one decoder reading a code in two views proves it only where its modules are this wide (px
+# in the frame): Code 128 misreads come from blurred bars of 1.2-2 px (the phone bench)
+SOLO_MODULE_PX = 2.5
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,7 @@ def confirmed_reads(bands: Sequence[np.ndarray | None], decoders: Sequence[Decod
     of the code read it. `take(pixels)` is asked before each view until a first candidate is
     seen (the rescue's budget); then at most CONFIRM_VIEWS more views are tried."""
     votes: dict[Decoded, set[tuple[str, float]]] = {}  # read -> (decoder, scale) that said it
+    widest: dict[Decoded, float] = {}   # read -> its widest module seen, px at frame scale
     scaled: dict[tuple[int, float], np.ndarray] = {}
     spare: int | None = None   # views left to confirm a candidate (None: none seen yet)
     for view in views(bands, decoders):
@@ -84,15 +89,21 @@ def confirmed_reads(bands: Sequence[np.ndarray | None], decoders: Sequence[Decod
         else:
             spare -= 1
         found = _read(view.decoder, image)
-        if view.scale != 1.0:
-            found = [_unscaled(d) for d in found]
+        for read in found:
+            if read.symbology in LINEAR_SYMBOLOGIES:
+                key = _unscaled(read)
+                module = _module_px(read, image.shape[1] if view.band == 0 else 0)
+                widest[key] = max(widest.get(key, 0.0), module / view.scale)
+        found = [_unscaled(d) for d in found]
         proven = [d for d in found if d.symbology not in LINEAR_SYMBOLOGIES]
         if proven:
             return proven
         for read in found:
             votes.setdefault(read, set()).add((view.decoder.name, view.scale))
-        agreed = [read for read, seen in votes.items() if _independent(seen, len(decoders)) and all(
-            len(other) < len(seen) for rival, other in votes.items() if rival != read)]
+        agreed = [read for read, seen in votes.items()
+                  if _proven(seen, len(decoders), widest.get(read, 0.0)) and all(
+                      len(other) < len(seen) for rival, other in votes.items()
+                      if _rivals(rival.text, read.text))]
         if agreed:
             return agreed
         if found and spare is None:
@@ -100,14 +111,54 @@ def confirmed_reads(bands: Sequence[np.ndarray | None], decoders: Sequence[Decod
     return []
 
 
-def _independent(seen: set[tuple[str, float]], decoders: int) -> bool:
-    """Whether the views that said a text are independent of each other: two decoders (with a
-    single decoder configured, no libzbar0: two scales). One decoder at two scales is not: blur
-    makes zbar swap the same symbols at every scale (the phone bench's `...435607784612566`
-    read as `...402607784612531` by zbar at 1x and 2x, on both bands, on a dozen frames)."""
-    if decoders == 1:
-        return len(seen) >= 2
-    return len({name for name, _ in seen}) >= 2
+def _proven(seen: set[tuple[str, float]], decoders: int, module_px: float) -> bool:
+    """Whether the views that said a text prove it:
+    - two decoders said it;
+    - zxing-cpp said it in two views (each read is already two of its scan lines agreeing,
+      its `min_line_count`), or in one view at the band's own scale where the modules are at
+      least SOLO_MODULE_PX wide (what the primary pass's 1-D reads rest on);
+    - one decoder said it in two views where the modules are at least SOLO_MODULE_PX wide.
+    zbar at two scales is not enough where the bars are thin: blur makes it swap the same two
+    symbols at every scale (the phone bench's `...435607784612566` read as
+    `...402607784612531` at 1x and 2x, on both bands, on a dozen counters at 1.65 px per
+    module). Wide-module single-decoder reads are what the tilted real photos need (zbar alone
+    reads `code128-2/01.webp` turned 20 degrees, zxing-cpp alone `code128-2/06.webp` and
+    `37.webp` turned 45)."""
+    names = {name for name, _ in seen}
+    if len(names) >= 2:
+        return True
+    wide = module_px >= SOLO_MODULE_PX
+    if names == {"zxing"}:
+        return len(seen) >= 2 or (wide and ("zxing", 1.0) in seen)
+    return len(seen) >= 2 and (wide or decoders == 1)
+
+
+def _rivals(a: str, b: str) -> bool:
+    """Two different texts for one code; not when they differ only in the high bit (zbar
+    ignores Code 128's FNC4 and reads `óóóó12` as `ssss12`)."""
+    return a != b and _seven_bit(a) != _seven_bit(b)
+
+
+def _seven_bit(text: str) -> str:
+    return "".join(chr(ord(ch) & 0x7F) for ch in text)
+
+
+def _module_px(read: Decoded, band_width: int = 0) -> float:
+    """The width of one module of a 1-D read, from its box and the modules its text takes;
+    without a box (zbar gives none on some bands), from the middle band's width (the region
+    with its margins: `upright_crop`); 0 when neither is known."""
+    width = read.box[2] if read.box is not None else 0.0
+    if width <= 0 and band_width:
+        width = (band_width - 40) / 1.25
+    return width / max(1, _modules(read.text))
+
+
+def _modules(text: str) -> int:
+    try:
+        symbol = zxingcpp.create_barcode(text, zxingcpp.BarcodeFormat.Code128)
+    except (ValueError, RuntimeError):
+        return 1 << 30
+    return int(np.asarray(symbol.to_image(scale=1, add_quiet_zones=False)).shape[1])
 
 
 def _read(decoder: Decoder, image: np.ndarray) -> list[Decoded]:
