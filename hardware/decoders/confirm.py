@@ -147,7 +147,9 @@ def _module_px(read: Decoded, band_width: int = 0) -> float:
     """The width of one module of a 1-D read, from its box and the modules its text takes;
     without a box (zbar gives none on some bands), from the middle band's width (the region
     with its margins: `upright_crop`); 0 when neither is known."""
-    width = read.box[2] if read.box is not None else 0.0
+    # the box's longer side: an upright band's code is wider than its rows; the primary pass's
+    # box of a code turned 90 degrees is its line, tall and 1-3 px wide
+    width = max(read.box[2], read.box[3]) if read.box is not None else 0.0
     if width <= 0 and band_width:
         width = (band_width - 40) / 1.25
     return width / max(1, _modules(read.text))
@@ -159,6 +161,31 @@ def _modules(text: str) -> int:
     except (ValueError, RuntimeError):
         return 1 << 30
     return int(np.asarray(symbol.to_image(scale=1, add_quiet_zones=False)).shape[1])
+
+
+def seconded(read: Decoded, bands: Sequence[np.ndarray | None],
+             decoders: Sequence[Decoder]) -> bool:
+    """Whether another view of a 1-D code (the bands around a read, each decoder, each scale)
+    reads the same text and no view reads another one more often: the second read a thin
+    primary-pass read needs."""
+    said: dict[str, int] = {}
+    for view in views(bands, decoders):
+        band = bands[view.band]
+        assert band is not None
+        image = band if view.scale == 1.0 else cv2.resize(
+            band, None, fx=view.scale, fy=1.0, interpolation=cv2.INTER_CUBIC)
+        for other in _read(view.decoder, image):
+            if other.symbology in LINEAR_SYMBOLOGIES:
+                said[other.text] = said.get(other.text, 0) + 1
+        if said.get(read.text, 0) and all(n < said[read.text] for text, n in said.items()
+                                          if _rivals(text, read.text)):
+            return True
+    return False
+
+
+def thin(read: Decoded) -> bool:
+    """A 1-D read whose modules are under SOLO_MODULE_PX (unknown width counts as thin)."""
+    return read.symbology in LINEAR_SYMBOLOGIES and _module_px(read) < SOLO_MODULE_PX
 
 
 def _read(decoder: Decoder, image: np.ndarray) -> list[Decoded]:

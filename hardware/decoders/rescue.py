@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from hardware.decoders.base import Decoder
-from hardware.decoders.confirm import confirmed_reads
+from hardware.decoders.confirm import confirmed_reads, seconded
 from hardware.events import Decoded
 
 BAND_ROWS = 64
@@ -344,6 +344,23 @@ class RescueDecoder:
         if self._angles is not None and budget.take(gray.size):
             return self.primary.decode(rotate_frame(gray, next(self._angles)))
         return []
+
+
+    def second_read(self, gray: np.ndarray, read: Decoded) -> bool:
+        """Whether the crop decoders read `read`'s text again on the bands through it (its box
+        from the primary pass: the line its scan rows crossed, turned either way)."""
+        if read.box is None:
+            return False
+        x, y, w, h = read.box
+        length = math.hypot(w, h)
+        tilt = math.degrees(math.atan2(h, w)) if w >= h else 90.0
+        for angle in dict.fromkeys((tilt, -tilt)):
+            region = Region((x + w / 2, y + h / 2), (length, 30.0), angle)
+            bands = [middle_band(upright_crop(gray, region, rows=BAND_ROWS)),
+                     across_band(gray, region)]
+            if seconded(read, bands, self.crop_decoders):
+                return True
+        return False
 
 
 # Work is counted in pixels decoded, not in seconds: what the rescue does on a frame then
