@@ -163,11 +163,13 @@ def _modules(text: str) -> int:
     return int(np.asarray(symbol.to_image(scale=1, add_quiet_zones=False)).shape[1])
 
 
-def seconded(read: Decoded, bands: Sequence[np.ndarray | None],
-             decoders: Sequence[Decoder]) -> bool:
+def seconded(read: Decoded, bands: Sequence[np.ndarray | None], decoders: Sequence[Decoder],
+             same: tuple[str, float] = ("zxing", 1.0)) -> bool:
     """Whether another view of a 1-D code (the bands around a read, each decoder, each scale)
-    reads the same text and no view reads another one more often: the second read a thin
-    primary-pass read needs."""
+    reads the same text, and no view reads another one as often: the second read a thin
+    primary-pass read needs. Views by `same` (the primary's own decoder at its own scale) do
+    not second it: they would repeat its mistake (zxing-cpp misread one band at 1x as the
+    primary pass had, where zbar and zxing-cpp at 2x read the right text five times)."""
     said: dict[str, int] = {}
     for view in views(bands, decoders):
         band = bands[view.band]
@@ -175,7 +177,8 @@ def seconded(read: Decoded, bands: Sequence[np.ndarray | None],
         image = band if view.scale == 1.0 else cv2.resize(
             band, None, fx=view.scale, fy=1.0, interpolation=cv2.INTER_CUBIC)
         for other in _read(view.decoder, image):
-            if other.symbology in LINEAR_SYMBOLOGIES:
+            if other.symbology in LINEAR_SYMBOLOGIES and not (
+                    other.text == read.text and (view.decoder.name, view.scale) == same):
                 said[other.text] = said.get(other.text, 0) + 1
         if said.get(read.text, 0) and all(n < said[read.text] for text, n in said.items()
                                           if _rivals(text, read.text)):

@@ -354,13 +354,12 @@ class RescueDecoder:
         x, y, w, h = read.box
         length = math.hypot(w, h)
         tilt = math.degrees(math.atan2(h, w)) if w >= h else 90.0
+        bands: list[np.ndarray | None] = []
         for angle in dict.fromkeys((tilt, -tilt)):
             region = Region((x + w / 2, y + h / 2), (length, 30.0), angle)
-            bands = [middle_band(upright_crop(gray, region, rows=BAND_ROWS)),
-                     across_band(gray, region)]
-            if seconded(read, bands, self.crop_decoders):
-                return True
-        return False
+            bands += [middle_band(upright_crop(gray, region, rows=BAND_ROWS)),
+                      across_band(gray, region)]
+        return seconded(read, bands, self.crop_decoders, (self.primary.name, 1.0))
 
 
 # Work is counted in pixels decoded, not in seconds: what the rescue does on a frame then

@@ -100,3 +100,19 @@ def test_frames_zbar_misread_are_not_misread(seed: int) -> None:
     sample = make_sample(np.random.default_rng(seed), "clean", "720p", "code128",
                          text=PAYLOAD, px_per_module=1.44)
     assert [d.text for d in decode_image(sample.image)] in ([], [PAYLOAD])
+
+
+# zxing-cpp's primary pass itself, two scan lines agreeing, misread this code at 1.36 px per
+# module (the phone bench): a thin 1-D read from the primary pass needs a second read too
+THIN = "6308912179892318"
+
+
+@pytest.mark.parametrize("seed", [85, 343, 395])
+def test_a_thin_primary_read_needs_a_second_read(seed: int) -> None:
+    sample = make_sample(np.random.default_rng(seed), "phone", "720p", "code128",
+                         text=THIN, px_per_module=1.36, angle_deg=-1.2)
+    gray = to_gray(sample.image)
+    assert any(d.text != THIN for d in ZxingDecoder().decode(gray))  # the primary misreads
+    assert [d.text for d in decode_image(gray)] in ([], [THIN])
+    camera = make_decoder(code_filter=CodeFilter())
+    assert [d.text for d in camera.decode(gray)] in ([], [THIN])
