@@ -6,19 +6,20 @@ decoder's guess at it is checked by a mod-103 checksum only, and one scan line t
 blurred bar can turn a digit pair into another that the checksum still accepts. zbar returned
 both `8491842942526626975` and `8491842942073126975` from the same 64-row band of a clean code
 at 1.44 px per module, and `scan-image` printed the wrong one. So a 1-D text from a band is
-returned only when a second, independent view of the code gives the same text: another
-decoder (zxing-cpp and zbar: their edge finding and symbol matching differ). Neither the same
-decoder at another scale nor the other band across the region is independent: blur makes zbar
-swap the same pair of symbols at every scale, and the other band holds the same line through
-the code (zbar read `404158529402607784612531` for `...435607784612566` at 1x and 2x, on both
-bands, in the phone bench; 50.5% of those frames read with this rule, 52% when zxing-cpp at
-two scales also counted). The views are the bands at their own scale and resampled (STRETCH),
-which is what reads modules of 1.2-2 px. One view saying two texts confirms neither, and a
-text another view contradicts must be said by more views than its rival.
+returned only when it is proven (`_proven`): two decoders read it (zxing-cpp and zbar: their
+edge finding and symbol matching differ); or zxing-cpp read it in two views, or in one at the
+band's own scale over wide modules; or one decoder read it in two views over wide modules
+(SOLO_MODULE_PX). zbar at two scales is not independent where the bars are thin: blur makes
+it swap the same pair of symbols at every scale (it read `404158529402607784612531` for
+`...435607784612566` at 1x and 2x, on both bands, in the phone bench). The views are the bands
+at their own scale and resampled (STRETCH), which is what reads modules of 1.2-2 px. One view
+saying two texts confirms neither, and a text another view contradicts must be said by more
+views than its rival.
 
-QR reads are not held back: their Reed-Solomon code is the symbology's own strong check.
-The primary pass's 1-D reads are not either: zxing-cpp returns a linear code only when two of
-its scan lines agree (its `min_line_count`, 2 by default), a confirmation of its own.
+QR reads are not held back: their Reed-Solomon code is the symbology's own strong check. A
+primary-pass 1-D read is held back only over thin modules (`thin`), until the bands through
+it second it (`seconded`): zxing-cpp's two agreeing scan lines misread a Code 128 at 1.36 px
+per module in the phone bench. docs/scanning.md#the-confirmation-rule has the measurements.
 """
 
 from __future__ import annotations
