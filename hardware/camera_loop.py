@@ -6,19 +6,28 @@ in status(); decoding pauses while a payment is in flight, capture (and the prev
 Frames that give no read are measured (hardware.quality): when several in a row are too dark,
 too blurred, or show a code too small or too close, status().hint says so in words for the
 customer ("Hold the phone further away").
+
+With the cascade (hardware.decoders.cascade), the decoding thread runs only the primary pass;
+a frame it reads nothing in goes to the second lane (hardware.second_lane), where the other
+decoder families and the rescue pass read the freshest such frame on the other core. A lossless
+source (pictures, a video file) has every frame go through the whole cascade in turn instead:
+there each frame counts, not the pace.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
 
 from hardware.acceptance import ReadAcceptor
 from hardware.decoders.base import Decoder, to_gray
+from hardware.events import Decoded
 from hardware.quality import HintTracker, hint, measure
+from hardware.second_lane import SecondLane
 from hardware.sources.base import BaseSource, EndOfStream, SourceUnavailable
 
 
@@ -44,7 +53,7 @@ _EMA = 0.2
 
 class CameraSource(BaseSource):
     def __init__(self, spec: str, grabber: FrameGrabber, decoder: Decoder,
-                 acceptor: ReadAcceptor) -> None:
+                 acceptor: ReadAcceptor, *, lane: bool = True) -> None:
         super().__init__(spec, acceptor)
         self.grabber = grabber
         if hasattr(grabber, "stop_event"):  # grabbers that wait for frames stop waiting with us
@@ -58,6 +67,13 @@ class CameraSource(BaseSource):
         self._fps: float | None = None
         self._decode_ms: float | None = None
         self._hints = HintTracker()
+        self._hint_lock = threading.Lock()
+        # the cascade's split (primary pass here, the rest in the second lane), when it has one;
+        # lane=False: the whole decoder on this thread, its own schedule (bench/: "before")
+        self._split = lane and hasattr(decoder, "primary_pass") and hasattr(decoder, "extra_pass")
+        self.lane: SecondLane | None = None
+        #: called with (frame number, CPU ms, wall ms of this thread's work on it) (bench/)
+        self.cost_probe: Callable[[int, float, float], None] | None = None
 
     def latest_frame(self) -> np.ndarray | None:
         with self._cond:
@@ -66,6 +82,10 @@ class CameraSource(BaseSource):
     def _start_threads(self) -> None:
         self._capture_done = False
         self._set_status("running", f"opening {self.grabber.describe}")
+        self.lane = None
+        if self._split and not self.grabber.lossless:
+            self.lane = SecondLane(self._lane_work, name=f"second lane {self.spec}")
+            self.lane.start()
         self._spawn(self._capture, "capture")
         self._spawn(self._decode, "decode")
 
@@ -76,6 +96,8 @@ class CameraSource(BaseSource):
         self._stop.set()
         with self._cond:
             self._cond.notify_all()
+        if self.lane is not None:
+            self.lane.stop()
         super().stop()
 
     # -- capture thread ---------------------------------------------------------------------
@@ -150,19 +172,51 @@ class CameraSource(BaseSource):
                     self._cond.notify_all()
                 continue
             gray = to_gray(frame)
-            t0 = time.perf_counter()
-            reads = self.decoder.decode(gray)
+            t0, c0 = time.perf_counter(), time.thread_time()
+            reads = self._read(number, gray)
             ms = (time.perf_counter() - t0) * 1000
+            if self.cost_probe is not None:
+                self.cost_probe(number, (time.thread_time() - c0) * 1000, ms)
             self._decode_ms = ms if self._decode_ms is None else (
                 self._decode_ms + _EMA * (ms - self._decode_ms))
             self._update_metrics(decode_ms=self._decode_ms)
-            self._set_hint(self._hints.update(bool(reads), None if reads else self._advice(gray)))
+            if reads or self.lane is None:  # the lane judges the frames it takes
+                self._hint(gray, reads)
             self._offer(reads, frame=number, decode_ms=ms)
             with self._cond:
                 self._decoded_no = number
                 self._cond.notify_all()
         self._set_status("stopped", f"end of {self.grabber.describe}")
         self._finished.set()
+
+    def _read(self, number: int, gray: np.ndarray) -> list[Decoded]:
+        """This thread's reads of a frame: the primary pass, the frame handed to the second
+        lane when it read nothing; without a lane, the whole decoder."""
+        if not self._split:
+            return self.decoder.decode(gray)
+        split = self.decoder
+        reads, misses = split.primary_pass(gray)  # type: ignore[attr-defined]
+        if reads:
+            return list(reads)
+        if self.lane is not None:
+            self.lane.offer(number, gray, misses)
+            return []
+        return list(split.extra_pass(gray, misses))  # type: ignore[attr-defined]
+
+    def _lane_work(self, number: int, gray: np.ndarray, misses: list[np.ndarray]) -> None:
+        if self._stop.is_set() or self.paused:
+            return
+        split = self.decoder
+        families = split.lane_families(bool(misses))  # type: ignore[attr-defined]
+        reads: list[Decoded] = split.extra_pass(  # type: ignore[attr-defined]
+            gray, misses, families, rescue_first=True)
+        self._hint(gray, reads)
+        self._offer(reads, frame=number)
+
+    def _hint(self, gray: np.ndarray, reads: list[Decoded]) -> None:
+        with self._hint_lock:
+            self._set_hint(self._hints.update(bool(reads),
+                                              None if reads else self._advice(gray)))
 
     def _advice(self, gray: np.ndarray) -> str | None:
         """Why this frame gave no read (hardware.quality), from what the decoder found."""

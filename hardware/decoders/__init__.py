@@ -22,8 +22,11 @@ DECODER_NAMES = ("zxing", "pyzbar", "pyzbar-all")
 
 # The work the rescue pass may do on a frame, in pixels decoded, as a multiple of the frame's
 # pixels (the primary pass alone goes over them several times: rotations, inversion, a
-# downscaled pyramid). Measured on 720p frames (bench/bench_realphotos.py, docs/scanning.md).
-RESCUE_BUDGET = 0.3
+# downscaled pyramid). 0.3 while it ran on the camera's own thread (issue 33: the empty-frame
+# p95 bar); 0.6 since it runs in the second lane (issue 42), where it reads Code 128 at
+# 1.2-2 px per module on phone screens (bench/bench_phone128.py: 39% at 0.3, 55% at 0.6,
+# 56% at 1.0). Measured in bench/bench_realphotos.py and bench/bench_lane.py.
+RESCUE_BUDGET = 0.6
 
 
 def make_decoder(name: str = "zxing", *, rescue: bool = True,

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from hardware.decoders.base import Decoder
+from hardware.decoders.confirm import thin
 from hardware.decoders.rescue import Box, RescueDecoder
 from hardware.events import CodeFilter, Decoded
 
@@ -78,24 +79,61 @@ class CascadeDecoder:
     def decode(self, gray: np.ndarray) -> list[Decoded]:
         self.rescue_pass.last_candidates = []
         self.rescue_pass.last_regions = []
+        kept, misses = self.primary_pass(gray)
+        if kept:
+            return kept
+        return self.extra_pass(gray, misses, self._due(bool(misses)))
+
+    def primary_pass(self, gray: np.ndarray) -> tuple[list[Decoded], list[np.ndarray]]:
+        """The primary pass alone: its reads the filter keeps, and the corners of the 2-D
+        symbols it located but could not decode (the camera's own thread runs this; the
+        rest goes to its second lane, hardware.second_lane, which may be reading the
+        rescue's last_candidates of another frame meanwhile: they are left alone here)."""
         misses: list[np.ndarray] = []
         with_misses = getattr(self.primary, "decode_with_misses", None)
         if with_misses is not None:
             found, misses = with_misses(gray)
         else:
             found = self.primary.decode(gray)
-        kept = self._kept(found)
-        if kept:
-            self.last_stage = self.primary.name
+        # a 1-D read over thin modules (under 2.5 px) needs a second read, like a rescued one:
+        # zxing-cpp's two agreeing scan lines misread a Code 128 at 1.36 px per module in the
+        # phone bench (hardware.decoders.confirm)
+        kept = [r for r in self._kept(found)
+                if not thin(r) or self.rescue_pass.second_read(gray, r)]
+        self.last_stage = self.primary.name if kept else None
+        return kept, misses
+
+    def extra_pass(self, gray: np.ndarray, misses: list[np.ndarray],
+                   families: Sequence[Decoder] | None = None, *,
+                   rescue_first: bool = False) -> list[Decoded]:
+        """For a frame the primary pass read nothing in: the other families (`families`, all
+        of them when None), then the rescue pass; the rescue first when `rescue_first` (the
+        second lane asks all of them anyway, and the rescue is the cheapest: a code only it
+        reads is then read on the lane's first frame, not after a full round of the others)."""
+        def rescue() -> list[Decoded]:
+            kept = self._kept(self.rescue_pass.rescue(gray, misses))
+            self.last_stage = "rescue" if kept else None
             return kept
-        for family in self._due(bool(misses)):
+
+        if rescue_first and (kept := rescue()):
+            return kept
+        for family in self.families if families is None else families:
             kept = self._kept(family.decode(gray))
             if kept:
                 self.last_stage = family.name
                 return kept
-        kept = self._kept(self.rescue_pass.rescue(gray, misses))
-        self.last_stage = "rescue" if kept else None
-        return kept
+        return [] if rescue_first else rescue()
+
+    def lane_families(self, located: bool) -> Sequence[Decoder]:
+        """The families the second lane asks on a frame: all of them when a 2-D symbol was
+        located but not read (a code is in view), else the next one in turn (each sees every
+        third frame the lane takes, and the lane keeps the camera's pace: the rescue, asked
+        first, sees them all)."""
+        if located or not self.families:
+            return self.families
+        family = self.families[self._turn % len(self.families)]
+        self._turn += 1
+        return (family,)
 
     def _kept(self, reads: list[Decoded]) -> list[Decoded]:
         if self.code_filter is None:

@@ -53,5 +53,7 @@ class PyzbarDecoder:
                 text = r.data.decode("utf-8")
             except UnicodeDecodeError:
                 continue
-            out.append(Decoded(text, _ZBAR_NAMES.get(r.type, r.type.lower())))
+            left, top, width, height = r.rect
+            out.append(Decoded(text, _ZBAR_NAMES.get(r.type, r.type.lower()),
+                               box=(float(left), float(top), float(width), float(height))))
         return out

@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from hardware.decoders.base import Decoder
+from hardware.decoders.confirm import confirmed_reads, seconded
 from hardware.events import Decoded
 
 BAND_ROWS = 64
@@ -334,23 +335,31 @@ class RescueDecoder:
                 tried.append(region)
                 # the band across the region's middle, by each crop decoder; then, across the
                 # whole frame, the line through it (the region may be one group of bars of a
-                # wider code)
+                # wider code); a 1-D text only once two views agree (hardware.decoders.confirm)
                 bands = [middle_band(upright_crop(gray, region, rows=BAND_ROWS)),
                          across_band(gray, region)]
-                for band in bands:
-                    if band is None:
-                        continue
-                    for decoder in self.crop_decoders:
-                        if not budget.take(2 * band.size):
-                            continue  # a smaller band may still fit
-                        # zxing-cpp's try_invert does not cover 1-D symbols: light bars on a
-                        # dark screen (dark mode) are read from the inverted crop
-                        found = decoder.decode(band) or decoder.decode(cv2.bitwise_not(band))
-                        if found:
-                            return [_placed(d, region) for d in found]
+                found = confirmed_reads(bands, self.crop_decoders, budget.take)
+                if found:
+                    return [_placed(d, region) for d in found]
         if self._angles is not None and budget.take(gray.size):
             return self.primary.decode(rotate_frame(gray, next(self._angles)))
         return []
+
+
+    def second_read(self, gray: np.ndarray, read: Decoded) -> bool:
+        """Whether the crop decoders read `read`'s text again on the bands through it (its box
+        from the primary pass: the line its scan rows crossed, turned either way)."""
+        if read.box is None:
+            return False
+        x, y, w, h = read.box
+        length = math.hypot(w, h)
+        tilt = math.degrees(math.atan2(h, w)) if w >= h else 90.0
+        bands: list[np.ndarray | None] = []
+        for angle in dict.fromkeys((tilt, -tilt)):
+            region = Region((x + w / 2, y + h / 2), (length, 30.0), angle)
+            bands += [middle_band(upright_crop(gray, region, rows=BAND_ROWS)),
+                      across_band(gray, region)]
+        return seconded(read, bands, self.crop_decoders, (self.primary.name, 1.0))
 
 
 # Work is counted in pixels decoded, not in seconds: what the rescue does on a frame then

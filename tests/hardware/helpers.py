@@ -81,6 +81,27 @@ class ListGrabber:
         return None
 
 
+class StillCamera:
+    """A camera (not lossless: it never waits for the decoder) filming one real frame."""
+
+    lossless = False
+
+    def __init__(self, frame: np.ndarray, describe: str = "test camera",
+                 pace_fps: float | None = 30.0) -> None:
+        self.frame = frame
+        self.describe = describe
+        self.pace_fps = pace_fps
+
+    def open(self) -> None:
+        return None
+
+    def read(self) -> np.ndarray:
+        return self.frame
+
+    def close(self) -> None:
+        return None
+
+
 def write_video(path: Path, frames: Sequence[np.ndarray], fps: float = 20.0) -> Path:
     height, width = frames[0].shape[:2]
     tmp = path.with_name(path.stem + ".part.avi")

@@ -15,30 +15,19 @@ from pos_terminal.config import Settings
 from pos_terminal.counter import Counter
 from pos_terminal.tui.app import PosApp
 from pos_terminal.tui.screens.pay import PayScreen
+from tests.hardware.helpers import StillCamera
 from tests.tui.helpers import text_of, type_keys, wait_until
 
 pytestmark = pytest.mark.asyncio
 
 
-class DarkCamera:
+class DarkCamera(StillCamera):
     """A webcam at a dark counter: the same real (dim) frame, 20 times a second, forever."""
-
-    describe = "camera 0"
-    pace_fps: float | None = 20.0
-    lossless = False
 
     def __init__(self) -> None:
         counter = cluttered_background(np.random.default_rng(5), 640, 480)
-        self.frame = (cv2.cvtColor(counter, cv2.COLOR_BGR2GRAY) * 0.15).astype(np.uint8)
-
-    def open(self) -> None:
-        return None
-
-    def read(self) -> np.ndarray:
-        return self.frame
-
-    def close(self) -> None:
-        return None
+        super().__init__((cv2.cvtColor(counter, cv2.COLOR_BGR2GRAY) * 0.15).astype(np.uint8),
+                         "camera 0", 20.0)
 
 
 async def test_pay_screen_tells_the_cashier_the_frames_are_too_dark(
