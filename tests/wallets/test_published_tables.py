@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pos_terminal.wallets.zalopay.code_table import TABLES
 from pos_terminal.wallets.code_table import CodeClass, Operation
 from pos_terminal.wallets.momo import codes
+from pos_terminal.wallets.zalopay.code_table import TABLES
 
 HERE = Path(__file__).parent / "published"
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "spec"
