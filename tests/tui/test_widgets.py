@@ -13,7 +13,7 @@ from textual.strip import Strip
 from pos_terminal.base.amounts import read_amount
 from pos_terminal.base.money import format_vnd
 from pos_terminal.base.reasons import Reason
-from pos_terminal.emulator.emvqr import emv_qr
+from pos_terminal.emulator.zalopay.emvqr import emv_qr
 from pos_terminal.tui.format import vn_time
 from pos_terminal.tui.widgets.halfblock import UPPER_HALF, image_strips, matrix_strips
 from pos_terminal.tui.widgets.qr import QrCode, drawn_size
