@@ -164,7 +164,8 @@ def test_fleet_report_open_and_csv(make_terminal: Any, emulator: Any, ledger_dsn
     rows = list(csv.DictReader((tmp_path / "r.csv").open(encoding="utf-8")))
     assert [(r["scope"], r["name"], r["net_amount"]) for r in rows] == [
         ("shop", "", "40000"), ("counter", "A1", "30000"), ("counter", "B2", "10000"),
-        ("cashier", "cashier-a1", "30000"), ("cashier", "cashier-b2", "10000")]
+        ("cashier", "cashier-a1", "30000"), ("cashier", "cashier-b2", "10000"),
+        ("wallet", "zalopay", "40000")]  # head office's total per wallet (issue 40)
 
     opened = run_cli("fleet", config, "open", "--json", "--csv", str(tmp_path / "o.csv"))
     assert opened.returncode == 0, opened.stderr
