@@ -27,13 +27,16 @@ CLOSED = frozenset({EXPIRED, CANCELLED})
 
 
 def outcome(status: str, amount: int, amount_paid: int) -> WalletOutcome:
-    """What a request's status and its money mean for the sale: PAID only with all of it; a
-    closed request holding money is not "not paid" (PROCESSING: it stays for the cashier)."""
+    """What a request's status and its money mean for the sale: PAID only with all of it (a
+    closed request too: the transfer landed late); a closed request holding part of it is not
+    "not paid" (PROCESSING: it stays for the cashier)."""
     found = STATUSES.get(status)
     if found is None:
         return WalletOutcome.REFUSED_REQUEST  # not listed: no information
     if found is WalletOutcome.PAID and amount_paid < amount:
         return WalletOutcome.PROCESSING
+    if status in CLOSED and amount_paid >= amount:  # all of it arrived after all: a late payment
+        return WalletOutcome.PAID
     if status in CLOSED and amount_paid > 0:
         return WalletOutcome.PROCESSING
     return found

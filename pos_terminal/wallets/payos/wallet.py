@@ -115,12 +115,9 @@ class PayOSWallet(TerminalOrderIds):
             return Reason.of("gateway.waiting")
         return Reason.of("unknown.no_information", wallet=WALLET_NAME, code=0, detail=status)
 
-    def cancel_request(self, order_id: str) -> ChargeAnswer:
-        """Cancel the shown QR (the cashier gives up); the answer's status as a query's."""
-        answer = self.client.cancel(order_id, "cashier cancelled")
-        if answer.data is None:
-            return self.query_charge(order_id, 0)
-        return self.query_charge(order_id, _FIELDS.integer(answer.data, "amount") or 0)
+    def cancel_hosted_order(self, order_id: str, amount: int) -> None:
+        """Close the shown QR (the cashier gives up); the status query that follows decides."""
+        self.client.cancel(order_id, "cashier cancelled")
 
     # --- what payOS does not do ---------------------------------------------------------------
     def _no_codes(self) -> NoReturn:
