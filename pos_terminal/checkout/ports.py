@@ -83,9 +83,9 @@ class HoldingWallet(Protocol):
 
 @runtime_checkable
 class CancellableOrder(Protocol):
-    """A shop-QR provider whose shown order can be closed when the cashier gives up (payOS's
-    cancel). What it answers decides nothing: the status query after it does (money that already
-    arrived keeps the payment open, never "not paid")."""
+    """A shop-QR provider whose shown order can be closed when the cashier gives up (a bank
+    transfer's QR). What it answers decides nothing: the status query after it does (money
+    that already arrived keeps the payment open, never "not paid")."""
 
     def cancel_hosted_order(self, order_id: str, amount: int) -> object: ...
 

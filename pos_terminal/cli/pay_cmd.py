@@ -64,7 +64,7 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
       scan-tool | pos-terminal pay --amount 50000 --code-stdin --json
       pos-terminal pay --amount 50000 --scanner camera:0 --description "Table 4"
       pos-terminal pay --amount 50000 --scanner evdev:/dev/input/event3
-      pos-terminal pay --amount 50000 --qr --provider payos --json
+      pos-terminal pay --amount 50000 --qr --json
 
     Exit 0 succeeded, 1 failed or declined, 3 still unresolved (run `pos-terminal reconcile`
     later; never charge again), 2 bad input or configuration (nothing was charged).
