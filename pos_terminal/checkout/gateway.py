@@ -61,7 +61,7 @@ class GatewayOrderView:
 
 def create_gateway_order(
     co: CheckoutContext[GatewayJournal], amount: int, description: str = "", bank_code: str = "",
-    *, cashier_id: str | None = None, provider: str | None = None,
+    *, cashier_id: str | None = None, provider: str | None = None, sale_ref: str | None = None,
 ) -> GatewayOrderView:
     """`provider`: the wallet whose QR the shop shows (a shop-QR one); None: the default's."""
     amount = co.validate_amount(amount)
@@ -78,7 +78,7 @@ def create_gateway_order(
     view = journal.record_intent(
         app_trans_id=app_trans_id, amount=amount, generation=client.generation,
         provider=provider, kind="gateway", description=description,
-        message=Reason.of("gateway.creating"), now=now, cashier_id=cashier_id,
+        message=Reason.of("gateway.creating"), now=now, cashier_id=cashier_id, sale_ref=sale_ref,
     )
     token: str | None = None
     try:

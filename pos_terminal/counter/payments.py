@@ -182,13 +182,14 @@ class PaymentService:
     def create_gateway_order(self, amount: int, description: str = "",
                              bank_code: str = "", *, sale: int | None = None,
                              cashier_id: str | None = None,
-                             provider: str | None = None) -> GatewayOrderView:
+                             provider: str | None = None,
+                             sale_ref: str | None = None) -> GatewayOrderView:
         """Published as GatewayShown (a customer display shows its QR). Journaled with
         `cashier_id` (None: the cashier signed in here, if any); `provider` a shop-QR wallet
         (None: the default one)."""
         order = self._checkout.create_gateway_order(
             amount, description, bank_code, cashier_id=cashier_id or self._at_counter(),
-            provider=provider)
+            provider=provider, sale_ref=sale_ref)
         self._bus.publish(GatewayShown(sale, order.payment))
         return order
 

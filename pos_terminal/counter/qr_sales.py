@@ -44,11 +44,11 @@ def shop_qr_wallet(wallets: tuple[str, ...], provider: str | None) -> str | None
 
 def qr_sale(payments: PaymentService, amount: int, *, provider: str, description: str = "",
             deadline_s: float | None = None, cancel: threading.Event | None = None,
-            cashier_id: str | None = None, sale: int | None = None,
+            cashier_id: str | None = None, sale: int | None = None, sale_ref: str | None = None,
             on_shown: Callable[[str | None], None] | None = None) -> QrSale:
     """Create `provider`'s order for `amount`, call `on_shown` with its QR, wait (see module)."""
     order = payments.create_gateway_order(amount, description, cashier_id=cashier_id,
-                                          provider=provider, sale=sale)
+                                          provider=provider, sale=sale, sale_ref=sale_ref)
     qr = order.qr_code or order.order_url
     if on_shown is not None:
         on_shown(qr)
