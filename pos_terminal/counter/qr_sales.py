@@ -32,14 +32,16 @@ class QrSale:
         return {"qr_content": self.qr_content, **self.arrived}
 
 
+def shop_qr_wallets(wallets: tuple[str, ...]) -> tuple[str, ...]:
+    """Those of this counter's `wallets` that show a shop QR, in its order."""
+    return tuple(name for name in wallets if wallet_registry.wallet(name).capabilities.shop_qr)
+
+
 def shop_qr_wallet(wallets: tuple[str, ...], provider: str | None) -> str | None:
     """`provider`, else the first of this counter's `wallets` that shows a shop QR."""
     if provider:
         return provider
-    for name in wallets:
-        if wallet_registry.wallet(name).capabilities.shop_qr:
-            return name
-    return None
+    return next(iter(shop_qr_wallets(wallets)), None)
 
 
 def qr_sale(payments: PaymentService, amount: int, *, provider: str, description: str = "",
