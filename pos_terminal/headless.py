@@ -265,9 +265,7 @@ class CounterLoop:
             if not args:
                 raise LineError(_("PAY needs an amount: PAY <amount> [REF=<sale_ref>] "
                                   "[PROVIDER=<wallet>] [description]"))
-            amount_text, rest = _words_of_amount(args)
-            to_pay = _refused(parse_amount(amount_text, self.counter.settings.checkout))
-            sale_ref, provider, rest = self._pay_options(rest)
+            to_pay, sale_ref, provider, rest = self._amount_and_options(args)
             if sale_ref is not None:
                 return self.pay_sale(to_pay, sale_ref, rest, provider)
             return self.pay(to_pay, rest, provider)
@@ -292,6 +290,12 @@ class CounterLoop:
                                   "POS_LEDGER_DSN"))
             return {"ok": True, **self.ledger()}
         return {"ok": True, **answers.reconcile_answer(self.counter.reconcile(cancel=self.stop))}
+
+    def _amount_and_options(self, args: str) -> tuple[int, str | None, str | None, str]:
+        """PAY's and QR's amount (the one rule), REF=, PROVIDER= and description."""
+        amount_text, rest = _words_of_amount(args)
+        amount = _refused(parse_amount(amount_text, self.counter.settings.checkout))
+        return (amount, *self._pay_options(rest))
 
     def _pay_options(self, rest: str) -> tuple[str | None, str | None, str]:
         """PAY's REF= and PROVIDER= (in either order, before the description)."""
@@ -333,9 +337,7 @@ class CounterLoop:
         if not args:
             raise LineError(_("QR needs an amount: QR <amount> [PROVIDER=<wallet>] "
                               "[description]"))
-        amount_text, rest = _words_of_amount(args)
-        to_pay = _refused(parse_amount(amount_text, self.counter.settings.checkout))
-        sale_ref, provider, description = self._pay_options(rest)
+        to_pay, sale_ref, provider, description = self._amount_and_options(args)
         if sale_ref is not None:
             raise LineError(_("QR takes no REF= yet: send QR <amount> [PROVIDER=<wallet>] "
                               "[description]; nothing was charged"))
