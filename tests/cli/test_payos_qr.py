@@ -83,3 +83,14 @@ def test_a_payos_refund_is_refused_with_what_to_do(cli: Run, emulator: Any) -> N
     refund = cli("refund", answer["app_trans_id"], "--json")
     assert refund.exit_code == 2, refund.stdout
     assert "bank transfer" in refund.stderr
+
+
+def test_without_json_the_qr_string_is_printed_and_a_code_is_refused(
+        cli: Run, emulator: Any) -> None:
+    bank_app(emulator, "pay")
+    paid = cli("pay", "--amount", "15000", "--qr", "--provider", "payos")
+    assert paid.exit_code == 0, paid.stderr
+    assert paid.stdout.startswith("QR: 000201")
+    both = cli("pay", "--amount", "15000", "--qr", "--code-stdin", "--json")
+    assert both.exit_code == 2 and json.loads(both.stdout)["field"] == "qr"
+    assert len(shown(emulator)) == 1  # nothing more was created
