@@ -47,3 +47,16 @@ def test_the_client_reads_an_unknown_id_as_no_data(emulator: Any) -> None:
     answer = client.get("999")
     assert (answer.code, answer.data) == ("101", None)
     client.close()
+
+
+def test_the_emulators_vietqr_carries_the_amount_the_content_and_a_right_crc() -> None:
+    from pos_terminal.emulator.payos.vietqr import vietqr
+
+    qr = vietqr("970422", "VQRQ00000001", 50_000, "POS123456")
+    assert "A000000727" in qr and "540550000" in qr and "0809POS123456" in qr
+    crc, body = 0xFFFF, qr[:-4].encode("ascii")
+    for byte in body:  # CRC-16/CCITT-FALSE, written here from the spec
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+    assert qr[-4:] == f"{crc:04X}"
