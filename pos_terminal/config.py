@@ -20,7 +20,7 @@ import tomllib
 from collections.abc import Mapping
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
 from pydantic import (
@@ -77,6 +77,9 @@ AMOUNT_CEILING = 2**53 - 1
 class _Section(BaseModel):
     # allow_inf_nan=False: `nan` and `inf` (valid TOML floats) are refused in every section.
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
+
+
+_S = TypeVar("_S", bound=BaseModel)
 
 
 def _inconsistent(model: BaseModel, key: str, message: str) -> ValidationError:
@@ -154,6 +157,20 @@ def _check_pattern(value: str) -> str:
     return value
 
 
+def _https_unless_emulator(section: _S, keys: tuple[str, ...] = ("base_url",)) -> _S:
+    """`section` if its `keys` are https:// addresses, or it speaks to the emulator."""
+    environment = getattr(section, "environment", "production")
+    if environment != "emulator":
+        for key in keys:
+            if urlsplit(getattr(section, key)).scheme == "http":
+                raise _inconsistent(section, key, _(
+                    "plain http:// is allowed only for the emulator (environment = "
+                    "\"emulator\"); with environment = \"{environment}\" use the "
+                    "service's https:// address. Nothing was sent").format(
+                        environment=environment))
+    return section
+
+
 def _environment_of(data: object) -> object:
     """`environment` when not written: the emulator on loopback, the sandbox by its host
     name, else production."""
@@ -207,15 +224,7 @@ class ServiceSettings(_Section):
     def _tls_outside_the_emulator(self) -> ServiceSettings:
         # The service's answers are not signed: over plain HTTP whoever sits on the path could
         # answer "paid". Only the local emulator may be spoken to without TLS.
-        if self.environment != "emulator":
-            for key in ("base_url", "gateway_url"):
-                if urlsplit(getattr(self, key)).scheme == "http":
-                    raise _inconsistent(self, key, _(
-                        "plain http:// is allowed only for the emulator (environment = "
-                        "\"emulator\"); with environment = \"{environment}\" use the "
-                        "service's https:// address. Nothing was sent").format(
-                            environment=self.environment))
-        return self
+        return _https_unless_emulator(self, ("base_url", "gateway_url"))
 
     @field_validator("redirect_url")
     @classmethod

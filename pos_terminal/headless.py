@@ -9,6 +9,11 @@ One command a line in, one JSON object a line out:
                                  under the same REF is refused), as in the Terminal API; with
                                  PROVIDER= a wallet's name the wallet, else the code's pattern
                                  decides (a code no wallet or several take is refused)
+    QR <amount> [PROVIDER=<wallet>] [description]
+                                 the shop's QR (a shop-QR wallet: PROVIDER=, else the first
+                                 this counter takes) shown on the customer display, waited for
+                                 like PAY; the answer carries "qr_content", and "amount_paid" /
+                                 "amount_missing" when part of the money arrived (never paid)
     STATUS <app_trans_id>        the journal's view (a pending payment is queried once)
     STATUS REF=<sale_ref>        the same, by the sale system's reference
     REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] [CASHIER=<id>]
@@ -47,6 +52,7 @@ from pos_terminal.base.reasons import Reason
 from pos_terminal.counter import Counter, ScannedCode, Scanner, answers
 from pos_terminal.counter.background import RECONCILE_EVERY_S, start_reconciler
 from pos_terminal.counter.cashiers import AuthorityRequired
+from pos_terminal.counter.qr_sales import qr_sale, shop_qr_wallet
 from pos_terminal.counter.sales import SaleDesk, SaleRefused, check_ref
 from pos_terminal.counter.types import InvalidPayment, PaymentView, intent_of, refund_of
 from pos_terminal.sentences import use_front_end
@@ -56,8 +62,9 @@ if TYPE_CHECKING:
     from hardware import ScanSource
 
 log = logging.getLogger(__name__)
-COMMANDS = ("PAY", "STATUS", "REFUND", "RECONCILE", "LEDGER", "QUIT")
+COMMANDS = ("PAY", "QR", "STATUS", "REFUND", "RECONCILE", "LEDGER", "QUIT")
 USAGE = ("commands: PAY <amount> [REF=<sale_ref>] [PROVIDER=<wallet>] [description] | "
+         "QR <amount> [PROVIDER=<wallet>] [description] | "
          "STATUS <app_trans_id> | STATUS REF=<sale_ref> | "
          "REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] | RECONCILE | LEDGER | QUIT")
 REF = "REF="
@@ -231,7 +238,7 @@ class CounterLoop:
     def _error_answer(self, command: str, args: str, exc: Exception) -> dict[str, Any]:
         """ok:false with the error; about a payment that exists: its state and app_trans_id."""
         answer: dict[str, Any] = {"ok": False, "command": command, "error": _message(exc)}
-        subject = intent_of(exc) if command == "PAY" else None
+        subject = intent_of(exc) if command in ("PAY", "QR") else None
         if command == "STATUS" and args and self.counter.payments.find(args) is not None:
             subject = args
         if subject is not None:
@@ -248,7 +255,7 @@ class CounterLoop:
             else:
                 answer.update({k: v for k, v in answers.refund_answer(refund).items()})
                 answer["ok"] = False
-        elif command == "PAY":
+        elif command in ("PAY", "QR"):
             answer.update(outcome=answers.Verdict.NOTHING_SENT.value,
                           exit_code=answers.EXIT_NOTHING_SENT)
         return answer
@@ -258,12 +265,12 @@ class CounterLoop:
             if not args:
                 raise LineError(_("PAY needs an amount: PAY <amount> [REF=<sale_ref>] "
                                   "[PROVIDER=<wallet>] [description]"))
-            amount_text, rest = _words_of_amount(args)
-            to_pay = _refused(parse_amount(amount_text, self.counter.settings.checkout))
-            sale_ref, provider, rest = self._pay_options(rest)
+            to_pay, sale_ref, provider, rest = self._amount_and_options(args)
             if sale_ref is not None:
                 return self.pay_sale(to_pay, sale_ref, rest, provider)
             return self.pay(to_pay, rest, provider)
+        if command == "QR":
+            return self.qr(args)
         if command == "STATUS":
             if not args or " " in args:
                 raise LineError(_("STATUS needs one app_trans_id: STATUS <app_trans_id> or "
@@ -283,6 +290,12 @@ class CounterLoop:
                                   "POS_LEDGER_DSN"))
             return {"ok": True, **self.ledger()}
         return {"ok": True, **answers.reconcile_answer(self.counter.reconcile(cancel=self.stop))}
+
+    def _amount_and_options(self, args: str) -> tuple[int, str | None, str | None, str]:
+        """PAY's and QR's amount (the one rule), REF=, PROVIDER= and description."""
+        amount_text, rest = _words_of_amount(args)
+        amount = _refused(parse_amount(amount_text, self.counter.settings.checkout))
+        return (amount, *self._pay_options(rest))
 
     def _pay_options(self, rest: str) -> tuple[str | None, str | None, str]:
         """PAY's REF= and PROVIDER= (in either order, before the description)."""
@@ -318,6 +331,24 @@ class CounterLoop:
         view = self.desk.pay(sale_ref, amount, description=description, stop=self.stop,
                              provider=provider)
         return self._answer(view)
+
+    def qr(self, args: str) -> dict[str, Any]:
+        """QR: the shop's QR for the amount, waited for (counter/qr_sales.py)."""
+        if not args:
+            raise LineError(_("QR needs an amount: QR <amount> [PROVIDER=<wallet>] "
+                              "[description]"))
+        to_pay, sale_ref, provider, description = self._amount_and_options(args)
+        if sale_ref is not None:
+            raise LineError(_("QR takes no REF= yet: send QR <amount> [PROVIDER=<wallet>] "
+                              "[description]; nothing was charged"))
+        wallet = shop_qr_wallet(self.counter.payments.wallets, provider)
+        if wallet is None:
+            raise LineError(_("no wallet of this counter shows a QR for the customer: "
+                              "nothing was charged"))
+        ended = qr_sale(self.counter.payments, to_pay, provider=wallet,
+                        description=description, cancel=self.stop)
+        answer = answers.payment_answer(ended.view, **ended.extra())
+        return {"ok": answer["outcome"] == answers.Verdict.PAID.value, **answer}
 
     def sale_status(self, sale_ref: str) -> dict[str, Any]:
         view = self.counter.payments.find_by_sale_ref(sale_ref)

@@ -31,6 +31,7 @@ BUILT_IN = (
     "pos_terminal.wallets.zalopay.declaration:WALLET",
     "pos_terminal.wallets.momo.declaration:WALLET",
     "pos_terminal.wallets.shopeepay.declaration:WALLET",
+    "pos_terminal.wallets.payos.declaration:WALLET",
 )
 
 

@@ -5,6 +5,8 @@ counter with the same rules (and sentences) as the UI and the CLI."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 REF = r"^[A-Za-z0-9_.:/-]{1,64}$"
@@ -34,6 +36,10 @@ class PaymentIn(_Body):
                                      "the counter's scanner waits for one")
     description: str = Field(default="", max_length=256)
     items: list[ItemIn] = Field(default_factory=list, max_length=100)
+    method: Literal["code", "qr"] = Field(
+        default="code", description="\"qr\": the shop shows a QR (a shop-QR wallet's: provider, "
+        "else the first this counter takes); the answer comes once it is shown, with its "
+        "qr_content, then GET /v1/payments?sale_ref= and the events follow it")
     provider: str | None = Field(default=None, pattern=PROVIDER,
                                  description="The customer's wallet (\"zalopay\", \"momo\"); "
                                  "without it the code's pattern decides")

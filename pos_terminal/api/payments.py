@@ -8,6 +8,7 @@ shared pool, which no payment occupies."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
@@ -21,6 +22,7 @@ from pos_terminal.api.routing import StrictJsonRoute
 from pos_terminal.api.terminal import Terminal, terminal_of
 from pos_terminal.base.i18n import _
 from pos_terminal.counter import UNRESOLVED, SaleLine, answers
+from pos_terminal.counter.qr_sales import shop_qr_wallet
 from pos_terminal.counter.types import PaymentView, check_code_format
 
 router = APIRouter(prefix="/v1/payments", tags=["payments"], route_class=StrictJsonRoute)
@@ -47,6 +49,8 @@ def _waiting_answer(terminal: Terminal, sale_ref: str) -> dict[str, Any] | None:
 async def pay(body: PaymentIn, request: Request,
               _token: Authorised) -> dict[str, Any]:
     terminal = terminal_of(request)
+    if body.method == "qr":
+        return await _qr(body, request, terminal)
     code = body.payment_code
     if code is not None:
         check_code_format(code, terminal.settings.scanner, field="payment_code",
@@ -57,6 +61,38 @@ async def pay(body: PaymentIn, request: Request,
                         code, description=body.description, items=lines,
                         provider=body.provider)
     return payment_answer(view)
+
+
+async def _qr(body: PaymentIn, request: Request, terminal: Terminal) -> dict[str, Any]:
+    """The shop's QR for the sale: answered once it is shown (its row, `qr_content`); the sale
+    goes on in a thread of its own until final or the deadline (SaleDesk.qr)."""
+    if body.payment_code is not None or body.items:
+        raise ApiError("invalid_request", _("A QR payment takes no payment_code and no items. "
+                                            "Nothing was charged."))
+    wallet = shop_qr_wallet(terminal.desk.counter.payments.wallets, body.provider)
+    if wallet is None:
+        raise ApiError("invalid_request", _("no wallet of this counter shows a QR for the "
+                                            "customer: nothing was charged"))
+    shown = threading.Event()
+    failed: list[BaseException] = []
+
+    def sale() -> None:
+        try:
+            terminal.desk.qr(body.sale_ref, body.amount, provider=wallet,
+                             description=body.description, on_shown=lambda _qr: shown.set())
+        except BaseException as exc:  # told to the request still waiting, if any
+            failed.append(exc)
+        finally:
+            shown.set()
+
+    threading.Thread(target=sale, name=f"qr-sale-{body.sale_ref}", daemon=True).start()
+    await run_in(request, "payments", shown.wait)
+    view = terminal.desk.counter.payments.find_by_sale_ref(body.sale_ref)
+    if view is None:
+        if failed:
+            raise failed[0]
+        raise ApiError("internal", _("The QR could not be shown: nothing was charged."))
+    return {**payment_answer(view), "qr_content": view.qr_code or view.order_url}
 
 
 @router.get("", summary="The payment of a sale (by sale_ref)",

@@ -512,12 +512,19 @@ class Checkout:
     # ---------------------------------------------------------------- gateway orders
     def create_gateway_order(
         self, amount: int, description: str = "", bank_code: str = "", *,
-        cashier_id: str | None = None,
+        cashier_id: str | None = None, provider: str | None = None,
+        sale_ref: str | None = None,
     ) -> gateway.GatewayOrderView:
-        """Create a web-gateway order (the UI's Show QR), journaled like a quick pay with the
-        cashier who made it; follow it with `follow()` until paid, cancelled or expired."""
+        """Create a web-gateway order (the UI's Show QR) with `provider` (a shop-QR wallet; None:
+        the default), journaled like a quick pay with the cashier who made it; follow it with
+        `follow()` until paid, cancelled or expired."""
         return gateway.create_gateway_order(self, amount, description, bank_code,
-                                            cashier_id=cashier_id)
+                                            cashier_id=cashier_id, provider=provider,
+                                            sale_ref=sale_ref)
+
+    def cancel_gateway_order(self, app_trans_id: str) -> PaymentView:
+        """The cashier gives up a shown QR (gateway.cancel_gateway_order)."""
+        return gateway.cancel_gateway_order(self, app_trans_id)
 
     # ---------------------------------------------------------------- misc
     def pending_count(self) -> int:

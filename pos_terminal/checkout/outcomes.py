@@ -72,6 +72,12 @@ def never_arrived(view: PaymentView) -> bool:
     return view.state is S.FAILED and view.why.code == NEVER_ARRIVED.code
 
 
+def may_land_late(view: PaymentView) -> bool:
+    """Concluded FAILED, yet money may still arrive: the wallet had no record of it, or the
+    shop's QR was closed (a bank transfer to it can land after that)."""
+    return never_arrived(view) or (view.state is S.FAILED and view.why.code == "shop_qr.closed")
+
+
 def _settle(
     journal: Answers, view: PaymentView, event: PaymentEvent, *, message: Reason,
     result: ChargeAnswer | None = None, poll: bool = False, release: bool = False,

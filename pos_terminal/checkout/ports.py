@@ -81,6 +81,15 @@ class HoldingWallet(Protocol):
     def void(self, order_id: str, amount: int) -> ChargeAnswer: ...
 
 
+@runtime_checkable
+class CancellableOrder(Protocol):
+    """A shop-QR provider whose shown order can be closed when the cashier gives up (a bank
+    transfer's QR). What it answers decides nothing: the status query after it does (money
+    that already arrived keeps the payment open, never "not paid")."""
+
+    def cancel_hosted_order(self, order_id: str, amount: int) -> object: ...
+
+
 class Answers(Protocol):
     """What recording a wallet's answer needs (outcomes.py): every move by `apply` (the state
     table's (state, event) -> move, journal/machine.py), the row read back, the lease given up.

@@ -125,10 +125,10 @@ def reconcile(
             if not wait_next(deadline, schedule, cancel):
                 break
 
-    # Payments concluded "never reached the service" lately are asked about once more: a charge
-    # that landed late after all is recorded as a late success, never dropped.
+    # Payments concluded "never reached the service" (or a closed shop QR) lately are asked
+    # about once more: a charge that landed late after all is a late success, never dropped.
     for p in journal.failed_since(journal.now() - LATE_CHECK_WINDOW_MS):
-        if not outcomes.never_arrived(p):
+        if not outcomes.may_land_late(p):
             continue
         if p.app_trans_id in skip or p.app_trans_id in payment_ids:
             continue

@@ -166,8 +166,9 @@ def refund_line(view: RefundView) -> str:
         + f"\n  {clean(view.message)}")
 
 
-def answer_payment(view: PaymentView, as_json: bool, stop: SignalStop | None = None) -> NoReturn:
-    extra: dict[str, Any] = {}
+def answer_payment(view: PaymentView, as_json: bool, stop: SignalStop | None = None,
+                   **more: Any) -> NoReturn:
+    extra: dict[str, Any] = dict(more)
     if stop is not None and stop.name:
         extra["signal"] = stop.name
     if as_json:

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import click
 
+from pos_terminal.base.i18n import _
 from pos_terminal.cli.common import load_settings_or_exit, stop_on_signals
 from pos_terminal.cli.journal_filters import WalletChoice
-from pos_terminal.cli.money_common import answer_payment, counter_for
+from pos_terminal.cli.money_common import answer_payment, counter_for, pay_error
 from pos_terminal.cli.pay_answers import not_paid, show_progress
 from pos_terminal.cli.pay_inputs import read_request
+from pos_terminal.cli.pay_qr import pay_by_qr
 from pos_terminal.counter import answers
 from pos_terminal.counter.types import CheckoutError, JournalError, WalletError, intent_of
 
@@ -46,12 +48,15 @@ from pos_terminal.counter.types import CheckoutError, JournalError, WalletError,
               type=WalletChoice(),
               help="The customer's wallet; without it the code's pattern decides (a code no "
                    "wallet or several take is refused, nothing sent).")
+@click.option("--qr", "by_qr", is_flag=True,
+              help="Show the shop's QR instead (a shop-QR wallet: --provider, else the first "
+                   "configured) and wait for the customer to pay it; its content is printed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec: str | None,
             scan_timeout: float, description: str, items: tuple[str, ...],
             deadline_s: float | None, cashier_id: str | None, pin_stdin: bool,
-            as_json: bool, code_stdin: bool, provider: str | None) -> None:
+            as_json: bool, code_stdin: bool, provider: str | None, by_qr: bool) -> None:
     """Charge one payment and wait for its result.
 
     \b
@@ -59,11 +64,21 @@ def pay_cmd(ctx: click.Context, amount_text: str, code: str | None, scanner_spec
       scan-tool | pos-terminal pay --amount 50000 --code-stdin --json
       pos-terminal pay --amount 50000 --scanner camera:0 --description "Table 4"
       pos-terminal pay --amount 50000 --scanner evdev:/dev/input/event3
+      pos-terminal pay --amount 50000 --qr --json
 
     Exit 0 succeeded, 1 failed or declined, 3 still unresolved (run `pos-terminal reconcile`
     later; never charge again), 2 bad input or configuration (nothing was charged).
     """
     settings = load_settings_or_exit(ctx)
+    if by_qr:
+        if code is not None or code_stdin or scanner_spec is not None or items or pin_stdin:
+            pay_error(_("--qr shows the shop's QR: give no payment code, scanner, items or "
+                        "PIN with it. Nothing was charged."), as_json=as_json, amount=None,
+                      field="qr")
+        pay_by_qr(settings, amount_text=amount_text, provider=provider.lower() if provider
+                  else None, description=description, deadline_s=deadline_s,
+                  cashier_id=cashier_id, as_json=as_json)
+        return
     request = read_request(settings, amount_text=amount_text, code=code, code_stdin=code_stdin,
                            scanner_spec=scanner_spec, scan_timeout=scan_timeout,
                            description=description, items=items, cashier_id=cashier_id,

@@ -65,13 +65,27 @@ def refund_exit(view: RefundView) -> int:
     return EXIT_CODES[of_refund(view)]
 
 
+#: the reasons of a shop-QR payment some of whose money arrived (never "paid")
+PART_PAID_REASONS = frozenset({"shop_qr.underpaid", "shop_qr.closed_with_money"})
+
+
 def payment_json(view: PaymentView) -> dict[str, Any]:
     """A payment as every door shows it: the journal's fields, its outcome, whether it is paid
     for the sale, whether it was charged late and where its money is (all of its latest
     state)."""
     verdict = of_payment(view)
-    return {**view.to_json(), "outcome": verdict.value, "paid": verdict is Verdict.PAID,
+    data = {**view.to_json(), "outcome": verdict.value, "paid": verdict is Verdict.PAID,
             "money": money_of(view).value}
+    return {**data, **part_paid(view)}
+
+
+def part_paid(view: PaymentView) -> dict[str, int]:
+    """A shop QR paid in part: what arrived and what is missing (empty otherwise)."""
+    if view.why.code not in PART_PAID_REASONS:
+        return {}
+    params = view.why.params
+    return {"amount_paid": int(params.get("amount", 0)),
+            "amount_missing": int(params.get("missing", 0))}
 
 
 def refund_json(view: RefundView) -> dict[str, Any]:

@@ -181,13 +181,24 @@ class PaymentService:
     # ---------------------------------------------------------------- gateway orders
     def create_gateway_order(self, amount: int, description: str = "",
                              bank_code: str = "", *, sale: int | None = None,
-                             cashier_id: str | None = None) -> GatewayOrderView:
+                             cashier_id: str | None = None,
+                             provider: str | None = None,
+                             sale_ref: str | None = None) -> GatewayOrderView:
         """Published as GatewayShown (a customer display shows its QR). Journaled with
-        `cashier_id` (None: the cashier signed in here, if any)."""
+        `cashier_id` (None: the cashier signed in here, if any); `provider` a shop-QR wallet
+        (None: the default one)."""
         order = self._checkout.create_gateway_order(
-            amount, description, bank_code, cashier_id=cashier_id or self._at_counter())
+            amount, description, bank_code, cashier_id=cashier_id or self._at_counter(),
+            provider=provider, sale_ref=sale_ref)
         self._bus.publish(GatewayShown(sale, order.payment))
         return order
+
+    def cancel_gateway_order(self, app_trans_id: str) -> PaymentView:
+        """The cashier gives up a shown QR: closed at its provider if it can be, then its
+        status (money that arrived keeps it open)."""
+        view = self._checkout.cancel_gateway_order(app_trans_id)
+        publish_end(self._bus, None, view, "status", unresolved_too=False)
+        return view
 
     def list_banks(self) -> BankList:
         return self._checkout.client.list_banks()

@@ -15,7 +15,7 @@ protocol's `PAY ... REF=` share this desk, so both give the same guarantees.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -27,6 +27,7 @@ from pos_terminal.checkout.errors import Stopped
 from pos_terminal.checkout.providers import UnknownProvider
 from pos_terminal.checkout.validation import check_code, check_description
 from pos_terminal.counter.payments import UNRESOLVED, SaleLine, ScannedCode
+from pos_terminal.counter.qr_sales import qr_sale
 from pos_terminal.counter.scanning import Scanner
 from pos_terminal.counter.session import Counter
 from pos_terminal.journal import PaymentView, SaleRefTaken
@@ -138,6 +139,31 @@ class SaleDesk:
             return self._current(existing)
         with self._released(mine):
             return self._charge(mine, description, lines, deadline_s)
+
+    def qr(self, sale_ref: str, amount: int, *, provider: str, description: str = "",
+           deadline_s: float | None = None, stop: threading.Event | None = None,
+           on_shown: Callable[[str | None], None] | None = None) -> PaymentView:
+        """The payment of this sale by the shop's QR (counter/qr_sales.py): created once,
+        `on_shown` told its QR, followed until final or the deadline. The same sale_ref again
+        answers with its payment (another amount: SaleConflict)."""
+        check_ref(sale_ref)
+        amount = self.counter.payments.validate_amount(amount)
+        description = check_description(description)
+        with self._lock:
+            row = self.counter.payments.find_by_sale_ref(sale_ref)
+            if row is not None or sale_ref in self._running:
+                if row is not None:
+                    self._same_as_row(row, amount, None)
+                    return self._current(row)
+                raise SaleConflict(_("Sale {sale_ref} is being paid already: ask for its "
+                                     "payment (GET /v1/payments?sale_ref=...). Nothing more was "
+                                     "charged.").format(sale_ref=sale_ref))
+            mine = _Running(sale_ref, amount, None, stop or threading.Event(), provider=provider)
+            self._running[sale_ref] = mine
+        with self._released(mine):
+            return qr_sale(self.counter.payments, amount, provider=provider,
+                           description=description, deadline_s=deadline_s, cancel=mine.stop,
+                           sale_ref=sale_ref, on_shown=on_shown).view
 
     def _take_scanner(self, sale_ref: str) -> None:
         if self.scanner is None:

@@ -28,6 +28,19 @@ register({
     "wallet.no_hosted_orders": N_("{wallet} takes only the code the customer shows: it makes no "
                                   "QR code for the customer to scan. Scan the customer's code."),
     "unknown.no_information": _no_information,
+    "wallet.shop_qr_only": N_("{wallet} takes no code from the customer: the shop shows its QR "
+                              "for the customer's bank app (F5, or pay --qr)."),
+    "wallet.no_refunds": N_("{wallet} has no refund: return the money by a bank transfer from "
+                            "the shop, then record it as a manual refund with a supervisor. "
+                            "Nothing was sent."),
+    "shop_qr.closed": N_("{wallet} closed the QR ({status}) and no money arrived: not paid."),
+    "shop_qr.underpaid": N_("{wallet}: {amount} arrived of {ordered}; {missing} is missing. Not "
+                            "paid yet: collect the rest another way, or have the shop return "
+                            "what arrived."),
+    "shop_qr.closed_with_money": N_("{wallet} closed the QR after {amount} arrived of {ordered} "
+                                    "({missing} missing): the money is there; collect the rest "
+                                    "another way or have the shop return it. Never charge "
+                                    "again."),
     "refused.provider_credentials": by_front_end(N_(
         "{wallet} refused this terminal's credentials (code {code}): nothing is known of the "
         "money yet. Check the [providers] settings of {wallet} (partner code, access key, secret "

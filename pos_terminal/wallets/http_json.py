@@ -42,23 +42,28 @@ def new_session() -> requests.Session:
     return session
 
 
-def post_json(session: requests.Session, url: str, body: Mapping[str, object], operation: str, *,
-              wallet: str, connect_s: float, total_s: float,
-              sign: Callable[[bytes], Mapping[str, str]] | None = None) -> dict[str, object]:
+def post_json(session: requests.Session, url: str, body: Mapping[str, object] | None,
+              operation: str, *, wallet: str, connect_s: float, total_s: float,
+              sign: Callable[[bytes], Mapping[str, str]] | None = None,
+              method: str = "POST") -> dict[str, object]:
     """POST `body` as compact JSON to `wallet` (its name, for the messages); the answer's JSON
-    object. `total_s` bounds the whole request."""
+    object. `total_s` bounds the whole request. `method` "GET" with `body` None: a GET (the
+    same bounds and failures; `sign` gets empty bytes)."""
     host = urlsplit(url).netloc
     operation = f"{wallet} {operation}"
     late = f"no answer to the {operation}: {host} did not answer within {total_s:g} s"
-    data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    headers = {"Content-Type": "application/json; charset=UTF-8", "Accept": "application/json",
-               "Accept-Encoding": "identity"}
+    data = b"" if body is None else json.dumps(
+        body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    headers = {"Accept": "application/json", "Accept-Encoding": "identity"}
+    if body is not None:
+        headers["Content-Type"] = "application/json; charset=UTF-8"
     if sign is not None:
         headers.update(sign(data))
     with Deadline(total_s) as deadline:
         try:
-            response = session.post(
-                url, data=data, timeout=(connect_s, total_s), allow_redirects=False,
+            response = session.request(
+                method, url, data=data if body is not None else None,
+                timeout=(connect_s, total_s), allow_redirects=False,
                 stream=True, headers=headers)
         except requests.exceptions.ConnectTimeout as exc:
             cause = f"no connection within {connect_s:g} s"

@@ -23,7 +23,9 @@ from textual.widgets import Input, Label, Static
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
+from pos_terminal.counter.qr_sales import shop_qr_wallets
 from pos_terminal.counter.types import PaymentState, PaymentView
+from pos_terminal.sentences.labels import wallet_name
 from pos_terminal.tui.order_words import still_open, where_to_scan
 from pos_terminal.tui.result_summary import ResultSummary
 from pos_terminal.tui.sales import NextSale
@@ -44,6 +46,7 @@ class ShowQrScreen(PosScreen[NextSale | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", N_("Back")),
         Binding("enter", "create", N_("Create order")),
+        Binding("f6", "next_kind", N_("QR kind")),
     ]
 
     def __init__(self, amount: int = 0, description: str = "") -> None:
@@ -58,6 +61,8 @@ class ShowQrScreen(PosScreen[NextSale | None]):
         self.leaving = False   # Esc: the order's state is being asked before leaving
         self.gone = False      # dismissed: a late answer changes nothing
         self.shown = ""        # what the drawn code holds ("" when none fits)
+        self.kinds: tuple[str, ...] = ()  # the shop-QR wallets this counter takes (F6 cycles)
+        self.kind = 0
 
     @property
     def holds_a_payment(self) -> bool:
@@ -72,6 +77,7 @@ class ShowQrScreen(PosScreen[NextSale | None]):
                 yield AmountField(self.pos.settings.checkout, id="qr-amount")
                 yield Input(placeholder=_("Description (optional)"), id="qr-description",
                             max_length=100)
+                yield Line("", id="qr-kind")
             with Horizontal(id="qr-body"):
                 yield QrCode(id="qr-code")
                 with Vertical(id="qr-side"):
@@ -84,7 +90,21 @@ class ShowQrScreen(PosScreen[NextSale | None]):
         field.amount = self.initial_amount
         self.query_one("#qr-description", Input).value = self.initial_description
         field.focus()
+        self.kinds = shop_qr_wallets(self.pos.counter.payments.wallets)
+        self._show_kind()
         self.set_interval(1.0, self._tick)
+
+    def _show_kind(self) -> None:
+        """Which kind of QR Enter makes, shown only when there is a choice (F6)."""
+        line = self.query_one("#qr-kind", Static)
+        line.display = len(self.kinds) > 1
+        if self.kinds:
+            line.update(_("QR of {wallet}").format(wallet=wallet_name(self.kinds[self.kind])))
+
+    def action_next_kind(self) -> None:
+        if self.view is None and not self.creating and self.kinds:
+            self.kind = (self.kind + 1) % len(self.kinds)
+            self._show_kind()
 
     def keep_state(self) -> tuple[int, str]:
         return (self.query_one("#qr-amount", AmountField).amount,
@@ -97,6 +117,8 @@ class ShowQrScreen(PosScreen[NextSale | None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "create":  # the key hint only while no order is made or being made
             return self.view is None and not self.creating
+        if action == "next_kind":  # more than one kind of shop QR, and none made yet
+            return len(self.kinds) > 1 and self.view is None and not self.creating
         return True
 
     def can_switch_language(self) -> bool:
@@ -133,7 +155,8 @@ class ShowQrScreen(PosScreen[NextSale | None]):
     def create(self, amount: int, description: str) -> None:
         try:
             view = self.pos.counter.payments.create_gateway_order(
-                amount, description, cashier_id=self.pos.cashier_id).payment
+                amount, description, cashier_id=self.pos.cashier_id,
+                provider=self.kinds[self.kind] if self.kinds else None).payment
         except Exception as exc:
             text = cashier_message(exc)
             self.app.call_from_thread(self._not_created, _("Order not created: {reason}").format(

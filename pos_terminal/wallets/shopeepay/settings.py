@@ -4,16 +4,14 @@ configuration."""
 from __future__ import annotations
 
 from typing import Literal
-from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 
-from pos_terminal.base.i18n import _
 from pos_terminal.config import (
     _check_pattern,
     _check_url,
     _environment_of,
-    _inconsistent,
+    _https_unless_emulator,
     _plain_text,
     _Section,
 )
@@ -50,9 +48,4 @@ class ShopeePaySettings(_Section):
 
     @model_validator(mode="after")
     def _tls_outside_the_emulator(self) -> ShopeePaySettings:
-        if self.environment != "emulator" and urlsplit(self.base_url).scheme == "http":
-            raise _inconsistent(self, "base_url", _(
-                "plain http:// is allowed only for the emulator (environment = \"emulator\"); "
-                "with environment = \"{environment}\" use the service's https:// address. "
-                "Nothing was sent").format(environment=self.environment))
-        return self
+        return _https_unless_emulator(self)

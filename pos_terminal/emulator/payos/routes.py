@@ -1,0 +1,116 @@
+"""payOS's part of the emulator: its API (``x-client-id`` and ``x-api-key`` checked on every
+call, HTTP 401 otherwise; fault endpoints ``payos_create``, ``payos_get``, ``payos_cancel``,
+``refuse`` answering any code asked for) and the "bank app": a page listing the requests shown,
+each payable in full, in part, late (after it closed) or left to expire. Mounted from payOS's
+declaration (`PART`).
+
+Control API: ``GET /_emulator/payos/requests``; ``POST /_emulator/payos/requests/<id>/pay``
+(body ``{"amount": N}``, or none: all that is missing); ``POST .../<id>/expire``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import web
+
+from pos_terminal.emulator.json_part import JsonRoutes, before_commit, drop
+from pos_terminal.emulator.parts import PartContext, PartService
+from pos_terminal.emulator.payos.page import page
+from pos_terminal.emulator.payos.service import JSON, PayOSService, envelope
+
+BASE = "/v2/payment-requests"
+CONTROL = "/_emulator/payos/requests"
+Handler = Callable[[web.Request, JSON], JSON]
+
+
+def _refusal(_body: JSON, code: int) -> JSON:
+    return envelope(f"{code:02d}", "emulator fault")
+
+
+async def _body(request: web.Request) -> JSON | None:
+    raw = await request.read()
+    if not raw:
+        return {}
+    try:
+        body: Any = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return body if isinstance(body, dict) else None
+
+
+def _endpoint(service: PayOSService, context: PartContext, name: str,
+              handler: Handler) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    routes = JsonRoutes(wallet="payos", paths={}, handlers=lambda _s: {}, refusal=_refusal,
+                        bad_body=envelope("20", "the body must be a JSON object"),
+                        other_amount=lambda _a: None, other_id=lambda a: a)
+
+    async def endpoint(request: web.Request) -> web.StreamResponse:
+        if request.headers.get("x-client-id") != service.client_id \
+                or request.headers.get("x-api-key") != service.api_key:
+            return web.json_response({"code": "401", "desc": "Unauthorized", "data": None},
+                                     status=401)
+        body = await _body(request)
+        if body is None:
+            return web.json_response(routes.bad_body)
+        rule = context.faults.take(name, None)
+        if rule is not None and not rule.commits:
+            return before_commit(request, routes, rule, body)
+        answer = handler(request, body)
+        if rule is not None and rule.mode == "drop_after_commit":
+            return drop(request)
+        if rule is not None and rule.mode == "garbage":
+            return web.Response(body=b"\x00not json", content_type="application/json")
+        return web.json_response(answer)
+
+    return endpoint
+
+
+class PayOSPart:
+    def mount(self, app: web.Application, context: PartContext) -> PartService:
+        service = PayOSService()
+
+        def ident(request: web.Request) -> str:
+            return request.match_info["ident"]
+
+        app.router.add_post(BASE, _endpoint(
+            service, context, "payos_create", lambda _r, body: service.create(body)))
+        app.router.add_get(BASE + "/{ident}", _endpoint(
+            service, context, "payos_get", lambda r, _b: service.get(ident(r))))
+        app.router.add_post(BASE + "/{ident}/cancel", _endpoint(
+            service, context, "payos_cancel", lambda r, body: service.cancel(ident(r), body)))
+
+        async def listed(request: web.Request) -> web.Response:
+            return web.json_response({"requests": service.requests_json()})
+
+        async def pay(request: web.Request) -> web.Response:
+            body = await _body(request) or {}
+            amount = body.get("amount")
+            if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)
+                                       or amount <= 0):
+                return web.json_response({"error": "amount: a positive integer"}, status=400)
+            found = service.pay(ident(request), amount)
+            return _found(found, request)
+
+        async def expire(request: web.Request) -> web.Response:
+            return _found(service.expire(ident(request)), request)
+
+        async def bank_app(request: web.Request) -> web.Response:
+            return web.Response(text=page(service.requests_json()), content_type="text/html")
+
+        app.router.add_get(CONTROL, listed)
+        app.router.add_post(CONTROL + "/{ident}/pay", pay)
+        app.router.add_post(CONTROL + "/{ident}/expire", expire)
+        app.router.add_get("/_emulator/payos/bank", bank_app)
+        return service
+
+
+def _found(data: JSON | None, request: web.Request) -> web.Response:
+    if data is None:
+        return web.json_response(
+            {"error": f"no payment request {request.match_info['ident']!r}"}, status=404)
+    return web.json_response(data)
+
+
+PART = PayOSPart()

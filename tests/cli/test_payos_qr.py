@@ -1,0 +1,96 @@
+"""A VietQR sale through the CLI (`pay --qr --provider payos`) against the emulator's payOS part,
+real HTTP: paid in full, paid in part (never "paid": what arrived and what is missing), expired,
+cancelled when the wait ends (and a transfer after that found as a late payment), refunds
+refused with what to do."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pos_terminal.config import Settings
+from tests.checkout.conftest import write_config
+from tests.cli.conftest import Run, runner_for
+from tests.wallets.payos_help import bank_app, shown, with_payos
+
+
+@pytest.fixture
+def cli(settings: Settings, emulator: Any, tmp_path: Path) -> Run:
+    return runner_for(write_config(with_payos(settings, emulator), tmp_path / "pos.toml"))
+
+
+def _pay(cli: Run, amount: int, *extra: str) -> tuple[int, dict[str, Any]]:
+    result = cli("pay", "--amount", str(amount), "--qr", "--provider", "payos", "--json", *extra)
+    assert result.stdout, result.stderr
+    data: dict[str, Any] = json.loads(result.stdout)
+    return result.exit_code, data
+
+
+def test_a_vietqr_paid_in_full_is_paid(cli: Run, emulator: Any) -> None:
+    bank_app(emulator, "pay")
+    code, answer = _pay(cli, 50_000)
+    assert code == 0, answer
+    assert (answer["provider"], answer["state"], answer["outcome"]) == (
+        "payos", "succeeded", "paid")
+    assert answer["qr_content"].startswith("000201010212") and "5405" + "50000" in answer[
+        "qr_content"]
+    assert "amount_paid" not in answer
+    assert shown(emulator)[0]["status"] == "PAID"
+    report = json.loads(cli("report", "x", "--json").stdout)
+    assert report["by_provider"]["payos"]["amount"] == 50_000
+
+
+def test_a_vietqr_paid_in_part_is_never_paid(cli: Run, emulator: Any) -> None:
+    bank_app(emulator, "pay", 20_000)
+    code, answer = _pay(cli, 50_000, "--deadline", "2")
+    assert code == 3, answer  # unresolved: the money that arrived is the cashier's to handle
+    assert answer["provider"] == "payos" and answer["outcome"] != "paid"
+    assert (answer.get("amount_paid"), answer.get("amount_missing")) == (20_000, 30_000), answer
+    assert shown(emulator)[0]["status"] == "CANCELLED"  # no more money is asked for
+
+
+def test_an_expired_vietqr_is_not_paid(cli: Run, emulator: Any) -> None:
+    bank_app(emulator, "expire")
+    code, answer = _pay(cli, 30_000)
+    assert code == 1, answer
+    assert (answer["provider"], answer["state"], answer["outcome"]) == (
+        "payos", "failed", "not_paid")
+
+
+def test_a_vietqr_nobody_pays_is_cancelled_and_a_late_transfer_is_found(
+        cli: Run, emulator: Any) -> None:
+    bank_app(emulator, "none")
+    code, answer = _pay(cli, 40_000, "--deadline", "1")
+    assert code == 1, answer
+    assert answer["state"] == "failed"
+    request = shown(emulator)[0]
+    assert request["status"] == "CANCELLED"
+    late = bank_app(emulator, "pay")  # the customer's transfer lands after all
+    late.join()
+    cli("reconcile", "--json")
+    status = json.loads(cli("status", answer["app_trans_id"], "--json").stdout)
+    assert status["outcome"] != "not_paid", status
+    assert status["late"] and status["needs_review"], status  # the cashier's to handle
+    assert status["reason_params"]["why"]["reason"] == "wallet.no_refunds"  # never "refunded"
+
+
+def test_a_payos_refund_is_refused_with_what_to_do(cli: Run, emulator: Any) -> None:
+    bank_app(emulator, "pay")
+    _code, answer = _pay(cli, 25_000)
+    refund = cli("refund", answer["app_trans_id"], "--json")
+    assert refund.exit_code == 2, refund.stdout
+    assert "bank transfer" in refund.stderr
+
+
+def test_without_json_the_qr_string_is_printed_and_a_code_is_refused(
+        cli: Run, emulator: Any) -> None:
+    bank_app(emulator, "pay")
+    paid = cli("pay", "--amount", "15000", "--qr", "--provider", "payos")
+    assert paid.exit_code == 0, paid.stderr
+    assert paid.stdout.startswith("QR: 000201")
+    both = cli("pay", "--amount", "15000", "--qr", "--code-stdin", "--json")
+    assert both.exit_code == 2 and json.loads(both.stdout)["field"] == "qr"
+    assert len(shown(emulator)) == 1  # nothing more was created

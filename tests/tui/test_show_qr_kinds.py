@@ -1,0 +1,39 @@
+"""F5 (Show QR) offers every shop-QR kind the counter takes: with ZaloPay's gateway order and
+payOS's VietQR both configured, F6 picks payOS and the order is payOS's, shown with its VietQR
+(real app, real emulator over HTTP)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pos_terminal.config import Settings
+from pos_terminal.tui.screens.show_qr import ShowQrScreen
+from tests.tui.helpers import text_of, wait_until
+from tests.tui.scenes import scene_app
+from tests.wallets.payos_help import shown, with_payos
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_f6_picks_the_vietqr_and_the_order_is_payos(
+        settings: Settings, emulator: Any, tmp_path: Path) -> None:
+    app = scene_app(with_payos(settings, emulator), tmp_path / "journal.sqlite3")
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            screen = ShowQrScreen(52_000)
+            await pilot.app.push_screen(screen)
+            await wait_until(pilot, lambda: "ZaloPay" in text_of(pilot, "#qr-kind"),
+                             what="the first kind")
+            await pilot.press("f6")
+            await wait_until(pilot, lambda: "payOS" in text_of(pilot, "#qr-kind"),
+                             what="payOS chosen")
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: screen.view is not None, what="the order")
+            assert screen.view is not None and screen.view.provider == "payos"
+            assert (screen.view.qr_code or "").startswith("000201")
+            assert [r["amount"] for r in shown(emulator)] == [52_000]
+    finally:
+        app.counter.checkout.close()
