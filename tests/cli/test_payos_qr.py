@@ -52,6 +52,27 @@ def test_a_vietqr_paid_in_part_is_never_paid(cli: Run, emulator: Any) -> None:
     assert shown(emulator)[0]["status"] == "CANCELLED"  # no more money is asked for
 
 
+@pytest.mark.parametrize(("mark", "outcome", "said"), [
+    ("paid", "paid", "30.000 ₫ was collected another way"),
+    ("failed", "not_paid", "20.000 ₫ that arrived was returned by the shop (not by payOS)"),
+])
+def test_a_vietqr_paid_in_part_is_settled_by_override_saying_what_arrived(
+        cli: Run, emulator: Any, mark: str, outcome: str, said: str) -> None:
+    """The rest collected another way (paid), or what arrived returned by the shop (not paid):
+    an override with its reason, and every later answer still says what arrived."""
+    bank_app(emulator, "pay", 20_000)
+    _code, answer = _pay(cli, 50_000, "--deadline", "2")
+    settled = cli("override", answer["app_trans_id"], "--mark", mark,
+                  "--reason", "rest in cash" if mark == "paid" else "shop transfer", "--json")
+    assert settled.exit_code == (0 if mark == "paid" else 1), settled.stdout + settled.stderr
+    result = json.loads(settled.stdout)
+    assert result["outcome"] == outcome, result
+    assert (result.get("amount_paid"), result.get("amount_missing")) == (20_000, 30_000), result
+    assert said in result["message"], result["message"]
+    status = json.loads(cli("status", answer["app_trans_id"], "--json").stdout)
+    assert status["amount_paid"] == 20_000 and status["outcome"] == outcome, status
+
+
 def test_an_expired_vietqr_is_not_paid(cli: Run, emulator: Any) -> None:
     bank_app(emulator, "expire")
     code, answer = _pay(cli, 30_000)
