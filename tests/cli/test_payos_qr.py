@@ -71,6 +71,9 @@ def test_a_vietqr_paid_in_part_is_settled_by_override_saying_what_arrived(
     assert said in result["message"], result["message"]
     status = json.loads(cli("status", answer["app_trans_id"], "--json").stdout)
     assert status["amount_paid"] == 20_000 and status["outcome"] == outcome, status
+    report = json.loads(cli("report", "x", "--json").stdout)
+    assert report["by_provider"].get("payos", {}).get("amount", 0) == (
+        50_000 if mark == "paid" else 0), report["by_provider"]
 
 
 def test_an_expired_vietqr_is_not_paid(cli: Run, emulator: Any) -> None:
