@@ -503,7 +503,7 @@ class Checkout:
         said = Reason.of("override.paid" if paid else "override.failed",
                          who=who.strip(), reason=reason.strip())
         part = self.journal.get(app_trans_id).why
-        if part.code in gateway.PART_PAID_REASONS:  # a shop QR paid in part: what arrived stays said
+        if part.code in gateway.PART_PAID_REASONS:  # a shop QR paid in part: what arrived
             said = Reason.of("override.rest_collected" if paid else "override.part_returned",
                              **{k: part.params.get(k, "") for k in (
                                  "wallet", "amount", "ordered", "missing")},
