@@ -270,8 +270,10 @@ class ShowQrScreen(PosScreen[NextSale | None]):
                        "in the background. Esc goes back."), True)
 
     def action_back(self) -> None:
-        """Esc: with an order that may still be paid, ask the wallet once what became of it
-        (made meanwhile: once it is made); Esc again while it is asked leaves at once."""
+        """Esc: with an order that may still be paid, close it at its provider if it can be
+        (payOS's request is cancelled; ZaloPay's order stays valid) and ask the wallet once
+        what became of it (made meanwhile: once it is made); Esc again while it is asked leaves
+        at once."""
         self.cancel.set()
         if self.leaving and self.view is not None:
             self._left(_("Esc was pressed again before the wallet answered"))
@@ -290,8 +292,9 @@ class ShowQrScreen(PosScreen[NextSale | None]):
 
     @work(thread=True, group="gateway-leave", exclusive=True, exit_on_error=False)
     def _leave(self, app_trans_id: str) -> None:
-        try:
-            view: PaymentView | str = self.pos.counter.payments.status(app_trans_id)
+        try:  # closed at its provider if it can be (payOS), then its status decides
+            view: PaymentView | str = self.pos.counter.payments.cancel_gateway_order(
+                app_trans_id)
         except Exception as exc:
             view = cashier_message(exc)
         self.app.call_from_thread(self._left, view)
