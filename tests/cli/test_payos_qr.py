@@ -101,6 +101,22 @@ def test_a_vietqr_nobody_pays_is_cancelled_and_a_late_transfer_is_found(
     assert status["reason_params"]["why"]["reason"] == "wallet.no_refunds"  # never "refunded"
 
 
+def test_part_of_a_transfer_landing_after_the_qr_closed_empty_is_found_as_underpaid(
+        cli: Run, emulator: Any) -> None:
+    bank_app(emulator, "none")
+    code, answer = _pay(cli, 40_000, "--deadline", "1")
+    assert code == 1 and answer["state"] == "failed", answer
+    late = bank_app(emulator, "pay", 15_000)  # part of the transfer lands after the close
+    late.join()
+    found = json.loads(cli("reconcile", "--json").stdout)
+    row = next(p for p in found["payments"] if p["app_trans_id"] == answer["app_trans_id"])
+    assert row["outcome"] != "not_paid" and row["needs_review"], row  # the cashier's to handle
+    assert (row.get("amount_paid"), row.get("amount_missing")) == (15_000, 25_000), row
+    status = json.loads(cli("status", answer["app_trans_id"], "--json").stdout)
+    assert status["outcome"] != "not_paid" and status["amount_paid"] == 15_000, status
+    assert "15.000" in status["message"] and "25.000" in status["message"], status["message"]
+
+
 def test_a_payos_refund_is_refused_with_what_to_do(cli: Run, emulator: Any) -> None:
     bank_app(emulator, "pay")
     _code, answer = _pay(cli, 25_000)
