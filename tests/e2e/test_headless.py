@@ -109,7 +109,9 @@ def test_bad_lines_get_an_error_and_the_loop_goes_on(counter: Counter, scanner: 
     assert counter.ask("HELLO there") == {
         "ok": False, "command": None, "line": "HELLO there",
         "error": "unknown command 'HELLO'; commands: PAY <amount> [REF=<sale_ref>] "
-                 "[PROVIDER=<wallet>] [description] | STATUS <app_trans_id> | "
+                 "[PROVIDER=<wallet>] [description] | "
+                 "QR <amount> [REF=<sale_ref>] [PROVIDER=<wallet>] [description] | "
+                 "STATUS <app_trans_id> | "
                  "STATUS REF=<sale_ref> | "
                  "REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] | "
                  "RECONCILE | LEDGER | QUIT"}
