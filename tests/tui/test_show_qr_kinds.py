@@ -55,6 +55,8 @@ async def test_esc_cancels_the_vietqr_at_payos_then_its_status_decides(
             screen = ShowQrScreen(50_000)
             await _show_vietqr(pilot, screen)
             assert screen.view is not None
+            await wait_until(pilot, lambda: "Esc cancels the QR" in text_of(pilot, "#qr-state"),
+                             what="the cashier told Esc cancels it")
             if arrived:
                 code = shown(emulator)[0]["orderCode"]
                 requests.post(f"{emulator.base_url}/_emulator/payos/requests/{code}/pay",

@@ -23,7 +23,7 @@ from textual.widgets import Input, Label, Static
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
-from pos_terminal.counter.qr_sales import shop_qr_wallets
+from pos_terminal.counter.qr_sales import cancels_its_qr, shop_qr_wallets
 from pos_terminal.counter.types import PaymentState, PaymentView
 from pos_terminal.sentences.labels import wallet_name
 from pos_terminal.tui.order_words import still_open, where_to_scan
@@ -253,7 +253,10 @@ class ShowQrScreen(PosScreen[NextSale | None]):
             return
         waited = int(time.monotonic() - self.started)
         clock = f"{waited // 60}:{waited % 60:02d}"
-        if self.shown:
+        if cancels_its_qr(self.view.provider):
+            self.say(_("Waiting for the customer to pay: {waited} · Esc cancels the QR (its "
+                       "status then decides)").format(waited=clock))
+        elif self.shown:
             self.say(_("Customer: scan with the wallet app and pay. Waiting {waited} · Esc stops "
                        "watching (the order stays valid)").format(waited=clock))
         else:
