@@ -9,10 +9,11 @@ One command a line in, one JSON object a line out:
                                  under the same REF is refused), as in the Terminal API; with
                                  PROVIDER= a wallet's name the wallet, else the code's pattern
                                  decides (a code no wallet or several take is refused)
-    QR <amount> [PROVIDER=<wallet>] [description]
+    QR <amount> [REF=<sale_ref>] [PROVIDER=<wallet>] [description]
                                  the shop's QR (a shop-QR wallet: PROVIDER=, else the first
                                  this counter takes) shown on the customer display, waited for
-                                 like PAY; the answer carries "qr_content", and "amount_paid" /
+                                 like PAY (with REF=, at most one payment per sale, as PAY);
+                                 the answer carries "qr_content", and "amount_paid" /
                                  "amount_missing" when part of the money arrived (never paid)
     STATUS <app_trans_id>        the journal's view (a pending payment is queried once)
     STATUS REF=<sale_ref>        the same, by the sale system's reference
@@ -64,7 +65,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 COMMANDS = ("PAY", "QR", "STATUS", "REFUND", "RECONCILE", "LEDGER", "QUIT")
 USAGE = ("commands: PAY <amount> [REF=<sale_ref>] [PROVIDER=<wallet>] [description] | "
-         "QR <amount> [PROVIDER=<wallet>] [description] | "
+         "QR <amount> [REF=<sale_ref>] [PROVIDER=<wallet>] [description] | "
          "STATUS <app_trans_id> | STATUS REF=<sale_ref> | "
          "REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] | RECONCILE | LEDGER | QUIT")
 REF = "REF="
@@ -335,19 +336,23 @@ class CounterLoop:
     def qr(self, args: str) -> dict[str, Any]:
         """QR: the shop's QR for the amount, waited for (counter/qr_sales.py)."""
         if not args:
-            raise LineError(_("QR needs an amount: QR <amount> [PROVIDER=<wallet>] "
-                              "[description]"))
+            raise LineError(_("QR needs an amount: QR <amount> [REF=<sale_ref>] "
+                              "[PROVIDER=<wallet>] [description]"))
         to_pay, sale_ref, provider, description = self._amount_and_options(args)
-        if sale_ref is not None:
-            raise LineError(_("QR takes no REF= yet: send QR <amount> [PROVIDER=<wallet>] "
-                              "[description]; nothing was charged"))
         wallet = shop_qr_wallet(self.counter.payments.wallets, provider)
         if wallet is None:
             raise LineError(_("no wallet of this counter shows a QR for the customer: "
                               "nothing was charged"))
-        ended = qr_sale(self.counter.payments, to_pay, provider=wallet,
-                        description=description, cancel=self.stop)
-        answer = answers.payment_answer(ended.view, **ended.extra())
+        if sale_ref is not None:  # at most one payment per sale, as PAY REF= (SaleDesk.qr)
+            shown: list[str | None] = []
+            view = self.desk.qr(sale_ref, to_pay, provider=wallet, description=description,
+                                stop=self.stop, on_shown=shown.append)
+            answer = answers.payment_answer(
+                view, qr_content=shown[0] if shown else view.qr_code or view.order_url)
+        else:
+            ended = qr_sale(self.counter.payments, to_pay, provider=wallet,
+                            description=description, cancel=self.stop)
+            answer = answers.payment_answer(ended.view, **ended.extra())
         return {"ok": answer["outcome"] == answers.Verdict.PAID.value, **answer}
 
     def sale_status(self, sale_ref: str) -> dict[str, Any]:

@@ -43,6 +43,9 @@ class Capabilities:
 
     customer_presented: bool = True
     shop_qr: bool = False
+    #: the shop's QR is closed at the provider when the cashier gives it up (payOS's cancel);
+    #: else it stays payable until it expires (ZaloPay's gateway order)
+    shop_qr_cancels: bool = False
     hold_capture: bool = False
     refund: bool = True
     partial_refund: bool = True

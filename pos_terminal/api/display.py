@@ -49,6 +49,10 @@ TEXT = {
     "late": N_("Charged after the sale was closed: this is not a payment for it. The money is "
                "returned to you - ask the cashier"),
     "returned": N_("Your money has been returned to you"),
+    "underpaid": N_("Only part of the transfer arrived: not paid yet - the cashier will tell you "
+                    "how to pay the rest"),
+    "arrived": N_("Arrived"),
+    "missing": N_("Missing"),
     "offline": N_("The counter is not connected - please ask the cashier"),
 }
 #: the events that begin what the display shows (a sale waiting for a code, a payment sent, a

@@ -47,7 +47,7 @@ DISPLAY_TYPES = frozenset({"awaiting_code", "payment_started", "payment_progress
 #: `sale`: the counter's number of the sale, which ties together the events of a sale made on
 #: the cashier's screen (it has no sale_ref, and no app_trans_id until it is recorded)
 _DISPLAY_FIELDS = ("type", "sale", "sale_ref", "app_trans_id", "amount", "state", "outcome",
-                   "paid", "late", "order_url")
+                   "paid", "late", "order_url", "amount_paid", "amount_missing")
 
 
 _PAYMENT_FIELDS = ("sale_ref", "app_trans_id", "amount", "state", "outcome", "paid", "money",
@@ -56,9 +56,10 @@ _PAYMENT_FIELDS = ("sale_ref", "app_trans_id", "amount", "state", "outcome", "pa
 
 def payment_fields(view: PaymentView) -> dict[str, Any]:
     """What an event says of a payment: its latest state in the one vocabulary (the same
-    `outcome`, `paid`, `late` and `money` as the answers)."""
+    `outcome`, `paid`, `late` and `money` as the answers; a shop QR paid in part: what arrived
+    and what is missing)."""
     data = answers.payment_answer(view)
-    return {k: data[k] for k in _PAYMENT_FIELDS}
+    return {**{k: data[k] for k in _PAYMENT_FIELDS}, **answers.part_paid(view)}
 
 
 def event_json(event: CounterEvent, sale_refs: dict[int, str]) -> dict[str, Any] | None:

@@ -502,6 +502,12 @@ class Checkout:
         paid = to_state is S.SUCCEEDED
         said = Reason.of("override.paid" if paid else "override.failed",
                          who=who.strip(), reason=reason.strip())
+        part = self.journal.get(app_trans_id).why
+        if part.code in gateway.PART_PAID_REASONS:  # a shop QR paid in part: what arrived
+            said = Reason.of("override.rest_collected" if paid else "override.part_returned",
+                             **{k: part.params.get(k, "") for k in (
+                                 "wallet", "amount", "ordered", "missing")},
+                             who=who.strip(), reason=reason.strip())
         if to_state not in (S.SUCCEEDED, S.FAILED):
             raise IllegalTransition(
                 f"An override can only mark a payment succeeded or failed, not {to_state.value}.")

@@ -26,6 +26,10 @@ from pos_terminal.journal import Answer, PaymentEvent, PaymentState, PaymentView
 S = PaymentState
 E = PaymentEvent
 WAITING = Reason.of("gateway.waiting")
+PART_PAID_REASONS = outcomes.PART_PAID_REASONS
+#: a part-paid shop QR settled by hand: the rest collected another way, or what arrived returned
+#: by the shop; their reasons keep what arrived and what was missing
+PART_SETTLED_REASONS = frozenset({"override.rest_collected", "override.part_returned"})
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from pos_terminal.base.reasons import Reason
 from pos_terminal.base.wallet_errors import WalletError
 from pos_terminal.checkout import refunds
 from pos_terminal.checkout.errors import InvalidPayment
+from pos_terminal.checkout.gateway import PART_PAID_REASONS
 from pos_terminal.checkout.hooks import pause_point
 from pos_terminal.checkout.ports import CheckoutContext, HoldingWallet, LateChargeJournal
 from pos_terminal.journal import (
@@ -59,9 +60,11 @@ def abandon(co: CheckoutContext[LateChargeJournal], app_trans_id: str, *,
 
     With a wallet that holds money (two-step), the payment is asked about once at once: if its
     money is held, it is cancelled now and goes back to the customer (checkout/two_step.py)."""
+    said = co.journal.get(app_trans_id).why
+    if said.code not in PART_PAID_REASONS:  # money that arrived stays said, and what to do
+        said = gave_up(returns_automatically(co), app_trans_id)
     try:
-        view = co.journal.apply(app_trans_id, E.ABANDONED, message=gave_up(
-            returns_automatically(co), app_trans_id), cashier_id=cashier_id)
+        view = co.journal.apply(app_trans_id, E.ABANDONED, message=said, cashier_id=cashier_id)
     except IllegalTransition:  # settled (its verdict came first: show it), or abandoned already
         return co.journal.get(app_trans_id)
     if isinstance(co.client_for(view.provider), HoldingWallet) \

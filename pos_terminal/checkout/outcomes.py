@@ -72,6 +72,10 @@ def never_arrived(view: PaymentView) -> bool:
     return view.state is S.FAILED and view.why.code == NEVER_ARRIVED.code
 
 
+#: the reasons of a shop-QR payment some of whose money arrived (never "paid" by itself)
+PART_PAID_REASONS = frozenset({"shop_qr.underpaid", "shop_qr.closed_with_money"})
+
+
 def may_land_late(view: PaymentView) -> bool:
     """Concluded FAILED, yet money may still arrive: the wallet had no record of it, or the
     shop's QR was closed (a bank transfer to it can land after that)."""
@@ -275,8 +279,14 @@ def apply_refund_result(
 
 def recheck_final(journal: Answers, view: PaymentView, result: ChargeAnswer) -> PaymentView:
     """A status answer about a row already final: only a success for a FAILED row changes it
-    (a late success; or, if the answer does not fit the order, a flag for review)."""
+    (a late success; or, if the answer does not fit the order, a flag for review), or money
+    that arrived in part to a closed shop QR (a flag for review)."""
     current = journal.get(view.app_trans_id)
+    if (current.state is S.FAILED and not current.needs_review
+            and result.order_id == view.app_trans_id and result.why.code in PART_PAID_REASONS):
+        # part of a transfer landed after the shop's QR was closed empty: the cashier's to
+        # handle (what arrived, what is missing), never "not paid"
+        return needs_review(journal, current, result.why, result)
     if (current.state is not S.FAILED or result.outcome is not WalletOutcome.PAID
             or result.order_id != view.app_trans_id):
         return current

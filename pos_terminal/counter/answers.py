@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from pos_terminal.base.errors import ExitCode
 from pos_terminal.base.reasons import render
+from pos_terminal.checkout import gateway
 from pos_terminal.checkout.verdict import (
     Verdict,
     describe_error,
@@ -65,8 +66,7 @@ def refund_exit(view: RefundView) -> int:
     return EXIT_CODES[of_refund(view)]
 
 
-#: the reasons of a shop-QR payment some of whose money arrived (never "paid")
-PART_PAID_REASONS = frozenset({"shop_qr.underpaid", "shop_qr.closed_with_money"})
+PART_PAID_REASONS = gateway.PART_PAID_REASONS | gateway.PART_SETTLED_REASONS
 
 
 def payment_json(view: PaymentView) -> dict[str, Any]:

@@ -37,6 +37,12 @@ def shop_qr_wallets(wallets: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(name for name in wallets if wallet_registry.wallet(name).capabilities.shop_qr)
 
 
+def cancels_its_qr(provider: str) -> bool:
+    """Whether giving up `provider`'s shown QR closes it at the provider (else it stays payable
+    until it expires)."""
+    return wallet_registry.wallet(provider).capabilities.shop_qr_cancels
+
+
 def shop_qr_wallet(wallets: tuple[str, ...], provider: str | None) -> str | None:
     """`provider`, else the first of this counter's `wallets` that shows a shop QR."""
     if provider:

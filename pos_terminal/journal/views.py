@@ -10,6 +10,9 @@ from pos_terminal.base.clock import format_stamp
 from pos_terminal.base.reasons import Reason, render
 from pos_terminal.journal.states import FINAL_STATES, REFUND_FINAL_STATES, PaymentState, RefundState
 
+#: the reasons of a payment a person kept as the sale's payment by an override to paid
+KEPT_BY_HAND = frozenset({"override.paid", "override.rest_collected"})
+
 
 class _Said:
     """A row's reason, and its sentence in the current language when it is read."""
@@ -60,9 +63,10 @@ class PaymentView(_Said):
     @property
     def late_not_kept(self) -> bool:
         """Charged late, and not kept by a person as the sale's payment (an override to paid
-        after review, reason ``override.paid``): not the sale's money (the outcome rule's
+        after review, reason ``override.paid``, or ``override.rest_collected``: a shop QR paid
+        in part, its rest collected another way): not the sale's money (the outcome rule's
         `late`, checkout/verdict.py)."""
-        return self.charged_late and self.why.code != "override.paid"
+        return self.charged_late and self.why.code not in KEPT_BY_HAND
 
     @property
     def is_final(self) -> bool:

@@ -166,6 +166,11 @@ register({
         "could never be refunded"),
     "override.paid": N_("Marked paid by hand by {who}: {reason}"),
     "override.failed": N_("Marked failed by hand by {who}: {reason}"),
+    "override.rest_collected": N_("{wallet}: {amount} arrived of {ordered}; the missing "
+                                  "{missing} was collected another way. Marked paid by hand by "
+                                  "{who}: {reason}"),
+    "override.part_returned": N_("{wallet}: the {amount} that arrived was returned by the shop "
+                                 "(not by {wallet}). Marked not paid by hand by {who}: {reason}"),
     # late charges
     "late.success": by_front_end(N_(
         "CHARGED LATE: the wallet service reports this payment charged ({amount}) after the "

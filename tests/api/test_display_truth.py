@@ -14,10 +14,12 @@ from pos_terminal.api.server import ApiServer, Binding, open_terminal
 from pos_terminal.base.i18n import translate_to
 from tests.api.conftest import Api, wait_until
 from tests.api.test_display import browser, page
+from tests.api.test_payos import payos_api
 from tests.conftest import ProcessingHold
+from tests.wallets.payos_help import bank_app
 
 pytestmark = pytest.mark.browser
-__all__ = ["browser", "page"]
+__all__ = ["browser", "page", "payos_api"]
 
 
 def _state_is(page: Any, state: str) -> None:
@@ -122,3 +124,24 @@ def test_the_display_says_when_the_counter_is_not_there_and_shows_the_sale_when_
         cashier.join(30)
     finally:
         again.stop()
+
+
+def test_a_vietqr_paid_in_part_shows_what_arrived_and_what_is_missing(
+        payos_api: Api, page: Any) -> None:
+    page.goto(payos_api.url + "/display")
+    wait_until("the display listening", lambda: payos_api.server.terminal.feed.listening)
+    body = {"amount": 60000, "sale_ref": "dt-part", "method": "qr", "provider": "payos"}
+    assert payos_api.post("/v1/payments", body).status_code == 200
+    _state_is(page, "qr")
+    bank_app(payos_api.emulator, "pay", 25_000).join()
+    _state_is(page, "underpaid")  # never a green PAID
+    _both(page, "underpaid")
+    part = page.inner_text("#part")
+    assert "25.000" in part and "35.000" in part, part
+    for lang in ("vi", "en"):
+        assert translate_to(lang, TEXT["arrived"]) in part and translate_to(
+            lang, TEXT["missing"]) in part, part
+    assert "60.000" in page.inner_text("#amount")
+    page.reload()  # reloaded: still what arrived and what is missing
+    _state_is(page, "underpaid")
+    assert "35.000" in page.inner_text("#part")

@@ -52,6 +52,30 @@ def test_a_vietqr_paid_in_part_is_never_paid(cli: Run, emulator: Any) -> None:
     assert shown(emulator)[0]["status"] == "CANCELLED"  # no more money is asked for
 
 
+@pytest.mark.parametrize(("mark", "outcome", "said"), [
+    ("paid", "paid", "30.000 ₫ was collected another way"),
+    ("failed", "not_paid", "20.000 ₫ that arrived was returned by the shop (not by payOS)"),
+])
+def test_a_vietqr_paid_in_part_is_settled_by_override_saying_what_arrived(
+        cli: Run, emulator: Any, mark: str, outcome: str, said: str) -> None:
+    """The rest collected another way (paid), or what arrived returned by the shop (not paid):
+    an override with its reason, and every later answer still says what arrived."""
+    bank_app(emulator, "pay", 20_000)
+    _code, answer = _pay(cli, 50_000, "--deadline", "2")
+    settled = cli("override", answer["app_trans_id"], "--mark", mark,
+                  "--reason", "rest in cash" if mark == "paid" else "shop transfer", "--json")
+    assert settled.exit_code == (0 if mark == "paid" else 1), settled.stdout + settled.stderr
+    result = json.loads(settled.stdout)
+    assert result["outcome"] == outcome, result
+    assert (result.get("amount_paid"), result.get("amount_missing")) == (20_000, 30_000), result
+    assert said in result["message"], result["message"]
+    status = json.loads(cli("status", answer["app_trans_id"], "--json").stdout)
+    assert status["amount_paid"] == 20_000 and status["outcome"] == outcome, status
+    report = json.loads(cli("report", "x", "--json").stdout)
+    assert report["by_provider"].get("payos", {}).get("amount", 0) == (
+        50_000 if mark == "paid" else 0), report["by_provider"]
+
+
 def test_an_expired_vietqr_is_not_paid(cli: Run, emulator: Any) -> None:
     bank_app(emulator, "expire")
     code, answer = _pay(cli, 30_000)
@@ -75,6 +99,22 @@ def test_a_vietqr_nobody_pays_is_cancelled_and_a_late_transfer_is_found(
     assert status["outcome"] != "not_paid", status
     assert status["late"] and status["needs_review"], status  # the cashier's to handle
     assert status["reason_params"]["why"]["reason"] == "wallet.no_refunds"  # never "refunded"
+
+
+def test_part_of_a_transfer_landing_after_the_qr_closed_empty_is_found_as_underpaid(
+        cli: Run, emulator: Any) -> None:
+    bank_app(emulator, "none")
+    code, answer = _pay(cli, 40_000, "--deadline", "1")
+    assert code == 1 and answer["state"] == "failed", answer
+    late = bank_app(emulator, "pay", 15_000)  # part of the transfer lands after the close
+    late.join()
+    found = json.loads(cli("reconcile", "--json").stdout)
+    row = next(p for p in found["payments"] if p["app_trans_id"] == answer["app_trans_id"])
+    assert row["outcome"] != "not_paid" and row["needs_review"], row  # the cashier's to handle
+    assert (row.get("amount_paid"), row.get("amount_missing")) == (15_000, 25_000), row
+    status = json.loads(cli("status", answer["app_trans_id"], "--json").stdout)
+    assert status["outcome"] != "not_paid" and status["amount_paid"] == 15_000, status
+    assert "15.000" in status["message"] and "25.000" in status["message"], status["message"]
 
 
 def test_a_payos_refund_is_refused_with_what_to_do(cli: Run, emulator: Any) -> None:

@@ -110,7 +110,8 @@ def test_bad_lines_get_an_error_and_the_loop_goes_on(counter: Counter, scanner: 
         "ok": False, "command": None, "line": "HELLO there",
         "error": "unknown command 'HELLO'; commands: PAY <amount> [REF=<sale_ref>] "
                  "[PROVIDER=<wallet>] [description] | "
-                 "QR <amount> [PROVIDER=<wallet>] [description] | STATUS <app_trans_id> | "
+                 "QR <amount> [REF=<sale_ref>] [PROVIDER=<wallet>] [description] | "
+                 "STATUS <app_trans_id> | "
                  "STATUS REF=<sale_ref> | "
                  "REFUND <app_trans_id> [amount] [SUPERVISOR=<id> PIN=<pin>] | "
                  "RECONCILE | LEDGER | QUIT"}

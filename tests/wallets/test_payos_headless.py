@@ -10,7 +10,7 @@ from typing import Any
 from pos_terminal.config import Settings
 from pos_terminal.counter import Counter, open_checkout
 from pos_terminal.headless import serve
-from tests.wallets.payos_help import bank_app, with_payos
+from tests.wallets.payos_help import bank_app, shown, with_payos
 
 
 def _session(settings: Settings, lines: list[str]) -> list[dict[str, Any]]:
@@ -35,3 +35,16 @@ def test_qr_paid_in_part_is_not_ok(settings: Settings, emulator: Any) -> None:
     qr = next(a for a in answers if a["command"] == "QR")
     assert not qr["ok"] and qr["outcome"] != "paid", qr
     assert (qr["amount_paid"], qr["amount_missing"]) == (10_000, 35_000)
+
+
+def test_qr_with_ref_pays_the_sale_once(settings: Settings, emulator: Any) -> None:
+    bank_app(emulator, "pay")
+    answers = _session(with_payos(settings, emulator), [
+        "QR 45000 REF=S-41 PROVIDER=payos", "QR 45000 REF=S-41 PROVIDER=payos",
+        "STATUS REF=S-41", "QUIT"])
+    first, again, status = (a for a in answers if a["command"] in ("QR", "STATUS"))
+    assert first["ok"] and first["sale_ref"] == "S-41" and first["outcome"] == "paid", first
+    assert first["qr_content"].startswith("000201")
+    assert again["app_trans_id"] == first["app_trans_id"] and again["ok"], again
+    assert status["app_trans_id"] == first["app_trans_id"], status
+    assert len(shown(emulator)) == 1  # the same sale again made no second request

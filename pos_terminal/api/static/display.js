@@ -19,7 +19,7 @@ const IDLE_MS = 20000;
 // results: the sale is over, so "Amount to pay" no longer applies (the amount stays, unlabelled)
 const RESULTS = ["paid", "not_paid", "late", "returned"];
 // where the customer still has something to pay
-const TO_PAY = ["awaiting", "checking", "qr", "not_paid", "unknown"];
+const TO_PAY = ["awaiting", "checking", "qr", "not_paid", "unknown", "underpaid"];
 
 // `age`: how long ago the event happened (a replayed one, when the page connects)
 function show(state, key, amount, age) {
@@ -36,6 +36,16 @@ function show(state, key, amount, age) {
   const label = shown && TO_PAY.includes(state) ? TEXT.vi.amount + " / " + TEXT.en.amount : "";
   document.getElementById("amount-label").textContent = label;
   document.getElementById("amount").textContent = shown ? vnd(amount) : "";
+  document.getElementById("part").textContent = "";
+}
+
+// a shop QR paid in part (a bank transfer of less than asked): never paid; what arrived and
+// what is missing, in both languages
+function underpaid(e) {
+  show("underpaid", "underpaid", e.amount);
+  const line = (lang) => TEXT[lang].arrived + ": " + vnd(e.amount_paid) + " \u00b7 " +
+    TEXT[lang].missing + ": " + vnd(e.amount_missing);
+  document.getElementById("part").textContent = line("vi") + "\n" + line("en");
 }
 
 // a settled payment by the one outcome rule: only "paid" is PAID; a late charge and money
@@ -79,6 +89,11 @@ function follow(e) {
 
 function onEvent(e) {
   if (!follow(e)) return;
+  if (known(e.amount_paid) && e.outcome !== "paid" && e.outcome !== "not_paid") {
+    current.qr = false;
+    underpaid(e);
+    return;
+  }
   switch (e.type) {
     case "awaiting_code": show("awaiting", "scan", e.amount); break;
     case "payment_started": show("checking", "checking", e.amount); break;

@@ -23,7 +23,7 @@ from textual.widgets import Input, Label, Static
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
-from pos_terminal.counter.qr_sales import shop_qr_wallets
+from pos_terminal.counter.qr_sales import cancels_its_qr, shop_qr_wallets
 from pos_terminal.counter.types import PaymentState, PaymentView
 from pos_terminal.sentences.labels import wallet_name
 from pos_terminal.tui.order_words import still_open, where_to_scan
@@ -253,7 +253,10 @@ class ShowQrScreen(PosScreen[NextSale | None]):
             return
         waited = int(time.monotonic() - self.started)
         clock = f"{waited // 60}:{waited % 60:02d}"
-        if self.shown:
+        if cancels_its_qr(self.view.provider):
+            self.say(_("Waiting for the customer to pay: {waited} · Esc cancels the QR (its "
+                       "status then decides)").format(waited=clock))
+        elif self.shown:
             self.say(_("Customer: scan with the wallet app and pay. Waiting {waited} · Esc stops "
                        "watching (the order stays valid)").format(waited=clock))
         else:
@@ -270,8 +273,10 @@ class ShowQrScreen(PosScreen[NextSale | None]):
                        "in the background. Esc goes back."), True)
 
     def action_back(self) -> None:
-        """Esc: with an order that may still be paid, ask the wallet once what became of it
-        (made meanwhile: once it is made); Esc again while it is asked leaves at once."""
+        """Esc: with an order that may still be paid, close it at its provider if it can be
+        (payOS's request is cancelled; ZaloPay's order stays valid) and ask the wallet once
+        what became of it (made meanwhile: once it is made); Esc again while it is asked leaves
+        at once."""
         self.cancel.set()
         if self.leaving and self.view is not None:
             self._left(_("Esc was pressed again before the wallet answered"))
@@ -290,8 +295,9 @@ class ShowQrScreen(PosScreen[NextSale | None]):
 
     @work(thread=True, group="gateway-leave", exclusive=True, exit_on_error=False)
     def _leave(self, app_trans_id: str) -> None:
-        try:
-            view: PaymentView | str = self.pos.counter.payments.status(app_trans_id)
+        try:  # closed at its provider if it can be (payOS), then its status decides
+            view: PaymentView | str = self.pos.counter.payments.cancel_gateway_order(
+                app_trans_id)
         except Exception as exc:
             view = cashier_message(exc)
         self.app.call_from_thread(self._left, view)
