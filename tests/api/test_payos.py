@@ -49,3 +49,25 @@ def test_a_qr_sale_paid_in_part_says_what_arrived(payos_api: Api) -> None:
     wait_until("the part seen", lambda: _by_ref(payos_api, "Q2").get("amount_paid") == 25_000)
     part = _by_ref(payos_api, "Q2")
     assert part["outcome"] != "paid" and part["amount_missing"] == 35_000
+
+
+@pytest.mark.parametrize("body,status", [
+    # a QR sale with a payment code or items: which did the POS mean? Neither is charged
+    ({"amount": 30000, "sale_ref": "H1", "method": "qr", "payment_code": "123456789012345678"},
+     422),
+    ({"amount": 30000, "sale_ref": "H2", "method": "qr",
+      "items": [{"name": "Trà", "price": 30000, "quantity": 1}]}, 422),
+    # methods the API does not know, or not as a JSON string
+    ({"amount": 30000, "sale_ref": "H3", "method": "cash"}, 422),
+    ({"amount": 30000, "sale_ref": "H4", "method": "QR"}, 422),
+    ({"amount": 30000, "sale_ref": "H5", "method": 1}, 422),
+])
+def test_a_bad_qr_request_is_refused_and_nothing_is_made(payos_api: Api, body: dict[str, Any],
+                                                         status: int) -> None:
+    refused = payos_api.post("/v1/payments", body)
+    assert refused.status_code == status, refused.text
+    assert refused.json()["error"]["message"], refused.text  # a sentence, not a bare code
+    assert "123456789012345678" not in refused.text  # the code is never echoed
+    looked_up = payos_api.get("/v1/payments", params={"sale_ref": body["sale_ref"]})
+    assert looked_up.status_code == 404, looked_up.text  # no payment, no QR at payOS
+    assert payos_api.counter.journal.list_payments() == []
