@@ -9,6 +9,7 @@ import unicodedata
 from collections.abc import Callable
 
 from textual import events
+from textual.css.query import NoMatches
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Footer, Static
@@ -84,9 +85,17 @@ async def keys_handled(pilot: Pilot, taken: int) -> None:
 
 async def wait_until(pilot: Pilot, condition: Callable[[], bool], timeout: float = 15.0,
                      what: str = "condition") -> None:
-    """Let the App run until `condition` holds (an upper bound, not a timing assertion)."""
+    """Let the App run until `condition` holds (an upper bound, not a timing assertion). A
+    widget the condition reads that a screen just pushed has not mounted yet is "not yet"."""
     deadline = time.monotonic() + timeout
-    while not condition():
+
+    def holds() -> bool:
+        try:
+            return condition()
+        except NoMatches:
+            return False
+
+    while not holds():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}; on {pilot.app.screen!r}: "
                                  f"{screen_text(pilot)!r}; notices: "
