@@ -94,6 +94,9 @@ class WalletDeclaration:
     #: ``module:function`` (Settings, base_url, gateway_url) -> its section's values pointing
     #: it at the demo's emulator (its demo merchant); None: the demo leaves it out
     demo_settings: str | None = None
+    #: the emulator's page (a path) where the demo's customer pays this wallet's shown QR, as
+    #: a bank app would; the demo names it (started, F10, and when such a QR is shown)
+    demo_page: str | None = None
 
     def display_name(self, language: str) -> str:
         """Its name as a cashier reads it in `language` ("Ví MoMo"); English if none."""

@@ -188,6 +188,8 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int,
             # the customer display beside the demo: the showroom shows both screens
             api = serve_beside(counter, free_port=not demo_settings.api.with_ui)
             click.echo(display_line(api))
+            for line in demo.customer_pages():
+                click.echo(line)
             PosApp(demo_settings, counter, factory, demo, signed_in=signed,
                    display_url=api.url + "/display").run()
         finally:

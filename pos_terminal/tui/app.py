@@ -366,8 +366,10 @@ class PosApp(App[None]):
                           "the Terminal API beside the screen (a setting for the supervisor)."),
                         markup=False)
             return
-        self.notify(_("Customer display: open {url} in a browser on this machine (a second "
-                      "screen turned to the customer).").format(url=self.display_url),
+        pages = self.demo.customer_pages() if self.demo is not None else []
+        self.notify("\n".join([_("Customer display: open {url} in a browser on this machine (a "
+                                "second screen turned to the customer).").format(
+                                    url=self.display_url), *pages]),
                     title=_("Customer display"), markup=False, timeout=15)
 
     # ---- quitting -----------------------------------------------------------------------

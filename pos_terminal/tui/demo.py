@@ -12,6 +12,7 @@ import requests
 
 from pos_terminal import wallet_registry
 from pos_terminal.base.i18n import N_, _
+from pos_terminal.sentences.labels import wallet_name
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,21 @@ class DemoController:
     @property
     def wallet_page_url(self) -> str:
         return f"{self.emulator_url}/wallets"
+
+    def customer_page(self, provider: str) -> str | None:
+        """Where the demo's customer pays `provider`'s shown QR (its emulator page), if it has
+        one."""
+        declared = wallet_registry.wallets().get(provider)
+        if declared is None or declared.demo_page is None:
+            return None
+        return self.emulator_url + declared.demo_page
+
+    def customer_pages(self) -> list[str]:
+        """One line per wallet whose shown QR the demo's customer pays on a page."""
+        return [_("{wallet}: the customer pays a shown QR at {url}").format(
+                    wallet=wallet_name(name), url=url)
+                for name in wallet_registry.wallets()
+                if (url := self.customer_page(name)) is not None]
 
     @property
     def wallet(self) -> DemoWallet:

@@ -23,6 +23,7 @@ from textual.widgets import Input, Label, Static
 from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
+from pos_terminal.counter import answers
 from pos_terminal.counter.qr_sales import cancels_its_qr, shop_qr_wallets
 from pos_terminal.counter.types import PaymentState, PaymentView
 from pos_terminal.sentences.labels import wallet_name
@@ -209,6 +210,10 @@ class ShowQrScreen(PosScreen[NextSale | None]):
             f"{format_vnd(view.amount)}\n{view.description or ''}".rstrip())
         self.call_after_refresh(self._fit_code)  # once the form is gone: the room is known
         self._tick()
+        page = self.pos.demo.customer_page(view.provider) if self.pos.demo is not None else None
+        if page is not None:
+            self.app.notify(_("Demo: the customer pays this QR at {url} (in full, in part, or "
+                              "not at all).").format(url=page), markup=False, timeout=30)
 
     def on_resize(self, event: events.Resize) -> None:
         super().on_resize(event)
@@ -253,7 +258,10 @@ class ShowQrScreen(PosScreen[NextSale | None]):
             return
         waited = int(time.monotonic() - self.started)
         clock = f"{waited // 60}:{waited % 60:02d}"
-        if cancels_its_qr(self.view.provider):
+        if answers.part_paid(self.view):  # what arrived and what is missing, never "paid"
+            self.say(_("{said} Waiting {waited} · Esc cancels the QR (its status then "
+                       "decides)").format(said=self.view.message, waited=clock), True)
+        elif cancels_its_qr(self.view.provider):
             self.say(_("Waiting for the customer to pay: {waited} · Esc cancels the QR (its "
                        "status then decides)").format(waited=clock))
         elif self.shown:
@@ -314,7 +322,10 @@ class ShowQrScreen(PosScreen[NextSale | None]):
             self._finished(answer)
             return
         self.pos.counter.sale_cancelled(view.amount, app_trans_id=view.app_trans_id)
-        self.app.notify(still_open(view, answer if isinstance(answer, str) else None),
-                        timeout=20)
+        if isinstance(answer, PaymentView) and answers.part_paid(answer):
+            said = answer.message  # closed with part of the money: what arrived, what to do
+        else:
+            said = still_open(view, answer if isinstance(answer, str) else None)
+        self.app.notify(said, timeout=20, markup=False)
         self.dismiss(None)
 
