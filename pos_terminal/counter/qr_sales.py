@@ -61,7 +61,9 @@ def qr_sale(payments: PaymentService, amount: int, *, provider: str, description
     if on_shown is not None:
         on_shown(qr)
     view = order.payment
-    if not view.is_final:
+    # the create's answer was lost: nobody sees this QR, so nobody pays it; closed at once below
+    unseen = qr is None and cancels_its_qr(provider)
+    if not view.is_final and not unseen:
         view = payments.follow(view.app_trans_id, deadline_s=deadline_s, cancel=cancel, sale=sale)
     arrived: dict[str, int] = {}
     if answers.of_payment(view) is answers.Verdict.UNKNOWN:  # the cashier gives up

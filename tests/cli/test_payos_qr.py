@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from pos_terminal.config import Settings
-from tests.checkout.conftest import write_config
+from tests.checkout.conftest import add_fault, write_config
 from tests.cli.conftest import Run, runner_for
 from tests.wallets.payos_help import bank_app, shown, with_payos
 
@@ -115,6 +115,21 @@ def test_part_of_a_transfer_landing_after_the_qr_closed_empty_is_found_as_underp
     status = json.loads(cli("status", answer["app_trans_id"], "--json").stdout)
     assert status["outcome"] != "not_paid" and status["amount_paid"] == 15_000, status
     assert "15.000" in status["message"] and "25.000" in status["message"], status["message"]
+
+
+def test_a_vietqr_whose_create_answer_was_lost_is_closed_at_once_not_watched(
+        cli: Run, emulator: Any) -> None:
+    """payOS made the request but its answer (with the QR) never came back: nobody sees the QR,
+    so nobody pays it. It is cancelled at once and its status decides, without a wait for a
+    payment that cannot come (the default wait is minutes)."""
+    add_fault(emulator, endpoint="payos_create", mode="drop_after_commit")
+    code, answer = _pay(cli, 35_000)
+    assert code == 1, answer
+    assert (answer["state"], answer["outcome"], answer["qr_content"]) == (
+        "failed", "not_paid", None)
+    assert answer["polls"] == 1, answer  # the one status query after the cancel
+    [request] = shown(emulator)
+    assert request["status"] == "CANCELLED" and request["amountPaid"] == 0
 
 
 def test_a_payos_refund_is_refused_with_what_to_do(cli: Run, emulator: Any) -> None:

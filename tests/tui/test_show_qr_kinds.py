@@ -68,3 +68,22 @@ async def test_esc_cancels_the_vietqr_at_payos_then_its_status_decides(
             assert row.state.value == ("processing" if arrived else "failed"), row
     finally:
         app.counter.checkout.close()
+
+
+async def test_a_vietqr_whose_create_answer_was_lost_is_closed_and_not_paid(
+        settings: Settings, emulator: Any, tmp_path: Path) -> None:
+    """payOS made the request but its answer (with the QR) was lost: nothing to show, so
+    nobody can pay it; it is cancelled at once and the result says not paid (no wait of
+    minutes for a payment that cannot come)."""
+    emulator.control.add_fault(endpoint="payos_create", mode="drop_after_commit")
+    app = scene_app(with_payos(settings, emulator), tmp_path / "journal.sqlite3")
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            screen = ShowQrScreen(41_000)
+            await _show_vietqr(pilot, screen)
+            await wait_until(pilot, lambda: screen.concluded, what="the result")
+            assert screen.view is not None and screen.view.state.value == "failed"
+            [request] = shown(emulator)
+            assert request["status"] == "CANCELLED" and request["amountPaid"] == 0
+    finally:
+        app.counter.checkout.close()

@@ -165,6 +165,12 @@ class ShowQrScreen(PosScreen[NextSale | None]):
             return
         self.app.call_from_thread(self._created, view)
         try:
+            if not (view.is_final or view.qr_code or view.order_url) and cancels_its_qr(
+                    view.provider):  # its answer was lost: nobody sees it, so nobody pays it
+                view = self.pos.counter.payments.cancel_gateway_order(view.app_trans_id)
+                if view.is_final and not self.cancel.is_set():
+                    self.app.call_from_thread(self._finished, view)
+                    return
             final = self.pos.counter.payments.follow(view.app_trans_id, deadline_s=FOLLOW_FOR_S,
                                                      on_progress=self._progress, cancel=self.cancel,
                                                      via="gateway")
