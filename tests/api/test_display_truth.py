@@ -145,3 +145,37 @@ def test_a_vietqr_paid_in_part_shows_what_arrived_and_what_is_missing(
     page.reload()  # reloaded: still what arrived and what is missing
     _state_is(page, "underpaid")
     assert "35.000" in page.inner_text("#part")
+
+
+def test_a_vietqr_sale_is_drawn_large_read_back_by_a_camera_then_paid(
+        payos_api: Api, page: Any) -> None:
+    """The POS asks for a VietQR sale: the display draws payOS's VietQR large beside the
+    amount, and the picture of the page reads back (as a bank app's camera would) as the QR the
+    API answered; the whole transfer makes it PAID."""
+    import io
+
+    import numpy
+    import zxingcpp
+    from PIL import Image
+
+    page.goto(payos_api.url + "/display")
+    wait_until("the display listening", lambda: payos_api.server.terminal.feed.listening)
+    body = {"amount": 47000, "sale_ref": "dt-vietqr", "method": "qr", "provider": "payos"}
+    answer = payos_api.post("/v1/payments", body)
+    assert answer.status_code == 200, answer.text
+    content = answer.json()["qr_content"]
+    assert content.startswith("000201010212")
+    _state_is(page, "qr")
+    page.wait_for_function("() => document.getElementById('qr').naturalWidth > 0")
+    assert "47.000" in page.inner_text("#amount")
+    box = page.locator("#qr").bounding_box()
+    view = page.viewport_size
+    assert box is not None and view is not None
+    assert min(box["width"], box["height"]) >= 0.4 * min(view["width"], view["height"]), box
+    picture = Image.open(io.BytesIO(page.screenshot())).convert("L")
+    read = [r.text for r in zxingcpp.read_barcodes(numpy.asarray(picture))
+            if r.format == zxingcpp.BarcodeFormat.QRCode]
+    assert read == [content]
+    bank_app(payos_api.emulator, "pay").join()
+    _state_is(page, "paid")
+    _both(page, "paid")
