@@ -55,8 +55,10 @@ class PaymentOut(_Answer):
                                      "customer), not_paid, unknown or needs_review (for these "
                                      "two never pay again)")
     paid: bool = Field(default=False, description="true only when outcome is paid")
-    money: str = Field(default="unknown", description="where the money is now: shop, customer "
-                                                      "or unknown")
+    money: str = Field(default="unknown", description="where the money is now: shop, "
+                                                      "customer, part (part of a shop QR's "
+                                                      "transfer arrived: amount_paid) or "
+                                                      "unknown")
     exit_code: int
     app_trans_id: str | None = None
     sale_ref: str | None = None

@@ -29,6 +29,7 @@ from enum import StrEnum
 
 from pos_terminal.base.errors import PosError
 from pos_terminal.base.reasons import Reason
+from pos_terminal.checkout.outcomes import PART_PAID_REASONS
 from pos_terminal.journal import PaymentState, PaymentView, RefundState, RefundView
 
 S = PaymentState
@@ -51,6 +52,7 @@ class Money(StrEnum):
 
     SHOP = "shop"  # charged, and kept (paid; or a late charge not returned yet)
     CUSTOMER = "customer"  # never charged, or all of it returned
+    PART = "part"  # part of a shop QR's transfer arrived (`amount_paid`; the rest never did)
     UNKNOWN = "unknown"  # not known yet (open, or waiting for a person)
 
 
@@ -69,6 +71,8 @@ def of_payment(view: PaymentView) -> Verdict:
 def money_of(view: PaymentView) -> Money:
     if view.state is S.SUCCEEDED:
         return Money.SHOP
+    if view.why.code in PART_PAID_REASONS:  # known: what arrived is at the shop, no more
+        return Money.PART
     if view.state is S.REFUNDED or (view.state is S.FAILED and not view.needs_review):
         return Money.CUSTOMER
     return Money.UNKNOWN
