@@ -94,6 +94,11 @@ class WalletDeclaration:
     #: ``module:function`` (Settings, base_url, gateway_url) -> its section's values pointing
     #: it at the demo's emulator (its demo merchant); None: the demo leaves it out
     demo_settings: str | None = None
+    #: ``module:function`` (Settings, raw body bytes) -> the wallet's order id a notice it
+    #: POSTs to the terminal (its webhook, `POST /v1/webhooks/<name>`) is about, once its
+    #: signature is checked; raises `base.wallet_errors.NoticeRefused` (a reason) otherwise.
+    #: The notice is never believed: it only makes the terminal ask the wallet. None: no webhook
+    webhook: str | None = None
 
     def display_name(self, language: str) -> str:
         """Its name as a cashier reads it in `language` ("Ví MoMo"); English if none."""

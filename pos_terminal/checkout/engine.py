@@ -443,6 +443,17 @@ class Checkout:
             view = self.query_once(view)
         return view
 
+    def recheck(self, app_trans_id: str) -> PaymentView:
+        """Its wallet says something happened to this payment (a notice, checked by the wallet,
+        never believed by itself): one status query, whatever the row's state, so money that
+        reached a QR given up, cancelled or expired is found at once as a late payment (only a
+        success or money that arrived changes a final row: outcomes.recheck_final). An open row
+        flagged for review is a person's to decide: left as it is."""
+        view = self.journal.get(app_trans_id)
+        if view.needs_review and not view.is_final:
+            return view
+        return self.query_once(view)
+
     def _may_land_late(self, view: PaymentView) -> bool:
         """Concluded "never reached the service" recently enough that the charge could still
         land (the service refuses an order whose app_time is more than 15 min old)."""

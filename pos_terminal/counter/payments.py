@@ -143,6 +143,16 @@ class PaymentService:
             publish_end(self._bus, None, view, "status", unresolved_too=False)
         return view
 
+    def recheck(self, app_trans_id: str) -> PaymentView:
+        """Its wallet's notice says something happened to it: one status query, whatever its
+        state (Checkout.recheck); a change is published (a row flagged for the cashier as
+        unresolved), an unchanged row publishes nothing."""
+        before = self._rows.get(app_trans_id)
+        view = self._checkout.recheck(app_trans_id)
+        if _seen(before) != _seen(view):
+            publish_end(self._bus, None, view, "status")
+        return view
+
     def abandon(self, app_trans_id: str, *, cashier_id: str | None = None) -> PaymentView:
         """The cashier gives up waiting for a payment whose outcome is unknown (Progress B, `pay`
         exit 3, headless PAY, quitting during a payment): from now on a success is a late
@@ -240,6 +250,11 @@ class PaymentService:
         message = cashier_message(exc)
         self._bus.publish(PaymentError(sale, amount if amount is not None else
                                        (view.amount if view else 0), message, subject, view))
+
+
+def _seen(view: PaymentView) -> tuple[object, ...]:
+    """What a front end shows of a payment: a change in it is news."""
+    return (view.state, view.late, view.needs_review, view.abandoned, view.why)
 
 
 def _items(items: Sequence[Item | SaleLine]) -> tuple[Item, ...]:

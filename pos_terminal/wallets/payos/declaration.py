@@ -37,4 +37,5 @@ WALLET = WalletDeclaration(
     emulator="pos_terminal.emulator.payos.routes:PART",
     fault_endpoints=("payos_create", "payos_get", "payos_cancel"),
     demo_settings="pos_terminal.emulator.payos.service:demo_settings",
+    webhook="pos_terminal.wallets.payos.notices:order_of",
 )
