@@ -17,7 +17,7 @@ from pos_terminal.api.errors import ERRORS, error_body
 from pos_terminal.base.i18n import _
 
 MAX_BODY = 64 * 1024
-#: smaller limits under some paths: a wallet's notice is about 1 kB (payOS's), and anyone may
+#: smaller limits under some paths: a wallet's notice is about 1 kB, and anyone may
 #: send one (no token), so a notice is read to 16 kB at most
 SMALLER = (("/v1/webhooks/", 16 * 1024),)
 

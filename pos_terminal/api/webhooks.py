@@ -1,4 +1,4 @@
-"""`POST /v1/webhooks/{wallet}`: a wallet's notice (payOS's webhook), for a wallet whose
+"""`POST /v1/webhooks/{wallet}`: a wallet's notice (its webhook), for a wallet whose
 declaration names one (`WalletDeclaration.webhook`).
 
 No bearer token (the wallet cannot send one): the wallet's signature, checked by the wallet's
