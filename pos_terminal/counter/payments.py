@@ -145,12 +145,17 @@ class PaymentService:
 
     def recheck(self, app_trans_id: str) -> PaymentView:
         """Its wallet's notice says something happened to it: one status query, whatever its
-        state (Checkout.recheck); a change is published (a row flagged for the cashier as
-        unresolved), an unchanged row publishes nothing."""
+        state (Checkout.recheck). A change is published: an end (a row flagged for the cashier
+        as unresolved), or progress for a row still open (a customer display keeps its QR up);
+        an unchanged row publishes nothing."""
         before = self._rows.get(app_trans_id)
         view = self._checkout.recheck(app_trans_id)
-        if _seen(before) != _seen(view):
+        if _seen(before) == _seen(view):
+            return view
+        if view.is_final or view.needs_review:
             publish_end(self._bus, None, view, "status")
+        else:
+            self._bus.publish(PaymentProgress(None, view))
         return view
 
     def abandon(self, app_trans_id: str, *, cashier_id: str | None = None) -> PaymentView:

@@ -20,7 +20,12 @@ import pytest
 import requests
 
 from pos_terminal.config import Settings
-from pos_terminal.counter import CounterEvent, PaymentSettled, PaymentUnresolved
+from pos_terminal.counter import (
+    CounterEvent,
+    PaymentProgress,
+    PaymentSettled,
+    PaymentUnresolved,
+)
 from pos_terminal.counter import background as background_reconciler
 from pos_terminal.emulator.payos import webhooks as emulated
 from pos_terminal.emulator.payos.service import (
@@ -75,8 +80,8 @@ class Published:
 
     def __init__(self, api: Api) -> None:
         self.events: list[CounterEvent] = []
-        self.sub = api.counter.bus.subscribe((PaymentSettled, PaymentUnresolved),
-                                             self.events.append)
+        self.sub = api.counter.bus.subscribe(
+            (PaymentProgress, PaymentSettled, PaymentUnresolved), self.events.append)
 
     def of(self, app_trans_id: str) -> list[CounterEvent]:
         assert self.sub.drain(30)
@@ -121,6 +126,27 @@ def test_a_transfer_after_the_qr_closed_is_found_by_the_notice_alone(shop: Api) 
     assert seen and all(e.view.late for e in seen[-1:])  # type: ignore[attr-defined]
     answer = shop.get(f"/v1/payments/{app_trans_id}").json()
     assert answer["late"] is True and answer["outcome"] != "paid"
+
+
+def test_an_open_qr_followed_by_nobody_learns_each_transfer_from_its_notice(shop: Api) -> None:
+    """A QR shown and followed by no poller (the shop's own screen made it): a part transfer
+    makes it say what arrived and what is missing (progress: a display keeps the QR up), the
+    rest makes it paid; each found by its notice alone."""
+    published = Published(shop)
+    order = shop.counter.payments.create_gateway_order(45_000, provider="payos")
+    app_trans_id = order.app_trans_id
+    base = f"{shop.emulator.base_url}/_emulator/payos/requests/{app_trans_id}/pay"
+    requests.post(base, json={"amount": 20_000}, timeout=30).raise_for_status()
+    wait_until("the part seen", lambda: shop.counter.payments.get(app_trans_id).why.code
+               == "shop_qr.underpaid")
+    part = shop.counter.payments.get(app_trans_id)
+    assert not part.is_final and part.why.params["missing"] == 25_000
+    assert [type(e) for e in published.of(app_trans_id)] == [PaymentProgress]
+    requests.post(base, json={}, timeout=30).raise_for_status()
+    wait_until("the rest seen", lambda: shop.counter.payments.get(app_trans_id).is_final)
+    paid = shop.counter.payments.get(app_trans_id)
+    assert paid.state.value == "succeeded" and not paid.late and not paid.needs_review
+    assert isinstance(published.of(app_trans_id)[-1], PaymentSettled)
 
 
 def test_a_replayed_notice_changes_nothing_and_publishes_nothing(shop: Api) -> None:
