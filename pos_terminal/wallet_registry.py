@@ -99,6 +99,10 @@ class WalletDeclaration:
     #: signature is checked; raises `base.wallet_errors.NoticeRefused` (a reason) otherwise.
     #: The notice is never believed: it only makes the terminal ask the wallet. None: no webhook
     webhook: str | None = None
+    #: ``module:function`` (Settings, url) -> what the wallet says of its webhook now going to
+    #: `url` (names, never secrets), or a `base.wallet_errors.WalletError`: how
+    #: `pos-terminal register-webhook` registers it. None: registered elsewhere, or no webhook
+    register_webhook: str | None = None
 
     def display_name(self, language: str) -> str:
         """Its name as a cashier reads it in `language` ("Ví MoMo"); English if none."""

@@ -41,6 +41,9 @@ register({
                            "and nothing changed."),
     "notice.no_webhook": N_("{wallet} sends no notices to the terminal (it is followed by status "
                             "queries): the notice was ignored and nothing changed."),
+    "notice.registration_refused": N_("{wallet} did not register the webhook (code {code}: "
+                                      "{detail}). Check that the address is public, in HTTPS, "
+                                      "and that pos-terminal serve answers there."),
     "shop_qr.closed": N_("{wallet} closed the QR ({status}) and no money arrived: not paid."),
     "shop_qr.underpaid": N_("{wallet}: {amount} arrived of {ordered}; {missing} is missing. Not "
                             "paid yet: collect the rest another way, or have the shop return "

@@ -13,6 +13,7 @@ import json
 import socket
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -35,25 +36,45 @@ from pos_terminal.emulator.payos.service import (
 )
 from pos_terminal.wallets.payos.signing import data_signature
 from tests.api.conftest import Api, start_api, wait_until
+from tests.checkout.conftest import write_config
+from tests.cli.conftest import Run, runner_for
 from tests.wallets.payos_help import shown, with_payos
 
 PATH = "/v1/webhooks/payos"
 
 
 @pytest.fixture
-def shop(settings: Settings, emulator: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Api]:
-    """A counter taking payOS behind the API, its webhook registered at the emulator; no
-    background reconciliation within the test (only a notice can find a late transfer)."""
+def shop_cli(settings: Settings, emulator: Any, tmp_path: Path) -> Run:
+    return runner_for(write_config(with_payos(settings, emulator), tmp_path / "pos.toml"))
+
+
+@pytest.fixture
+def shop(settings: Settings, emulator: Any, monkeypatch: pytest.MonkeyPatch,
+         shop_cli: Run) -> Iterator[Api]:
+    """A counter taking payOS behind the API, its webhook registered at the emulator by
+    `pos-terminal register-webhook`; no background reconciliation within the test (only a
+    notice can find a late transfer)."""
     monkeypatch.setattr(background_reconciler, "RECONCILE_EVERY_S", 3600.0)
     running, stop = start_api(with_payos(settings, emulator), emulator)
     try:
-        confirmed = requests.post(
-            f"{emulator.base_url}/confirm-webhook", json={"webhookUrl": running.url + PATH},
-            headers={"x-client-id": DEMO_CLIENT_ID, "x-api-key": DEMO_API_KEY}, timeout=30)
-        assert confirmed.json()["code"] == "00", confirmed.text  # the sample got a 2xx
+        registered = shop_cli("register-webhook", running.url + PATH, "--json")
+        assert registered.exit_code == 0, registered.output  # the sample got a 2xx
+        said = json.loads(registered.stdout)
+        assert said["provider"] == "payos" and said["webhook_url"] == running.url + PATH
         yield running
     finally:
         stop()
+
+
+def test_register_webhook_refuses_with_a_sentence(shop: Api, shop_cli: Run) -> None:
+    wrong = shop_cli("register-webhook", shop.url + PATH, "--provider", "zalopay")
+    assert wrong.exit_code == 2 and "zalopay" in wrong.stderr
+    # an address where the sample is not answered 2xx: payOS registers nothing
+    refused = shop_cli("register-webhook", shop.url + "/v1/webhooks/momo")
+    assert refused.exit_code == 1 and "did not register" in refused.stderr, refused.output
+    listed = requests.get(f"{shop.emulator.base_url}/_emulator/payos/webhooks", timeout=30)
+    assert listed.json()["url"] == shop.url + PATH  # the earlier registration stands
+    assert DEMO_API_KEY not in refused.output and DEMO_CHECKSUM_KEY not in refused.output
 
 
 def _rows(api: Api) -> list[dict[str, Any]]:
