@@ -30,7 +30,10 @@ _CODES = {"no_webhook": "not_found", "signature": "notice_refused", "form": "inv
 
 
 @router.post("/{wallet}", summary="A wallet's notice (its webhook): no token, its signature",
-             responses=responses("POST /v1/webhooks/{wallet}", NoticeOut))
+             responses=responses("POST /v1/webhooks/{wallet}", NoticeOut),
+             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+                 "schema": {"type": "object", "description": "the wallet's notice as it sends "
+                            "it, its signature inside"}}}}})
 async def notice(request: Request,
                  wallet: str = Path(pattern=PROVIDER, max_length=32)) -> dict[str, Any]:
     body = await request.body()

@@ -237,7 +237,7 @@ def _webhook_sender(settings: Settings, provider: str | None
 @click.pass_context
 def register_webhook(ctx: click.Context, url: str, provider: str | None,
                      as_json: bool) -> None:
-    """Make URL the address where the wallet POSTs its notices (payOS's webhook).
+    """Make URL the address where the wallet POSTs its notices (its webhook).
 
     URL is the public HTTPS address of `pos-terminal serve`'s /v1/webhooks/<wallet> (through a
     reverse proxy: docs/terminal-api.md); serve must be running, the wallet POSTs a sample
