@@ -44,7 +44,7 @@ async def notice(request: Request,
     terminal = terminal_of(request)
     # a status query may wait for the wallet: the shared pool (no payment waits there)
     try:
-        await run_in_threadpool(terminal.counter.take_notice, wallet, body)
+        await run_in_threadpool(terminal.counter.payments.take_notice, wallet, body)
     except NoticeRefused as exc:
         raise ApiError(_CODES.get(exc.problem, "invalid_request"), exc.message) from None
     return {"received": True}

@@ -10,19 +10,29 @@ An order this journal does not know, or one of another wallet, is received and n
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from pos_terminal import wallet_registry
 from pos_terminal.base.reasons import Reason
 from pos_terminal.base.wallet_errors import NoticeRefused
 from pos_terminal.config import Settings
-from pos_terminal.counter.payments import PaymentService
 from pos_terminal.journal import PaymentView
+
+
+class Payments(Protocol):
+    """What a notice needs of the payments service (counter/payments.py)."""
+
+    @property
+    def wallets(self) -> tuple[str, ...]: ...
+    def find(self, app_trans_id: str) -> PaymentView | None: ...
+    def recheck(self, app_trans_id: str) -> PaymentView: ...
 
 
 def _refused(code: str, wallet: str) -> NoticeRefused:
     return NoticeRefused(Reason.of(code, wallet=wallet), "no_webhook")
 
 
-def take_notice(settings: Settings, payments: PaymentService, wallet: str,
+def take_notice(settings: Settings, payments: Payments, wallet: str,
                 body: bytes) -> PaymentView | None:
     """The payment `body` (wallet `wallet`'s notice) is about, asked about once; None when this
     journal has no such payment of that wallet. NoticeRefused (a reason) when the wallet is not

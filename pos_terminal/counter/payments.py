@@ -26,6 +26,7 @@ from pos_terminal.counter.events import (
     PaymentUnresolved,
     Via,
 )
+from pos_terminal.counter.notices import take_notice
 from pos_terminal.journal import FINAL_STATES, PaymentState, PaymentView
 
 UNRESOLVED = frozenset({PaymentState.SUBMITTING, PaymentState.PROCESSING, PaymentState.UNKNOWN})
@@ -157,6 +158,12 @@ class PaymentService:
         else:
             self._bus.publish(PaymentProgress(None, view))
         return view
+
+    def take_notice(self, wallet: str, body: bytes) -> PaymentView | None:
+        """Wallet `wallet`'s notice (its webhook's raw body): checked by the wallet, then the
+        payment it names is asked about once (counter/notices.py); None: not a payment of this
+        journal. NoticeRefused when the notice is not believed (nothing changes)."""
+        return take_notice(self._checkout.settings, self, wallet, body)
 
     def abandon(self, app_trans_id: str, *, cashier_id: str | None = None) -> PaymentView:
         """The cashier gives up waiting for a payment whose outcome is unknown (Progress B, `pay`

@@ -36,13 +36,12 @@ from pos_terminal.counter.events import (
     ServiceStatus,
 )
 from pos_terminal.counter.history import HistoryService
-from pos_terminal.counter.notices import take_notice
 from pos_terminal.counter.payments import PaymentService, ScannedCode, publish_end
 from pos_terminal.counter.receipt_service import ReceiptService
 from pos_terminal.counter.refunds import RefundService, publish_refund_end
 from pos_terminal.counter.reports import ReportService
 from pos_terminal.counter.wallets import open_checkout
-from pos_terminal.journal import Journal, PaymentView
+from pos_terminal.journal import Journal
 
 log = logging.getLogger(__name__)
 
@@ -102,13 +101,6 @@ class Counter:
             return None
         self.bus.publish(CodeRead(code.masked, source))
         return code
-
-    # ---------------------------------------------------------------- a wallet's notice
-    def take_notice(self, wallet: str, body: bytes) -> PaymentView | None:
-        """Wallet `wallet`'s notice (its webhook's raw body): checked by the wallet, then the
-        payment it names is asked about once (counter/notices.py); None: not a payment of this
-        journal. NoticeRefused when the notice is not believed (nothing changes)."""
-        return take_notice(self.settings, self.payments, wallet, body)
 
     # ---------------------------------------------------------------- settle unknowns
     def reconcile(self, *, wait_s: float = 0.0,
