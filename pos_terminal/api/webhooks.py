@@ -2,7 +2,7 @@
 declaration names one (`WalletDeclaration.webhook`).
 
 No bearer token (the wallet cannot send one): the wallet's signature, checked by the wallet's
-own function, is the authentication. The body is at most NOTICE_BODY bytes (api/limits.py) and
+own function, is the authentication. The body is at most 16 kB (api/limits.py's SMALLER) and
 strict JSON; it is never echoed nor logged. A notice is never believed: it only makes the
 counter ask the wallet about that payment once (counter/notices.py), so a forged one changes
 nothing and one sent again changes nothing the status query does not. Answered 200

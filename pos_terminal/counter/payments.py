@@ -145,10 +145,10 @@ class PaymentService:
         return view
 
     def recheck(self, app_trans_id: str) -> PaymentView:
-        """Its wallet's notice says something happened to it: one status query, whatever its
-        state (Checkout.recheck). A change is published: an end (a row flagged for the cashier
-        as unresolved), or progress for a row still open (a customer display keeps its QR up);
-        an unchanged row publishes nothing."""
+        """Its wallet's notice says something happened to it: one status query if the row can
+        still change (Checkout.recheck: open, or FAILED however old). A change is published:
+        an end (a row flagged for the cashier as unresolved), or progress for a row still open
+        (a customer display keeps its QR up); an unchanged row publishes nothing."""
         before = self._rows.get(app_trans_id)
         view = self._checkout.recheck(app_trans_id)
         if _seen(before) == _seen(view):
