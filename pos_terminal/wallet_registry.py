@@ -97,6 +97,15 @@ class WalletDeclaration:
     #: the emulator's page (a path) where the demo's customer pays this wallet's shown QR, as
     #: a bank app would; the demo names it (started, F10, and when such a QR is shown)
     demo_page: str | None = None
+    #: ``module:function`` (Settings, raw body bytes) -> the wallet's order id a notice it
+    #: POSTs to the terminal (its webhook, `POST /v1/webhooks/<name>`) is about, once its
+    #: signature is checked; raises `base.wallet_errors.NoticeRefused` (a reason) otherwise.
+    #: The notice is never believed: it only makes the terminal ask the wallet. None: no webhook
+    webhook: str | None = None
+    #: ``module:function`` (Settings, url) -> what the wallet says of its webhook now going to
+    #: `url` (names, never secrets), or a `base.wallet_errors.WalletError`: how
+    #: `pos-terminal register-webhook` registers it. None: registered elsewhere, or no webhook
+    register_webhook: str | None = None
 
     def display_name(self, language: str) -> str:
         """Its name as a cashier reads it in `language` ("Ví MoMo"); English if none."""

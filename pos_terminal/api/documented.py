@@ -13,6 +13,8 @@ from pos_terminal.api.models import ErrorOut
 
 #: every /v1 call: at the door (api/guard.py), the token (api/auth.py), the unexpected
 AT_THE_DOOR = ("invalid_http", "unauthorized", "forbidden", "wrong_host", "internal")
+#: the calls of a wallet, not of the POS: no token (its signature is checked instead)
+NO_TOKEN = frozenset({"POST /v1/webhooks/{wallet}"})
 #: every call with a JSON body (api/routing.py, api/limits.py)
 WITH_A_BODY = ("invalid_json", "body_too_large", "invalid_request")
 
@@ -33,6 +35,7 @@ CALL_ERRORS: dict[str, tuple[str, ...]] = {
     "POST /v1/reports/z": ("journal_unavailable",),
     "GET /v1/receipts/{subject_id}": ("invalid_request", "not_found", "no_receipt"),
     "GET /v1/events": (),
+    "POST /v1/webhooks/{wallet}": (*WITH_A_BODY, "not_found", "notice_refused"),
     "GET /display": (),
     "GET /display/events": (),
     "GET /display/qr/{app_trans_id}.svg": ("not_found",),
@@ -93,6 +96,13 @@ class ReportOut(_Answer):
     """An X or Z report (as `report x|z --json`)."""
 
 
+class NoticeOut(BaseModel):
+    """A wallet's notice, checked: the payment it names (if this journal has it) was asked
+    about once."""
+
+    received: bool
+
+
 class ReceiptOut(BaseModel):
     kind: str = Field(description="payment or refund")
     subject_id: str
@@ -103,8 +113,12 @@ class ReceiptOut(BaseModel):
 def responses(call: str, answer: type[BaseModel] | None = None,
               description: str = "the answer") -> dict[int | str, dict[str, Any]]:
     """The responses of a call for FastAPI's decorators."""
-    codes = (*AT_THE_DOOR, *CALL_ERRORS[call]) if call.split()[1].startswith("/v1") else (
-        "wrong_host", "unauthorized", "forbidden", *CALL_ERRORS[call])
+    if call in NO_TOKEN:
+        codes: tuple[str, ...] = ("invalid_http", "wrong_host", "internal", *CALL_ERRORS[call])
+    elif call.split()[1].startswith("/v1"):
+        codes = (*AT_THE_DOOR, *CALL_ERRORS[call])
+    else:
+        codes = ("wrong_host", "unauthorized", "forbidden", *CALL_ERRORS[call])
     by_status: dict[int, list[str]] = {}
     for code in dict.fromkeys(codes):
         by_status.setdefault(ERRORS[code][0], []).append(code)

@@ -48,7 +48,10 @@ ERRORS: dict[str, tuple[int, str]] = {
                                 "exists (and no trusted-refund scope)"),
     "authority_refused": (403, "the supervisor's PIN is wrong, the id is locked, or not a "
                                "supervisor"),
-    "not_found": (404, "no such payment, sale_ref, refund, receipt or path"),
+    "notice_refused": (403, "a wallet's notice without its valid signature (made with this "
+                            "counter's key): nothing changed"),
+    "not_found": (404, "no such payment, sale_ref, refund, receipt or path; a wallet this "
+                       "counter does not take, or that sends no notices"),
     "method_not_allowed": (405, "the path exists, not with this method"),
     "ref_conflict": (409, "this sale_ref / refund_ref already belongs to another request "
                           "(another amount, code or payment)"),
@@ -59,7 +62,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     "no_code_read": (409, "no payment code was read in time"),
     "aborted": (409, "aborted before anything was recorded"),
     "no_receipt": (409, "this payment or refund did not move money: no receipt"),
-    "body_too_large": (413, "the body is over 64 kB"),
+    "body_too_large": (413, "the body is over 64 kB (16 kB for a wallet's notice)"),
     "wrong_host": (421, "the Host header names another machine (not this one's names nor "
                         "[api] allowed_hosts)"),
     "invalid_request": (422, "wrong type, unknown or missing field, bad reference"),
@@ -145,7 +148,8 @@ MSG_STRICT = {
 }
 
 
-def _not_json(reason: object) -> str:
+def not_json(reason: object) -> str:
+    """The sentence for a body the strict reader refused (its reason code)."""
     return _(MSG_STRICT.get(str(reason), MSG_NOT_JSON))
 
 
@@ -155,7 +159,7 @@ def _validation_message(exc: RequestValidationError) -> tuple[str, str]:
     first = errors[0] if errors else {}
     kind = str(first.get("type", ""))
     if kind.startswith("json"):
-        return "invalid_json", _not_json((first.get("ctx") or {}).get("error"))
+        return "invalid_json", not_json((first.get("ctx") or {}).get("error"))
     field = _field(tuple(first.get("loc", ())))
     if kind == "model_attributes_type" or (kind == "dict_type" and field == "body"):
         return "invalid_json", _(MSG_NOT_JSON)

@@ -17,6 +17,9 @@ from pos_terminal.api.errors import ERRORS, error_body
 from pos_terminal.base.i18n import _
 
 MAX_BODY = 64 * 1024
+#: smaller limits under some paths: a wallet's notice is about 1 kB, and anyone may
+#: send one (no token), so a notice is read to 16 kB at most
+SMALLER = (("/v1/webhooks/", 16 * 1024),)
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -38,31 +41,37 @@ async def refuse(send: Send, code: str, message: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-def _too_large() -> str:
+def _too_large(limit: int) -> str:
     return _("The body is over {limit} kB: nothing was read further and nothing was "
-             "charged.").format(limit=MAX_BODY // 1024)
+             "charged.").format(limit=limit // 1024)
 
 
 class BodyLimit:
-    """Reads at most MAX_BODY bytes of a request body, then hands it on whole."""
+    """Reads at most MAX_BODY bytes of a request body (less under the SMALLER paths), then
+    hands it on whole."""
 
     def __init__(self, app: App, limit: int = MAX_BODY) -> None:
         self.app = app
-        self.limit = limit
+        self.default = limit
+
+    def limit_of(self, path: str) -> int:
+        return min([self.default, *(size for prefix, size in SMALLER
+                                    if path.startswith(prefix))])
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
+        limit = self.limit_of(str(scope.get("path", "")))
         headers = dict(scope.get("headers") or [])
         declared = headers.get(b"content-length")
         if declared is not None:
             try:
-                too_big = int(declared) > self.limit
+                too_big = int(declared) > limit
             except ValueError:
                 too_big = True
             if too_big:
-                await refuse(send, "body_too_large", _too_large())
+                await refuse(send, "body_too_large", _too_large(limit))
                 return
         chunks: list[bytes] = []
         size = 0
@@ -73,8 +82,8 @@ class BodyLimit:
                 return
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.limit:
-                await refuse(send, "body_too_large", _too_large())
+            if size > limit:
+                await refuse(send, "body_too_large", _too_large(limit))
                 return
             chunks.append(chunk)
             more = bool(message.get("more_body", False))

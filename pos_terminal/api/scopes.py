@@ -20,6 +20,8 @@ CALL_SCOPES: dict[str, tuple[str, ...]] = {
     "GET /v1/receipts/{subject_id}": ("reports",),
     # the POS's stream carries cashier messages, masked codes and refunds: not the display's
     "GET /v1/events": ("pay", "refund", "reports"),
+    # a wallet's notice: no token (the wallet cannot send one), its signature instead
+    "POST /v1/webhooks/{wallet}": (),
     # on loopback (a screen plugged into the counter) no token at all
     "GET /display": ("display",),
     "GET /display/events": ("display",),

@@ -82,5 +82,18 @@ class MismatchedAnswer(UnreadableAnswer):
     kind = "wallet.other_order"
 
 
-__all__ = ["MismatchedAnswer", "NoAnswer", "NotSent", "ServiceRefused", "UnreadableAnswer",
-           "WalletError"]
+class NoticeRefused(PosError):
+    """A wallet's notice (its webhook) that is not believed: not the wallet's form, or its
+    signature is not the one this counter's key makes, or it goes to a wallet that sends none.
+    Nothing was changed. ``problem`` says which: ``form``, ``signature`` or ``no_webhook``."""
+
+    exit_code = ExitCode.NOTHING_SENT
+    kind = "wallet.notice_refused"
+
+    def __init__(self, message: Reason, problem: str) -> None:
+        super().__init__(message)
+        self.problem = problem
+
+
+__all__ = ["MismatchedAnswer", "NoAnswer", "NotSent", "NoticeRefused", "ServiceRefused",
+           "UnreadableAnswer", "WalletError"]

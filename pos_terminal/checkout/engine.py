@@ -443,6 +443,20 @@ class Checkout:
             view = self.query_once(view)
         return view
 
+    def recheck(self, app_trans_id: str) -> PaymentView:
+        """Its wallet says something happened to this payment (a notice, checked by the wallet,
+        never believed by itself): one status query of an open row or of a FAILED one, however
+        old, so money that reached a QR given up, cancelled or expired is found at once as a
+        late payment (only a success or money that arrived changes a FAILED row:
+        outcomes.recheck_final). A row paid or refunded already has nothing a notice can add,
+        and an open row flagged for review is a person's to decide: both are left as they are,
+        nothing asked (a notice sent again and again makes no request for them)."""
+        view = self.journal.get(app_trans_id)
+        if (view.is_final and view.state is not S.FAILED) or (
+                view.needs_review and not view.is_final):
+            return view
+        return self.query_once(view)
+
     def _may_land_late(self, view: PaymentView) -> bool:
         """Concluded "never reached the service" recently enough that the charge could still
         land (the service refuses an order whose app_time is more than 15 min old)."""

@@ -1,5 +1,5 @@
-"""`pos-terminal banks`, `verify-redirect` and `verify-callback`: the wallet service's own
-operations and what it sends to the merchant."""
+"""`pos-terminal banks`, `verify-redirect`, `verify-callback` and `register-webhook`: the wallet
+service's own operations and what it sends to the merchant."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from urllib.parse import parse_qsl, urlsplit
 
 import click
 
-from pos_terminal.base.i18n import _
+from pos_terminal import wallet_registry
+from pos_terminal.base.i18n import _, current_language
 from pos_terminal.base.money import format_number
+from pos_terminal.base.wallet_errors import WalletError
 from pos_terminal.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -19,6 +21,7 @@ from pos_terminal.cli.common import (
     load_settings_or_exit,
     print_json,
 )
+from pos_terminal.config import Settings
 from pos_terminal.counter.admin import (
     NoAnswer,
     NotSent,
@@ -211,7 +214,55 @@ def verify_callback(ctx: click.Context, body_file: str, as_json: bool) -> None:
     raise click.exceptions.Exit(EXIT_OK if result.valid else EXIT_FAILED)
 
 
+def _webhook_sender(settings: Settings, provider: str | None
+                    ) -> wallet_registry.WalletDeclaration:
+    """The wallet named, or the only one this counter takes that registers a webhook."""
+    senders = [n for n in settings.wallets if wallet_registry.wallet(n).register_webhook]
+    if provider is not None and provider not in senders:
+        fail(_("{provider} is not a wallet of this counter that takes a webhook registered "
+               "from here (those that do: {senders}).").format(
+                   provider=clean(provider), senders=", ".join(senders) or _("none")))
+    if provider is None and len(senders) != 1:
+        fail(_("Name the wallet with --provider (this counter's wallets that take a webhook "
+               "registered from here: {senders}).").format(
+                   senders=", ".join(senders) or _("none")))
+    return wallet_registry.wallet(provider or senders[0])
+
+
+@click.command("register-webhook")
+@click.argument("url")
+@click.option("--provider", default=None, help="The wallet whose notices go to URL (default: "
+              "the only one of this counter that takes a webhook registered from here).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@click.pass_context
+def register_webhook(ctx: click.Context, url: str, provider: str | None,
+                     as_json: bool) -> None:
+    """Make URL the address where the wallet POSTs its notices (its webhook).
+
+    URL is the public HTTPS address of `pos-terminal serve`'s /v1/webhooks/<wallet> (through a
+    reverse proxy: docs/terminal-api.md); serve must be running, the wallet POSTs a sample
+    there first. Exit 0 registered, 1 the wallet refused or did not answer, 2 usage.
+    """
+    settings = load_settings_or_exit(ctx)
+    declared = _webhook_sender(settings, provider)
+    if not url.startswith(("https://", "http://")):
+        fail(_("The webhook address must be an http(s) URL: {url}").format(url=clean(url)))
+    assert declared.register_webhook is not None
+    try:
+        said = wallet_registry.resolve(declared.register_webhook)(settings, url)
+    except WalletError as exc:
+        fail(exc.message, EXIT_FAILED)
+    if as_json:
+        print_json({"provider": declared.name, "registered": True, **said})
+        return
+    click.echo(_("{wallet} now sends its notices to {url}.").format(
+        wallet=declared.display_name(current_language()), url=clean(url)))
+    for name, value in said.items():
+        click.echo(f"  {clean(name):<17}{clean(value)}".rstrip())
+
+
 def register(group: click.Group) -> None:
+    group.add_command(register_webhook)
     group.add_command(banks)
     group.add_command(verify_redirect)
     group.add_command(verify_callback)

@@ -26,6 +26,7 @@ from pos_terminal.counter.events import (
     PaymentUnresolved,
     Via,
 )
+from pos_terminal.counter.notices import take_notice
 from pos_terminal.journal import FINAL_STATES, PaymentState, PaymentView
 
 UNRESOLVED = frozenset({PaymentState.SUBMITTING, PaymentState.PROCESSING, PaymentState.UNKNOWN})
@@ -143,6 +144,27 @@ class PaymentService:
             publish_end(self._bus, None, view, "status", unresolved_too=False)
         return view
 
+    def recheck(self, app_trans_id: str) -> PaymentView:
+        """Its wallet's notice says something happened to it: one status query if the row can
+        still change (Checkout.recheck: open, or FAILED however old). A change is published:
+        an end (a row flagged for the cashier as unresolved), or progress for a row still open
+        (a customer display keeps its QR up); an unchanged row publishes nothing."""
+        before = self._rows.get(app_trans_id)
+        view = self._checkout.recheck(app_trans_id)
+        if _seen(before) == _seen(view):
+            return view
+        if view.is_final or view.needs_review:
+            publish_end(self._bus, None, view, "status")
+        else:
+            self._bus.publish(PaymentProgress(None, view))
+        return view
+
+    def take_notice(self, wallet: str, body: bytes) -> PaymentView | None:
+        """Wallet `wallet`'s notice (its webhook's raw body): checked by the wallet, then the
+        payment it names is asked about once (counter/notices.py); None: not a payment of this
+        journal. NoticeRefused when the notice is not believed (nothing changes)."""
+        return take_notice(self._checkout.settings, self, wallet, body)
+
     def abandon(self, app_trans_id: str, *, cashier_id: str | None = None) -> PaymentView:
         """The cashier gives up waiting for a payment whose outcome is unknown (Progress B, `pay`
         exit 3, headless PAY, quitting during a payment): from now on a success is a late
@@ -240,6 +262,11 @@ class PaymentService:
         message = cashier_message(exc)
         self._bus.publish(PaymentError(sale, amount if amount is not None else
                                        (view.amount if view else 0), message, subject, view))
+
+
+def _seen(view: PaymentView) -> tuple[object, ...]:
+    """What a front end shows of a payment: a change in it is news."""
+    return (view.state, view.late, view.needs_review, view.abandoned, view.why)
 
 
 def _items(items: Sequence[Item | SaleLine]) -> tuple[Item, ...]:

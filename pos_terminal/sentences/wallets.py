@@ -33,6 +33,17 @@ register({
     "wallet.no_refunds": N_("{wallet} has no refund: return the money by a bank transfer from "
                             "the shop, then record it as a manual refund with a supervisor. "
                             "Nothing was sent."),
+    "notice.form": N_("This is not a notice of {wallet} ({what} missing or of the wrong form): "
+                      "it was ignored and nothing changed."),
+    "notice.signature": N_("This notice does not carry {wallet}'s signature made with this "
+                           "counter's key: it was ignored and nothing changed."),
+    "notice.not_taken": N_("This counter takes no wallet named {wallet}: the notice was ignored "
+                           "and nothing changed."),
+    "notice.no_webhook": N_("{wallet} sends no notices to the terminal (it is followed by status "
+                            "queries): the notice was ignored and nothing changed."),
+    "notice.registration_refused": N_("{wallet} did not register the webhook (code {code}: "
+                                      "{detail}). Check that the address is public, in HTTPS, "
+                                      "and that pos-terminal serve answers there."),
     "shop_qr.closed": N_("{wallet} closed the QR ({status}) and no money arrived: not paid."),
     "shop_qr.underpaid": N_("{wallet}: {amount} arrived of {ordered}; {missing} is missing. Not "
                             "paid yet: collect the rest another way, or have the shop return "

@@ -50,6 +50,8 @@ def test_every_call_refuses_a_token_without_its_scope(api: Api) -> None:
         method, path = call.split(" ", 1)
         if not path.startswith("/v1"):
             continue  # the display: free on loopback (tests/api/test_display.py)
+        if not scopes:
+            continue  # a wallet's notice: no token, its signature (test_payos_webhook.py)
         others = [s for s in SCOPES if s not in scopes]
         token = api.add_token("t" + str(abs(hash(call)) % 10**8), *others)
         answer = requests.request(method, api.url + _concrete(path), json={} if method ==

@@ -69,8 +69,8 @@ CASHIER_BOOK = {"cashier add", "cashier list", "cashier remove", "cashier unlock
                 "cashier set-pin", "cashier events", "shift open", "shift close", "shift list",
                 "api-token add", "api-token list", "api-token remove"}
 #: Commands that never open the configured journal (demo uses a temporary one).
-NO_JOURNAL = {"demo", "emulator", "banks", "verify-redirect", "verify-callback", "scan-image",
-              "scan"}
+NO_JOURNAL = {"demo", "emulator", "banks", "verify-redirect", "verify-callback",
+              "register-webhook", "scan-image", "scan"}
 
 #: The next step each condition's message gives.
 NEXT_STEP = {

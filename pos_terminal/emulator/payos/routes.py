@@ -4,11 +4,16 @@ call, HTTP 401 otherwise; fault endpoints ``payos_create``, ``payos_get``, ``pay
 each payable in full, in part, late (after it closed) or left to expire. Mounted from payOS's
 declaration (`PART`).
 
+``POST /confirm-webhook`` registers the merchant's webhook (webhooks.py): every transfer of the
+bank app is then POSTed there as a signed notice.
+
 Control API: ``GET /_emulator/payos/requests``; ``POST /_emulator/payos/requests/<id>/pay``
-(body ``{"amount": N}``, or none: all that is missing); ``POST .../<id>/expire``."""
+(body ``{"amount": N}``, or none: all that is missing); ``POST .../<id>/expire``;
+``GET /_emulator/payos/webhooks`` (the registered URL, every notice sent and its answer)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -40,6 +45,29 @@ async def _body(request: web.Request) -> JSON | None:
     return body if isinstance(body, dict) else None
 
 
+def _keys_match(request: web.Request, service: PayOSService) -> bool:
+    return (request.headers.get("x-client-id") == service.client_id
+            and request.headers.get("x-api-key") == service.api_key)
+
+
+def _unauthorized() -> web.Response:
+    return web.json_response({"code": "401", "desc": "Unauthorized", "data": None}, status=401)
+
+
+def _confirm_webhook(service: PayOSService
+                     ) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    async def confirm(request: web.Request) -> web.StreamResponse:
+        if not _keys_match(request, service):
+            return _unauthorized()
+        body = await _body(request)
+        if body is None:
+            return web.json_response(envelope("20", "the body must be a JSON object"))
+        # the sample notice is POSTed to the URL first: off the event loop
+        return web.json_response(await asyncio.to_thread(service.confirm_webhook, body))
+
+    return confirm
+
+
 def _endpoint(service: PayOSService, context: PartContext, name: str,
               handler: Handler) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     routes = JsonRoutes(wallet="payos", paths={}, handlers=lambda _s: {}, refusal=_refusal,
@@ -47,10 +75,8 @@ def _endpoint(service: PayOSService, context: PartContext, name: str,
                         other_amount=lambda _a: None, other_id=lambda a: a)
 
     async def endpoint(request: web.Request) -> web.StreamResponse:
-        if request.headers.get("x-client-id") != service.client_id \
-                or request.headers.get("x-api-key") != service.api_key:
-            return web.json_response({"code": "401", "desc": "Unauthorized", "data": None},
-                                     status=401)
+        if not _keys_match(request, service):
+            return _unauthorized()
         body = await _body(request)
         if body is None:
             return web.json_response(routes.bad_body)
@@ -69,7 +95,7 @@ def _endpoint(service: PayOSService, context: PartContext, name: str,
 
 class PayOSPart:
     def mount(self, app: web.Application, context: PartContext) -> PartService:
-        service = PayOSService()
+        service = PayOSService(context.options.callback_hosts)
 
         def ident(request: web.Request) -> str:
             return request.match_info["ident"]
@@ -80,6 +106,8 @@ class PayOSPart:
             service, context, "payos_get", lambda r, _b: service.get(ident(r))))
         app.router.add_post(BASE + "/{ident}/cancel", _endpoint(
             service, context, "payos_cancel", lambda r, body: service.cancel(ident(r), body)))
+
+        app.router.add_post("/confirm-webhook", _confirm_webhook(service))
 
         async def listed(request: web.Request) -> web.Response:
             return web.json_response({"requests": service.requests_json()})
@@ -99,7 +127,12 @@ class PayOSPart:
         async def bank_app(request: web.Request) -> web.Response:
             return web.Response(text=page(service.requests_json()), content_type="text/html")
 
+        async def webhooks(request: web.Request) -> web.Response:
+            return web.json_response({"url": service.webhooks.url,
+                                      "deliveries": service.webhooks.deliveries()})
+
         app.router.add_get(CONTROL, listed)
+        app.router.add_get("/_emulator/payos/webhooks", webhooks)
         app.router.add_post(CONTROL + "/{ident}/pay", pay)
         app.router.add_post(CONTROL + "/{ident}/expire", expire)
         app.router.add_get("/_emulator/payos/bank", bank_app)

@@ -7,11 +7,12 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 from pos_terminal.emulator.payos import signatures
 from pos_terminal.emulator.payos.vietqr import vietqr
+from pos_terminal.emulator.payos.webhooks import WebhookSender
 
 JSON = dict[str, Any]
 DEMO_CLIENT_ID = "emulator-payos-client"
@@ -19,8 +20,14 @@ DEMO_API_KEY = "emulator-payos-api-key"
 DEMO_CHECKSUM_KEY = "1a54716c8f0efb2744fb28b6e38b25da7f67a925d98bc1c18bd8faaecadd7675"
 BANK_BIN = "970422"
 ACCOUNT_NAME = "CUA HANG DEMO"
+#: the merchant's own bank account (what confirm-webhook names)
+MERCHANT_ACCOUNT = "0123456789"
+BANK_NAME = "Ngân hàng TMCP Quân đội"
+BANK_SHORT_NAME = "MBBank"
 DESCRIPTION_MAX = 9
 OPEN = ("PENDING", "PROCESSING", "UNDERPAID")
+#: payOS writes a notice's transactionDateTime in Vietnam's time, without a zone
+VIETNAM = timezone(timedelta(hours=7))
 
 
 def _iso(seconds: float | None) -> str | None:
@@ -69,10 +76,12 @@ class PayOSService:
     api_key = DEMO_API_KEY
     checksum_key = DEMO_CHECKSUM_KEY
 
-    def __init__(self) -> None:
+    def __init__(self, callback_hosts: tuple[str, ...] = ("127.0.0.1", "::1", "localhost")
+                 ) -> None:
         self._lock = threading.Lock()
         self._requests: dict[int, PaymentRequest] = {}
         self._by_link: dict[str, int] = {}
+        self.webhooks = WebhookSender(DEMO_CHECKSUM_KEY, callback_hosts)
 
     # --- the API --------------------------------------------------------------------------
     def create(self, body: JSON) -> JSON:
@@ -143,6 +152,19 @@ class PayOSService:
                 request.cancellation_reason = reason if isinstance(reason, str) else None
             return envelope("00", "success", request.data())
 
+    def confirm_webhook(self, body: JSON) -> JSON:
+        """Register the merchant's webhook URL once its sample notice is answered 2xx
+        (blocking: the sample is POSTed there)."""
+        url = body.get("webhookUrl")
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+            return envelope("20", "webhookUrl is required")
+        problem = self.webhooks.confirm(url)
+        if problem is not None:
+            return envelope("20", problem)
+        return envelope("00", "success", {
+            "webhookUrl": url, "accountNumber": MERCHANT_ACCOUNT, "accountName": ACCOUNT_NAME,
+            "name": BANK_NAME, "shortName": BANK_SHORT_NAME})
+
     # --- the bank app and the control API ----------------------------------------------------
     def pay(self, ident: str, amount: int | None = None) -> JSON | None:
         """A transfer to the request's account: its amount (all that is missing if None). A
@@ -152,17 +174,27 @@ class PayOSService:
             if request is None:
                 return None
             paid = amount if amount is not None else max(request.amount - request.amount_paid, 1)
-            request.transactions.append({
+            now = time.time()
+            transaction = {
                 "reference": f"FT{secrets.randbelow(10**10):010d}", "amount": paid,
                 "accountNumber": request.account, "description": request.description,
-                "transactionDateTime": _iso(time.time()), "virtualAccountName": None,
+                "transactionDateTime": _iso(now), "virtualAccountName": None,
                 "virtualAccountNumber": None, "counterAccountBankId": "970436",
                 "counterAccountBankName": "Vietcombank", "counterAccountName": "NGUYEN VAN A",
-                "counterAccountNumber": "0011001234567"})
+                "counterAccountNumber": "0011001234567"}
+            request.transactions.append(transaction)
             if request.status in OPEN:
                 request.status = "PAID" if request.amount_paid >= request.amount \
                     else "UNDERPAID"
-            return request.data()
+            data = request.data()
+        # the merchant's webhook, in the background: the bank app never waits for it
+        self.webhooks.notify({
+            **{k: v for k, v in transaction.items() if k != "transactionDateTime"},
+            "orderCode": request.order_code, "transactionDateTime": datetime.fromtimestamp(
+                now, VIETNAM).strftime("%Y-%m-%d %H:%M:%S"),
+            "currency": "VND", "paymentLinkId": request.link_id, "code": "00",
+            "desc": "success"})
+        return data
 
     def expire(self, ident: str) -> JSON | None:
         with self._lock:
@@ -189,6 +221,7 @@ class PayOSService:
         with self._lock:
             self._requests.clear()
             self._by_link.clear()
+        self.webhooks.reset()
 
 
 def demo_settings(settings: Any, base_url: str, gateway_url: str) -> dict[str, object]:

@@ -22,6 +22,7 @@ from . import signing
 
 WALLET_NAME = "payOS"
 CREATE_PATH = "/v2/payment-requests"
+WEBHOOK_PATH = "/confirm-webhook"
 #: payOS asks for valid browser redirect URLs; a counter's customer never follows them.
 RETURN_URL = "https://pos-terminal.invalid/payos/return"
 CANCEL_URL = "https://pos-terminal.invalid/payos/cancel"
@@ -98,21 +99,32 @@ class PayOSClient:
         body = {"cancellationReason": reason} if reason else {}
         return self._call(f"{CREATE_PATH}/{int(order_code)}/cancel", body, "cancel")
 
+    def confirm_webhook(self, url: str) -> PayOSAnswer:
+        """Register `url` as the merchant's webhook (payOS first POSTs a sample there). Its
+        answer says nothing about money: the SDK checks no signature on it, nor does this."""
+        account = self.account
+        answer = post_json(
+            self._session, account.base_url.rstrip("/") + WEBHOOK_PATH, {"webhookUrl": url},
+            "webhook registration", wallet=WALLET_NAME, connect_s=account.connect_timeout_s,
+            total_s=account.timeout_s, sign=self._headers)
+        return read_answer(answer, account.checksum_key, "webhook registration", signed=False)
+
     def close(self) -> None:
         self._session.close()
 
 
-def read_answer(answer: Mapping[str, object], checksum_key: str, operation: str) -> PayOSAnswer:
+def read_answer(answer: Mapping[str, object], checksum_key: str, operation: str, *,
+                signed: bool = True) -> PayOSAnswer:
     """The envelope; its `data` only with payOS's signature over it (a success without a valid
-    one is unreadable: it says nothing)."""
+    one is unreadable: it says nothing), unless the operation's answer is not `signed`."""
     code, desc, data = answer.get("code"), answer.get("desc"), answer.get("data")
     if not isinstance(code, str):
         raise UnreadableAnswer(f"unreadable answer to the {WALLET_NAME} {operation}: no code")
     said = desc if isinstance(desc, str) else ""
     if code != SUCCESS:
         return PayOSAnswer(code, said, None)
-    if not isinstance(data, dict) or not signing.valid_data(
-            checksum_key, data, answer.get("signature")):
+    if not isinstance(data, dict) or (signed and not signing.valid_data(
+            checksum_key, data, answer.get("signature"))):
         raise UnreadableAnswer(f"unreadable answer to the {WALLET_NAME} {operation}: its "
                                "data is missing or its signature is wrong")
     return PayOSAnswer(code, said, data)

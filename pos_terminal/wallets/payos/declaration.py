@@ -38,4 +38,6 @@ WALLET = WalletDeclaration(
     fault_endpoints=("payos_create", "payos_get", "payos_cancel"),
     demo_settings="pos_terminal.emulator.payos.service:demo_settings",
     demo_page="/_emulator/payos/bank",
+    webhook="pos_terminal.wallets.payos.notices:order_of",
+    register_webhook="pos_terminal.wallets.payos.notices:register",
 )
