@@ -112,6 +112,26 @@ def serve_beside(counter: Counter, *, free_port: bool = False) -> ApiServer:
         fail(exc.message)  # the caller closes the counter
 
 
+def register_demo_webhooks(settings: Settings, api_url: str) -> None:
+    """Every demo wallet that takes a webhook sends its notices to the demo's own Terminal API
+    (a transfer after a QR was given up is then found at once); one that refuses says so."""
+    from pos_terminal import wallet_registry
+    from pos_terminal.base.wallet_errors import WalletError
+    from pos_terminal.sentences.labels import wallet_name
+
+    for name in settings.wallets:
+        declared = wallet_registry.wallet(name)
+        if declared.register_webhook is None:
+            continue
+        try:
+            wallet_registry.resolve(declared.register_webhook)(
+                settings, f"{api_url}/v1/webhooks/{name}")
+        except WalletError as exc:
+            click.echo(_("{wallet} sends no notices to this demo ({reason}); the terminal "
+                         "still asks it.").format(wallet=wallet_name(name), reason=exc.message),
+                       err=True)
+
+
 def display_line(api: ApiServer) -> str:
     return _("Customer display: {url}  (open it in a browser beside the terminal; F10 in the "
              "terminal shows this address again)").format(url=api.url + "/display")
@@ -188,6 +208,7 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int,
             # the customer display beside the demo: the showroom shows both screens
             api = serve_beside(counter, free_port=not demo_settings.api.with_ui)
             click.echo(display_line(api))
+            register_demo_webhooks(demo_settings, api.url)
             for line in demo.customer_pages():
                 click.echo(line)
             PosApp(demo_settings, counter, factory, demo, signed_in=signed,

@@ -2,7 +2,8 @@
 VietQR, an amount, Enter: the code on the screen (read from a picture of the pane) is the
 request's VietQR; the screen names the bank app page where the demo's customer pays it; part of
 the money arriving is shown as such (never PAID), the rest arriving makes it PAID. Esc on a QR
-nobody paid cancels it at payOS: NOT PAID."""
+nobody paid cancels it at payOS: NOT PAID; a transfer after that reaches the counter through
+the demo's webhook and is a late payment for the cashier."""
 
 from __future__ import annotations
 
@@ -31,6 +32,15 @@ def payos_row(tmp_path: Path) -> sqlite3.Row:
         [row] = db.execute("SELECT app_trans_id, state, provider, amount, qr_code FROM payments"
                            ).fetchall()
     return row
+
+
+def late_row(tmp_path: Path) -> sqlite3.Row | None:
+    [journal] = (tmp_path / "demo").glob("*/journal.sqlite3")
+    with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
+        db.row_factory = sqlite3.Row
+        found: sqlite3.Row | None = db.execute(
+            "SELECT state, late, needs_review FROM payments WHERE late = 1").fetchone()
+    return found
 
 
 def show_vietqr(session: Tmux, amount: str) -> str:
@@ -101,6 +111,19 @@ def test_esc_on_a_vietqr_nobody_paid_cancels_it_not_paid(tmp_path: Path) -> None
             "requests"]
         assert request["status"] == "CANCELLED" and str(request["orderCode"]) == row[
             "app_trans_id"]
+        # the customer's transfer lands after all: the demo's webhook tells the counter, which
+        # asks payOS and finds a late payment for the cashier (never "not paid")
+        requests.post(f"{base}/_emulator/payos/requests/{row['app_trans_id']}/pay", json={},
+                      timeout=10).raise_for_status()
+        deadline = time.monotonic() + 30
+        while (found := late_row(tmp_path)) is None:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the late transfer was not found: {payos_row(tmp_path)}")
+            time.sleep(0.2)
+        assert found["state"] == "succeeded" and found["needs_review"] == 1
+        hooks = requests.get(f"{base}/_emulator/payos/webhooks", timeout=10).json()
+        assert hooks["url"].endswith("/v1/webhooks/payos")
+        assert [d["status"] for d in hooks["deliveries"]][-1] == 200, hooks
         session.keys("C-q")
     finally:
         session.close()
