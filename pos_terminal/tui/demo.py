@@ -32,7 +32,7 @@ def demo_wallets() -> tuple[DemoWallet, ...]:
 
 
 #: The built-in wallets' demo customers' behaviours, for the catalogs (each declaration's
-#: `demo_customers` gives them; an installed wallet's are shown as written).
+#: `demo_customers` gives them; an installed wallet brings its own: its `sentences`).
 _BEHAVIOURS = (N_("pays at once"), N_("slow processing, then paid"),
                N_("slow processing, then declined"), N_("insufficient balance"),
                N_("confirms in the app, then paid"), N_("held, then captured"),
