@@ -115,6 +115,9 @@ class WalletDeclaration:
     demo_settings: str | None = None
     #: the sentences it brings of its own (its reasons, its texts) in every language
     sentences: WalletSentences = WalletSentences()
+    #: its service's errors are negative result codes (ZaloPay's house service): a fault rule
+    #: on its endpoints answers a negative `return_code` only; else any whole number of its table
+    negative_error_codes: bool = False
 
     def display_name(self, language: str) -> str:
         """Its name as a cashier reads it in `language` ("Ví MoMo"); English if none."""
