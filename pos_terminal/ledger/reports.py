@@ -56,7 +56,7 @@ class FleetReport:
     shop: Totals
     terminals: dict[str, Totals] = field(default_factory=dict)
     cashiers: dict[str, Totals] = field(default_factory=dict)
-    #: by wallet provider ("zalopay", "momo", an installed wallet's name)
+    #: by wallet provider (its declared name, an installed wallet's too)
     wallets: dict[str, Totals] = field(default_factory=dict)
     last_seen: dict[str, str] = field(default_factory=dict)
 
