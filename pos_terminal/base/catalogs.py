@@ -1,6 +1,7 @@
 """Keeping the `.po` catalogs in step with the code (scripts/extract-messages, tests/base).
 
-Babel's Python extractor finds every `_("...")` and `N_("...")`; strings under
+Babel's Python extractor finds every `_("...")` and `N_("...")` (and a built-in wallet's
+demo customers' behaviours: `KEYWORDS`); strings under
 ``pos_terminal/tui`` belong to the ``tui`` domain, all others to ``pos_terminal``.
 """
 
@@ -19,7 +20,10 @@ from pos_terminal.base.i18n import LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE, place
 
 PACKAGE_DIR = LOCALE_DIR.parent
 _FIXED_DATE = datetime(2026, 11, 1, tzinfo=UTC)  # no date churn in git on every extraction
-KEYWORDS = {"_": None, "N_": None, "translate_to": (2,), "ngettext": (1, 2)}
+# A built-in wallet's demo customers' behaviours (wallet_registry.DemoCustomer's third
+# argument) are English shown translated: its declaration, which imports no catalog, marks none.
+KEYWORDS = {"_": None, "N_": None, "translate_to": (2,), "ngettext": (1, 2),
+            "DemoCustomer": (3,)}
 HEADERS = {
     "pos_terminal": "Vietnamese translations of pos-terminal (CLI, headless mode, checkout "
                     "messages, receipts).",

@@ -135,3 +135,17 @@ def test_its_sentences_are_checked_when_it_is_declared(
     with pytest.raises(wallet_registry.WalletRegistryError, match=re.escape(said)):
         wallet_registry.register(replace(KIWI, sentences=sentences))
     assert "kiwi" not in wallet_registry.names()
+
+
+def test_every_built_in_demo_customer_reads_in_vietnamese() -> None:
+    """A built-in wallet's demo customers' behaviours reach the catalogs from its declaration
+    alone (scripts/extract-messages reads `DemoCustomer`'s third argument): no list elsewhere
+    to keep in step."""
+    from pos_terminal.base.i18n import translate_to
+
+    untranslated = [(declared.name, customer.behaviour)
+                    for declared in wallet_registry.wallets().values()
+                    if declared.name != "kiwi"
+                    for customer in declared.demo_customers
+                    if translate_to("vi", customer.behaviour) == customer.behaviour]
+    assert untranslated == []
