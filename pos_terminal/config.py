@@ -629,8 +629,8 @@ class Settings(BaseSettings):
 
     def request_s(self, wallet: str) -> float:
         """The longest one request to `wallet` may wait (connect + read): what the lease of
-        that wallet's payment or refund covers (its declaration says how: MoMo's answer may
-        take 30 s, ZaloPay's far less)."""
+        that wallet's payment or refund covers (its declaration says how: one wallet's answer
+        may take 30 s, another's far less)."""
         declared = wallet_registry.wallet(wallet)
         # without its section (a Checkout built by hand): its defaults
         section = self.wallet_section(wallet) or declared.settings_model.model_construct()
@@ -639,8 +639,8 @@ class Settings(BaseSettings):
     @property
     def scan_alphabet(self) -> str:
         """The characters a scanned payment code may hold: [scanner] code_alphabet, and the
-        letters the codes of the wallets this counter takes use (MoMo's "MM..."), so that no
-        scan source drops them."""
+        letters the codes of the wallets this counter takes use (their declared
+        `code_letters`), so that no scan source drops them."""
         extra = "".join(wallet_registry.wallet(name).code_letters for name in self.wallets)
         return self.scanner.code_alphabet + "".join(dict.fromkeys(
             ch for ch in extra if ch not in self.scanner.code_alphabet))
@@ -769,7 +769,7 @@ def _describe(err: Mapping[str, Any]) -> tuple[str, str]:
     loc = [str(p) for p in err.get("loc", ())]
     key = f"[{loc[0]}] {'.'.join(loc[1:])}".strip() if len(loc) > 1 else (
         f"[{loc[0]}]" if loc else "")
-    if len(loc) > 2 and loc[0] == "providers":  # [providers.momo] secret_key
+    if len(loc) > 2 and loc[0] == "providers":  # [providers.<wallet>] secret_key
         key = f"[providers.{loc[1]}] {'.'.join(loc[2:])}"
     kind = err.get("type", "")
     env = next((var for var, place in ENV_OVERRIDES.items()

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
 
+from pos_terminal.base import i18n
+
 #: The entry-point group a separately installed wallet registers its declaration under.
 ENTRY_POINT_GROUP = "pos_terminal.wallets"
 
@@ -59,6 +61,23 @@ class DemoCustomer:
     id: str
     name: str
     behaviour: str
+
+
+@dataclass(frozen=True)
+class WalletSentences:
+    """The sentences a wallet brings of its own, in English (the msgids) with their
+    translations, shown in the cashier's language like the terminal's own.
+
+    `reasons`: its own reason codes, each named ``<wallet>.<what>`` ("lotus.declined.frozen"),
+    -> its English sentence, whose ``{parameters}`` are the reason's (formatted as every
+    reason's are: sentences/__init__.py). `translations`: language -> English text -> its
+    translation, for its reasons and for any other text of its own a person reads (its demo
+    customers' behaviours); a `.po` file of its own gives one with `base.i18n.read_po_file`.
+    A text with no translation is shown in English; the terminal's catalogs keep their own
+    translation of a text they already have."""
+
+    reasons: Mapping[str, str] = field(default_factory=dict)
+    translations: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -106,6 +125,11 @@ class WalletDeclaration:
     #: `url` (names, never secrets), or a `base.wallet_errors.WalletError`: how
     #: `pos-terminal register-webhook` registers it. None: registered elsewhere, or no webhook
     register_webhook: str | None = None
+    #: the sentences it brings of its own (its reasons, its texts) in every language
+    sentences: WalletSentences = WalletSentences()
+    #: its service's errors are negative result codes (ZaloPay's house service): a fault rule
+    #: on its endpoints answers a negative `return_code` only; else any whole number of its table
+    negative_error_codes: bool = False
 
     def display_name(self, language: str) -> str:
         """Its name as a cashier reads it in `language` ("Ví MoMo"); English if none."""
@@ -160,8 +184,36 @@ def _load() -> dict[str, WalletDeclaration]:
         if known is not None and known is not declaration:
             raise WalletRegistryError(
                 f"two wallets are named {declaration.name!r} ({where} and another)")
+        _check_sentences(declaration, where)
         found[declaration.name] = declaration
+    for declaration in found.values():
+        _add_translations(declaration)
     return found
+
+
+def _check_sentences(declaration: WalletDeclaration, where: str) -> None:
+    """Its reason codes are its own (``<name>.``), and a translation keeps its text's
+    placeholders (else a sentence would fail when shown): a sentence saying which if not."""
+    prefix = f"{declaration.name}."
+    for code in declaration.sentences.reasons:
+        if not code.startswith(prefix):
+            raise WalletRegistryError(
+                f"{where}: the reason code {code!r} must begin with {prefix!r}")
+    for language, table in declaration.sentences.translations.items():
+        if language not in i18n.LANGUAGES:
+            raise WalletRegistryError(
+                f"{where}: sentences in {language!r}; the terminal speaks "
+                f"{', '.join(i18n.LANGUAGES)}")
+        for text, translated in table.items():
+            if i18n.placeholders(text) != i18n.placeholders(translated):
+                raise WalletRegistryError(
+                    f"{where}: the {language} translation of {text!r} has the placeholders "
+                    f"{i18n.placeholders(translated)}, not {i18n.placeholders(text)}")
+
+
+def _add_translations(declaration: WalletDeclaration) -> None:
+    for language, table in declaration.sentences.translations.items():
+        i18n.add_translations(language, table)
 
 
 def wallets() -> Mapping[str, WalletDeclaration]:
@@ -197,10 +249,22 @@ def in_order(keys: Iterable[str]) -> list[str]:
 def register(declaration: WalletDeclaration) -> None:
     """Add a wallet at run time (a test's, or a program that embeds the terminal)."""
     global _loaded
+    _check_sentences(declaration, f"the wallet {declaration.name!r}")
     with _lock:
         current = dict(_loaded if _loaded is not None else _load())
         current[declaration.name] = declaration
         _loaded = current
+    _add_translations(declaration)
+
+
+def reason_sentence(code: str) -> str | None:
+    """The English sentence of reason `code` if a known wallet brings it (its `sentences`)."""
+    name = code.partition(".")[0]
+    try:
+        declared = wallets().get(name)
+    except WalletRegistryError:  # said where the configuration is read; here, the code shows
+        return None
+    return None if declared is None else declared.sentences.reasons.get(code)
 
 
 def forget(name: str) -> None:

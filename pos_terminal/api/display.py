@@ -162,8 +162,8 @@ def qr(app_trans_id: str, request: Request, token: str | None = None) -> Respons
         raise ApiError("not_found", _("No gateway order {app_trans_id} to show.").format(
             app_trans_id=app_trans_id))
     out = io.BytesIO()
-    # The answer's qr_code (VietQR: ZaloPay and any banking app) when it has one, as ZaloPay
-    # asks merchants to show; the order page's URL otherwise (the legacy generation).
+    # The answer's qr_code (VietQR: the wallet's app and any banking app) when it has one, as
+    # wallets ask merchants to show; the order page's URL otherwise (a legacy generation).
     segno.make(view.qr_code or view.order_url, error="m").save(out, kind="svg", scale=8,
                                                                border=2)
     return Response(out.getvalue(), media_type="image/svg+xml",

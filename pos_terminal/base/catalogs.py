@@ -1,12 +1,12 @@
 """Keeping the `.po` catalogs in step with the code (scripts/extract-messages, tests/base).
 
-Babel's Python extractor finds every `_("...")` and `N_("...")`; strings under
+Babel's Python extractor finds every `_("...")` and `N_("...")` (and a built-in wallet's
+demo customers' behaviours: `KEYWORDS`); strings under
 ``pos_terminal/tui`` belong to the ``tui`` domain, all others to ``pos_terminal``.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -16,18 +16,19 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from pos_terminal.base.i18n import LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE
+from pos_terminal.base.i18n import LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE, placeholders
 
 PACKAGE_DIR = LOCALE_DIR.parent
 _FIXED_DATE = datetime(2026, 11, 1, tzinfo=UTC)  # no date churn in git on every extraction
-KEYWORDS = {"_": None, "N_": None, "translate_to": (2,), "ngettext": (1, 2)}
+# A built-in wallet's demo customers' behaviours (wallet_registry.DemoCustomer's third
+# argument) are English shown translated: its declaration, which imports no catalog, marks none.
+KEYWORDS = {"_": None, "N_": None, "translate_to": (2,), "ngettext": (1, 2),
+            "DemoCustomer": (3,)}
 HEADERS = {
     "pos_terminal": "Vietnamese translations of pos-terminal (CLI, headless mode, checkout "
                     "messages, receipts).",
     "tui": "Vietnamese translations of pos-terminal (the Textual screens).",
 }
-# {name}, {0}, {} and printf's %s / %d / %(name)s: a translation must keep exactly these.
-_PLACEHOLDER = re.compile(r"\{[A-Za-z_0-9]*(?:![rsa])?(?::[^{}]*)?\}|%(?:\([a-z_]+\))?[sdrf]")
 
 
 @dataclass(frozen=True)
@@ -52,10 +53,6 @@ def extract(package_dir: Path = PACKAGE_DIR) -> list[Found]:
             if isinstance(text, str) and text:
                 found.append(Found(text, domain_of(relative), f"pos_terminal/{relative}:{lineno}"))
     return found
-
-
-def placeholders(text: str) -> list[str]:
-    return sorted(_PLACEHOLDER.findall(text))
 
 
 def po_path(language: str, domain: str) -> Path:

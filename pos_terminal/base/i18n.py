@@ -5,14 +5,20 @@ English is the source language (the msgids); Vietnamese comes from
 CLI, headless mode, checkout messages and receipts; ``tui`` for the Textual screens). The `.po`
 files are read with Babel at first use, so there is no compile step and no binary `.mo` in git.
 
+A wallet installed apart brings its own sentences (its declaration's `sentences`:
+docs/architecture.md, "Adding a wallet"): the registry adds their translations with
+`add_translations` when it loads the wallet. They join the catalog of their language below the
+terminal's own: a msgid the `.po` files translate keeps the terminal's translation.
+
 JSON keys, codes and log lines are never translated; only what a person reads.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from babel.messages.pofile import read_po
@@ -22,8 +28,13 @@ SOURCE_LANGUAGE = "en"
 DOMAINS: tuple[str, ...] = ("pos_terminal", "tui")
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 
+# {name}, {0}, {} and printf's %s / %d / %(name)s: a translation must keep exactly these.
+_PLACEHOLDER = re.compile(r"\{[A-Za-z_0-9]*(?:![rsa])?(?::[^{}]*)?\}|%(?:\([a-z_]+\))?[sdrf]")
+
 _lock = threading.Lock()
 _catalogs: dict[str, dict[str, str]] = {}
+#: translations added by installed wallets, by language (below the `.po` files' own)
+_added: dict[str, dict[str, str]] = {}
 _language: str | None = None
 
 
@@ -75,18 +86,43 @@ def current_language() -> str:
     return _language
 
 
+def placeholders(text: str) -> list[str]:
+    """The placeholders of `text`, sorted: a translation must keep exactly its msgid's."""
+    return sorted(_PLACEHOLDER.findall(text))
+
+
+def read_po_file(path: Path, language: str) -> dict[str, str]:
+    """msgid -> translation of one `.po` file (its untranslated and fuzzy entries left out)."""
+    with path.open("rb") as handle:
+        found = read_po(handle, locale=language)
+    return {message.id: str(message.string) for message in found
+            if message.id and isinstance(message.id, str) and message.string
+            and not message.fuzzy}
+
+
 def _load(language: str, domains: Iterable[str] = DOMAINS) -> dict[str, str]:
-    merged: dict[str, str] = {}
+    merged: dict[str, str] = dict(_added.get(language, {}))
     for domain in domains:
         path = LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.po"
-        if not path.exists():
-            continue
-        with path.open("rb") as handle:
-            catalog = read_po(handle, locale=language, domain=domain)
-        for message in catalog:
-            if message.id and isinstance(message.id, str) and message.string and not message.fuzzy:
-                merged[message.id] = str(message.string)
+        if path.exists():
+            merged.update(read_po_file(path, language))
     return merged
+
+
+def add_translations(language: str, table: Mapping[str, str]) -> None:
+    """Add `table` (msgid -> its translation in `language`) to that language's catalog, below
+    what the catalog already translates (an installed wallet's sentences: wallet_registry)."""
+    chosen = normalise(language)
+    if chosen == SOURCE_LANGUAGE:
+        return
+    with _lock:
+        added = _added.setdefault(chosen, {})
+        for msgid, text in table.items():
+            added.setdefault(msgid, text)
+        loaded = _catalogs.get(chosen)
+        if loaded is not None:
+            for msgid, text in table.items():
+                loaded.setdefault(msgid, text)
 
 
 def catalog(language: str) -> dict[str, str]:

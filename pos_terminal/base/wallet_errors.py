@@ -7,8 +7,8 @@ disjoint), so no caller's verdict depends on the order of its `except` clauses.
 
 Each error keeps its machine fields beside the sentence: ``code`` (stable, e.g.
 ``wallet.not_sent``) and the fields of its kind (``cause``, ``http_status``, ``return_code``).
-A provider's package raises these (and subclasses of WalletError of its own, such as the
-ZaloPay client's FieldError for a request it refuses before sending).
+A provider's package raises these (and subclasses of WalletError, such as
+wallets/errors.FieldError for a request it refuses before sending).
 """
 
 from __future__ import annotations

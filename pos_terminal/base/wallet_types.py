@@ -3,9 +3,9 @@
 The checkout speaks to a wallet through `checkout.ports.WalletPort` in these types only: an
 order to charge, a prepared charge, the answer to a charge or a status query (what it means for
 the payment, with a reason), a refund and its answer, a hosted order (the customer pays on the
-provider's page or QR code), the provider's bank list. A provider's package (``pos_terminal.
-wallet`` for ZaloPay) maps its own requests and answers to and from them, so a second provider
-is one new package beside it that the checkout never names.
+provider's page or QR code), the provider's bank list. A provider's package (one of
+``pos_terminal.wallets``) maps its own requests and answers to and from them, so a new provider
+is one new package beside the others that the checkout never names.
 
 Each answer keeps the provider's own codes and words (``return_code``, ``sub_return_code``,
 ``service_message``) as the journal stores them, and its ``why``: a reason a front end words.
@@ -18,6 +18,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from pos_terminal.base.reasons import Reason
+
+#: The wallet of every payment and refund written before rows named their wallet (the released
+#: journal and ledger migrations default `provider` to it): the journal's, the ledger's and the
+#: checkout's one default.
+FIRST_PROVIDER = "zalopay"
 
 
 class WalletOutcome(StrEnum):

@@ -184,7 +184,8 @@ def apply_payment_result(
                        result=result, poll=from_query, release=release)
     if meaning is WalletOutcome.NOT_FOUND and view.state is S.PROCESSING:
         # The service said it has this order: its "not found" now cannot prove it never
-        # arrived (ZaloPay publishes the same code as "refund succeeded" too: docs/protocol.md).
+        # arrived (a wallet may publish the same code as "refund succeeded" too:
+        # docs/protocol.md).
         return stay(journal, view, Reason.of("unknown.not_found_after_accepted"),
                     poll=from_query, release=release)
     if meaning is WalletOutcome.NOT_FOUND:

@@ -1,10 +1,10 @@
 """What the checkout needs from the wallet client and the journal store, as interfaces.
 
-The checkout depends on these Protocols, not on the classes behind them: `ZaloPayWallet`
-(wallet/adapter.py) and `Journal` (journal/store.py, SQLite) satisfy them today; a second wallet
-provider or another store satisfies them to take their place. The wallet port speaks the
-terminal's own types only (base/wallet_types.py): the checkout imports nothing of
-pos_terminal.wallets.zalopay (an import-linter contract). The journal is asked for through a narrow
+The checkout depends on these Protocols, not on the classes behind them: each wallet's client
+(its package of pos_terminal.wallets) and `Journal` (journal/store.py, SQLite) satisfy them
+today; another wallet or another store satisfies them to take their place. The wallet port
+speaks the terminal's own types only (base/wallet_types.py): the checkout imports nothing of
+pos_terminal.wallets (an import-linter contract). The journal is asked for through a narrow
 port per use (`ChargeJournal` for the engine, `RefundJournal`, `RecoveryJournal`...), each made
 of the few Journal methods that use calls; `CheckoutJournal` is all of them, what a Checkout is
 given. `CheckoutContext[J]` is the part of `Checkout` its helpers (gateway, recovery, refunds,
@@ -42,9 +42,9 @@ class WalletPort(Protocol):
     refuses before sending (a WalletError of its own, or InvalidPayment) comes out of
     `prepare_charge`, `check_refund` and `check_hosted_order`, before anything is recorded.
 
-    ZaloPay's is pos_terminal.wallets.zalopay.adapter.ZaloPayWallet; a second provider is a
-    package of its own with a class that has these methods (tests/checkout/second_wallet/ is
-    one).
+    Each wallet is a package of its own with a class that has these methods, built by its
+    declaration's `client` (pos_terminal/wallet_registry.py; tests/checkout/second_wallet/ is
+    one too).
 
     A status query names the payment's order id and its amount, a refund (and its status query)
     the payment's order id and the refund's amount: a wallet whose checks require the original
@@ -53,7 +53,8 @@ class WalletPort(Protocol):
     applies it, never drops it silently); a client whose service leaves the name out of an
     answer to its own request ties it to that request (pos_terminal.wallets.answers)."""
 
-    #: The protocol spoken, journaled with each payment (e.g. ZaloPay's "v2").
+    #: The protocol spoken, journaled with each payment (the wallet's name for its API's
+    #: version, e.g. "v2").
     generation: str
 
     def new_order_id(self, now_ms: int) -> str: ...
@@ -75,7 +76,8 @@ class WalletPort(Protocol):
 class HoldingWallet(Protocol):
     """A provider that can hold a payment's money (two-step: it answers AUTHORISED) and then
     take it (`capture`: PAID) or release it (`void`: DECLINED); any other answer decides
-    nothing, the status query does (checkout/two_step.py). MoMo's is one."""
+    nothing, the status query does (checkout/two_step.py): a wallet whose declaration says
+    `hold_capture`."""
 
     def capture(self, order_id: str, amount: int) -> ChargeAnswer: ...
     def void(self, order_id: str, amount: int) -> ChargeAnswer: ...

@@ -16,11 +16,9 @@ from dataclasses import dataclass, field
 
 from pos_terminal.base.codes import mask_code
 from pos_terminal.base.reasons import Reason
+from pos_terminal.base.wallet_types import FIRST_PROVIDER
 from pos_terminal.checkout.errors import CheckoutError
 from pos_terminal.checkout.ports import WalletPort
-
-#: The wallet a payment without a name belongs to: every row written before there were two.
-FIRST_PROVIDER = "zalopay"
 
 
 class UnknownProvider(CheckoutError):
@@ -62,7 +60,8 @@ class Provider:
 
 
 class Providers:
-    """The providers by name, the first one the default (ZaloPay's [service] when enabled)."""
+    """The providers by name, the first one the default (the registry's first wallet this
+    counter takes)."""
 
     def __init__(self, providers: Sequence[Provider]) -> None:
         if not providers:
@@ -74,7 +73,8 @@ class Providers:
 
     @classmethod
     def single(cls, wallet: WalletPort, name: str | None = None) -> Providers:
-        """One provider: `name`, else the wallet's own `provider` attribute, else ZaloPay."""
+        """One provider: `name`, else the wallet's own `provider` attribute, else
+        FIRST_PROVIDER."""
         return cls([Provider(name or str(getattr(wallet, "provider", FIRST_PROVIDER)), wallet)])
 
     @property

@@ -48,7 +48,7 @@ def check_code_format(code: str, scanner: ScannerSettings, field: str = "payment
                       alphabet: str | None = None) -> str:
     """A typed code against the [scanner] code filter (alphabet, lengths): what a scanner would
     have accepted. The message names the rule broken, never the code. `alphabet`: the one the
-    scan sources use (Settings.scan_alphabet: MoMo's letters too); None: [scanner]'s."""
+    scan sources use (Settings.scan_alphabet: every wallet's letters too); None: [scanner]'s."""
     low, high = scanner.code_min_length, scanner.code_max_length
     alphabet = scanner.code_alphabet if alphabet is None else alphabet
     problem = format_problem(code, alphabet=alphabet, min_length=low, max_length=high)

@@ -41,8 +41,8 @@ def _parse_fault(text: str) -> dict[str, object]:
               help="Port (default: [emulator] port, 8765; 0 picks a free one).")
 @click.option("--fault", "fault_texts", multiple=True, metavar="ENDPOINT:MODE[:COUNT[:CODE[/SUB]]]",
               help="Inject a fault from the start (repeatable). Endpoints: every wallet's "
-                   "declared ones (ZaloPay's quick_pay, query, banks, create, refund, "
-                   "query_refund; each other wallet's, docs/emulator.md), *. Modes: delay "
+                   "declared ones (docs/emulator.md; a wrong one is refused with the list), "
+                   "*. Modes: delay "
                    "(answer late), "
                    "delay_before_commit (held in transit), http500, html, refuse, garbage, "
                    "truncated, drop, drop_after_commit, answer_code (processed, then "

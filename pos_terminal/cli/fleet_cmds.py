@@ -101,10 +101,12 @@ def sync_cmd(ctx: click.Context, as_json: bool) -> None:
                     "journal_id": report.journal_id, "rotated": report.rotated,
                     "ledger": sync.where})
     else:
-        extra = (" This journal is an older copy of itself: its new rows continue under a new "
-                 "journal id (see `pos-terminal fleet disagreements`).") if report.rotated else ""
-        click.echo(f"shipped {report.shipped} journal rows to the ledger at {sync.where}; "
-                   f"{report.behind} behind.{extra}")
+        extra = (" " + _("This journal is an older copy of itself: its new rows continue under "
+                         "a new journal id (see `pos-terminal fleet disagreements`).")
+                 ) if report.rotated else ""
+        click.echo(_("shipped {shipped} journal rows to the ledger at {where}; {behind} "
+                     "behind.").format(shipped=report.shipped, where=sync.where,
+                                       behind=report.behind) + extra)
     raise click.exceptions.Exit(EXIT_OK)
 
 
@@ -199,7 +201,8 @@ def _parse_day(text: str | None) -> date:
     try:
         return date.fromisoformat(text)
     except ValueError:
-        _stop(f"--day must be a date like 2026-11-23, not {text!r}", EXIT_USAGE)
+        _stop(_("{option} must be a date like 2026-11-23, not {text}").format(
+            option="--day", text=repr(text)), EXIT_USAGE)
 
 
 @fleet_group.command("report")
@@ -214,6 +217,7 @@ def fleet_report_cmd(ctx: click.Context, day_text: str | None, as_json: bool,
     """X/Z-style totals of a day for the shop, each counter and each cashier."""
     settings = load_settings_or_exit(ctx)
     from pos_terminal.ledger.reports import fleet_report
+    from pos_terminal.sentences.reports import fleet_lines
 
     day = _parse_day(day_text)
     with _ledger(settings, as_json) as ledger:
@@ -224,7 +228,7 @@ def fleet_report_cmd(ctx: click.Context, day_text: str | None, as_json: bool,
     if as_json:
         print_json(report.to_json())
     else:
-        click.echo("\n".join(report.lines()))
+        click.echo("\n".join(fleet_lines(report)))
 
 
 _LIST_OPTIONS = (
@@ -269,9 +273,9 @@ def fleet_open_cmd(ctx: click.Context, as_json: bool, csv_path: Path | None) -> 
     if rows is None:
         return
     if not rows:
-        click.echo("nothing open: every payment and refund in the ledger is final.")
+        click.echo(_("nothing open: every payment and refund in the ledger is final."))
     for r in rows:
-        review = " NEEDS REVIEW" if r["needs_review"] else ""
+        review = " " + _("NEEDS REVIEW") if r["needs_review"] else ""
         click.echo(f"{r['created_vn']}  {r['terminal_id']:8s} {r['type']:7s} {r['id']}  "
                    f"{r['state']}{review}  {format_vnd(r['amount'])}  {r['message']}")
 
@@ -289,7 +293,7 @@ def fleet_disagreements_cmd(ctx: click.Context, as_json: bool, csv_path: Path | 
     if rows is None:
         return
     if not rows:
-        click.echo("no disagreements: every journal agrees with the ledger.")
+        click.echo(_("no disagreements: every journal agrees with the ledger."))
     for r in rows:
         click.echo(f"{r['detected_vn']}  {r['terminal_id']:8s} {r['kind']} {r['key']}: "
                    f"{r['field']} ledger={r['ledger_value']} journal={r['journal_value']} "

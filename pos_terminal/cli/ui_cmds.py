@@ -158,10 +158,10 @@ def demo_command(ctx: click.Context, camera: int | None, host: str, port: int,
     It opens on the Sale screen signed in as the demo cashier. Type an amount and press Enter:
     a moment later the synthetic camera holds up the chosen customer's payment code (F9 on the
     sale screen, or a digit on the pay screen, chooses the customer: every wallet's demo
-    customers, ZaloPay's first, among them one processing past 2 minutes and one whose payment
-    needs review; the demo counter takes every wallet). F12 closes the shift; the sign-in screen
-    names the demo cashier's and supervisor's ids and PINs. The printer saves each slip as a
-    picture.
+    customers, in the registry's order, among them one processing past 2 minutes and one whose
+    payment needs review; the demo counter takes every wallet). F12 closes the shift; the
+    sign-in screen names the demo cashier's and supervisor's ids and PINs. The printer saves
+    each slip as a picture.
     """
     settings = screen_language(ctx, load_settings_or_exit(ctx))
     from pos_terminal.emulator import start_emulator

@@ -1,4 +1,4 @@
-"""A sale paid by the shop's QR (a shop-QR wallet's order: ZaloPay's gateway order, a bank
+"""A sale paid by the shop's QR (a shop-QR wallet's order: a gateway order, a bank
 transfer's VietQR), as every front end takes it: the order is created and shown, followed like
 a code payment; when the wait ends unresolved it is closed at its provider if it can be, then
 its status decides. Money that arrived keeps the payment open for the cashier (a late payment,

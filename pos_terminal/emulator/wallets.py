@@ -24,7 +24,9 @@ def fault_wallet_ids() -> tuple[str, ...]:
 
 
 def takes_any_code(endpoint: str) -> bool:
-    """Whether a fault may answer `endpoint` with any whole number as its result code (every
-    wallet's own table) rather than a negative one (the house service's errors)."""
-    # the house service's (ZaloPay's part) endpoints answer its negative error codes
-    return endpoint not in wallet_registry.wallet("zalopay").fault_endpoints
+    """Whether a fault may answer `endpoint` with any whole number as its result code (the
+    wallet's own table) rather than a negative one (a wallet whose service's errors are negative
+    codes, as it declares: `negative_error_codes`)."""
+    return not any(endpoint in declared.fault_endpoints
+                   for declared in wallet_registry.wallets().values()
+                   if declared.negative_error_codes)

@@ -11,6 +11,7 @@ from typing import Any
 
 from pos_terminal.base.codes import code_last4
 from pos_terminal.base.reasons import Reason, stored
+from pos_terminal.base.wallet_types import FIRST_PROVIDER
 from pos_terminal.journal.connection import (
     _EVENT_COLUMNS,
     _PAYMENT_COLUMNS,
@@ -83,7 +84,7 @@ class PaymentRows(LeaseRows):
         code_window_ms: float | None = None,
         cashier_id: str | None = None,
         sale_ref: str | None = None,
-        provider: str = "zalopay",
+        provider: str = FIRST_PROVIDER,
     ) -> PaymentView:
         """Commit the intent (NEW -> SUBMITTING) before anything is sent.
 

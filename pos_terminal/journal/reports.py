@@ -49,9 +49,9 @@ class Report:
     auto_returned_count: int = 0
     auto_returned_amount: int = 0
     late_review_count: int = 0
-    # Per wallet provider ("zalopay", "momo"): {"count", "amount"} of its sales, its refunds
+    # Per wallet provider (its declared name): {"count", "amount"} of its sales, its refunds
     # ("refunds_count", "refunds_amount") and "net_amount"; empty in Z reports stored before
-    # the provider was journaled (every row of those was ZaloPay's).
+    # the provider was journaled (every row of those was base.wallet_types.FIRST_PROVIDER's).
     by_provider: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:

@@ -147,7 +147,7 @@ PIN_CHANGED_MIGRATION = f"""
 """  # noqa: S608 - the kinds and the old detail are constants of this module
 
 # Every wallet at one counter (issue 31): each payment and refund names the wallet provider that
-# charged it ('zalopay', 'momo'...), so its status queries, refunds and reconciliation go to that
+# charged it (its declared name), so its status queries, refunds and reconciliation go to that
 # one, and reports, exports and the fleet ledger tell the wallets apart. Rows written before were
 # all ZaloPay's. A refund's provider is its payment's (set with the refund's intent); neither
 # ever changes. The outbox's payment and refund payloads carry `provider`.
@@ -418,8 +418,8 @@ MIGRATIONS: tuple[str, ...] = (
     # Every wallet at one counter: the provider of each payment and refund (PROVIDER_MIGRATION).
     PROVIDER_MIGRATION,
     # A wallet is a folder (issue 40): the wallet's own id of a payment, whichever wallet charged
-    # it, lives in `provider_trans_id` (it was `zp_trans_id`, ZaloPay's name, holding MoMo's ids
-    # too; SQLite carries the rename into every trigger). The outbox's payload keeps the key
+    # it, lives in `provider_trans_id` (it was `zp_trans_id`, ZaloPay's name, holding every wallet's
+    # ids; SQLite carries the rename into every trigger). The outbox's payload keeps the key
     # `zp_trans_id` (the ledger reads both), and JSON answers carry both names.
     PROVIDER_TRANS_ID_MIGRATION,
 )

@@ -8,6 +8,7 @@ from typing import Any
 
 from pos_terminal.base.clock import format_stamp
 from pos_terminal.base.reasons import Reason, render
+from pos_terminal.base.wallet_types import FIRST_PROVIDER
 from pos_terminal.journal.states import FINAL_STATES, REFUND_FINAL_STATES, PaymentState, RefundState
 
 #: the reasons of a payment a person kept as the sale's payment by an override to paid
@@ -52,7 +53,7 @@ class PaymentView(_Said):
     cashier_id: str | None = None
     abandoned: bool = False  # the cashier stopped waiting while its outcome was unknown
     sale_ref: str | None = None  # the sale system's own reference (Terminal API, PAY REF=)
-    provider: str = "zalopay"  # the wallet that charged it (its own service queries, refunds)
+    provider: str = FIRST_PROVIDER  # the wallet that charged it (its service queries, refunds)
 
     @property
     def charged_late(self) -> bool:
@@ -138,7 +139,7 @@ class RefundView(_Said):
     auto: bool = False  # the automatic return of a late charge
     authorised_by: str | None = None  # the supervisor whose PIN allowed it (None: no supervisor)
     refund_ref: str | None = None  # the sale system's own reference (Terminal API)
-    provider: str = "zalopay"  # its payment's wallet, which refunds it
+    provider: str = FIRST_PROVIDER  # its payment's wallet, which refunds it
 
     @property
     def is_final(self) -> bool:

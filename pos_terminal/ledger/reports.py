@@ -13,7 +13,6 @@ from psycopg.rows import dict_row
 
 from pos_terminal import wallet_registry
 from pos_terminal.base.clock import VN_TZ, format_moment_stamp, format_stamp
-from pos_terminal.base.money import format_vnd
 from pos_terminal.base.reasons import Reason, render
 from pos_terminal.ledger.store import Conn
 from pos_terminal.text_safety import clean, csv_cell
@@ -49,21 +48,6 @@ class Totals:
     refunds_pending_count: int = 0
     refunds_pending_amount: int = 0
 
-    def lines(self, title: str) -> list[str]:
-        out = [
-            title,
-            f"  sales        {self.sales_count:6d}  {format_vnd(self.sales_amount):>17}",
-            f"  refunds      {self.refunds_count:6d}  {format_vnd(-self.refunds_amount):>17}",
-            f"  net                  {format_vnd(self.net_amount):>17}",
-            f"  failed       {self.failed_count:6d}",
-        ]
-        if self.open_count or self.refunds_pending_count:
-            out.append(f"  still open   {self.open_count:6d}  {format_vnd(self.open_amount):>17} "
-                       f"(+{self.refunds_pending_count} refunds in progress)")
-        if self.needs_review_count:
-            out.append(f"  need review  {self.needs_review_count:6d}")
-        return out
-
 
 @dataclass
 class FleetReport:
@@ -72,7 +56,7 @@ class FleetReport:
     shop: Totals
     terminals: dict[str, Totals] = field(default_factory=dict)
     cashiers: dict[str, Totals] = field(default_factory=dict)
-    #: by wallet provider ("zalopay", "momo", an installed wallet's name)
+    #: by wallet provider (its declared name, an installed wallet's too)
     wallets: dict[str, Totals] = field(default_factory=dict)
     last_seen: dict[str, str] = field(default_factory=dict)
 
@@ -93,17 +77,6 @@ class FleetReport:
             "wallets": [{"provider": clean(p), "name": _wallet_name(p), **asdict(v)}
                         for p, v in self.wallets_in_order()],
         }
-
-    def lines(self) -> list[str]:
-        out = self.shop.lines(f"Shop, {self.day.isoformat()} (Vietnam time), "
-                              f"{len(self.terminals)} counters")
-        for t, v in sorted(self.terminals.items()):
-            out += v.lines(f"Counter {clean(t)} (last synced {self.last_seen.get(t) or 'never'})")
-        for p, v in self.wallets_in_order():
-            out += v.lines(f"Wallet {_wallet_name(p)}")
-        for c, v in sorted(self.cashiers.items()):
-            out += v.lines(f"Cashier {clean(c)}")
-        return out
 
     def write_csv(self, out: TextIO) -> None:
         names = [f for f in Totals.__dataclass_fields__]

@@ -439,7 +439,7 @@ MIGRATIONS: tuple[str, ...] = (
     END $$;
     """,
     # version 4 (every wallet at one counter): each payment and refund names its wallet
-    # provider ('zalopay', 'momo'...); rows shipped before were all ZaloPay's. A row is known by
+    # provider (its declared name); rows shipped before were all ZaloPay's. A row is known by
     # (provider, its id, created_ms): no key relies on one wallet's id format. `open_rows`
     # carries the provider too.
     """

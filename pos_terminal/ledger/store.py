@@ -23,6 +23,7 @@ import psycopg
 from psycopg.rows import dict_row
 
 from pos_terminal.base.i18n import _
+from pos_terminal.base.wallet_types import FIRST_PROVIDER
 from pos_terminal.config import Settings
 from pos_terminal.journal.outbox import PAYMENT_FIELDS, REFUND_FIELDS, OutboxRow
 from pos_terminal.ledger.dsn import connect_options, describe_dsn, scrub
@@ -339,7 +340,7 @@ class Ledger:
             existing = {row[key]: {KEY_OF.get(c, c): v for c, v in row.items()}
                         for row in dcur.fetchall()
                         if row["provider"] == (snapshots[row[key]][1].get("provider")
-                                               or "zalopay")}
+                                               or FIRST_PROVIDER)}
             # Rows of another terminal are not visible to this counter's login: only that
             # they exist, and whose they are, so that they become a disagreement.
             dcur.execute("SELECT key, terminal_id FROM ledger_claimed_elsewhere(%s, %s)",
@@ -353,8 +354,8 @@ class Ledger:
             verdict = decide(existing.get(k), data, terminal_id)
             if verdict.apply:
                 cashier = str(data.get("cashier") or app_user)
-                # rows shipped before the journal named providers were all ZaloPay's
-                provider = str(data.get("provider") or "zalopay")
+                # rows shipped before the journal named providers were all the first's
+                provider = str(data.get("provider") or FIRST_PROVIDER)
                 upserts.append((*(data[f] for f in fields), provider, terminal_id, cashier,
                                 journal_id, seq))
             problems.extend(_problem_row(terminal_id, journal_id, seq, table[:-1], k, p)

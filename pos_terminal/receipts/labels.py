@@ -44,7 +44,7 @@ class ReceiptLabels:
     wallet_names: tuple[tuple[str, str], ...] = ()
 
     def wallet_name(self, provider: str) -> str:
-        """"Ví MoMo": the wallet's name as its declaration prints it in this language (an
+        """The wallet's name as its declaration prints it in this language (an
         unknown key as written)."""
         chosen = dict(self.wallet_names).get(provider)
         if chosen is not None:

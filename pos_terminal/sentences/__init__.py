@@ -11,7 +11,8 @@ Parameters are formatted here: an ``amount`` (``minimum``, ``maximum``, ``ordere
 language, and on the screens a file's path (``picture``, ``folder``, ``path``, ``config``)
 shortened so that a line never breaks it inside a name (base/paths.py; the CLI prints it
 whole). Importing this package installs `render` as the renderer of `base.reasons`, so an
-error's ``message`` and a journal view's ``message`` render through it too.
+error's ``message`` and a journal view's ``message`` render through it too. A reason an installed
+wallet brings (``<wallet>.<what>``: its declaration's `sentences`) is found in the registry.
 
 What a front end adds of its own is its next step (`use_front_end`): the screens name their keys
 ("mark it in History (O: override)") and say that the terminal keeps checking an open payment;
@@ -25,6 +26,7 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from pos_terminal import wallet_registry
 from pos_terminal.base.clock import format_stamp
 from pos_terminal.base.i18n import current_language, normalise, translate_to
 from pos_terminal.base.money import format_vnd
@@ -124,6 +126,8 @@ def render(reason: Reason, language: str | None = None) -> str:
         return str(reason.params.get("text", ""))
     chosen = current_language() if language is None else normalise(language)
     sentence = _SENTENCES.get(reason.code)
+    if sentence is None and "." in reason.code:  # one an installed wallet brings
+        sentence = wallet_registry.reason_sentence(reason.code)
     said = Said(reason.params, chosen)
     if sentence is None:  # a code from a newer version: its code and parameters, never nothing
         details = ", ".join(f"{k}={said.format(k, v)}" for k, v in reason.params.items())

@@ -20,7 +20,7 @@ STATE_LABELS = {
 
 
 def wallet_name(provider: str) -> str:
-    """"ZaloPay", "Ví MoMo": a provider's name in the current language, as its declaration
+    """A provider's name in the current language, as its declaration
     gives it (pos_terminal/wallet_registry.py); an unknown key as written."""
     known = wallet_registry.wallets().get(provider)
     return known.display_name(current_language()) if known is not None else provider
@@ -28,8 +28,8 @@ def wallet_name(provider: str) -> str:
 
 def shows_wallets(by_provider: dict[str, dict[str, int]]) -> bool:
     """Whether a report names its wallets: more than one, or one that is not the first wallet
-    (a counter that only ever took ZaloPay, from before wallets were journaled, reads as it
-    always did)."""
+    (a counter that only ever took the first wallet, from before wallets were journaled, reads
+    as it always did)."""
     first = wallet_registry.names()[0]
     return len(by_provider) > 1 or any(p != first for p in by_provider)
 

@@ -1,5 +1,6 @@
-"""X/Z reports and per-cashier / per-shift totals as the lines a person reads (the journal
-computes the numbers: journal/reports.py)."""
+"""X/Z reports, per-cashier / per-shift totals and head office's fleet report as the lines a
+person reads (the journal computes the numbers: journal/reports.py; the ledger the fleet's:
+ledger/reports.py)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ from typing import Any
 
 from pos_terminal import wallet_registry
 from pos_terminal.base.clock import format_stamp
-from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.i18n import N_, _, ngettext
 from pos_terminal.base.money import format_vnd
 from pos_terminal.sentences import front_end
 from pos_terminal.sentences.labels import shows_wallets, wallet_name
+from pos_terminal.text_safety import clean
 
 SALES, REFUNDS, NET, FAILED = N_("sales"), N_("refunds"), N_("net"), N_("failed")
 CHARGED_LATE, STILL_OPEN, NEED_REVIEW = N_("CHARGED LATE"), N_("still open"), N_("need review")
@@ -118,3 +120,33 @@ def group_lines(group: Any) -> list[str]:
         *total_lines(group),
         *_late_lines(group.auto_returned_count, group.auto_returned_amount),
     ]
+
+
+def _fleet_totals(title: str, totals: Any) -> list[str]:
+    """One part of the fleet report (ledger.reports.Totals): its title, then its totals."""
+    out = [title, *total_lines(totals)]
+    if totals.open_count or totals.refunds_pending_count:
+        out.append(_row(STILL_OPEN, totals.open_count, totals.open_amount) + " " + _(
+            "(+{count} refunds in progress)").format(count=totals.refunds_pending_count))
+    if totals.needs_review_count:
+        out.append(_row(NEED_REVIEW, totals.needs_review_count))
+    return out
+
+
+def fleet_lines(report: Any) -> list[str]:
+    """Head office's day (ledger.reports.FleetReport): the shop, each counter, each wallet and
+    each cashier, in the current language. What a counter wrote (its id, a cashier's name, a
+    wallet this program does not know) is shown cleaned of escape sequences."""
+    count = len(report.terminals)
+    out = _fleet_totals(ngettext("Shop, {day} (Vietnam time), {count} counter",
+                                 "Shop, {day} (Vietnam time), {count} counters", count).format(
+        day=report.day.isoformat(), count=count), report.shop)
+    for terminal, totals in sorted(report.terminals.items()):
+        out += _fleet_totals(_("Counter {terminal} (last synced {when})").format(
+            terminal=clean(terminal), when=report.last_seen.get(terminal) or _("never")), totals)
+    for provider, totals in report.wallets_in_order():
+        out += _fleet_totals(_("Wallet {name}").format(name=clean(wallet_name(provider))),
+                             totals)
+    for cashier, totals in sorted(report.cashiers.items()):
+        out += _fleet_totals(_("Cashier {name}").format(name=clean(cashier)), totals)
+    return out

@@ -11,7 +11,7 @@ from pathlib import Path
 import requests
 
 from pos_terminal import wallet_registry
-from pos_terminal.base.i18n import N_, _
+from pos_terminal.base.i18n import _
 from pos_terminal.sentences.labels import wallet_name
 
 
@@ -31,14 +31,6 @@ def demo_wallets() -> tuple[DemoWallet, ...]:
                  for declared in wallet_registry.wallets().values()
                  for customer in declared.demo_customers)
 
-
-#: The built-in wallets' demo customers' behaviours, for the catalogs (each declaration's
-#: `demo_customers` gives them; an installed wallet's are shown as written).
-_BEHAVIOURS = (N_("pays at once"), N_("slow processing, then paid"),
-               N_("slow processing, then declined"), N_("insufficient balance"),
-               N_("confirms in the app, then paid"), N_("held, then captured"),
-               N_("processing for over 2 minutes, then paid"),
-               N_("charged, but the answer needs review"))
 
 DEMO_WALLETS = demo_wallets()
 

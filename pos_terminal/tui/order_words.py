@@ -15,22 +15,31 @@ from pos_terminal.tui.format import vn_time
 EXPIRES_AFTER_MS = 15 * 60 * 1000  # the wallet's default (the terminal asks for no other)
 
 
+def _its_app(view: PaymentView) -> str | None:
+    """The name of the wallet's own app, which reads its QR codes: a wallet whose customers
+    show codes from an app of its own (its declaration: customer-presented) has one; a wallet
+    that only shows the shop's QR (a bank transfer's VietQR) has none."""
+    declared = wallet_registry.wallets().get(view.provider)
+    if declared is None or not declared.capabilities.customer_presented:
+        return None
+    return wallet_name(view.provider)
+
+
 def where_to_scan(view: PaymentView, shown: str, window: Size, display: str | None) -> str:
     """What the customer scans, said beside the code: which apps read the code drawn, and
     where the one not drawn is (the customer display, or a window at least `window`). A wallet
     with an app of its own reads its order's page; a bank transfer's QR only a banking app."""
     size = f"{window.width}×{window.height}"
-    own_app = wallet_registry.wallet(view.provider).capabilities.customer_presented
-    wallet = wallet_name(view.provider)
+    app = _its_app(view)
     if shown and shown == view.qr_code:
-        if own_app:
-            return _("{wallet} or any banking app can scan it.").format(wallet=wallet)
-        return _("Any banking app can scan it.")
+        if app is None:
+            return _("Any banking app can scan it.")
+        return _("{wallet} or any banking app can scan it.").format(wallet=app)
     if shown and not view.qr_code:
         return ""  # the legacy generation: its order page is the only code
     if shown:
-        page = (_("{wallet} can scan it (the order's page).").format(wallet=wallet) if own_app
-                else _("A phone's camera opens it (the payment page)."))
+        page = (_("{wallet} can scan it (the order's page).").format(wallet=app) if app
+                else _("A phone's camera opens it (the order's page)."))
         if display:
             return page + " " + _("The code any banking app reads is on the customer display "
                                   "({url}).").format(url=display)

@@ -1,5 +1,5 @@
-"""Errors of the ZaloPay client: the wallet errors every provider raises (base/wallet_errors.py)
-and its own, raised before anything is sent: a request field it refuses, an unusable RSA key."""
+"""The wallet errors every provider raises (base/wallet_errors.py) and those raised before
+anything is sent: a request field refused, an unusable RSA key."""
 
 from __future__ import annotations
 

@@ -97,11 +97,7 @@ def test_installed_alone_it_pays_checks_refunds_and_reports(
     assert _run(venv, "-c", known).stdout.split()[-1] == "lotus"  # after the built-in ones
     assert "lotus" not in _run(Path(sys.executable), "-c", known).stdout.split()
 
-    config = tmp_path / "pos.toml"
-    config.write_text(_default_config(tmp_path / "journal.sqlite3", emulator) + (
-        "\n[checkout]\npoll_intervals_s = [0.05]\n\n[providers.lotus]\n"
-        f'base_url = "{emulator}"\napi_key = "{API_KEY}"\n'))
-    config.chmod(0o600)
+    config = _config(tmp_path, emulator)
 
     def cli(*args: str, stdin: str | None = None, check: bool = True) -> dict[str, Any]:
         done = _run(venv, "-m", "pos_terminal", *args, "--json", "--config", str(config),
@@ -138,6 +134,57 @@ def test_installed_alone_it_pays_checks_refunds_and_reports(
     assert report["by_provider"] == {"lotus": {
         "count": 3, "amount": 65_000, "refunds_count": 1, "refunds_amount": 5_000,
         "net_amount": 60_000}}
+
+
+def _config(folder: Path, emulator: str) -> Path:
+    config = folder / "pos.toml"
+    config.write_text(_default_config(folder / "journal.sqlite3", emulator) + (
+        "\n[checkout]\npoll_intervals_s = [0.05]\n\n[providers.lotus]\n"
+        f'base_url = "{emulator}"\napi_key = "{API_KEY}"\n'))
+    config.chmod(0o600)
+    return config
+
+
+FROZEN_EN = ("The customer's Lotus Pay account is frozen: 12.000 ₫ was not charged. Ask the "
+             "customer to call Lotus Pay or pay another way.")
+FROZEN_VI = ("Tài khoản Ví Sen của khách đang bị khoá: chưa trừ 12.000 ₫. Mời khách gọi Ví Sen "
+             "hoặc thanh toán cách khác.")
+
+
+def test_its_own_sentences_are_shown_in_the_cashiers_language(
+        venv: Path, emulator: str, tmp_path: Path) -> None:
+    """A reason of its own (its account-frozen decline) reads in Vietnamese or English, as the
+    language setting asks, in the CLI's JSON and text; so does its demo customer's behaviour.
+    No catalog of pos_terminal holds these sentences: the wallet's declaration brings them."""
+    config = _config(tmp_path, emulator)
+    shown: dict[tuple[str, str], str] = {}
+    for language in ("vi", "en"):
+        for form in ("--json", "text"):
+            done = _run(venv, "-m", "pos_terminal", "pay", "--amount", "12000", "--code-stdin",
+                        "--language", language, "--config", str(config),
+                        *([form] if form == "--json" else []),
+                        stdin=_code(emulator, "lotus-frozen"), check=False)
+            assert done.returncode == 1, done.stderr
+            shown[language, form] = done.stdout
+    for form in ("--json", "text"):
+        assert FROZEN_VI in shown["vi", form] and FROZEN_EN not in shown["vi", form]
+        assert FROZEN_EN in shown["en", form] and FROZEN_VI not in shown["en", form]
+    answer = json.loads(shown["en", "--json"])
+    assert (answer["provider"], answer["state"]) == ("lotus", "failed")
+    assert answer["message"] == FROZEN_EN
+
+    # the same reason, read back from the journal in the other language
+    vi = _run(venv, "-m", "pos_terminal", "status", answer["app_trans_id"], "--json",
+              "--language", "vi", "--config", str(config), check=False)
+    assert json.loads(vi.stdout)["message"].startswith(FROZEN_VI), vi.stdout
+
+    describe = ("import sys; from pos_terminal.base.i18n import set_language; "
+                "from pos_terminal.tui.demo import DemoController; "
+                "set_language(sys.argv[1]); d = DemoController('http://127.0.0.1:1', None); "
+                "d.select_index([c.id for c in d.customers].index('lotus-frozen')); "
+                "print(d.describe())")
+    assert "tài khoản bị Ví Sen khoá" in _run(venv, "-c", describe, "vi").stdout
+    assert "account frozen by Lotus Pay" in _run(venv, "-c", describe, "en").stdout
 
 
 def test_the_registry_loads_before_the_configuration_is_imported() -> None:

@@ -55,3 +55,20 @@ def test_fleet_report_totals_each_wallet(make_terminal: Any, emulator: Any, ledg
     assert titles == ["Wallet ZaloPay", "Wallet MoMo wallet", "Wallet kiwi"]
     after_momo = lines[lines.index("Wallet MoMo wallet") + 1:][:3]
     assert "45.000" in after_momo[0] and "-5.000" in after_momo[1] and "40.000" in after_momo[2]
+    assert lines[0].startswith("Shop, ") and lines[0].endswith("(Vietnam time), 1 counter")
+    assert lines[1].startswith("  sales ")
+
+    # the same report in Vietnamese: every title and row label in the cashier's language
+    vi = run_cli("fleet", config, "report", "--language", "vi")
+    assert vi.returncode == 0, vi.stderr
+    lines = vi.stdout.splitlines()
+    assert lines[0].startswith("Cửa hàng, ngày ") and lines[0].endswith("(giờ Việt Nam), 1 quầy")
+    assert lines[1].startswith("  giao dịch thành công ")
+    assert [line for line in lines if line.startswith("Thanh toán qua ")] == [
+        "Thanh toán qua ZaloPay", "Thanh toán qua Ví MoMo", "Thanh toán qua kiwi"]
+    assert any(line.startswith("Quầy W1 (đồng bộ lần cuối: ") for line in lines)
+    assert any(line.startswith("Thu ngân ") for line in lines)
+    after_momo = lines[lines.index("Thanh toán qua Ví MoMo") + 1:][:3]
+    assert after_momo[1].startswith("  hoàn tiền ") and "-5.000" in after_momo[1]
+    english = ("Shop", "Counter ", "Wallet ", "Cashier ", "  sales", "  refunds", "  net ")
+    assert not [line for line in lines if line.startswith(english)]

@@ -40,6 +40,12 @@ async def test_f6_picks_the_vietqr_and_the_order_is_payos(
             assert screen.view is not None and screen.view.provider == "payos"
             assert (screen.view.qr_code or "").startswith("000201")
             assert [r["amount"] for r in shown(emulator)] == [52_000]
+            # payOS has no app of its own: the words beside its VietQR name none (they named
+            # ZaloPay's before)
+            await wait_until(pilot, lambda: "banking app" in text_of(pilot, "#qr-url"),
+                             what="where to scan it")
+            said = " ".join(text_of(pilot, "#qr-url").split())
+            assert "Any banking app can scan it." in said and "ZaloPay" not in said, said
     finally:
         app.counter.checkout.close()
 

@@ -4,7 +4,9 @@ receipts and the CLI's choices, with no other file changed."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -90,3 +92,60 @@ def test_its_names_reach_screens_receipts_and_the_cli(kiwi: WalletDeclaration) -
     assert VIETNAMESE.wallet_name("momo") == "Ví MoMo"
     answer = CliRunner().invoke(cli, ["journal", "list", "--provider", "nowallet"])
     assert answer.exit_code == 2 and "kiwi" in answer.output
+
+
+KIWI_FROZEN = "Kiwi Pay froze this customer's account: {amount} was not charged."
+KIWI_SENTENCES = wallet_registry.WalletSentences(
+    reasons={"kiwi.declined.frozen": KIWI_FROZEN},
+    translations={"vi": {KIWI_FROZEN: "Ví Kiwi đã khoá tài khoản của khách: chưa trừ {amount}.",
+                         "waves the kiwi": "vẫy quả kiwi",
+                         "pays at once": "một bản dịch khác"}})
+
+
+def test_an_installed_wallet_brings_its_own_sentences_in_both_languages() -> None:
+    """Its reason reads in the language asked for, with the terminal's formatting; its other
+    texts join the catalog of their language; a text the catalogs translate keeps theirs."""
+    from pos_terminal.base.i18n import translate_to
+    from pos_terminal.sentences import Reason, render
+
+    frozen = Reason.of("kiwi.declined.frozen", amount=25_000)
+    assert render(frozen, "vi") == "kiwi.declined.frozen (amount=25.000 ₫)"  # not known yet
+    wallet_registry.register(replace(KIWI, sentences=KIWI_SENTENCES))
+    try:
+        assert render(frozen, "vi") == "Ví Kiwi đã khoá tài khoản của khách: chưa trừ 25.000 ₫."
+        assert render(frozen, "en") == "Kiwi Pay froze this customer's account: 25.000 ₫ was " \
+                                       "not charged."
+        assert translate_to("vi", "waves the kiwi") == "vẫy quả kiwi"
+        assert translate_to("en", "waves the kiwi") == "waves the kiwi"
+        assert translate_to("vi", "pays at once") != "một bản dịch khác"
+    finally:
+        wallet_registry.forget("kiwi")
+
+
+@pytest.mark.parametrize(("sentences", "said"), [
+    (wallet_registry.WalletSentences(reasons={"declined.frozen": "Frozen."}),
+     "the reason code 'declined.frozen' must begin with 'kiwi.'"),
+    (wallet_registry.WalletSentences(translations={"vi": {"Frozen: {amount}.": "Bị khoá."}}),
+     "the vi translation of 'Frozen: {amount}.' has the placeholders [], not ['{amount}']"),
+    (wallet_registry.WalletSentences(translations={"fr": {"Frozen.": "Gelé."}}),
+     "sentences in 'fr'; the terminal speaks vi, en"),
+])
+def test_its_sentences_are_checked_when_it_is_declared(
+        sentences: wallet_registry.WalletSentences, said: str) -> None:
+    with pytest.raises(wallet_registry.WalletRegistryError, match=re.escape(said)):
+        wallet_registry.register(replace(KIWI, sentences=sentences))
+    assert "kiwi" not in wallet_registry.names()
+
+
+def test_every_built_in_demo_customer_reads_in_vietnamese() -> None:
+    """A built-in wallet's demo customers' behaviours reach the catalogs from its declaration
+    alone (scripts/extract-messages reads `DemoCustomer`'s third argument): no list elsewhere
+    to keep in step."""
+    from pos_terminal.base.i18n import translate_to
+
+    untranslated = [(declared.name, customer.behaviour)
+                    for declared in wallet_registry.wallets().values()
+                    if declared.name != "kiwi"
+                    for customer in declared.demo_customers
+                    if translate_to("vi", customer.behaviour) == customer.behaviour]
+    assert untranslated == []

@@ -11,6 +11,7 @@ PAID = 0
 PROCESSING = 10
 BALANCE_TOO_LOW = 21
 CODE_NOT_VALID = 22
+ACCOUNT_FROZEN = 23
 MORE_THAN_LEFT = 31
 NOT_FOUND = 44
 KEY_REFUSED = 90
@@ -23,6 +24,7 @@ _PAYMENT = (
     (BALANCE_TOO_LOW, CodeClass.NOT_CHARGED, "balance too low", "số dư không đủ"),
     (CODE_NOT_VALID, CodeClass.NOT_CHARGED, "code expired or unknown",
      "mã hết hạn hoặc không hợp lệ"),
+    (ACCOUNT_FROZEN, CodeClass.NOT_CHARGED, "account frozen", "tài khoản bị khoá"),
     _KEY,
 )
 _REFUND = (

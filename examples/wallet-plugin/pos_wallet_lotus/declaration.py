@@ -6,6 +6,7 @@ from __future__ import annotations
 from pos_terminal.wallet_registry import Capabilities, DemoCustomer, WalletDeclaration
 
 from .codes import TABLE
+from .sentences import ACCOUNT_FROZEN, SENTENCES
 from .settings import LOTUS_CODE_PATTERN, LotusSettings
 
 WALLET = WalletDeclaration(
@@ -25,6 +26,8 @@ WALLET = WalletDeclaration(
         DemoCustomer("lotus-paid", "Sen (Lotus Pay)", "pays at once"),
         DemoCustomer("lotus-slow", "Huệ (Lotus Pay)", "confirms in the app, then paid"),
         DemoCustomer("lotus-poor", "Cúc (Lotus Pay)", "insufficient balance"),
+        DemoCustomer("lotus-frozen", "Đào (Lotus Pay)", ACCOUNT_FROZEN),
     ),
     fault_endpoints=("lotus_pay", "lotus_status", "lotus_refund", "lotus_refund_status"),
+    sentences=SENTENCES,
 )

@@ -7,7 +7,8 @@ parts), with the routing every JSON wallet's part shares (pos_terminal.emulator.
 rules name its endpoints ``lotus_pay``, ``lotus_status``, ``lotus_refund``,
 ``lotus_refund_status`` and its customers. The customers:
 ``lotus-paid`` pays at once, ``lotus-slow`` is waiting for the customer until its payment has
-been asked about twice, ``lotus-poor`` has too little money. A code is "LT", the customer's two
+been asked about twice, ``lotus-poor`` has too little money, ``lotus-frozen``'s account is
+frozen (result 23, a sentence of its own: sentences.py). A code is "LT", the customer's two
 digits and fourteen random ones, good for one payment."""
 
 from __future__ import annotations
@@ -38,12 +39,14 @@ class Customer:
     number: str  # the code's two digits after "LT"
     balance: int
     slow: bool = False
+    frozen: bool = False
 
 
 CUSTOMERS = (
     Customer("lotus-paid", "Sen (Lotus Pay, pays at once)", "11", 50_000_000),
     Customer("lotus-slow", "Huệ (Lotus Pay, confirms in the app)", "22", 50_000_000, slow=True),
     Customer("lotus-poor", "Cúc (Lotus Pay, balance too low)", "33", 0),
+    Customer("lotus-frozen", "Đào (Lotus Pay, account frozen)", "44", 50_000_000, frozen=True),
 )
 _BY_ID = {c.id: c for c in CUSTOMERS}
 #: whether a fault rule on this customer stops the request before anything is committed
@@ -99,7 +102,9 @@ class LotusService:
             if customer is None or not isinstance(amount, int) or amount <= 0:
                 return {"result": codes.CODE_NOT_VALID, "message": "code expired or unknown",
                         "order_ref": order_ref}
-            if customer.balance < amount:
+            if customer.frozen:
+                result, waits = codes.ACCOUNT_FROZEN, 0
+            elif customer.balance < amount:
                 result, waits = codes.BALANCE_TOO_LOW, 0
             elif customer.slow:
                 result, waits = codes.PROCESSING, SLOW_QUERIES

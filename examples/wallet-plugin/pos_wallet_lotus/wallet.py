@@ -28,6 +28,7 @@ from pos_terminal.wallets.http_json import new_session, post_json
 from pos_terminal.wallets.port_parts import CustomerPresentedOnly
 
 from . import codes
+from .sentences import FROZEN
 from .settings import LotusSettings
 
 WALLET_NAME = "Lotus Pay"
@@ -95,6 +96,8 @@ class LotusWallet(CustomerPresentedOnly):
                WalletOutcome.NOT_FOUND: Reason.of("not_found")}.get(outcome)
         if why is None and code == codes.BALANCE_TOO_LOW:
             why = Reason.of("declined.balance")
+        elif why is None and code == codes.ACCOUNT_FROZEN:  # a sentence of its own
+            why = Reason.of(FROZEN, amount=_amount(answer))
         elif why is None and outcome is WalletOutcome.DECLINED:
             why = Reason.of("declined.code", code=code, detail=row.meaning_en)
         elif why is None:

@@ -326,7 +326,7 @@ class MomoService(CustomerCodes):
 
 def demo_settings(settings: Any, base_url: str, gateway_url: str) -> dict[str, object]:
     """`[providers.momo]` as the demo's merchant of this emulator (MoMo's declaration names it):
-    its public key is the emulator's pair, as ZaloPay's is."""
+    its public key is the emulator's pair."""
     return {"base_url": base_url, "partner_code": DEMO_PARTNER_CODE,
             "access_key": DEMO_ACCESS_KEY, "secret_key": DEMO_SECRET_KEY,
             "public_key": settings.service.rsa_public_key, "store_id": "DEMO01",

@@ -9,31 +9,14 @@ CRC-16/CCITT-FALSE of everything before it in 63.
 
 from __future__ import annotations
 
+from pos_terminal.emulator.emv import VND, napas, with_crc
+from pos_terminal.emulator.emv import tlv as _tlv
+
 ZALOPAY_GUID = "vn.zalopay"
-NAPAS_GUID = "A000000727"
-NAPAS_SERVICE = "QRIBFTTA"
 #: The emulator's receiving bank (a BIN of the Vietnamese bank list) and its account prefix.
 BANK_BIN = "970454"
 MCC = "7399"  # business services
-VND = "704"
 REFERENCE_MAX = 25  # EMVCo 62/08
-
-
-def _tlv(tag: str, value: str) -> str:
-    if len(value) > 99:
-        raise ValueError(f"tag {tag}: a value of {len(value)} characters (at most 99)")
-    return f"{tag}{len(value):02d}{value}"
-
-
-def crc16_ccitt(data: bytes) -> int:
-    """CRC-16/CCITT-FALSE, as EMVCo tag 63 requires."""
-    crc = 0xFFFF
-    for byte in data:
-        crc ^= byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
-            crc &= 0xFFFF
-    return crc
 
 
 def reference_of(app_trans_id: str) -> str:
@@ -51,11 +34,8 @@ def emv_qr(merchant_id: str, amount: int, reference: str) -> str:
     ref = reference_of(reference)
     zalopay = (_tlv("00", ZALOPAY_GUID) + _tlv("01", merchant_id[:30]) + _tlv("02", "001")
                + _tlv("03", ref))
-    beneficiary = _tlv("00", BANK_BIN) + _tlv("01", account_of(merchant_id))
-    napas = _tlv("00", NAPAS_GUID) + _tlv("01", beneficiary) + _tlv("02", NAPAS_SERVICE)
-    payload = (
-        _tlv("00", "01") + _tlv("01", "12") + _tlv("26", zalopay) + _tlv("38", napas)
+    return with_crc(
+        _tlv("00", "01") + _tlv("01", "12") + _tlv("26", zalopay)
+        + _tlv("38", napas(BANK_BIN, account_of(merchant_id)))
         + _tlv("52", MCC) + _tlv("53", VND) + _tlv("54", str(amount)) + _tlv("58", "VN")
-        + _tlv("62", _tlv("08", ref)) + "6304"
-    )
-    return payload + f"{crc16_ccitt(payload.encode('ascii')):04X}"
+        + _tlv("62", _tlv("08", ref)))

@@ -152,8 +152,8 @@ def totals_line(rows: Sequence[PaymentView]) -> str:
 
 
 def short_order(app_trans_id: str) -> str:
-    """The order's last characters, unique on a day's list whichever wallet made the id (a
-    ZaloPay id ends in random letters, a MoMo one in random digits); Search (/) finds the row
+    """The order's last characters, unique on a day's list whichever wallet made the id (one
+    wallet's ids end in random letters, another's in random digits); Search (/) finds the row
     by them."""
     return "…" + app_trans_id[-SHORT_ORDER:]
 

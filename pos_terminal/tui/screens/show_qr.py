@@ -2,9 +2,9 @@
 phone, follow its status until paid, expired or cancelled.
 
 Only a whole code is drawn (widgets/qr.py): the VietQR any banking app reads when it fits the
-window, else the order page's URL (ZaloPay reads it), else none, and the screen says where to
-scan it instead (the customer display, a larger window). Leaving with Esc asks the wallet once
-what became of the order and says so."""
+window, else the order page's URL (the wallet's app reads it), else none, and the screen says
+where to scan it instead (the customer display, a larger window). Leaving with Esc asks the
+wallet once what became of the order and says so."""
 
 from __future__ import annotations
 
@@ -226,9 +226,10 @@ class ShowQrScreen(PosScreen[NextSale | None]):
         self.call_after_refresh(self._fit_code)
 
     def _fit_code(self) -> None:
-        """The first code that fits the window whole: ZaloPay asks merchants to show the
-        answer's qr_code (VietQR: any banking app pays it too); the order page's URL (ZaloPay
-        reads it) when that is too big; none when neither fits. Beside it, where to scan."""
+        """The first code that fits the window whole: the answer's qr_code, as wallets ask
+        merchants to show (VietQR: any banking app pays it too); the order page's URL (the
+        wallet's app reads it) when that is too big; none when neither fits. Beside it, where
+        to scan (order_words.py)."""
         view = self.view
         if view is None or not view.order_url or self.concluded or not self.query("#qr-body"):
             return
@@ -287,10 +288,10 @@ class ShowQrScreen(PosScreen[NextSale | None]):
                        "in the background. Esc goes back."), True)
 
     def action_back(self) -> None:
-        """Esc: with an order that may still be paid, close it at its provider if it can be
-        (payOS's request is cancelled; ZaloPay's order stays valid) and ask the wallet once
-        what became of it (made meanwhile: once it is made); Esc again while it is asked leaves
-        at once."""
+        """Esc: with an order that may still be paid, close it at its provider if it can be (a
+        wallet that cancels its QR closes it; another's order stays valid until it expires) and
+        ask the wallet once what became of it (made meanwhile: once it is made); Esc again
+        while it is asked leaves at once."""
         self.cancel.set()
         if self.leaving and self.view is not None:
             self._left(_("Esc was pressed again before the wallet answered"))

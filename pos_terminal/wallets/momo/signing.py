@@ -2,7 +2,7 @@
 
 Each call signs ``key=value`` pairs joined by ``&`` in the order MoMo lists them (alphabetical),
 the values as sent, nothing escaped; the ``accessKey`` is always signed. A payment signs the
-payment code as sent: RSA-encrypted and base64 (ZaloPay, by contrast, signs the raw code).
+payment code as sent: RSA-encrypted and base64, never the raw code.
 """
 
 from __future__ import annotations

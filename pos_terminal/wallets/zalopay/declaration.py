@@ -50,4 +50,5 @@ WALLET = WalletDeclaration(
     ),
     fault_endpoints=("quick_pay", "query", "banks", "create", "refund", "query_refund"),
     demo_settings="pos_terminal.wallets.zalopay.declaration:demo_settings",
+    negative_error_codes=True,  # its errors are negative return codes (docs/protocol.md)
 )
