@@ -310,7 +310,7 @@ class ShowQrScreen(PosScreen[NextSale | None]):
 
     @work(thread=True, group="gateway-leave", exclusive=True, exit_on_error=False)
     def _leave(self, app_trans_id: str) -> None:
-        try:  # closed at its provider if it can be (payOS), then its status decides
+        try:  # closed at its provider if it can be (a bank transfer's QR), then its status decides
             view: PaymentView | str = self.pos.counter.payments.cancel_gateway_order(
                 app_trans_id)
         except Exception as exc:
