@@ -3,9 +3,9 @@ CLI (`pos-terminal` processes) against the emulator's payOS over loopback HTTP, 
 real journal, a real PostgreSQL. A VietQR paid in full, one paid in part whose rest was collected
 in cash, one paid in part whose transfer the shop returned, one that expired, one cancelled with
 nothing arrived and one whose whole transfer landed after the cancel (found by `reconcile`):
-the X and Z reports (JSON, text, the printed slip) and `fleet report` after a sync count under
-`payos` exactly what the bank statement shows, and the cash apart. No payOS secret reaches any
-output, the journal or the ledger."""
+the X and Z reports (the CLI's JSON and text, the Terminal API's, the printed slip) and
+`fleet report` after a sync count under `payos` exactly what the bank statement shows, and the
+cash apart. No payOS secret reaches any output, the journal or the ledger."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ from pos_terminal.emulator.payos.service import (
 from pos_terminal.journal.reports import Report
 from pos_terminal.receipts import Shop, slip_lines
 from pos_terminal.tui.slips import report_slip
+from tests.api.conftest import start_api
 from tests.checkout.conftest import write_config
 from tests.ledger import crashes_helpers
 from tests.ledger.pgserver import PgServer
@@ -194,8 +195,17 @@ def test_every_payos_case_ends_alike_in_the_reports_and_the_ledger(
     assert "1" in another.split() and "40.000" in another, text
     assert any("payOS" in line and "115.000" in line for line in text.splitlines()), text
 
-    code, z = counter.json("report", "z")
-    assert code == 0 and z["number"] == 1, z
+    api, stop = start_api(settings, emulator)  # the Terminal API over the same journal
+    try:
+        x_api = api.get("/v1/reports/x")
+        z_api = api.post("/v1/reports/z", {})
+    finally:
+        stop()
+    counter.outputs += [x_api.text, z_api.text]
+    assert x_api.status_code == 200 and z_api.status_code == 200, z_api.text
+    assert_counter_report(x_api.json())
+    z = z_api.json()
+    assert z["number"] == 1, z
     assert_counter_report(z)
     _code, again = counter.json("report", "z", "--show", "1")
     assert_counter_report(again)
