@@ -82,7 +82,7 @@ class Report:
     # ("refunds_count", "refunds_amount") and "net_amount"; empty in Z reports stored before
     # the provider was journaled (every row of those was ZaloPay's). "amount" is what arrived
     # through the wallet: a sale's rest collected another way is in "collected_otherwise_count"
-    # / "collected_otherwise_amount" (absent from Z reports stored before they were split).
+    # / "collected_otherwise_amount" (present only for a wallet with such a sale).
     by_provider: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -153,17 +153,16 @@ def _by_provider(conn: sqlite3.Connection, z_clause: str,
 
     def slot(provider: str) -> dict[str, int]:
         return out.setdefault(provider, {"count": 0, "amount": 0, "refunds_count": 0,
-                                         "refunds_amount": 0, "net_amount": 0,
-                                         "collected_otherwise_count": 0,
-                                         "collected_otherwise_amount": 0})
+                                         "refunds_amount": 0, "net_amount": 0})
 
     for provider, count, amount, o_count, o_amount in conn.execute(
             "SELECT provider, count(*), coalesce(sum(amount), 0), "  # noqa: S608
             f"count({_OTHERWISE}), coalesce(sum({_OTHERWISE}), 0) FROM payments "
             f"WHERE {z_clause} AND +state IN {_in(_SALE_STATES)} GROUP BY provider", args):
-        slot(provider).update(count=int(count), amount=int(amount) - int(o_amount),
-                              collected_otherwise_count=int(o_count),
-                              collected_otherwise_amount=int(o_amount))
+        slot(provider).update(count=int(count), amount=int(amount) - int(o_amount))
+        if o_count:  # only a wallet with such a sale names them
+            slot(provider).update(collected_otherwise_count=int(o_count),
+                                  collected_otherwise_amount=int(o_amount))
     for provider, count, amount in conn.execute(
             "SELECT provider, count(*), coalesce(sum(amount), 0) FROM refunds "  # noqa: S608
             f"WHERE {z_clause} AND +state='refunded' GROUP BY provider", args):
