@@ -85,8 +85,10 @@ def _flag(co: CheckoutContext[LateChargeJournal], view: PaymentView,
 
 
 def settle(co: CheckoutContext[LateChargeJournal], view: PaymentView) -> PaymentView:
-    """If `view` is a late charge not yet handled: return it (or flag it for review)."""
-    if view.state is not S.SUCCEEDED or not view.charged_late or view.needs_review:
+    """If `view` is a late charge not yet handled: return it (or flag it for review). A sale a
+    person kept by an override to paid after giving up the wait (`late_not_kept` false: e.g. a
+    shop QR paid in part, its rest collected in cash) is the sale's money: neither."""
+    if view.state is not S.SUCCEEDED or not view.late_not_kept or view.needs_review:
         return view
     journal = co.journal
     if not returns_automatically(co):

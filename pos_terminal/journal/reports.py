@@ -14,11 +14,36 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from pos_terminal.base.clock import format_stamp
+from pos_terminal.base.reasons import Reason
 from pos_terminal.journal.errors import UnknownZReport
 
 _SALE_STATES = ("succeeded", "refunded")
 _SETTLED_PAYMENT_STATES = ("succeeded", "failed", "refunded")
 _SETTLED_REFUND_STATES = ("refunded", "failed")
+
+#: A shop-QR sale paid in part whose rest a person collected another way (an override to paid):
+#: its reason's `missing` is the part that never went through the wallet. Found by a plain text
+#: search of the reason's code first, so only those few rows' JSON is read (the reason is
+#: stored as sorted compact JSON, base/reasons.py); a row whose text is not JSON counts whole.
+REST_COLLECTED = "override.rest_collected"
+REST_COLLECTED_MARK = f'"reason":"{REST_COLLECTED}"'
+_OTHERWISE = (
+    f"CASE WHEN instr(message, '{REST_COLLECTED_MARK}') > 0 AND json_valid(message) "
+    f"AND json_extract(message, '$.reason') = '{REST_COLLECTED}' THEN max(0, min(amount, "
+    "coalesce(CAST(json_extract(message, '$.params.missing') AS INTEGER), 0))) END")
+
+
+def collected_otherwise(amount: int, why: Reason) -> int:
+    """The part of a sale of `amount` collected another way: its reason's `missing` when a person
+    settled it "rest collected" (0..amount), else 0. The same rule as `_OTHERWISE`, for readers
+    of shipped rows (the fleet ledger)."""
+    if why.code != REST_COLLECTED:
+        return 0
+    try:
+        missing = int(why.params.get("missing", 0) or 0)
+    except (TypeError, ValueError):
+        return 0
+    return max(0, min(amount, missing))
 
 
 @dataclass(frozen=True)
@@ -49,9 +74,16 @@ class Report:
     auto_returned_count: int = 0
     auto_returned_amount: int = 0
     late_review_count: int = 0
+    # Shop-QR sales paid in part whose rest was collected another way (cash at the till): how
+    # many and the sum of those rests (already in the sales above, never in a wallet's amount).
+    collected_otherwise_count: int = 0
+    collected_otherwise_amount: int = 0
     # Per wallet provider (its declared name): {"count", "amount"} of its sales, its refunds
     # ("refunds_count", "refunds_amount") and "net_amount"; empty in Z reports stored before
     # the provider was journaled (every row of those was base.wallet_types.FIRST_PROVIDER's).
+    # "amount" is what arrived through the wallet: a sale's rest collected another way is in
+    # "collected_otherwise_count" / "collected_otherwise_amount" (present only for a wallet
+    # with such a sale).
     by_provider: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -74,10 +106,11 @@ def _totals(conn: sqlite3.Connection, z_clause: str, args: tuple[Any, ...]) -> d
         row = conn.execute(sql, a).fetchone()
         return int(row[0]), int(row[1] or 0)
 
-    sales = one(
-        "SELECT count(*), sum(amount) FROM payments "  # noqa: S608
-        f"WHERE {z_clause} AND +state IN {_in(_SALE_STATES)}"
-    )
+    row = conn.execute(
+        f"SELECT count(*), sum(amount), count({_OTHERWISE}), sum({_OTHERWISE}) "  # noqa: S608
+        f"FROM payments WHERE {z_clause} AND +state IN {_in(_SALE_STATES)}", args).fetchone()
+    sales = int(row[0]), int(row[1] or 0)
+    otherwise = int(row[2]), int(row[3] or 0)
     failed = one(
         f"SELECT count(*), 0 FROM payments WHERE {z_clause} AND +state='failed'"  # noqa: S608
     )
@@ -108,22 +141,29 @@ def _totals(conn: sqlite3.Connection, z_clause: str, args: tuple[Any, ...]) -> d
         "late_amount": late[1],
         "auto_returned_count": returned[0],
         "auto_returned_amount": returned[1],
+        "collected_otherwise_count": otherwise[0],
+        "collected_otherwise_amount": otherwise[1],
     }
 
 
 def _by_provider(conn: sqlite3.Connection, z_clause: str,
                  args: tuple[Any, ...]) -> dict[str, dict[str, int]]:
-    """The sales and refunds of the rows `z_clause` picks, per wallet provider."""
+    """The sales and refunds of the rows `z_clause` picks, per wallet provider: what went
+    through the wallet, and apart the rest of its sales collected another way."""
     out: dict[str, dict[str, int]] = {}
 
     def slot(provider: str) -> dict[str, int]:
         return out.setdefault(provider, {"count": 0, "amount": 0, "refunds_count": 0,
                                          "refunds_amount": 0, "net_amount": 0})
 
-    for provider, count, amount in conn.execute(
-            "SELECT provider, count(*), coalesce(sum(amount), 0) FROM payments "  # noqa: S608
+    for provider, count, amount, o_count, o_amount in conn.execute(
+            "SELECT provider, count(*), coalesce(sum(amount), 0), "  # noqa: S608
+            f"count({_OTHERWISE}), coalesce(sum({_OTHERWISE}), 0) FROM payments "
             f"WHERE {z_clause} AND +state IN {_in(_SALE_STATES)} GROUP BY provider", args):
-        slot(provider).update(count=int(count), amount=int(amount))
+        slot(provider).update(count=int(count), amount=int(amount) - int(o_amount))
+        if o_count:  # only a wallet with such a sale names them
+            slot(provider).update(collected_otherwise_count=int(o_count),
+                                  collected_otherwise_amount=int(o_amount))
     for provider, count, amount in conn.execute(
             "SELECT provider, count(*), coalesce(sum(amount), 0) FROM refunds "  # noqa: S608
             f"WHERE {z_clause} AND +state='refunded' GROUP BY provider", args):
@@ -224,6 +264,8 @@ class GroupTotals:
     late_amount: int = 0
     auto_returned_count: int = 0  # late charges returned automatically (in refunds)
     auto_returned_amount: int = 0
+    collected_otherwise_count: int = 0  # shop-QR sales whose rest was collected another way
+    collected_otherwise_amount: int = 0  # (in sales: cash in the till, not in a wallet)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)

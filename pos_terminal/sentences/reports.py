@@ -17,6 +17,7 @@ from pos_terminal.text_safety import clean
 SALES, REFUNDS, NET, FAILED = N_("sales"), N_("refunds"), N_("net"), N_("failed")
 CHARGED_LATE, STILL_OPEN, NEED_REVIEW = N_("CHARGED LATE"), N_("still open"), N_("need review")
 AUTO_RETURNED, LATE_REVIEW = N_("AUTO-RETURNED"), N_("LATE, REVIEW")
+ANOTHER_WAY = N_("another way")
 
 
 def _row(label: str, count: int | None, amount: int | None = None) -> str:
@@ -63,6 +64,17 @@ def wallet_lines(by_provider: dict[str, dict[str, int]]) -> list[str]:
     return out
 
 
+def another_way_lines(totals: Any) -> list[str]:
+    """The rest of shop-QR sales paid in part that a person collected another way (a report's
+    or a group's `collected_otherwise_*`): in the sales, in no wallet's amount."""
+    if not totals.collected_otherwise_count:
+        return []
+    return [_row(ANOTHER_WAY, totals.collected_otherwise_count,
+                 totals.collected_otherwise_amount) + " " + _(
+        "(the rest of QR sales paid only in part, collected another way, e.g. cash; in sales "
+        "above, not in any wallet's amount)")]
+
+
 def report_lines(report: Any) -> list[str]:
     """An X or Z report (journal.Report)."""
     title = (_("Z report #{number}").format(number=report.number) if report.kind == "z"
@@ -71,7 +83,8 @@ def report_lines(report: Any) -> list[str]:
     period = ("  " + _("from {start} to {end} (Vietnam time)").format(
                   start=format_stamp(report.opened_ms), end=until) if report.opened_ms
               else "  " + _("no payments yet; as of {time} (Vietnam time)").format(time=until))
-    out = [title, period, *total_lines(report), *wallet_lines(report.by_provider)]
+    out = [title, period, *total_lines(report), *wallet_lines(report.by_provider),
+           *another_way_lines(report)]
     if report.late_count:
         out.append(
             _row(CHARGED_LATE, report.late_count, report.late_amount) + " " + _(
@@ -118,13 +131,14 @@ def group_lines(group: Any) -> list[str]:
     return [
         group_title(group),
         *total_lines(group),
+        *another_way_lines(group),
         *_late_lines(group.auto_returned_count, group.auto_returned_amount),
     ]
 
 
 def _fleet_totals(title: str, totals: Any) -> list[str]:
     """One part of the fleet report (ledger.reports.Totals): its title, then its totals."""
-    out = [title, *total_lines(totals)]
+    out = [title, *total_lines(totals), *another_way_lines(totals)]
     if totals.open_count or totals.refunds_pending_count:
         out.append(_row(STILL_OPEN, totals.open_count, totals.open_amount) + " " + _(
             "(+{count} refunds in progress)").format(count=totals.refunds_pending_count))

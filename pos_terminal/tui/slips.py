@@ -9,6 +9,7 @@ from pos_terminal.base.i18n import N_, _, current_language, ngettext
 from pos_terminal.counter.types import Report
 from pos_terminal.receipts import ENGLISH, LABELS, RULE, Slip, SlipLine
 from pos_terminal.sentences.labels import shows_wallets, wallet_name
+from pos_terminal.sentences.reports import ANOTHER_WAY
 
 SALES, REFUNDS, NET, FAILED = N_("sales"), N_("refunds"), N_("net"), N_("failed")
 CHARGED_LATE, STILL_OPEN, NEED_REVIEW = N_("CHARGED LATE"), N_("still open"), N_("need review")
@@ -61,6 +62,11 @@ def report_slip(report: Report, terminal_id: str, *, reprint: bool = False,
         SlipLine(_(FAILED), report.failed_count),
     ]
     lines += wallet_slip_lines(report.by_provider)
+    if report.collected_otherwise_count:
+        lines.append(SlipLine(_(ANOTHER_WAY), report.collected_otherwise_count,
+                              report.collected_otherwise_amount,
+                              _("rest of QR sales paid only in part, collected another way "
+                                "(e.g. cash): in sales, not in a wallet")))
     extra: list[SlipLine] = []
     if report.late_count:
         extra.append(SlipLine(_(CHARGED_LATE), report.late_count, report.late_amount,

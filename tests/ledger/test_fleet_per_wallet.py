@@ -11,6 +11,7 @@ from typing import Any
 
 import psycopg
 
+from pos_terminal.base.reasons import Reason
 from pos_terminal.counter import open_checkout
 from tests.conftest import with_momo
 from tests.ledger.attacks import payment_insert
@@ -72,3 +73,33 @@ def test_fleet_report_totals_each_wallet(make_terminal: Any, emulator: Any, ledg
     assert after_momo[1].startswith("  hoàn tiền ") and "-5.000" in after_momo[1]
     english = ("Shop", "Counter ", "Wallet ", "Cashier ", "  sales", "  refunds", "  net ")
     assert not [line for line in lines if line.startswith(english)]
+
+
+def test_fleet_report_splits_a_rest_collected_sale_and_survives_a_bad_one(
+        make_terminal: Any, ledger_dsn: str, pg: PgServer, tmp_path: Path) -> None:
+    """A part-paid shop-QR sale whose rest came in cash: its wallet counts what arrived, the rest
+    is `collected_otherwise_*` in every scope; a row whose text names that reason but is no
+    JSON (a counter's bad write) counts whole and breaks nothing."""
+    a = make_terminal("W2")
+    sync_now(a)  # the counter is known to the ledger
+    as_a = a.ledger.dsn.get_secret_value() + f"&sslrootcert={pg.ca_file}"
+    good = Reason.of("override.rest_collected", wallet="payOS", amount=20_000, ordered=60_000,
+                     missing=40_000, who="sup", reason="rest in cash").dumps()
+    bad = '{"reason":"override.rest_collected"'
+    with psycopg.connect(as_a, autocommit=True) as conn:
+        for key, amount, message in (("261125_W2_good", 60_000, good),
+                                     ("261125_W2_bad", 7_000, bad),
+                                     ("261125_W2_plain", 5_000, "paid")):
+            sql, params = payment_insert(key, "W2", amount, message=message)
+            conn.execute(sql.replace("payments(", "payments(provider, ").replace(
+                "VALUES (", "VALUES ('payos', "), params)
+    config = write_config(a, tmp_path / "ho.toml", dsn=ledger_dsn)
+    shown = run_cli("fleet", config, "report", "--json")
+    assert shown.returncode == 0, shown.stderr
+    report = json.loads(shown.stdout)
+    [wallet] = report["wallets"]
+    assert (wallet["sales_count"], wallet["sales_amount"], wallet["collected_otherwise_count"],
+            wallet["collected_otherwise_amount"]) == (3, 32_000, 1, 40_000), wallet
+    for scope in (report["shop"], report["terminals"][0], report["cashiers"][0]):
+        assert (scope["sales_amount"], scope["collected_otherwise_amount"]) == (
+            72_000, 40_000), scope

@@ -135,10 +135,14 @@ def test_the_shift_slip_fits_the_paper(settings: Settings, tmp_path: Path, width
     chosen = paper(settings, tmp_path, width)
     totals = ShiftTotals(7, "Nguyễn Thị Thu Hương (c-0042)", "counter1", OPENED,
                          {"quick_pay": (41, 987_654_321), "gateway": (2, 105_000)}, 3, 40_000,
-                         987_719_321, 5)
+                         987_719_321, 5, collected_otherwise=(1, 35_000))
     assert print_slip(chosen, "shift-7", totals.as_slip(CLOSED, signature=True)).printed
     lines = printed(chosen)
-    assert_on_paper(lines, width, [987_654_321, 105_000, 987_759_321, -40_000, 987_719_321])
+    assert_on_paper(lines, width, [987_654_321, 105_000, 987_759_321, -40_000, 987_719_321,
+                                   35_000])
+    # the part of a part-paid QR sale the cashier took in cash: in the till, said apart
+    another = "thu cách khác" if language == "vi" else "another way"
+    assert any(line.startswith(another) for line in lines), lines
     text = "\n".join(lines)
     joined = " ".join(line.strip() for line in lines)
     method = "Ví (quét mã của khách)" if language == "vi" else "Wallet (code scanned)"

@@ -17,6 +17,7 @@ from pos_terminal.base.clock import format_datetime
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.counter import Counter
 from pos_terminal.receipts import Shop, Slip, SlipLine, slip_lines
+from pos_terminal.sentences.reports import ANOTHER_WAY
 from pos_terminal.tui.csv_headers import METHODS
 from pos_terminal.tui.screens.modal import Dialog, Words, said
 from pos_terminal.tui.widgets.line import Line
@@ -35,6 +36,9 @@ class ShiftTotals:
     refunds_amount: int
     net_amount: int
     failed_count: int
+    #: of the sales above, the rest of shop-QR sales paid in part collected another way (the
+    #: till's): (count, amount)
+    collected_otherwise: tuple[int, int] = (0, 0)
 
     @classmethod
     def read(cls, counter: Counter, cashier_id: str, name: str) -> ShiftTotals | None:
@@ -44,7 +48,8 @@ class ShiftTotals:
         shift, totals, methods = found
         return cls(shift.id, f"{name} ({cashier_id})", counter.settings.terminal.terminal_id,
                    shift.opened_ms, methods, totals.refunds_count, totals.refunds_amount,
-                   totals.net_amount, totals.failed_count)
+                   totals.net_amount, totals.failed_count,
+                   (totals.collected_otherwise_count, totals.collected_otherwise_amount))
 
     def as_slip(self, now_ms: int, *, signature: bool = False) -> Slip:
         """The settlement as labelled lines (receipts/slips.py lays them out)."""
@@ -55,6 +60,10 @@ class ShiftTotals:
                  (_("To"), format_datetime(now_ms)))
         lines = [SlipLine(_(METHODS.get(kind, kind)), count, amount)
                  for kind, (count, amount) in sorted(self.methods.items())]
+        if self.collected_otherwise[0]:
+            lines.append(SlipLine(_(ANOTHER_WAY), *self.collected_otherwise,
+                                  _("of the sales above: the rest of QR sales paid only in "
+                                    "part, collected in cash or another way")))
         lines += [SlipLine(_("Paid"), paid_count, paid_amount),
                   SlipLine(_("Refunds"), self.refunds_count, -self.refunds_amount),
                   SlipLine(_("Net"), None, self.net_amount),
