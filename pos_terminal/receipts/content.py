@@ -14,6 +14,7 @@ from pos_terminal.base.errors import PosError
 from pos_terminal.base.money import format_vnd
 from pos_terminal.base.reasons import Reason
 from pos_terminal.journal import PaymentState, PaymentView, RefundState, RefundView
+from pos_terminal.journal.reports import collected_otherwise
 from pos_terminal.receipts.labels import ENGLISH, ReceiptLabels
 from pos_terminal.text_safety import clean
 
@@ -143,6 +144,11 @@ def payment_receipt(payment: PaymentView, *, shop: Shop, terminal_id: str,
     _items(lines, payment, labels)
     lines.rule()
     lines.pair(labels.total, format_vnd(payment.amount))
+    otherwise = collected_otherwise(payment.amount, payment.why)
+    if otherwise:  # a shop QR paid in part, its rest collected at the till
+        lines.pair("  " + labels.wallet_name(payment.provider),
+                   format_vnd(payment.amount - otherwise))
+        lines.pair(labels.collected_otherwise, format_vnd(otherwise))
     lines.pair(labels.method, labels.method_gateway if payment.kind == "gateway"
                else labels.method_quick_pay)
     lines.pair(labels.wallet, labels.wallet_name(payment.provider))

@@ -38,6 +38,9 @@ class ReceiptLabels:
     #: under the title of a payment's receipt: where its money is when it is not the sale's
     charged_late: str = "CHARGED LATE: NOT FOR THIS SALE"
     returned: str = "RETURNED TO THE CUSTOMER"
+    #: a shop QR paid in part, its rest collected at the till: that part, under the total and
+    #: the part that came through the wallet
+    collected_otherwise: str = "  another way"
     #: the language of these words ("vi"): each wallet's name is its declaration's in it
     language: str = "en"
     #: a wallet's name as these receipts print it instead of its declaration's
@@ -110,6 +113,7 @@ VIETNAMESE = ReceiptLabels(
     wallet="Ví",
     charged_late="THU MUỘN: KHÔNG THUỘC ĐƠN NÀY",
     returned="ĐÃ HOÀN TIỀN CHO KHÁCH",
+    collected_otherwise="  thu cách khác",
     language="vi",
 )
 

@@ -80,6 +80,13 @@ def test_a_vietqr_paid_in_part_is_settled_by_override_saying_what_arrived(
     assert (report["collected_otherwise_count"], report["collected_otherwise_amount"]) == (
         (1, 30_000) if mark == "paid" else (0, 0)), report
     assert report["sales_amount"] == (50_000 if mark == "paid" else 0), report
+    receipt = cli("receipt", answer["app_trans_id"])
+    if mark == "paid":  # the customer's paper says how the sale was paid: both parts
+        lines = [" ".join(line.split()) for line in receipt.stdout.splitlines()]
+        assert "TOTAL 50.000 ₫" in lines, receipt.stdout
+        assert "VietQR (payOS) 20.000 ₫" in lines and "another way 30.000 ₫" in lines, lines
+    else:  # not paid: no receipt of a sale
+        assert receipt.exit_code != 0
 
 
 def test_an_expired_vietqr_is_not_paid(cli: Run, emulator: Any) -> None:
