@@ -143,6 +143,15 @@ class PosScreen(Screen[ResultT]):
         """Dismiss with `result` once this screen is on top (when_on_top)."""
         self.when_on_top(lambda: self.dismiss(result))
 
+    # ---- leaving: sign-out (F12) and closing the terminal (Ctrl+Q) ------------------------
+    def must_not_be_left(self) -> bool:
+        """True while signing out or closing the terminal would lose what the screen is doing
+        (the Z report being made): F12 and Ctrl+Q wait meanwhile (PosApp)."""
+        return False
+
+    def say_leaving_waits(self) -> None:
+        """Say on the screen why F12 and Ctrl+Q wait (while `must_not_be_left`)."""
+
     def shows_receipt(self, subject_id: str, app_trans_id: str) -> bool:
         """Whether this screen shows how the printing of this receipt goes (ReceiptUpdate)."""
         return False

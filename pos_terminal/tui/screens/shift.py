@@ -20,6 +20,7 @@ from pos_terminal.receipts import Shop, Slip, SlipLine, slip_lines
 from pos_terminal.tui.csv_headers import METHODS
 from pos_terminal.tui.screens.modal import Dialog, Words, said
 from pos_terminal.tui.widgets.line import Line
+from pos_terminal.tui.widgets.phrases import PhraseLine
 
 
 @dataclass(frozen=True)
@@ -90,9 +91,9 @@ class ShiftDialog(Dialog[bool]):
         with Vertical():
             yield Static("\n".join(self.totals.lines(56, self.now_ms)), id="shift-totals",
                          markup=False)
-            yield Line(said(self.question), id="shift-question")
-            yield Line(_("Y: yes · N: no · P: print the settlement slip"))
-            yield Line("", id="shift-print")
+            yield PhraseLine(said(self.question), id="shift-question")
+            yield PhraseLine(_("Y: yes · N: no · P: print the settlement slip"))
+            yield PhraseLine("", id="shift-print")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
