@@ -1,5 +1,6 @@
 """Issue 43's leftovers: the dialogs (questions, PINs, the override, their errors), the shift's
-question, sign-in, and the banks' line, at 80x24 and at 120x40, in Vietnamese and in English.
+question, sign-in, the banks' line and the other screens' sentences (Sale's notice, the
+receipt's line, Show QR's state...), at 80x24 and at 120x40, in Vietnamese and in English.
 Read as a person sees them (the screen's lines, each sentence's region): every sentence whole,
 nothing cut off, and its lines broken between phrases, never inside a Vietnamese word
 ("đánh / số", "Chưa / có gì")."""
@@ -69,14 +70,16 @@ def sentences(pilot: Pilot) -> list[Line]:
 def unbroken(pilot: Pilot, where: str) -> list[str]:
     """What is wrong with the sentences on screen: a sentence not whole on screen (cut off, or
     a line of it missing), or broken inside a phrase."""
+    return [problem for line in sentences(pilot) for problem in line_problems(pilot, line, where)]
+
+
+def line_problems(pilot: Pilot, line: Line, where: str) -> list[str]:
+    """`line`'s sentence not whole on screen, or its lines broken inside a phrase."""
+    drawn = visible_lines(pilot, line)
     found = []
-    for line in sentences(pilot):
-        text = said_by(line)
-        drawn = visible_lines(pilot, line)
-        if squash(" ".join(drawn)) != squash(text):
-            found.append(f"{where}: {text!r} is drawn as {drawn}")
-        found += [f"{where}: {pair}" for pair in broken_inside_a_phrase(drawn)]
-    return found
+    if squash(" ".join(drawn)) != squash(said_by(line)):
+        found.append(f"{where}: {said_by(line)!r} is drawn as {drawn}")
+    return found + [f"{where}: {pair}" for pair in broken_inside_a_phrase(drawn)]
 
 
 async def on_top(pilot: Pilot, kind: type, what: str) -> None:
@@ -242,3 +245,32 @@ async def test_dialogs_shift_sign_in_and_banks_break_between_phrases(
                 await back_to_sale(pilot)
     assert problems == [], "\n".join(problems)
 
+
+
+#: The sentence lines of the other screens (tests/tui/scenes.py), each in its fixed state.
+SCENE_SENTENCES = {
+    "sale": ["#sale-message"],  # "Hãy nhờ chủ cửa / hàng thêm quản lý."
+    "pay": ["#scanner-state"],
+    "progress": ["#progress-state", "#progress-code"],
+    "progress-deadline": ["#progress-state", "#progress-choice"],
+    "result-receipt": ["#result-receipt"],  # "(timed out): hãy / kiểm tra"
+    "show-qr": ["#qr-state"],  # "ví và thanh / toán."
+    "signin": ["#signin-message"],
+}
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@pytest.mark.parametrize("language", ["vi", "en"])
+async def test_the_other_screens_sentences_break_between_phrases(
+        settings: Settings, tmp_path: Path, language: str, size: tuple[int, int]) -> None:
+    chosen = settings.replace_section("terminal", language=language)
+    problems: list[str] = []
+    for scene, selectors in SCENE_SENTENCES.items():
+        async with scene_pilot(chosen, tmp_path / scene, width=size[0],
+                               height=size[1]) as pilot:
+            await SCENES[scene](pilot)
+            await pilot.pause()
+            for selector in selectors:
+                problems += line_problems(pilot, pilot.app.screen.query_one(selector, Line),
+                                          scene)
+    assert problems == [], "\n".join(problems)

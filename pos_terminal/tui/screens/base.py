@@ -16,6 +16,7 @@ from textual.widgets import Footer
 from pos_terminal.base.i18n import _, current_language
 from pos_terminal.tui.widgets.header import StatusHeader
 from pos_terminal.tui.widgets.line import Line
+from pos_terminal.tui.widgets.phrases import PhraseLine
 
 if TYPE_CHECKING:
     from pos_terminal.tui.host import CounterHost
@@ -43,7 +44,7 @@ class PosScreen(Screen[ResultT]):
         yield StatusHeader(settings.service.environment, settings.terminal.terminal_id)
         yield from self.body()
         yield Footer(compact=self.app.size.width < COMPACT_FOOTER_BELOW)
-        yield Line("", id="too-small", classes="hidden")
+        yield PhraseLine("", id="too-small", classes="hidden")
         self.call_after_refresh(self._check_size, self.app.size.width, self.app.size.height)
 
     def on_resize(self, event: events.Resize) -> None:
