@@ -272,47 +272,6 @@ async def test_a_momo_result_names_momo(both_settings: Settings, both_checkout: 
         counter.close()
 
 
-async def test_the_z_report_says_it_is_working_and_keys_wait(
-        make_app, key_clock: KeyClock, emulator: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Y to close the day, then nothing for seconds: the screen says at once that the Z report
-    is being made, and X, Z, P, L, Esc and F8 do nothing until it is there (a second Z would
-    have closed an empty day)."""
-    release = threading.Event()
-    app = make_app()
-    close_day = app.counter.reports.z
-
-    def held_z() -> Any:
-        assert release.wait(30), "the test never let the Z report go"
-        return close_day()
-
-    monkeypatch.setattr(app.counter.reports, "z", held_z)  # the journal made slow, for once
-    async with app.run_test(size=(80, 24)) as pilot:
-        await charge(pilot, key_clock, emulator, "25000", "an")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="paid")
-        await type_keys(pilot, key_clock, "enter", "f3")
-        await wait_until(pilot, lambda: "X report" in shown(pilot, "#report-text"), what="X")
-        await type_keys(pilot, key_clock, "z")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog),
-                         what="the Z question")
-        await type_keys(pilot, key_clock, "y")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReportsScreen)
-                         and shown(pilot, "#reports-state") == (
-                             "Closing the day: making the Z report…"), what="the Z under way")
-        screen = pilot.app.screen
-        assert screen.query_one("#report").loading
-        await type_keys(pilot, key_clock, "x", "z", "p", "l", "escape", "f8")
-        assert pilot.app.screen is screen  # no question, no list, not left, not redrawn
-        assert shown(pilot, "#reports-state") == "Closing the day: making the Z report…"
-        assert "Back" not in await wait_for_footer(pilot)
-        release.set()
-        await wait_until(pilot, lambda: "Z report #1" in shown(pilot, "#report-text"),
-                         what="the Z report")
-        assert not screen.query_one("#report").loading
-        await type_keys(pilot, key_clock, "escape")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen), what="sale")
-    assert [z.number for z in app.counter.reports.closed_days()] == [1]
-
-
 @contextmanager
 def journal_busy(journal: Journal) -> Iterator[None]:
     """Another writer holds the journal (a bulk import, `Journal.bulk`) until the block ends:
@@ -334,6 +293,50 @@ def journal_busy(journal: Journal) -> Iterator[None]:
         writer.join(30)
 
 
+async def to_the_z_question(pilot: Pilot, clock: KeyClock, emulator: Any) -> None:
+    """A sale paid, then Reports (F3) and Z: the question whether to close the day is up."""
+    await charge(pilot, clock, emulator, "25000", "an")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="paid")
+    await type_keys(pilot, clock, "enter", "f3")
+    await wait_until(pilot, lambda: "X report" in shown(pilot, "#report-text"), what="X")
+    await type_keys(pilot, clock, "z")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog),
+                     what="the Z question")
+
+
+async def z_under_way(pilot: Pilot, clock: KeyClock) -> ReportsScreen:
+    """Y: the Z report is being made (the journal held: it waits), and the screen says so."""
+    await type_keys(pilot, clock, "y")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReportsScreen)
+                     and shown(pilot, "#reports-state") == (
+                         "Closing the day: making the Z report…"), what="the Z under way")
+    screen = pilot.app.screen
+    assert isinstance(screen, ReportsScreen) and screen.query_one("#report").loading
+    return screen
+
+
+async def test_the_z_report_says_it_is_working_and_keys_wait(
+        make_app, key_clock: KeyClock, emulator: Any, checkout: Checkout) -> None:
+    """Y to close the day, then nothing for seconds: the screen says at once that the Z report
+    is being made, and X, Z, P, L, Esc and F8 do nothing until it is there (a second Z would
+    have closed an empty day)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_the_z_question(pilot, key_clock, emulator)
+        with journal_busy(checkout.journal):
+            screen = await z_under_way(pilot, key_clock)
+            await type_keys(pilot, key_clock, "x", "z", "p", "l", "escape", "f8")
+            assert pilot.app.screen is screen  # no question, no list, not left, not redrawn
+            assert shown(pilot, "#reports-state") == "Closing the day: making the Z report…"
+            assert "Back" not in await wait_for_footer(pilot)
+        await wait_until(pilot, lambda: "Z report #1" in shown(pilot, "#report-text"),
+                         what="the Z report")
+        assert not screen.query_one("#report").loading
+        await type_keys(pilot, key_clock, "escape")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen), what="sale")
+    assert [z.number for z in app.counter.reports.closed_days()] == [1]
+
+
 @pytest.mark.parametrize("signed_in", [True, False], ids=["signed-in", "no-cashiers"])
 async def test_f12_and_ctrl_q_wait_while_the_z_report_is_made(
         make_app, key_clock: KeyClock, emulator: Any, checkout: Checkout,
@@ -349,19 +352,9 @@ async def test_f12_and_ctrl_q_wait_while_the_z_report_is_made(
         if signed_in:
             await sign_in(pilot, key_clock, "lan", "2468")
             await on_sale(pilot)
-        await charge(pilot, key_clock, emulator, "25000", "an")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="paid")
-        await type_keys(pilot, key_clock, "enter", "f3")
-        await wait_until(pilot, lambda: "X report" in shown(pilot, "#report-text"), what="X")
-        await type_keys(pilot, key_clock, "z")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog),
-                         what="the Z question")
+        await to_the_z_question(pilot, key_clock, emulator)
         with journal_busy(checkout.journal):
-            await type_keys(pilot, key_clock, "y")
-            await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReportsScreen)
-                             and shown(pilot, "#reports-state") == (
-                                 "Closing the day: making the Z report…"), what="the Z under way")
-            screen = pilot.app.screen
+            screen = await z_under_way(pilot, key_clock)
             for key in ("f12", "ctrl+q"):
                 await type_keys(pilot, key_clock, key)
                 assert pilot.app.is_running and pilot.app.screen is screen, key
@@ -370,7 +363,7 @@ async def test_f12_and_ctrl_q_wait_while_the_z_report_is_made(
                     "Closing the day: making the Z report… F12 and Ctrl+Q wait: press them "
                     "again once the Z report is shown."), lines
                 assert broken_inside_a_phrase(lines) == []
-            assert screen.query_one("#report").loading
+            assert screen.query_one("#report").loading  # the Z still on its way
         await wait_until(pilot, lambda: "Z report #1" in shown(pilot, "#report-text"),
                          what="the Z report")
         if signed_in:  # the Z shown: F12 acts again
