@@ -16,7 +16,8 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Static
 
-from pos_terminal.tui.widgets.phrases import PhraseLine
+from pos_terminal.text_safety import clean
+from pos_terminal.tui.widgets.phrases import PhraseLine, wrap_phrases
 from tests.tui.conftest import HUMAN_GAP_S, SCANNER_GAP_S, KeyClock
 
 
@@ -148,6 +149,30 @@ def visible_lines(pilot: Pilot, widget: Widget) -> list[str]:
         f"{widget!r} is cut off: {region} shows only {geometry.visible_region}")
     lines = screen_lines(pilot)[region.y:region.bottom]
     return [line[region.x:region.right].strip() for line in lines]
+
+
+def phrases_settled(pilot: Pilot) -> bool:
+    """Every PhraseLine shown is drawn broken at the width it has now, and laid out that tall:
+    it breaks its text again on Resize, a message that may come after its screen is up (and a
+    new sentence of another height is laid out on the next refresh)."""
+    for line in pilot.app.screen.query(PhraseLine):
+        if not all(node.display for node in line.ancestors_with_self
+                   if isinstance(node, Widget)):
+            continue
+        width, height = line.content_size
+        if not width:
+            return False
+        wrapped = wrap_phrases(line.text, width)
+        if str(line.render()) != clean("\n".join(wrapped), newlines=True) or height < len(
+                wrapped):
+            return False
+    return True
+
+
+async def wait_for_phrases(pilot: Pilot) -> None:
+    await wait_until(pilot, lambda: phrases_settled(pilot),
+                     what="the sentences drawn at their width")
+    await pilot.pause()
 
 
 def broken_inside_a_phrase(lines: list[str]) -> list[tuple[str, str]]:

@@ -42,6 +42,7 @@ from tests.tui.helpers import (
     shown,
     type_keys,
     visible_lines,
+    wait_for_phrases,
     wait_for_tables,
     wait_until,
 )
@@ -239,6 +240,7 @@ async def test_dialogs_shift_sign_in_and_banks_break_between_phrases(
         await SCENES["sale"](pilot)
         for where, step, then_sale in STATES:
             await step(pilot, key_clock)
+            await wait_for_phrases(pilot)
             problems += unbroken(pilot, where)
             if then_sale:
                 pilot.app.shifts.signed_in = None  # the next state starts with nobody in
@@ -269,7 +271,7 @@ async def test_the_other_screens_sentences_break_between_phrases(
         async with scene_pilot(chosen, tmp_path / scene, width=size[0],
                                height=size[1]) as pilot:
             await SCENES[scene](pilot)
-            await pilot.pause()
+            await wait_for_phrases(pilot)
             for selector in selectors:
                 problems += line_problems(pilot, pilot.app.screen.query_one(selector, Line),
                                           scene)

@@ -47,6 +47,7 @@ from tests.tui.helpers import (
     text_of,
     type_keys,
     wait_for_footer,
+    wait_for_phrases,
     wait_for_tables,
     wait_until,
     widget_lines,
@@ -358,6 +359,7 @@ async def test_f12_and_ctrl_q_wait_while_the_z_report_is_made(
             for key in ("f12", "ctrl+q"):
                 await type_keys(pilot, key_clock, key)
                 assert pilot.app.is_running and pilot.app.screen is screen, key
+                await wait_for_phrases(pilot)
                 lines = widget_lines(pilot, "#reports-state")
                 assert squash(" ".join(lines)) == (
                     "Closing the day: making the Z report… F12 and Ctrl+Q wait: press them "
