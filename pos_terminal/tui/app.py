@@ -198,7 +198,17 @@ class PosApp(App[None]):
         self.shifts.signed_in_as(signed)
 
     def action_sign_out(self) -> None:
-        self.shifts.sign_out()
+        if not self._leaving_waits():
+            self.shifts.sign_out()
+
+    def _leaving_waits(self) -> bool:
+        """F12 and Ctrl+Q wait while a screen's work would be lost by leaving it (the Z report
+        being made): that screen says why, and nothing else happens."""
+        for screen in self.screen_stack:
+            if isinstance(screen, PosScreen) and screen.must_not_be_left():
+                screen.say_leaving_waits()
+                return True
+        return False
 
     # ---- the fleet ledger (a thread of its own: a payment never waits for it) ------------
     class LedgerStatus(Message):
@@ -379,6 +389,8 @@ class PosApp(App[None]):
                     markup=False)
 
     async def action_quit(self) -> None:
+        if self._leaving_waits():
+            return
         run = self.payment
         if run is None or not self.payment_in_flight.is_set():
             if getattr(self.screen, "asks_about_the_shift", False):

@@ -4,6 +4,7 @@ would type them."""
 
 from __future__ import annotations
 
+import itertools
 import time
 import unicodedata
 from collections.abc import Callable
@@ -12,8 +13,11 @@ from textual import events
 from textual.css.query import NoMatches
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Static
 
+from pos_terminal.text_safety import clean
+from pos_terminal.tui.widgets.phrases import PhraseLine, wrap_phrases
 from tests.tui.conftest import HUMAN_GAP_S, SCANNER_GAP_S, KeyClock
 
 
@@ -103,8 +107,14 @@ async def wait_until(pilot: Pilot, condition: Callable[[], bool], timeout: float
         await pilot.pause(0.05)
 
 
+def said_by(widget: Static) -> str:
+    """The words `widget` says: a PhraseLine's sentence whole (drawn, it is broken into lines
+    at the width it has: `widget_lines` reads those), any other Static's text as rendered."""
+    return widget.text if isinstance(widget, PhraseLine) else str(widget.render())
+
+
 def text_of(pilot: Pilot, selector: str) -> str:
-    return str(pilot.app.screen.query_one(selector, Static).render())
+    return said_by(pilot.app.screen.query_one(selector, Static))
 
 
 def shown(pilot: Pilot, selector: str) -> str:
@@ -113,16 +123,66 @@ def shown(pilot: Pilot, selector: str) -> str:
     conditions of `wait_until`, where `text_of` would raise in that window."""
     found = pilot.app.screen.query(selector).results(Static)
     widget = next(iter(found), None)
-    return "" if widget is None else str(widget.render())
+    return "" if widget is None else said_by(widget)
 
 
 def screen_text(pilot: Pilot) -> str:
-    return "\n".join(str(w.render()) for w in pilot.app.screen.query(Static))
+    return "\n".join(said_by(w) for w in pilot.app.screen.query(Static))
 
 
 def screen_lines(pilot: Pilot) -> list[str]:
     """The screen as the terminal shows it, one string a line."""
     return [strip.text for strip in pilot.app.screen._compositor.render_strips()]
+
+
+def widget_lines(pilot: Pilot, selector: str) -> list[str]:
+    """The lines of `selector`'s region as the terminal shows them, stripped."""
+    return visible_lines(pilot, pilot.app.screen.query_one(selector))
+
+
+def visible_lines(pilot: Pilot, widget: Widget) -> list[str]:
+    """The lines of `widget`'s region as the terminal shows them, stripped; an AssertionError
+    when part of it is cut off (by its container or the screen's edge)."""
+    geometry = pilot.app.screen.find_widget(widget)
+    region = geometry.region
+    assert geometry.visible_region == region, (
+        f"{widget!r} is cut off: {region} shows only {geometry.visible_region}")
+    lines = screen_lines(pilot)[region.y:region.bottom]
+    return [line[region.x:region.right].strip() for line in lines]
+
+
+def phrases_settled(pilot: Pilot) -> bool:
+    """Every PhraseLine shown is drawn broken at the width it has now, and laid out that tall:
+    it breaks its text again on Resize, a message that may come after its screen is up (and a
+    new sentence of another height is laid out on the next refresh)."""
+    for line in pilot.app.screen.query(PhraseLine):
+        if not all(node.display for node in line.ancestors_with_self
+                   if isinstance(node, Widget)):
+            continue
+        width, height = line.content_size
+        if not width:
+            return False
+        wrapped = wrap_phrases(line.text, width)
+        if str(line.render()) != clean("\n".join(wrapped), newlines=True) or height < len(
+                wrapped):
+            return False
+    return True
+
+
+async def wait_for_phrases(pilot: Pilot) -> None:
+    await wait_until(pilot, lambda: phrases_settled(pilot),
+                     what="the sentences drawn at their width")
+    await pilot.pause()
+
+
+def broken_inside_a_phrase(lines: list[str]) -> list[tuple[str, str]]:
+    """The pairs of consecutive lines whose break is not between two phrases (after a
+    sentence, ",", ";", ":" or "·", or before "("): in Vietnamese such a break can cut a word
+    ("thất / bại")."""
+    shown = [line for line in lines if line]
+    return [(above, below) for above, below in itertools.pairwise(shown)
+            if not (above.endswith((",", ";", ":", "·", ".", "?", "!"))
+                    or below.startswith("("))]
 
 
 def footer_bindings(pilot: Pilot) -> list[str]:

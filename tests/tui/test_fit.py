@@ -42,12 +42,13 @@ def squash(text: str) -> str:
 
 
 @asynccontextmanager
-async def scene_pilot(settings: Settings, tmp_path: Path, width: int = 80) -> AsyncIterator[Pilot]:
-    """The scenes' app (over scenes.fixed_journal) running at width x 24; its checkout closed
-    after."""
+async def scene_pilot(settings: Settings, tmp_path: Path, width: int = 80,
+                      height: int = 24) -> AsyncIterator[Pilot]:
+    """The scenes' app (over scenes.fixed_journal) running at width x height; its checkout
+    closed after."""
     app = scene_app(settings, tmp_path / "journal.sqlite3")
     try:
-        async with app.run_test(size=(width, 24)) as pilot:
+        async with app.run_test(size=(width, height)) as pilot:
             yield pilot
     finally:
         app.counter.checkout.close()

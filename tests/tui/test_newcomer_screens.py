@@ -5,9 +5,10 @@ terminal draws it."""
 from __future__ import annotations
 
 import colorsys
-import itertools
 import re
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from pos_terminal.checkout import Checkout, PaymentState
 from pos_terminal.config import Settings
 from pos_terminal.counter import Counter
 from pos_terminal.counter.listeners import attach
+from pos_terminal.journal import Journal
 from pos_terminal.tui.app import PosApp
 from pos_terminal.tui.demo import DEMO_WALLETS
 from pos_terminal.tui.screens.dialogs import ConfirmDialog
@@ -31,22 +33,27 @@ from pos_terminal.tui.screens.pay import PayScreen
 from pos_terminal.tui.screens.reports import ReportsScreen
 from pos_terminal.tui.screens.result import ResultScreen
 from pos_terminal.tui.screens.sale import SaleScreen
+from pos_terminal.tui.screens.shift import ShiftDialog
 from pos_terminal.tui.widgets.phrases import PhraseLine
 from tests.conftest import fresh_code
 from tests.receipts.test_receipts import Listener
 from tests.tui import test_demo, test_two_wallets
 from tests.tui.conftest import KeyClock
 from tests.tui.helpers import (
+    broken_inside_a_phrase,
     scan_burst,
     screen_lines,
     shown,
     text_of,
     type_keys,
     wait_for_footer,
+    wait_for_phrases,
     wait_for_tables,
     wait_until,
+    widget_lines,
 )
 from tests.tui.scenes import SCENES
+from tests.tui.test_cashiers import book, on_sale, sign_in
 from tests.tui.test_demo import demo_app
 from tests.tui.test_fit import BORDERS, FAILED_ID, PROCESSING_ID, open_detail, scene_pilot
 from tests.tui.test_flows import charge
@@ -92,23 +99,6 @@ async def test_the_emulator_badge_is_blue_as_the_readme_says(make_app) -> None:
         await pilot.pause()
         rgb = drawn_background(pilot, "EMULATOR")
         assert 200 <= hue_degrees(rgb) <= 230, rgb  # blue, not violet (~260) nor cyan (~180)
-
-
-def widget_lines(pilot: Pilot, selector: str) -> list[str]:
-    """The lines of `selector`'s region as the terminal shows them, stripped."""
-    region = pilot.app.screen.query_one(selector).region
-    lines = screen_lines(pilot)[region.y:region.y + region.height]
-    return [line[region.x:region.x + region.width].strip() for line in lines]
-
-
-def broken_inside_a_phrase(lines: list[str]) -> list[tuple[str, str]]:
-    """The pairs of consecutive lines whose break is not between two phrases (after a
-    sentence, ",", ";", ":" or "·", or before "("): in Vietnamese such a break can cut a word
-    ("thất / bại")."""
-    shown = [line for line in lines if line]
-    return [(above, below) for above, below in itertools.pairwise(shown)
-            if not (above.endswith((",", ";", ":", "·", ".", "?", "!"))
-                    or below.startswith("("))]
 
 
 @pytest.mark.parametrize("language,hint,old", [
@@ -283,44 +273,106 @@ async def test_a_momo_result_names_momo(both_settings: Settings, both_checkout: 
         counter.close()
 
 
+@contextmanager
+def journal_busy(journal: Journal) -> Iterator[None]:
+    """Another writer holds the journal (a bulk import, `Journal.bulk`) until the block ends:
+    a Z report asked for meanwhile waits for it, as on a busy journal."""
+    held, release = threading.Event(), threading.Event()
+
+    def write() -> None:
+        with journal.bulk():
+            held.set()
+            release.wait(60)  # never forever, even when the test fails before its end
+
+    writer = threading.Thread(target=write, name="another writer")
+    writer.start()
+    try:
+        assert held.wait(30), "the journal was never held"
+        yield
+    finally:
+        release.set()
+        writer.join(30)
+
+
+async def to_the_z_question(pilot: Pilot, clock: KeyClock, emulator: Any) -> None:
+    """A sale paid, then Reports (F3) and Z: the question whether to close the day is up."""
+    await charge(pilot, clock, emulator, "25000", "an")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="paid")
+    await type_keys(pilot, clock, "enter", "f3")
+    await wait_until(pilot, lambda: "X report" in shown(pilot, "#report-text"), what="X")
+    await type_keys(pilot, clock, "z")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog),
+                     what="the Z question")
+
+
+async def z_under_way(pilot: Pilot, clock: KeyClock) -> ReportsScreen:
+    """Y: the Z report is being made (the journal held: it waits), and the screen says so."""
+    await type_keys(pilot, clock, "y")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReportsScreen)
+                     and shown(pilot, "#reports-state") == (
+                         "Closing the day: making the Z report…"), what="the Z under way")
+    screen = pilot.app.screen
+    assert isinstance(screen, ReportsScreen) and screen.query_one("#report").loading
+    return screen
+
+
 async def test_the_z_report_says_it_is_working_and_keys_wait(
-        make_app, key_clock: KeyClock, emulator: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        make_app, key_clock: KeyClock, emulator: Any, checkout: Checkout) -> None:
     """Y to close the day, then nothing for seconds: the screen says at once that the Z report
     is being made, and X, Z, P, L, Esc and F8 do nothing until it is there (a second Z would
     have closed an empty day)."""
-    release = threading.Event()
     app = make_app()
-    close_day = app.counter.reports.z
-
-    def held_z() -> Any:
-        assert release.wait(30), "the test never let the Z report go"
-        return close_day()
-
-    monkeypatch.setattr(app.counter.reports, "z", held_z)  # the journal made slow, for once
     async with app.run_test(size=(80, 24)) as pilot:
-        await charge(pilot, key_clock, emulator, "25000", "an")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ResultScreen), what="paid")
-        await type_keys(pilot, key_clock, "enter", "f3")
-        await wait_until(pilot, lambda: "X report" in shown(pilot, "#report-text"), what="X")
-        await type_keys(pilot, key_clock, "z")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog),
-                         what="the Z question")
-        await type_keys(pilot, key_clock, "y")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReportsScreen)
-                         and shown(pilot, "#reports-state") == (
-                             "Closing the day: making the Z report…"), what="the Z under way")
-        screen = pilot.app.screen
-        assert screen.query_one("#report").loading
-        await type_keys(pilot, key_clock, "x", "z", "p", "l", "escape", "f8")
-        assert pilot.app.screen is screen  # no question, no list, not left, not redrawn
-        assert shown(pilot, "#reports-state") == "Closing the day: making the Z report…"
-        assert "Back" not in await wait_for_footer(pilot)
-        release.set()
+        await to_the_z_question(pilot, key_clock, emulator)
+        with journal_busy(checkout.journal):
+            screen = await z_under_way(pilot, key_clock)
+            await type_keys(pilot, key_clock, "x", "z", "p", "l", "escape", "f8")
+            assert pilot.app.screen is screen  # no question, no list, not left, not redrawn
+            assert shown(pilot, "#reports-state") == "Closing the day: making the Z report…"
+            assert "Back" not in await wait_for_footer(pilot)
         await wait_until(pilot, lambda: "Z report #1" in shown(pilot, "#report-text"),
                          what="the Z report")
         assert not screen.query_one("#report").loading
         await type_keys(pilot, key_clock, "escape")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaleScreen), what="sale")
+    assert [z.number for z in app.counter.reports.closed_days()] == [1]
+
+
+@pytest.mark.parametrize("signed_in", [True, False], ids=["signed-in", "no-cashiers"])
+async def test_f12_and_ctrl_q_wait_while_the_z_report_is_made(
+        make_app, key_clock: KeyClock, emulator: Any, checkout: Checkout,
+        signed_in: bool) -> None:
+    """The other keys wait while the Z is made; F12 and Ctrl+Q did not. F12 asked to close the
+    shift over the Z on its way, and Ctrl+Q closed the terminal at once without cashiers: the Z
+    was then shown nowhere (and a cashier who saw none would close the day again). They wait
+    too, and the screen says why."""
+    if signed_in:
+        book(checkout).add("lan", "Lan Nguyen", "2468")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        if signed_in:
+            await sign_in(pilot, key_clock, "lan", "2468")
+            await on_sale(pilot)
+        await to_the_z_question(pilot, key_clock, emulator)
+        with journal_busy(checkout.journal):
+            screen = await z_under_way(pilot, key_clock)
+            for key in ("f12", "ctrl+q"):
+                await type_keys(pilot, key_clock, key)
+                assert pilot.app.is_running and pilot.app.screen is screen, key
+                await wait_for_phrases(pilot)
+                lines = widget_lines(pilot, "#reports-state")
+                assert squash(" ".join(lines)) == (
+                    "Closing the day: making the Z report… F12 and Ctrl+Q wait: press them "
+                    "again once the Z report is shown."), lines
+                assert broken_inside_a_phrase(lines) == []
+            assert screen.query_one("#report").loading  # the Z still on its way
+        await wait_until(pilot, lambda: "Z report #1" in shown(pilot, "#report-text"),
+                         what="the Z report")
+        if signed_in:  # the Z shown: F12 acts again
+            await type_keys(pilot, key_clock, "f12")
+            await wait_until(pilot, lambda: isinstance(pilot.app.screen, ShiftDialog),
+                             what="the shift's question")
+            await type_keys(pilot, key_clock, "n")
     assert [z.number for z in app.counter.reports.closed_days()] == [1]
 
 

@@ -16,7 +16,8 @@ from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
 from pos_terminal.counter.types import BankList, pmc_name
 from pos_terminal.tui.screens.base import PosScreen
-from pos_terminal.tui.widgets.line import Line, cell
+from pos_terminal.tui.widgets.line import cell
+from pos_terminal.tui.widgets.phrases import PhraseLine
 from pos_terminal.tui.widgets.table import MeasuredTable
 
 #: the payment channels in the cashier's words (the wallet's own names are English)
@@ -35,7 +36,7 @@ class BanksScreen(PosScreen[None]):
     ]
 
     def body(self) -> Iterable[Widget]:
-        yield Line(_("Asking the service for its bank list…"), id="banks-state")
+        yield PhraseLine(_("Asking the service for its bank list…"), id="banks-state")
         yield MeasuredTable(id="banks-table", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:

@@ -16,6 +16,7 @@ from textual.widgets import Footer
 from pos_terminal.base.i18n import _, current_language
 from pos_terminal.tui.widgets.header import StatusHeader
 from pos_terminal.tui.widgets.line import Line
+from pos_terminal.tui.widgets.phrases import PhraseLine
 
 if TYPE_CHECKING:
     from pos_terminal.tui.host import CounterHost
@@ -43,7 +44,7 @@ class PosScreen(Screen[ResultT]):
         yield StatusHeader(settings.service.environment, settings.terminal.terminal_id)
         yield from self.body()
         yield Footer(compact=self.app.size.width < COMPACT_FOOTER_BELOW)
-        yield Line("", id="too-small", classes="hidden")
+        yield PhraseLine("", id="too-small", classes="hidden")
         self.call_after_refresh(self._check_size, self.app.size.width, self.app.size.height)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -142,6 +143,15 @@ class PosScreen(Screen[ResultT]):
     def answer(self, result: ResultT) -> None:
         """Dismiss with `result` once this screen is on top (when_on_top)."""
         self.when_on_top(lambda: self.dismiss(result))
+
+    # ---- leaving: sign-out (F12) and closing the terminal (Ctrl+Q) ------------------------
+    def must_not_be_left(self) -> bool:
+        """True while signing out or closing the terminal would lose what the screen is doing
+        (the Z report being made): F12 and Ctrl+Q wait meanwhile (PosApp)."""
+        return False
+
+    def say_leaving_waits(self) -> None:
+        """Say on the screen why F12 and Ctrl+Q wait (while `must_not_be_left`)."""
 
     def shows_receipt(self, subject_id: str, app_trans_id: str) -> bool:
         """Whether this screen shows how the printing of this receipt goes (ReceiptUpdate)."""

@@ -18,7 +18,7 @@ from pos_terminal.base.i18n import N_, _, ngettext
 from pos_terminal.base.money import format_vnd
 from pos_terminal.counter.types import Report
 from pos_terminal.tui.screens.base import PosScreen
-from pos_terminal.tui.widgets.line import Line
+from pos_terminal.tui.widgets.phrases import PhraseLine
 from pos_terminal.tui.widgets.table import MeasuredTable
 
 
@@ -31,7 +31,7 @@ class ClosedDaysScreen(PosScreen[Report | None]):
     reports: tuple[Report, ...] = ()
 
     def body(self) -> Iterable[Widget]:
-        yield Line(_("Reading the closed days…"), id="closed-state")
+        yield PhraseLine(_("Reading the closed days…"), id="closed-state")
         yield MeasuredTable(id="closed-table", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:

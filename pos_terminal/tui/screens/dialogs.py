@@ -20,7 +20,7 @@ from pos_terminal.base.reasons import Reason
 from pos_terminal.counter.answers import state_label
 from pos_terminal.counter.types import PaymentState, PaymentView, RefundState, RefundView
 from pos_terminal.tui.screens.modal import Dialog, Words, said
-from pos_terminal.tui.widgets.line import Line
+from pos_terminal.tui.widgets.phrases import PhraseLine
 
 
 @dataclass(frozen=True)
@@ -54,20 +54,21 @@ class RefundDialog(Dialog[RefundRequestUi | None]):
     def compose(self) -> ComposeResult:
         left = self.left
         with Vertical():
-            yield Line(_("Refund payment {app_trans_id}").format(
+            yield PhraseLine(_("Refund payment {app_trans_id}").format(
                 app_trans_id=self.view.app_trans_id))
             paid = format_vnd(self.view.amount)
             refunded = format_vnd(self.view.refunded_amount)
             if self.in_flight:
-                yield Line(_("Paid {amount}, refunded {refunded}, {in_flight} being refunded: "
-                             "{left} can be refunded.").format(
+                yield PhraseLine(_("Paid {amount}, refunded {refunded}, {in_flight} being "
+                                   "refunded: {left} can be refunded.").format(
                     amount=paid, refunded=refunded, in_flight=format_vnd(self.in_flight),
                     left=format_vnd(left)))
             else:
-                yield Line(_("Paid {amount}, refunded {refunded}: {left} can be refunded.").format(
+                yield PhraseLine(_("Paid {amount}, refunded {refunded}: {left} can be "
+                                   "refunded.").format(
                     amount=paid, refunded=refunded, left=format_vnd(left)))
             yield Input(value=str(left), restrict=r"[0-9]*", max_length=12, id="refund-amount")
-            yield Line(_("Enter: check the amount · Esc: cancel"), id="refund-message")
+            yield PhraseLine(_("Enter: check the amount · Esc: cancel"), id="refund-message")
 
     def keep_state(self) -> tuple[str, int | None, bool]:
         return (self.query_one("#refund-amount", Input).value, self.pending_amount,
@@ -144,14 +145,14 @@ class OverrideDialog(Dialog[OverrideRequestUi | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Line(_("Manual override of {app_trans_id} ({state}, {amount})").format(
+            yield PhraseLine(_("Manual override of {app_trans_id} ({state}, {amount})").format(
                 app_trans_id=self.view.app_trans_id, state=state_label(self.view.state.value),
                 amount=format_vnd(self.view.amount)))
-            yield Line(_("Only after checking the merchant portal. Ctrl+S: it was paid · "
-                         "Ctrl+F: it was not paid"), id="override-state")
+            yield PhraseLine(_("Only after checking the merchant portal. Ctrl+S: it was paid · "
+                               "Ctrl+F: it was not paid"), id="override-state")
             yield Input(placeholder=_("Reason (required)"), max_length=200,
                         id="override-reason")
-            yield Line(_("Enter: record the override · Esc: cancel"), id="override-message")
+            yield PhraseLine(_("Enter: record the override · Esc: cancel"), id="override-message")
 
     def keep_state(self) -> str:
         return self.query_one("#override-reason", Input).value
@@ -204,8 +205,8 @@ class ConfirmDialog(Dialog[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Line(self.question, id="confirm-question")
-            yield Line(_("Y: yes · N: no"))
+            yield PhraseLine(self.question, id="confirm-question")
+            yield PhraseLine(_("Y: yes · N: no"))
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
@@ -228,11 +229,11 @@ class WalletDialog(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Line(self.why)
-            yield Line(_("Which wallet is the customer paying with?"))
-            yield Line(" · ".join(f"{n}: {name}" for n, (_key, name)
-                                  in enumerate(self.wallets, start=1))
-                       + " · " + _("Esc: cancel"))
+            yield PhraseLine(self.why)
+            yield PhraseLine(_("Which wallet is the customer paying with?"))
+            yield PhraseLine(" · ".join(f"{n}: {name}" for n, (_key, name)
+                                        in enumerate(self.wallets, start=1))
+                             + " · " + _("Esc: cancel"))
 
     def action_choose(self, number: int) -> None:
         if number == 0:

@@ -50,7 +50,7 @@ from pos_terminal.tui.screens.dialogs import (
     RefundRequestUi,
 )
 from pos_terminal.tui.screens.supervisor import authorise
-from pos_terminal.tui.widgets.line import Line, cell
+from pos_terminal.tui.widgets.line import cell
 from pos_terminal.tui.widgets.phrases import PhraseLine, PhraseText, shorten, wrap_phrases
 from pos_terminal.tui.widgets.table import MeasuredTable
 
@@ -447,8 +447,8 @@ class PaymentDetailScreen(PosScreen[None]):
             yield PhraseLine("", id="detail-summary")
             with VerticalScroll(id="timeline"):
                 yield Static("", id="timeline-table")
-            yield Line("", id="detail-message")
-            yield Line("", id="detail-receipt", classes="hidden")
+            yield PhraseLine("", id="detail-message")
+            yield PhraseLine("", id="detail-receipt", classes="hidden")
 
     def on_mount(self) -> None:
         self.load()

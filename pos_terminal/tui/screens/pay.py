@@ -35,6 +35,7 @@ from pos_terminal.tui.screens.dialogs import WalletDialog
 from pos_terminal.tui.screens.progress import ProgressScreen
 from pos_terminal.tui.screens.result import show_result
 from pos_terminal.tui.widgets.line import Line
+from pos_terminal.tui.widgets.phrases import PhraseLine
 from pos_terminal.tui.widgets.preview import CameraPreview
 
 
@@ -64,8 +65,8 @@ class PayScreen(PosScreen[NextSale | None]):
         with Vertical(id="pay"):
             yield Line(format_vnd(self.sale.amount), id="pay-amount")
             yield Line(_("Scan the customer's payment code"), id="pay-prompt")
-            yield Line("", id="scanner-state")
-            yield Line("", id="demo-hint")
+            yield PhraseLine("", id="scanner-state")
+            yield PhraseLine("", id="demo-hint")
             yield CameraPreview(self._frame, id="preview")
 
     def on_mount(self) -> None:

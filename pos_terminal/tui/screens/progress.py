@@ -31,6 +31,7 @@ from pos_terminal.tui.payment import PaymentRun
 from pos_terminal.tui.result_summary import ResultSummary
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.widgets.line import Line
+from pos_terminal.tui.widgets.phrases import PhraseLine
 
 
 class ProgressScreen(PosScreen[ResultSummary]):
@@ -59,12 +60,12 @@ class ProgressScreen(PosScreen[ResultSummary]):
     def body(self) -> Iterable[Widget]:
         with Vertical(id="progress"):
             yield Line(format_vnd(self.run.sale.amount), id="progress-amount")
-            yield Line(_("Submitting the payment…"), id="progress-state")
-            yield Line(_("Code {code} read by {source}").format(
+            yield PhraseLine(_("Submitting the payment…"), id="progress-state")
+            yield PhraseLine(_("Code {code} read by {source}").format(
                 code=mask_last4(self.run.code_last4), source=source_name(self.run.source)),
                 id="progress-code")
             yield Line("", id="progress-elapsed")
-            yield Line("", id="progress-choice")
+            yield PhraseLine("", id="progress-choice")
 
     def on_mount(self) -> None:
         if not self._ticking:  # on_mount runs again after F8 redraws the screen

@@ -59,6 +59,16 @@ class ReportsScreen(PosScreen[None]):
     def can_switch_language(self) -> bool:
         return not self.closing
 
+    def must_not_be_left(self) -> bool:
+        # Signed out or closed now, the Z would be shown nowhere: the cashier, seeing no
+        # report, would close the day again (an empty day).
+        return self.closing
+
+    def say_leaving_waits(self) -> None:
+        for line in self.query("#reports-state").results(Static):
+            line.update(_("Closing the day: making the Z report… F12 and Ctrl+Q wait: press "
+                          "them again once the Z report is shown."))
+
     def action_back(self) -> None:
         self.dismiss(None)
 

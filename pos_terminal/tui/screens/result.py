@@ -40,7 +40,7 @@ class ResultScreen(PosScreen[NextSale]):
             for line in self.outcome.lines:
                 yield PhraseLine(line, classes="result-line")
             if self.outcome.receipt_id is not None:
-                yield Line("", id="result-receipt")
+                yield PhraseLine("", id="result-receipt")
                 yield PhraseLine(_("R: print the receipt · Enter: next sale · or type the next "
                                    "amount"), id="result-hint")
             elif self.outcome.retry:

@@ -57,7 +57,7 @@ class SaleScreen(PosScreen[None]):
                 yield Input(placeholder=_("Qty"), id="item-qty", restrict=r"[0-9]*",
                             max_length=4, value="1")
             yield MeasuredTable(id="items", classes="hidden", cursor_type="row", zebra_stripes=True)
-            yield Line("", id="sale-message")
+            yield PhraseLine("", id="sale-message")
             yield PhraseLine("", id="demo-wallet")
             yield Line("", id="sale-today")
 

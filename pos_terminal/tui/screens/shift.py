@@ -21,6 +21,7 @@ from pos_terminal.sentences.reports import ANOTHER_WAY
 from pos_terminal.tui.csv_headers import METHODS
 from pos_terminal.tui.screens.modal import Dialog, Words, said
 from pos_terminal.tui.widgets.line import Line
+from pos_terminal.tui.widgets.phrases import PhraseLine
 
 
 @dataclass(frozen=True)
@@ -99,9 +100,9 @@ class ShiftDialog(Dialog[bool]):
         with Vertical():
             yield Static("\n".join(self.totals.lines(56, self.now_ms)), id="shift-totals",
                          markup=False)
-            yield Line(said(self.question), id="shift-question")
-            yield Line(_("Y: yes · N: no · P: print the settlement slip"))
-            yield Line("", id="shift-print")
+            yield PhraseLine(said(self.question), id="shift-question")
+            yield PhraseLine(_("Y: yes · N: no · P: print the settlement slip"))
+            yield PhraseLine("", id="shift-print")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

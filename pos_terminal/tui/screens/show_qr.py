@@ -34,6 +34,7 @@ from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.result import show_result
 from pos_terminal.tui.widgets.amount import AmountField
 from pos_terminal.tui.widgets.line import Line
+from pos_terminal.tui.widgets.phrases import PhraseLine
 from pos_terminal.tui.widgets.qr import QrCode, drawn_size
 
 FOLLOW_FOR_S = 16 * 60  # an unpaid order expires after 15 minutes by default
@@ -78,12 +79,12 @@ class ShowQrScreen(PosScreen[NextSale | None]):
                 yield AmountField(self.pos.settings.checkout, id="qr-amount")
                 yield Input(placeholder=_("Description (optional)"), id="qr-description",
                             max_length=100)
-                yield Line("", id="qr-kind")
+                yield PhraseLine("", id="qr-kind")
             with Horizontal(id="qr-body"):
                 yield QrCode(id="qr-code")
                 with Vertical(id="qr-side"):
-                    yield Line("", id="qr-state")
-                    yield Line("", id="qr-amount-label")
+                    yield PhraseLine("", id="qr-state")
+                    yield PhraseLine("", id="qr-amount-label")
                     yield Line("", id="qr-url")
 
     def on_mount(self) -> None:

@@ -24,7 +24,7 @@ from pos_terminal.tui.messages import CodeScanned
 from pos_terminal.tui.screens.base import PosScreen
 from pos_terminal.tui.screens.modal import Dialog
 from pos_terminal.tui.screens.supervisor import authorise
-from pos_terminal.tui.widgets.line import Line
+from pos_terminal.tui.widgets.phrases import PhraseLine
 
 
 class SignInScreen(PosScreen[None]):
@@ -37,17 +37,17 @@ class SignInScreen(PosScreen[None]):
 
     def body(self) -> Iterable[Widget]:
         with Vertical(id="signin"):
-            yield Line(_("Sign in to take payments"), id="signin-title")
+            yield PhraseLine(_("Sign in to take payments"), id="signin-title")
             yield Input(placeholder=_("Cashier id"), id="signin-id", max_length=32,
                         restrict=r"[A-Za-z0-9_.-]*")
             yield Input(placeholder=_("PIN"), id="signin-pin", password=True, max_length=8,
                         restrict=r"[0-9]*")
-            yield Line(_("Type your cashier id, Enter, then your PIN, Enter."),
-                       id="signin-message")
+            yield PhraseLine(_("Type your cashier id, Enter, then your PIN, Enter."),
+                             id="signin-message")
             if self.pos.demo is not None:
                 from pos_terminal.tui.demo import demo_people_hint
 
-                yield Line(demo_people_hint(), id="signin-demo")
+                yield PhraseLine(demo_people_hint(), id="signin-demo")
 
     def on_mount(self) -> None:
         self.query_one("#signin-id", Input).focus()
@@ -174,13 +174,13 @@ class NewPinDialog(Dialog[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Line(_("New PIN for {id} (4 to 8 digits)").format(id=self.cashier_id))
+            yield PhraseLine(_("New PIN for {id} (4 to 8 digits)").format(id=self.cashier_id))
             yield Input(placeholder=_("New PIN"), id="new-pin", password=True, max_length=8,
                         restrict=r"[0-9]*")
             yield Input(placeholder=_("The same PIN again"), id="new-pin-again", password=True,
                         max_length=8, restrict=r"[0-9]*")
-            yield Line(_("Enter: next · Esc: cancel (the PIN stays as it was)"),
-                       id="new-pin-message")
+            yield PhraseLine(_("Enter: next · Esc: cancel (the PIN stays as it was)"),
+                             id="new-pin-message")
 
     def on_mount(self) -> None:
         self.query_one("#new-pin", Input).focus()

@@ -22,7 +22,7 @@ from pos_terminal.base.i18n import N_, _
 from pos_terminal.counter.admin import Cashier, CashierError
 from pos_terminal.tui.cashier import refusal
 from pos_terminal.tui.screens.modal import Dialog, Words, said
-from pos_terminal.tui.widgets.line import Line
+from pos_terminal.tui.widgets.phrases import PhraseLine
 
 if TYPE_CHECKING:
     from pos_terminal.tui.host import CounterHost
@@ -38,16 +38,16 @@ class SupervisorDialog(Dialog[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Line(_("A supervisor must authorise: {what}").format(what=said(self.what)))
+            yield PhraseLine(_("A supervisor must authorise: {what}").format(what=said(self.what)))
             if self.only is not None:
-                yield Line(_("Supervisor: {name} ({id})").format(name=self.only.name,
-                                                                id=self.only.id))
+                yield PhraseLine(_("Supervisor: {name} ({id})").format(name=self.only.name,
+                                                                      id=self.only.id))
             yield Input(placeholder=_("Supervisor id"), id="supervisor-id", max_length=32,
                         restrict=r"[A-Za-z0-9_.-]*", classes="hidden" if self.only else "")
             yield Input(placeholder=_("Supervisor PIN"), id="supervisor-pin", password=True,
                         max_length=8, restrict=r"[0-9]*")
-            yield Line(_("Enter: authorise · Esc: cancel (nothing is sent)"),
-                       id="supervisor-message")
+            yield PhraseLine(_("Enter: authorise · Esc: cancel (nothing is sent)"),
+                             id="supervisor-message")
 
     def on_mount(self) -> None:
         self.query_one("#supervisor-pin" if self.only else "#supervisor-id", Input).focus()
