@@ -129,9 +129,10 @@ class StateMachine(PaymentRows, RefundRows):
         overriding = event in (E.OVERRIDE_PAID, E.OVERRIDE_FAILED)
         move = move_for(current.state, event)
         if overriding and (move is None or _guard_fails(move, current)):
-            raise IllegalTransition(  # a person reads it: say which payments can be overridden
-                Reason.of("payment.not_overridable", app_trans_id=app_trans_id,
-                          state=current.state.value))
+            # a person reads it: say which payments can be overridden (Refused names the guard)
+            said = Reason.of("payment.not_overridable", app_trans_id=app_trans_id,
+                             state=current.state.value)
+            raise IllegalTransition(said) if move is None else Refused(said, move.guard)
         if move is None:
             raise _no_move("Payment", app_trans_id, current.state.value, event.value)
         _check_guard(move, current, app_trans_id)
