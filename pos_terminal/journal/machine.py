@@ -55,6 +55,7 @@ _BY_THEIR_OWN_WRITE: dict[PaymentEvent | RefundEvent, tuple[str, str]] = {
     E.INTENT: ("move.with_the_row", "record_intent"),
     RE.INTENT: ("move.with_the_refund_row", "record_refund_intent"),
     E.REFUNDED_IN_FULL: ("move.by_the_last_refund", "refund_done"),
+    RE.BY_SHOP: ("move.with_the_refund_row", "record_returned_by_shop"),
 }
 
 

@@ -83,6 +83,7 @@ class RefundEvent(StrEnum):
     FAILED = "refund_failed"
     NEVER_ARRIVED = "refund_never_arrived"
     TOO_OLD = "refund_too_old"
+    BY_SHOP = "refund_by_shop"
 
 
 #: What each event means: when the checkout (or a person) makes it. With the moves and GUARDS
@@ -135,6 +136,9 @@ EVENTS: dict[PaymentEvent | RefundEvent, str] = {
     RefundEvent.NEVER_ARRIVED: "the service says \"not found\", no process can still send it "
                                "and it has been quiet for the grace period",
     RefundEvent.TOO_OLD: "still in flight past the refund query window: a person decides",
+    RefundEvent.BY_SHOP: "a supervisor records money the shop returned itself (a bank transfer "
+                         "from the shop: a wallet with no refund call), written with the "
+                         "refund's row; nothing is sent",
 }
 
 
@@ -283,6 +287,7 @@ REFUND_MOVES: tuple[RefundMove, ...] = (
     Move(RS.REFUNDING, RE.NEVER_ARRIVED, RS.FAILED, guard="quiet", clears=REVIEW),
     Move(RS.REFUNDING, RE.PENDING, RS.REFUNDING),
     Move(RS.REFUNDING, RE.TOO_OLD, RS.REFUNDING, REVIEW, guard="not_flagged"),
+    Move(RS.REFUNDING, RE.BY_SHOP, RS.REFUNDED, guard="by_a_person", clears=REVIEW),
 )
 
 #: The states each kind of row can be in (NEW: before its intent, never stored).

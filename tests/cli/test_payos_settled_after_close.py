@@ -148,3 +148,61 @@ def test_the_whole_amount_after_the_qr_closed_is_kept_by_a_supervisor(
     assert kept["late"] and not kept["needs_review"]  # charged late, kept by a person
     _code, status = _json(cli, "status", answer["app_trans_id"])
     assert status["outcome"] == "paid", status
+
+
+def test_the_whole_amount_after_the_qr_closed_returned_by_the_shop_is_recorded(
+        cli: Run, emulator: Any, settings: Settings) -> None:
+    """payOS has no refund: once the shop has returned the late payment by its own bank
+    transfer, a supervisor records it (`refund --returned-by-shop`): a refund born and settled
+    at once, nothing sent to payOS, the payment RETURNED (the money is the customer's)."""
+    _staff(cli)
+    answer = _closed_empty(cli, emulator, 40_000)
+    _transfer_lands(emulator)
+    _json(cli, "reconcile")
+    app_trans_id = answer["app_trans_id"]
+    sent = cli("refund", app_trans_id, "--supervisor", "boss", "--pin-stdin", stdin="9753\n")
+    assert sent.exit_code == 2 and "bank transfer" in sent.stderr  # never "refunded by payOS"
+    no_reason = cli("refund", app_trans_id, "--returned-by-shop", "--supervisor", "boss",
+                    "--pin-stdin", stdin="9753\n")
+    assert no_reason.exit_code == 2 and "needs --reason" in no_reason.stderr
+    unauthorised = cli("refund", app_trans_id, "--returned-by-shop", "--reason", "VCB 123")
+    assert unauthorised.exit_code == 2 and "supervisor" in unauthorised.stderr
+    code, refund = _json(cli, "refund", app_trans_id, "--returned-by-shop", "--reason",
+                         "VCB transfer 123", "--supervisor", "boss", "--pin-stdin",
+                         stdin="9753\n")
+    assert code == 0, refund
+    assert (refund["state"], refund["outcome"], refund["amount"], refund["authorised_by"]) == (
+        "refunded", "refunded", 40_000, "boss"), refund
+    assert ("40.000 ₫ returned to the customer by the shop's own bank transfer, not by payOS"
+            in refund["message"]), refund["message"]
+    code, status = _json(cli, "status", app_trans_id)
+    assert code == 1, status
+    assert (status["state"], status["outcome"], status["money"], status["needs_review"]) == (
+        "refunded", "returned", "customer", False), status
+    assert "refunded by payOS" not in status["message"]
+    with Journal.open(settings.terminal.journal) as journal:
+        [row] = journal.refunds(app_trans_id)
+        events = [e for e in journal.events(app_trans_id) if e.m_refund_id == row.m_refund_id]
+    assert row.refund_id is None and not row.auto  # nothing came from payOS
+    assert [(e.kind, e.from_state, e.to_state) for e in events] == [
+        ("transition", "new", "refunding"), ("override", "refunding", "refunded"),
+        ("transition", "succeeded", "refunded")]
+    assert (events[1].who, events[1].reason, events[1].cashier_id) == (
+        "boss", "VCB transfer 123", "boss")
+    again = cli("refund", app_trans_id, "--returned-by-shop", "--reason", "twice",
+                "--supervisor", "boss", "--pin-stdin", stdin="9753\n")
+    assert again.exit_code == 2  # nothing is left to return
+
+
+def test_a_wallet_with_its_own_refund_takes_no_refund_by_the_shop(
+        cli: Run, emulator: Any) -> None:
+    from tests.checkout.conftest import wallet_code
+
+    paid = cli("pay", "--amount", "20000", "--code", wallet_code(emulator, "an"), "--json")
+    assert paid.exit_code == 0, paid.stderr
+    app_trans_id = json.loads(paid.stdout)["app_trans_id"]
+    refused = cli("refund", app_trans_id, "--returned-by-shop", "--reason", "cash back")
+    assert refused.exit_code == 2
+    assert "refund this payment the usual way. Nothing was recorded." in refused.stderr
+    _code, status = _json(cli, "status", app_trans_id)
+    assert (status["state"], status["refunded_amount"]) == ("succeeded", 0)

@@ -37,7 +37,8 @@ from pos_terminal.journal.views import PaymentView, RefundView
 S, E, RS, RE = PaymentState, PaymentEvent, RefundState, RefundEvent
 SAID = Reason.of("checking")
 # made by the write that creates
-CREATED: set[PaymentEvent | RefundEvent] = {E.INTENT, RE.INTENT, E.REFUNDED_IN_FULL}
+CREATED: set[PaymentEvent | RefundEvent] = {E.INTENT, RE.INTENT, E.REFUNDED_IN_FULL,
+                                             RE.BY_SHOP}
 
 
 @pytest.fixture
