@@ -164,16 +164,22 @@ def test_the_newest_triggers_are_the_ones_generated_from_the_table(raw: sqlite3.
         assert stored[name] in generated
 
 
+def _journal_at(path: Path, version: int) -> sqlite3.Connection:
+    """A journal as a release at schema `version` left it (a raw connection to write rows)."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    for number in range(version):
+        for statement in _split_sql(schema.MIGRATIONS[number]):
+            conn.execute(statement)
+    conn.execute(f"PRAGMA user_version={version}")
+    conn.execute("INSERT INTO meta VALUES ('fingerprint_secret', x'00112233')")
+    return conn
+
+
 def test_a_version_13_journal_gets_the_override_of_a_flagged_failed_row(tmp_path: Path) -> None:
     """v13 -> v14: the triggers of version 6 are replaced; a failed row flagged for review
     written before can be settled by a person, an ordinary one still cannot."""
     path = tmp_path / "v13.sqlite3"
-    conn = sqlite3.connect(path, isolation_level=None)
-    for number in range(13):
-        for statement in _split_sql(schema.MIGRATIONS[number]):
-            conn.execute(statement)
-    conn.execute("PRAGMA user_version=13")
-    conn.execute("INSERT INTO meta VALUES ('fingerprint_secret', x'00112233')")
+    conn = _journal_at(path, 13)
     _payment(conn, "flagged", S.FAILED)
     _payment(conn, "plain", S.FAILED)
     conn.execute("UPDATE payments SET needs_review=1 WHERE app_trans_id='flagged'")
@@ -196,12 +202,7 @@ def test_a_version_5_journal_gets_the_state_machine_then_the_late_charge_columns
     """v5 -> v6 (generated state triggers) -> v7 (abandoned, auto): an open payment written
     before both can still be given up on, and the state machine still guards it."""
     path = tmp_path / "v5.sqlite3"
-    conn = sqlite3.connect(path, isolation_level=None)
-    for number in range(5):
-        for statement in _split_sql(schema.MIGRATIONS[number]):
-            conn.execute(statement)
-    conn.execute("PRAGMA user_version=5")
-    conn.execute("INSERT INTO meta VALUES ('fingerprint_secret', x'00112233')")
+    conn = _journal_at(path, 5)
     _payment(conn, "old", S.UNKNOWN)
     conn.close()
     with Journal.open(path) as journal:
