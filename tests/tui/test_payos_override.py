@@ -1,0 +1,50 @@
+"""History's override (O) settles a payOS QR whose money came after it closed empty: the row is
+FAILED and flagged for review; Ctrl+S with "rest in cash" makes the sale paid and keeps what
+arrived and what was missing in its sentence (real app, real emulator over HTTP)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from pos_terminal.config import Settings
+from pos_terminal.journal import PaymentState
+from pos_terminal.tui.screens.history import PaymentDetailScreen
+from tests.tui.conftest import KeyClock
+from tests.tui.helpers import screen_text, type_keys, wait_until
+from tests.tui.scenes import scene_app
+from tests.wallets.payos_help import shown, with_payos
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_override_in_history_settles_money_found_after_the_qr_closed(
+        settings: Settings, emulator: Any, tmp_path: Path, key_clock: KeyClock) -> None:
+    app = scene_app(with_payos(settings, emulator), tmp_path / "journal.sqlite3")
+    checkout = app.counter.checkout
+    try:
+        order = checkout.create_gateway_order(40_000, provider="payos")
+        assert checkout.cancel_gateway_order(order.app_trans_id).state is PaymentState.FAILED
+        code = shown(emulator)[0]["orderCode"]
+        requests.post(f"{emulator.base_url}/_emulator/payos/requests/{code}/pay",
+                      json={"amount": 15_000}, timeout=30).raise_for_status()
+        checkout.reconcile()
+        flagged = checkout.journal.get(order.app_trans_id)
+        assert (flagged.state, flagged.needs_review) == (PaymentState.FAILED, True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await app.push_screen(PaymentDetailScreen(order.app_trans_id))
+            await wait_until(pilot, lambda: isinstance(app.screen, PaymentDetailScreen)
+                             and app.screen.view is not None, what="the payment's detail")
+            await type_keys(pilot, key_clock, "o", "ctrl+s", *"rest in cash", "enter")
+            await wait_until(pilot, lambda: checkout.journal.get(order.app_trans_id).state
+                             is PaymentState.SUCCEEDED, what="the override in the journal")
+            await wait_until(pilot, lambda: "collected another way" in screen_text(pilot),
+                             what="the detail says what arrived")
+        settled = checkout.journal.get(order.app_trans_id)
+        assert (settled.needs_review, settled.why.code) == (False, "override.rest_collected")
+        assert (settled.why.params["amount"], settled.why.params["missing"]) == (15_000, 25_000)
+    finally:
+        checkout.close()
