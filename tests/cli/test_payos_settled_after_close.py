@@ -42,13 +42,16 @@ def _closed_empty(cli: Run, emulator: Any, amount: int) -> dict[str, Any]:
     code, answer = _json(cli, "pay", "--amount", str(amount), "--qr", "--provider", "payos",
                          "--deadline", "1")
     assert code == 1 and answer["state"] == "failed", answer
-    assert shown(emulator)[-1]["status"] == "CANCELLED"
+    [request] = [r for r in shown(emulator) if str(r["orderCode"]) == answer["app_trans_id"]]
+    assert request["status"] == "CANCELLED"
     return answer
 
 
-def _transfer_lands(emulator: Any, amount: int | None = None) -> None:
-    """The customer's bank transfer reaches the closed request (all that is missing: None)."""
-    order_code = shown(emulator)[-1]["orderCode"]
+def _transfer_lands(emulator: Any, app_trans_id: str, amount: int | None = None) -> None:
+    """The customer's bank transfer reaches the closed request of payment `app_trans_id` (all
+    that is missing: None)."""
+    [order_code] = [r["orderCode"] for r in shown(emulator)
+                    if str(r["orderCode"]) == app_trans_id]
     requests.post(f"{emulator.base_url}/_emulator/payos/requests/{order_code}/pay",
                   json={} if amount is None else {"amount": amount},
                   timeout=30).raise_for_status()
@@ -57,7 +60,7 @@ def _transfer_lands(emulator: Any, amount: int | None = None) -> None:
 def _flagged_part_paid(cli: Run, emulator: Any) -> str:
     """40.000 ₫ asked, the QR cancelled empty, then 15.000 ₫ arrives: flagged by reconcile."""
     answer = _closed_empty(cli, emulator, 40_000)
-    _transfer_lands(emulator, 15_000)
+    _transfer_lands(emulator, answer["app_trans_id"], 15_000)
     _code, found = _json(cli, "reconcile")
     row = next(p for p in found["payments"] if p["app_trans_id"] == answer["app_trans_id"])
     assert (row["state"], row["needs_review"], row["reason_code"]) == (
@@ -130,7 +133,7 @@ def test_the_whole_amount_after_the_qr_closed_is_kept_by_a_supervisor(
     "not paid" for money the shop holds is refused."""
     _staff(cli)
     answer = _closed_empty(cli, emulator, 40_000)
-    _transfer_lands(emulator)
+    _transfer_lands(emulator, answer["app_trans_id"])
     _json(cli, "reconcile")
     code, late = _json(cli, "status", answer["app_trans_id"])
     assert code == 3 and (late["state"], late["late"], late["needs_review"]) == (
@@ -157,7 +160,7 @@ def test_the_whole_amount_after_the_qr_closed_returned_by_the_shop_is_recorded(
     at once, nothing sent to payOS, the payment RETURNED (the money is the customer's)."""
     _staff(cli)
     answer = _closed_empty(cli, emulator, 40_000)
-    _transfer_lands(emulator)
+    _transfer_lands(emulator, answer["app_trans_id"])
     _json(cli, "reconcile")
     app_trans_id = answer["app_trans_id"]
     sent = cli("refund", app_trans_id, "--supervisor", "boss", "--pin-stdin", stdin="9753\n")
