@@ -85,8 +85,11 @@ def _flag(co: CheckoutContext[LateChargeJournal], view: PaymentView,
 
 
 def settle(co: CheckoutContext[LateChargeJournal], view: PaymentView) -> PaymentView:
-    """If `view` is a late charge not yet handled: return it (or flag it for review)."""
-    if view.state is not S.SUCCEEDED or not view.charged_late or view.needs_review:
+    """If `view` is a late charge not yet handled: return it (or flag it for review). One a
+    person kept as the sale's payment (an override to paid after review) is handled: left as
+    it is (a wallet that refused its return before recording it, payOS, left no automatic
+    return to say so)."""
+    if view.state is not S.SUCCEEDED or not view.late_not_kept or view.needs_review:
         return view
     journal = co.journal
     if not returns_automatically(co):
