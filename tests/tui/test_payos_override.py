@@ -38,7 +38,11 @@ async def test_override_in_history_settles_money_found_after_the_qr_closed(
             await app.push_screen(PaymentDetailScreen(order.app_trans_id))
             await wait_until(pilot, lambda: isinstance(app.screen, PaymentDetailScreen)
                              and app.screen.view is not None, what="the payment's detail")
-            await type_keys(pilot, key_clock, "o", "ctrl+s", *"rest in cash", "enter")
+            await type_keys(pilot, key_clock, "o")
+            await wait_until(pilot, lambda: "15.000 ₫ arrived, 25.000 ₫ is missing. Ctrl+S: the "
+                             "rest was collected another way" in screen_text(pilot),
+                             what="the dialog says what each key means for the money")
+            await type_keys(pilot, key_clock, "ctrl+s", *"rest in cash", "enter")
             await wait_until(pilot, lambda: checkout.journal.get(order.app_trans_id).state
                              is PaymentState.SUCCEEDED, what="the override in the journal")
             await wait_until(pilot, lambda: "collected another way" in screen_text(pilot),

@@ -17,7 +17,7 @@ from pos_terminal.base.amounts import parse_refund_amount
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
 from pos_terminal.base.reasons import Reason
-from pos_terminal.counter.answers import state_label
+from pos_terminal.counter.answers import part_paid, state_label
 from pos_terminal.counter.types import PaymentState, PaymentView, RefundState, RefundView
 from pos_terminal.tui.screens.modal import Dialog, Words, said
 from pos_terminal.tui.widgets.line import Line
@@ -180,8 +180,16 @@ class OverrideDialog(Dialog[OverrideRequestUi | None]):
             yield Line(_("Manual override of {app_trans_id} ({state}, {amount})").format(
                 app_trans_id=self.view.app_trans_id, state=state_label(self.view.state.value),
                 amount=format_vnd(self.view.amount)))
-            yield Line(_("Only after checking the merchant portal. Ctrl+S: it was paid · "
-                         "Ctrl+F: it was not paid"), id="override-state")
+            part = part_paid(self.view)
+            if part:  # a shop QR paid in part: what each key means for the money that arrived
+                yield Line(_("{paid} arrived, {missing} is missing. Ctrl+S: the rest was "
+                             "collected another way · Ctrl+F: the shop returned what "
+                             "arrived").format(paid=format_vnd(part["amount_paid"]),
+                                               missing=format_vnd(part["amount_missing"])),
+                           id="override-state")
+            else:
+                yield Line(_("Only after checking the merchant portal. Ctrl+S: it was paid · "
+                             "Ctrl+F: it was not paid"), id="override-state")
             yield Input(placeholder=_("Reason (required)"), max_length=200,
                         id="override-reason")
             yield Line(_("Enter: record the override · Esc: cancel"), id="override-message")
