@@ -503,6 +503,15 @@ class Checkout:
                               cancel=cancel, cashier_id=cashier_id, authorised_by=authorised_by,
                               refund_ref=refund_ref)
 
+    def returned_by_shop(
+        self, app_trans_id: str, amount: int | None, *, wallet: str, reason: str, who: str,
+        cashier_id: str | None = None, authorised_by: str | None = None,
+    ) -> RefundView:
+        """Record money the shop returned by its own transfer (refunds.returned_by_shop)."""
+        return refunds.returned_by_shop(self, app_trans_id, amount, wallet=wallet, reason=reason,
+                                        who=who, cashier_id=cashier_id,
+                                        authorised_by=authorised_by)
+
     def refund_status(self, m_refund_id: str) -> RefundView:
         view = self.journal.get_refund(m_refund_id)
         if view.is_final:

@@ -86,8 +86,9 @@ def _flag(co: CheckoutContext[LateChargeJournal], view: PaymentView,
 
 def settle(co: CheckoutContext[LateChargeJournal], view: PaymentView) -> PaymentView:
     """If `view` is a late charge not yet handled: return it (or flag it for review). A sale a
-    person kept by an override to paid after giving up the wait (`late_not_kept` false: e.g. a
-    shop QR paid in part, its rest collected in cash) is the sale's money: neither."""
+    person kept by an override to paid (`late_not_kept` false: a late charge kept after review,
+    or a shop QR paid in part whose rest was collected in cash) is the sale's money: neither (a
+    wallet that refused its return before recording it left no automatic return to say so)."""
     if view.state is not S.SUCCEEDED or not view.late_not_kept or view.needs_review:
         return view
     journal = co.journal

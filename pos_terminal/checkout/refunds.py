@@ -106,6 +106,26 @@ def refund(
         raise
 
 
+def returned_by_shop(
+    co: CheckoutContext[RefundJournal], app_trans_id: str, amount: int | None, *, wallet: str,
+    reason: str, who: str, cashier_id: str | None = None, authorised_by: str | None = None,
+) -> RefundView:
+    """Record `amount` VND (None: all that is left) that the shop returned to the customer by
+    its own bank transfer, for a wallet with no refund call (`wallet`: its name, for the
+    sentence); nothing is sent to the wallet and nothing claims it refunded anything. Born and
+    settled REFUNDED in one write, with `reason` and `who` (journal.record_returned_by_shop)."""
+    if amount is not None:
+        amount = check_refund_amount(amount)
+    journal = co.journal
+    payment = journal.get(app_trans_id)
+    said = Reason.of("refund.by_shop", wallet=wallet, who=who.strip(), reason=reason.strip(),
+                     amount=amount or payment.amount - payment.refunded_amount)
+    return journal.record_returned_by_shop(
+        m_refund_id=co.client_for(payment.provider).new_refund_id(journal.now()),
+        app_trans_id=app_trans_id, amount=amount, description=reason.strip(), message=said,
+        reason=reason, who=who, cashier_id=cashier_id, authorised_by=authorised_by)
+
+
 def _send(co: CheckoutContext[RefundJournal], view: RefundView, request: Refund, ttl_ms: int, *,
           deadline_s: float | None, cancel: threading.Event | None) -> RefundView:
     """Send the recorded refund `view` (if this process still owns it) and follow it."""

@@ -50,18 +50,34 @@ S = PaymentState
 @click.option("--cashier", "cashier_id", default=None, metavar="ID",
               help="The cashier who asks for the refund (reports count it for them; default: "
                    "the cashier who took the payment).")
+@click.option("--returned-by-shop", "by_shop", is_flag=True,
+              help="Record money the shop already returned by its own bank transfer (a "
+                   "wallet with no refund, such as payOS); nothing is sent. Needs --reason.")
+@click.option("--reason", default=None,
+              help="With --returned-by-shop: the shop's transfer (its reference).")
+@click.option("--who", default=None,
+              help="With --returned-by-shop: who decides (default: the authorising "
+                   "supervisor, else the app_user).")
 @supervisor_option
 @pin_stdin_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def refund_cmd(ctx: click.Context, app_trans_id: str, amount_text: str | None,
-               description: str, cashier_id: str | None, supervisor_id: str | None,
-               pin_stdin: bool, as_json: bool) -> None:
+               description: str, cashier_id: str | None, by_shop: bool, reason: str | None,
+               who: str | None, supervisor_id: str | None, pin_stdin: bool,
+               as_json: bool) -> None:
     """Refund a succeeded payment, in full or in part. Exit 0 refunded, 1 failed, 3 in progress.
 
     Once a supervisor is set up, a supervisor's PIN authorises it (--supervisor ID). The refund
-    is journaled with who asked (--cashier) and who authorised it."""
+    is journaled with who asked (--cashier) and who authorised it. With --returned-by-shop it
+    records money the shop returned itself (nothing is sent to the wallet)."""
     settings = load_settings_or_exit(ctx)
+    if by_shop and not (reason or "").strip():
+        fail(_("--returned-by-shop needs --reason: the shop's bank transfer (its reference). "
+               "Nothing was recorded."), as_json=as_json, field="reason")
+    if reason is not None and not by_shop:
+        fail(_("--reason goes with --returned-by-shop (a refund sent to the wallet takes "
+               "--description). Nothing was sent."), as_json=as_json, field="reason")
     amount: int | None = None
     if amount_text is not None:
         refund_read = parse_refund_amount(amount_text)  # the one rule (base/amounts)
@@ -78,9 +94,15 @@ def refund_cmd(ctx: click.Context, app_trans_id: str, amount_text: str | None,
     with stop_on_signals() as stop, counter_for(settings, as_json, kind="refund",
                                                 subject=lambda _c, exc: refund_of(exc)) as co:
         try:
-            view = co.refunds.create(app_trans_id, amount, description, cancel=stop.event,
-                                     cashier_id=cashier_id, authorised_by=authorised_by)
-        except (UnknownPayment, RefundNotAllowed) as exc:
+            if by_shop:
+                view = co.refunds.returned_by_shop(
+                    app_trans_id, amount, reason or "",
+                    who or authorised_by or settings.terminal.app_user, cashier_id=cashier_id,
+                    authorised_by=authorised_by)
+            else:
+                view = co.refunds.create(app_trans_id, amount, description, cancel=stop.event,
+                                         cashier_id=cashier_id, authorised_by=authorised_by)
+        except (UnknownPayment, RefundNotAllowed, IllegalTransition) as exc:
             fail(exc.message, as_json=as_json)
         except (FieldError, InvalidPayment) as exc:
             fail(exc.message, as_json=as_json, field=exc.field)

@@ -8,11 +8,19 @@ import threading
 from collections.abc import Callable
 from typing import Protocol
 
+from pos_terminal import wallet_registry
+from pos_terminal.base.reasons import Reason
 from pos_terminal.checkout import Checkout
 from pos_terminal.counter.bus import EventBus
 from pos_terminal.counter.events import RefundSettled, Via
 from pos_terminal.counter.payments import publish_end
-from pos_terminal.journal import PaymentState, PaymentView, RefundState, RefundView
+from pos_terminal.journal import (
+    PaymentState,
+    PaymentView,
+    RefundNotAllowed,
+    RefundState,
+    RefundView,
+)
 
 
 class RefundRows(Protocol):
@@ -56,6 +64,26 @@ class RefundService:
                                      authorised_by=authorised_by, refund_ref=refund_ref)
         if view.is_final:
             publish_refund_end(self._bus, self._rows, view, "refund")
+        return view
+
+    def shop_returns(self, app_trans_id: str) -> bool:
+        """Whether this payment's wallet has no refund of its own (payOS): money goes back by
+        the shop's own bank transfer, recorded with `returned_by_shop`."""
+        return not wallet_registry.wallet(self._rows.get(app_trans_id).provider).capabilities.refund
+
+    def returned_by_shop(self, app_trans_id: str, amount: int | None, reason: str, who: str,
+                         *, cashier_id: str | None = None,
+                         authorised_by: str | None = None) -> RefundView:
+        """Record money the shop returned to the customer by its own bank transfer: only for a
+        wallet with no refund call (payOS), else RefundNotAllowed (refund it the usual way).
+        Nothing is sent; the refund is REFUNDED at once, with `reason` and `who`."""
+        name = wallet_registry.wallet(self._rows.get(app_trans_id).provider).display_name("en")
+        if not self.shop_returns(app_trans_id):
+            raise RefundNotAllowed(Reason.of("refund.by_shop.wallet_refunds", wallet=name))
+        view = self._checkout.returned_by_shop(
+            app_trans_id, amount, wallet=name, reason=reason, who=who,
+            cashier_id=cashier_id or self._at_counter(), authorised_by=authorised_by)
+        publish_refund_end(self._bus, self._rows, view, "refund")
         return view
 
     def get(self, m_refund_id: str) -> RefundView:

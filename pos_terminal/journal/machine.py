@@ -55,6 +55,7 @@ _BY_THEIR_OWN_WRITE: dict[PaymentEvent | RefundEvent, tuple[str, str]] = {
     E.INTENT: ("move.with_the_row", "record_intent"),
     RE.INTENT: ("move.with_the_refund_row", "record_refund_intent"),
     E.REFUNDED_IN_FULL: ("move.by_the_last_refund", "refund_done"),
+    RE.BY_SHOP: ("move.with_the_refund_row", "record_returned_by_shop"),
 }
 
 
@@ -127,11 +128,12 @@ class StateMachine(PaymentRows, RefundRows):
         if event in _BY_THEIR_OWN_WRITE:
             raise _own_write("Payment", app_trans_id, event)
         overriding = event in (E.OVERRIDE_PAID, E.OVERRIDE_FAILED)
-        if overriding and move_for(current.state, event) is None:
-            raise IllegalTransition(  # a person reads it: say which payments can be overridden
-                Reason.of("payment.not_overridable", app_trans_id=app_trans_id,
-                          state=current.state.value))
         move = move_for(current.state, event)
+        if overriding and (move is None or _guard_fails(move, current)):
+            # a person reads it: say which payments can be overridden (Refused names the guard)
+            said = Reason.of("payment.not_overridable", app_trans_id=app_trans_id,
+                             state=current.state.value)
+            raise IllegalTransition(said) if move is None else Refused(said, move.guard)
         if move is None:
             raise _no_move("Payment", app_trans_id, current.state.value, event.value)
         _check_guard(move, current, app_trans_id)
@@ -201,19 +203,25 @@ class StateMachine(PaymentRows, RefundRows):
             refund_id=_UNSET if answer.wallet_id is None else answer.wallet_id, release=release)
 
 
-def _check_guard(move: PaymentMove | RefundMove, current: PaymentView | RefundView,
-                 subject: str) -> None:
-    """The guards a row's own fields decide (the "quiet" guard is the lease's: see apply;
-    "by_a_person" and "whole_amount" are checked by their writers)."""
+def _guard_fails(move: PaymentMove | RefundMove, current: PaymentView | RefundView) -> bool:
+    """Whether a guard the row's own fields decide does not hold (the "quiet" guard is the
+    lease's: see apply; "by_a_person" and "whole_amount" are checked by their writers, and so
+    is the reason and name of "review_by_a_person": `Journal.override`)."""
     failed = {"not_flagged": current.needs_review}
     if isinstance(current, PaymentView):
         failed.update({
             "not_late": current.late,
             "not_abandoned": current.abandoned,
             "left_for_review": not current.needs_review,
+            "review_by_a_person": not current.needs_review,
             "charged_late": not current.charged_late,
         })
-    if failed.get(move.guard, False):
+    return failed.get(move.guard, False)
+
+
+def _check_guard(move: PaymentMove | RefundMove, current: PaymentView | RefundView,
+                 subject: str) -> None:
+    if _guard_fails(move, current):
         kind = "Payment" if isinstance(current, PaymentView) else "Refund"
         raise Refused(_about(kind, subject, "guard", state=current.state.value,
                              event=move.event.value, guard=move.guard), move.guard)

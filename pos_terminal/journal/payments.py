@@ -31,10 +31,15 @@ from pos_terminal.journal.states import (
     FINAL_STATES,
     OVERRIDE_TARGETS,
     PENDING_STATES,
+    PaymentEvent,
     PaymentState,
     can_move,
+    move_for,
 )
 from pos_terminal.journal.views import EventView, PaymentView
+
+#: The guards of override moves that only a row flagged for review may make (states.GUARDS).
+_FLAGGED_GUARDS = frozenset({"left_for_review", "review_by_a_person"})
 
 #: The open payments, by their partial index (schema.py), spelled as it is: statistics saying
 #: "a state is a third of the rows" would otherwise lead SQLite to read every payment.
@@ -389,14 +394,16 @@ class PaymentRows(LeaseRows):
         t = self._clock()
         with self._tx() as conn:
             current = self._get_in(conn, app_trans_id)
-            # A late charge left for review ([checkout] late_success = "review") may be kept.
-            keep_late = (current.state is PaymentState.SUCCEEDED and current.needs_review
-                         and to_state is PaymentState.SUCCEEDED)
-            if current.state not in PENDING_STATES and not keep_late:
-                raise IllegalTransition(
-                    f"Payment {app_trans_id} is already {current.state.value}; only an unresolved "
-                    "payment (submitting, processing, unknown) can be overridden."
-                )
+            # The table's override moves (states.py): from an open row; a late charge left for
+            # review may be kept; a failed row flagged for review (money found after a shop's
+            # QR closed) is settled either way. Checked again here, in the write transaction.
+            move = move_for(current.state, PaymentEvent.OVERRIDE_PAID
+                            if to_state is PaymentState.SUCCEEDED
+                            else PaymentEvent.OVERRIDE_FAILED)
+            if move is None or (move.guard in _FLAGGED_GUARDS and not current.needs_review):
+                raise IllegalTransition(Reason.of(
+                    "payment.not_overridable", app_trans_id=app_trans_id,
+                    state=current.state.value))
             conn.execute(
                 "UPDATE payments SET state=?, message=?, needs_review=0, updated_ms=? "
                 "WHERE app_trans_id=?",

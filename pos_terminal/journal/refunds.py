@@ -4,6 +4,7 @@ that completes the payment's amount moves the payment to REFUNDED in the same tr
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Collection, Iterator
 from typing import Any
 
@@ -50,58 +51,96 @@ class RefundRows(LeaseRows):
         """
         t = self._clock()
         with self._tx() as conn:
-            if refund_ref is not None:
-                taken = conn.execute("SELECT m_refund_id FROM refunds WHERE refund_ref=?",
-                                     (refund_ref,)).fetchone()
-                if taken is not None:
-                    raise RefundRefTaken(refund_ref, taken[0])
-            payment = self._get_in(conn, app_trans_id)
-            if payment.state is not PaymentState.SUCCEEDED:
-                raise RefundNotAllowed(Reason.of("refund.not_allowed.state",
-                                                 app_trans_id=app_trans_id,
-                                                 state=payment.state.value))
-            if not payment.zp_trans_id:
-                raise RefundNotAllowed(Reason.of("refund.not_allowed.no_transaction_number",
-                                                 app_trans_id=app_trans_id))
-            if auto and conn.execute("SELECT 1 FROM refunds WHERE app_trans_id=? AND auto=1",
-                                     (app_trans_id,)).fetchone():
-                raise AlreadyReturned(Reason.of("refund.already_returned",
-                                                app_trans_id=app_trans_id))
-            in_flight = int(conn.execute(
-                "SELECT coalesce(sum(amount), 0) FROM refunds WHERE app_trans_id=? AND state=?",
-                (app_trans_id, RefundState.REFUNDING.value),
-            ).fetchone()[0])
-            left = payment.amount - payment.refunded_amount - in_flight
-            wanted = left if amount is None else amount
-            sums = {"app_trans_id": app_trans_id, "paid": payment.amount,
-                    "refunded": payment.refunded_amount, "in_flight": in_flight}
-            if wanted <= 0:
-                if amount is not None and left > 0:
-                    raise RefundNotAllowed(Reason.of("refund.amount.not_positive", value=amount))
-                raise RefundNotAllowed(Reason.of("refund.nothing_left", **sums))
-            if wanted > left:
-                raise RefundNotAllowed(Reason.of("refund.more_than_left", wanted=wanted,
-                                                 left=left, **sums))
-            if cashier_id is None:
-                cashier_id = payment.cashier_id
-            conn.execute(
-                "INSERT INTO refunds(m_refund_id, app_trans_id, amount, description, state, "
-                "request_ms, message, created_ms, updated_ms, cashier_id, auto, authorised_by, "
-                "refund_ref, provider) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (m_refund_id, app_trans_id, wanted, description, RefundState.REFUNDING.value,
-                 request_ms, stored(message), t, t, cashier_id, int(auto), authorised_by,
-                 refund_ref, payment.provider),
-            )
-            if lease_ttl_ms is not None:
-                self._take_lease_in(conn, "refunds", m_refund_id, lease_ttl_ms)
-            self._append_event(
-                conn, app_trans_id=app_trans_id, m_refund_id=m_refund_id, time_ms=t,
-                kind="transition", from_state=RefundState.NEW.value,
-                to_state=RefundState.REFUNDING.value,
-                message=message or Reason.of("refund.intent", amount=wanted),
-                cashier_id=cashier_id,
-            )
+            self._refund_intent_in(
+                conn, t, m_refund_id=m_refund_id, app_trans_id=app_trans_id, amount=amount,
+                description=description, request_ms=request_ms, message=message,
+                lease_ttl_ms=lease_ttl_ms, cashier_id=cashier_id, auto=auto,
+                authorised_by=authorised_by, refund_ref=refund_ref)
             return self._get_refund_in(conn, m_refund_id)
+
+    def record_returned_by_shop(
+        self, *, m_refund_id: str, app_trans_id: str, amount: int | None, description: str,
+        message: Reason, reason: str, who: str, cashier_id: str | None = None,
+        authorised_by: str | None = None,
+    ) -> RefundView:
+        """Record money the shop returned itself (a bank transfer from the shop: a wallet with
+        no refund call), under a person's authority: the refund row is born and settled
+        REFUNDED in one transaction (nothing is ever sent, so nothing is left in flight), its
+        move an `override` event with `reason` and `who`; a whole amount moves the payment to
+        REFUNDED (the table's `refund_by_shop`)."""
+        if not reason.strip():
+            raise IllegalTransition(Reason.of("refund.by_shop.no_reason"))
+        if not who.strip():
+            raise IllegalTransition(Reason.of("refund.by_shop.no_who"))
+        t = self._clock()
+        with self._tx() as conn:
+            self._refund_intent_in(
+                conn, t, m_refund_id=m_refund_id, app_trans_id=app_trans_id, amount=amount,
+                description=description, request_ms=t, message=message, lease_ttl_ms=None,
+                cashier_id=cashier_id, auto=False, authorised_by=authorised_by, refund_ref=None)
+            self._refund_transition_in(conn, t, m_refund_id, RefundState.REFUNDED,
+                                       message=message, full_refund_message=message,
+                                       decided=(reason.strip(), who.strip()))
+            return self._get_refund_in(conn, m_refund_id)
+
+    def _refund_intent_in(
+        self, conn: sqlite3.Connection, t: int, *, m_refund_id: str, app_trans_id: str,
+        amount: int | None, description: str, request_ms: int, message: Reason | str,
+        lease_ttl_ms: int | None, cashier_id: str | None, auto: bool,
+        authorised_by: str | None, refund_ref: str | None,
+    ) -> None:
+        """`record_refund_intent`'s write, inside the caller's transaction `conn`."""
+        if refund_ref is not None:
+            taken = conn.execute("SELECT m_refund_id FROM refunds WHERE refund_ref=?",
+                                 (refund_ref,)).fetchone()
+            if taken is not None:
+                raise RefundRefTaken(refund_ref, taken[0])
+        payment = self._get_in(conn, app_trans_id)
+        if payment.state is not PaymentState.SUCCEEDED:
+            raise RefundNotAllowed(Reason.of("refund.not_allowed.state",
+                                             app_trans_id=app_trans_id,
+                                             state=payment.state.value))
+        if not payment.zp_trans_id:
+            raise RefundNotAllowed(Reason.of("refund.not_allowed.no_transaction_number",
+                                             app_trans_id=app_trans_id))
+        if auto and conn.execute("SELECT 1 FROM refunds WHERE app_trans_id=? AND auto=1",
+                                 (app_trans_id,)).fetchone():
+            raise AlreadyReturned(Reason.of("refund.already_returned",
+                                            app_trans_id=app_trans_id))
+        in_flight = int(conn.execute(
+            "SELECT coalesce(sum(amount), 0) FROM refunds WHERE app_trans_id=? AND state=?",
+            (app_trans_id, RefundState.REFUNDING.value),
+        ).fetchone()[0])
+        left = payment.amount - payment.refunded_amount - in_flight
+        wanted = left if amount is None else amount
+        sums = {"app_trans_id": app_trans_id, "paid": payment.amount,
+                "refunded": payment.refunded_amount, "in_flight": in_flight}
+        if wanted <= 0:
+            if amount is not None and left > 0:
+                raise RefundNotAllowed(Reason.of("refund.amount.not_positive", value=amount))
+            raise RefundNotAllowed(Reason.of("refund.nothing_left", **sums))
+        if wanted > left:
+            raise RefundNotAllowed(Reason.of("refund.more_than_left", wanted=wanted,
+                                             left=left, **sums))
+        if cashier_id is None:
+            cashier_id = payment.cashier_id
+        conn.execute(
+            "INSERT INTO refunds(m_refund_id, app_trans_id, amount, description, state, "
+            "request_ms, message, created_ms, updated_ms, cashier_id, auto, authorised_by, "
+            "refund_ref, provider) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (m_refund_id, app_trans_id, wanted, description, RefundState.REFUNDING.value,
+             request_ms, stored(message), t, t, cashier_id, int(auto), authorised_by,
+             refund_ref, payment.provider),
+        )
+        if lease_ttl_ms is not None:
+            self._take_lease_in(conn, "refunds", m_refund_id, lease_ttl_ms)
+        self._append_event(
+            conn, app_trans_id=app_trans_id, m_refund_id=m_refund_id, time_ms=t,
+            kind="transition", from_state=RefundState.NEW.value,
+            to_state=RefundState.REFUNDING.value,
+            message=message or Reason.of("refund.intent", amount=wanted),
+            cashier_id=cashier_id,
+        )
 
     def refund_transition(
         self,
@@ -120,59 +159,75 @@ class RefundRows(LeaseRows):
         the payment SUCCEEDED -> REFUNDED when nothing is left, all in one transaction."""
         t = self._clock()
         with self._tx() as conn:
-            current = self._get_refund_in(conn, m_refund_id)
-            moving = current.state is not to_state
-            if moving and not can_move(current.state, to_state):
-                raise IllegalTransition(Reason.of(
-                    "refund.illegal_move", m_refund_id=m_refund_id,
-                    state=current.state.value, to_state=to_state.value))
-            sets: dict[str, Any] = {"state": to_state.value, "message": stored(message),
-                                    "updated_ms": t}
-            for column, value in (
-                ("return_code", return_code), ("sub_return_code", sub_return_code),
-                ("service_message", service_message), ("refund_id", refund_id),
-            ):
-                if value is not _UNSET:
-                    sets[column] = value
-            if to_state is not RefundState.REFUNDING:
-                sets["needs_review"] = 0
-            conn.execute(
-                f"UPDATE refunds SET {', '.join(f'{c}=?' for c in sets)} "  # noqa: S608
-                "WHERE m_refund_id=?",
-                (*sets.values(), m_refund_id),
-            )
-            if release:
-                self._release_in(conn, "refunds", "m_refund_id", m_refund_id)
-            if moving:
-                self._append_event(
-                    conn, app_trans_id=current.app_trans_id, m_refund_id=m_refund_id, time_ms=t,
-                    kind="transition", from_state=current.state.value, to_state=to_state.value,
-                    return_code=None if return_code is _UNSET else return_code,
-                    sub_return_code=None if sub_return_code is _UNSET else sub_return_code,
-                    message=message,
-                )
-            if moving and to_state is RefundState.REFUNDED:
-                conn.execute(
-                    "UPDATE payments SET refunded_amount=refunded_amount+?, updated_ms=? "
-                    "WHERE app_trans_id=?",
-                    (current.amount, t, current.app_trans_id),
-                )
-                payment = self._get_in(conn, current.app_trans_id)
-                if payment.refunded_amount == payment.amount:
-                    text = stored(full_refund_message or Reason.of(
-                        "late.returned" if current.auto else "refund.full",
-                        amount=payment.amount))
-                    conn.execute(
-                        "UPDATE payments SET state=?, message=?, needs_review=0 "
-                        "WHERE app_trans_id=?",
-                        (PaymentState.REFUNDED.value, text, current.app_trans_id),
-                    )
-                    self._append_event(
-                        conn, app_trans_id=current.app_trans_id, m_refund_id=m_refund_id,
-                        time_ms=t, kind="transition", from_state=payment.state.value,
-                        to_state=PaymentState.REFUNDED.value, message=text,
-                    )
+            self._refund_transition_in(
+                conn, t, m_refund_id, to_state, message=message, return_code=return_code,
+                sub_return_code=sub_return_code, service_message=service_message,
+                refund_id=refund_id, full_refund_message=full_refund_message, release=release)
             return self._get_refund_in(conn, m_refund_id)
+
+    def _refund_transition_in(
+        self, conn: sqlite3.Connection, t: int, m_refund_id: str, to_state: RefundState, *,
+        message: Reason | str, return_code: int | None = _UNSET,
+        sub_return_code: int | None = _UNSET, service_message: str = _UNSET,
+        refund_id: str | None = _UNSET, full_refund_message: Reason | str = "",
+        release: bool = False, decided: tuple[str, str] | None = None,
+    ) -> None:
+        """`decided`: (reason, who) of a person's decision (its event is an `override`)."""
+        current = self._get_refund_in(conn, m_refund_id)
+        moving = current.state is not to_state
+        if moving and not can_move(current.state, to_state):
+            raise IllegalTransition(Reason.of(
+                "refund.illegal_move", m_refund_id=m_refund_id,
+                state=current.state.value, to_state=to_state.value))
+        sets: dict[str, Any] = {"state": to_state.value, "message": stored(message),
+                                "updated_ms": t}
+        for column, value in (
+            ("return_code", return_code), ("sub_return_code", sub_return_code),
+            ("service_message", service_message), ("refund_id", refund_id),
+        ):
+            if value is not _UNSET:
+                sets[column] = value
+        if to_state is not RefundState.REFUNDING:
+            sets["needs_review"] = 0
+        conn.execute(
+            f"UPDATE refunds SET {', '.join(f'{c}=?' for c in sets)} "  # noqa: S608
+            "WHERE m_refund_id=?",
+            (*sets.values(), m_refund_id),
+        )
+        if release:
+            self._release_in(conn, "refunds", "m_refund_id", m_refund_id)
+        if moving:
+            reason, who = decided or (None, None)
+            self._append_event(
+                conn, app_trans_id=current.app_trans_id, m_refund_id=m_refund_id, time_ms=t,
+                kind="transition" if decided is None else "override",
+                from_state=current.state.value, to_state=to_state.value,
+                return_code=None if return_code is _UNSET else return_code,
+                sub_return_code=None if sub_return_code is _UNSET else sub_return_code,
+                message=message, reason=reason, who=who,
+                cashier_id=None if decided is None else current.authorised_by,
+            )
+        if moving and to_state is RefundState.REFUNDED:
+            conn.execute(
+                "UPDATE payments SET refunded_amount=refunded_amount+?, updated_ms=? "
+                "WHERE app_trans_id=?",
+                (current.amount, t, current.app_trans_id),
+            )
+            payment = self._get_in(conn, current.app_trans_id)
+            if payment.refunded_amount == payment.amount:
+                text = stored(full_refund_message or Reason.of(
+                    "late.returned" if current.auto else "refund.full",
+                    amount=payment.amount))
+                conn.execute(
+                    "UPDATE payments SET state=?, message=?, needs_review=0 "
+                    "WHERE app_trans_id=?",
+                    (PaymentState.REFUNDED.value, text, current.app_trans_id),
+                )
+                self._append_event(
+                    conn, app_trans_id=current.app_trans_id, m_refund_id=m_refund_id,
+                    time_ms=t, kind="transition", from_state=payment.state.value,
+                    to_state=PaymentState.REFUNDED.value, message=text,
+                )
 
     def refund_claim_send(self, m_refund_id: str, ttl_ms: int) -> bool:
         """Just before sending a refund: True if this process still owns its lease."""

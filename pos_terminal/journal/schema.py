@@ -174,6 +174,40 @@ PROVIDER_TRANS_ID_MIGRATION = """
     ALTER TABLE payments RENAME COLUMN zp_trans_id TO provider_trans_id;
 """
 
+#: Version 6's triggers, as `state_triggers_migration()` generated them until version 14 (a
+#: released migration's text never changes: tests/journal/test_state_triggers.py pins it).
+STATE_TRIGGERS_V6 = (
+    "DROP TRIGGER IF EXISTS payments_final_state;\n"
+    "CREATE TRIGGER payments_state_machine BEFORE UPDATE OF state ON payments\n"
+    "    WHEN NEW.state IS NOT OLD.state\n"
+    "    AND NOT ((OLD.state, NEW.state) IN (VALUES\n"
+    "            ('new', 'submitting'),\n"
+    "            ('processing', 'failed'),\n"
+    "            ('processing', 'succeeded'),\n"
+    "            ('processing', 'unknown'),\n"
+    "            ('submitting', 'failed'),\n"
+    "            ('submitting', 'processing'),\n"
+    "            ('submitting', 'succeeded'),\n"
+    "            ('submitting', 'unknown'),\n"
+    "            ('succeeded', 'refunded'),\n"
+    "            ('unknown', 'failed'),\n"
+    "            ('unknown', 'processing'),\n"
+    "            ('unknown', 'succeeded'))\n"
+    "        OR (OLD.state = 'failed' AND NEW.state = 'succeeded' AND OLD.late = 0"
+    " AND NEW.late = 1))\n"
+    "BEGIN SELECT RAISE(ABORT, 'the state machine forbids this move of a payment"
+    " (one in a final state: failed, refunded, succeeded, never changes state)'); END;\n"
+    "DROP TRIGGER IF EXISTS refunds_final_state;\n"
+    "CREATE TRIGGER refunds_state_machine BEFORE UPDATE OF state ON refunds\n"
+    "    WHEN NEW.state IS NOT OLD.state\n"
+    "    AND NOT ((OLD.state, NEW.state) IN (VALUES\n"
+    "            ('new', 'refunding'),\n"
+    "            ('refunding', 'failed'),\n"
+    "            ('refunding', 'refunded')))\n"
+    "BEGIN SELECT RAISE(ABORT, 'the state machine forbids this move of a refund (one"
+    " in a final state: failed, refunded, never changes state)'); END;\n"
+)
+
 MIGRATIONS: tuple[str, ...] = (
     # version 1
     """
@@ -353,7 +387,7 @@ MIGRATIONS: tuple[str, ...] = (
     # version 6 (one state machine): the final-state triggers of versions 2 and 4 are replaced by
     # triggers generated from the table in states.py, which also refuse a move between pending
     # states that the table does not list (processing -> submitting, a payment -> refunding).
-    state_triggers_migration(),
+    STATE_TRIGGERS_V6,
     # version 7 (void of abandoned payments): `abandoned` marks a payment the cashier gave up
     # waiting for while its outcome was unknown (set only on an open row, never cleared); a
     # success after that, like a late success, is returned by a refund with `auto` = 1, at most
@@ -422,6 +456,11 @@ MIGRATIONS: tuple[str, ...] = (
     # ids; SQLite carries the rename into every trigger). The outbox's payload keeps the key
     # `zp_trans_id` (the ledger reads both), and JSON answers carry both names.
     PROVIDER_TRANS_ID_MIGRATION,
+    # Settling money found after a shop's QR closed (issue 41): the state triggers regenerated
+    # from the table, which now lets a person override a failed row flagged for review (paid:
+    # the rest collected; not paid: what arrived returned by the shop). The database allows
+    # failed -> succeeded without `late` only from a row flagged `needs_review`, clearing it.
+    state_triggers_migration(),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

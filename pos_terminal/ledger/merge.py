@@ -56,6 +56,14 @@ def _verdict(existing: Mapping[str, Any], incoming: Mapping[str, Any],
     return Verdict(incoming["updated_ms"] >= existing["updated_ms"])
 
 
+def settled_by_a_person(existing: Mapping[str, Any], incoming: Mapping[str, Any]) -> bool:
+    """A failed payment flagged for review that a person settled as paid (the journal's
+    `failed --override_paid--> succeeded`, which clears the flag): the one move out of FAILED
+    the ledger takes (its trigger, schema version 6, and the upsert's guard say the same)."""
+    return (existing["state"] == "failed" and bool(existing.get("needs_review"))
+            and incoming["state"] == "succeeded" and not incoming.get("needs_review"))
+
+
 def decide_payment(existing: Mapping[str, Any] | None, incoming: Mapping[str, Any],
                    terminal_id: str) -> Verdict:
     if existing is None:
@@ -65,6 +73,8 @@ def decide_payment(existing: Mapping[str, Any] | None, incoming: Mapping[str, An
     if not problems and existing["state"] in FINAL_PAYMENT:
         state = existing["state"]
         allowed = {state, "refunded"} if state == "succeeded" else {state}
+        if settled_by_a_person(existing, incoming):
+            allowed.add("succeeded")
         if incoming["state"] not in allowed:
             problems.append(Problem("state", state, incoming["state"],
                                     f"a {state} payment shows {incoming['state']} in a journal"))

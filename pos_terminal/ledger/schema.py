@@ -9,6 +9,43 @@ from __future__ import annotations
 
 import psycopg
 
+#: The forward-only rule (merge.py's, for every writer), with the moves a final payment may make
+#: spelled in `final_moves`: each release that changes them replaces the function whole.
+_PAYMENT_FORWARD = """
+    CREATE OR REPLACE FUNCTION ledger_payment_forward() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF (NEW.terminal_id, NEW.cashier, NEW.amount, NEW.kind, NEW.created_ms)
+                IS DISTINCT FROM (OLD.terminal_id, OLD.cashier, OLD.amount, OLD.kind,
+                                  OLD.created_ms) THEN
+            RAISE EXCEPTION 'payment %: who took it, its amount and its time never change',
+                OLD.app_trans_id USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        IF NEW.updated_ms < OLD.updated_ms THEN
+            RAISE EXCEPTION 'payment %: an older snapshot never replaces a newer one',
+                OLD.app_trans_id USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        IF OLD.state IN ('succeeded', 'failed', 'refunded') AND (
+{final_moves}                OR (OLD.provider_trans_id IS NOT NULL
+                    AND NEW.provider_trans_id IS DISTINCT FROM OLD.provider_trans_id)
+                OR NEW.refunded_amount < OLD.refunded_amount
+                OR (OLD.z_number IS NOT NULL AND NEW.z_number IS DISTINCT FROM OLD.z_number)) THEN
+            RAISE EXCEPTION 'payment %: a final payment only moves forward', OLD.app_trans_id
+                USING ERRCODE = 'integrity_constraint_violation';
+        END IF;
+        RETURN NEW;
+    END $$;
+"""
+_FINAL_MOVES_V5 = (
+    "                NOT (NEW.state = OLD.state OR (OLD.state = 'succeeded' AND NEW.state = "
+    "'refunded'))\n")
+#: version 6: a failed payment flagged for review becomes succeeded when a person settles it
+#: (the journal's `failed --override_paid--> succeeded`, which clears the flag)
+_FINAL_MOVES_V6 = """\
+                NOT (NEW.state = OLD.state OR (OLD.state = 'succeeded' AND NEW.state = 'refunded')
+                     OR (OLD.state = 'failed' AND NEW.state = 'succeeded' AND OLD.needs_review
+                         AND NOT NEW.needs_review))
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     # version 1
     """
@@ -487,31 +524,12 @@ MIGRATIONS: tuple[str, ...] = (
     # the forward-only rule names it anew. Counters still ship it under the payload key
     # `zp_trans_id` (store.py maps the one to the other).
     """
-    ALTER TABLE payments RENAME COLUMN zp_trans_id TO provider_trans_id;
-    CREATE OR REPLACE FUNCTION ledger_payment_forward() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        IF (NEW.terminal_id, NEW.cashier, NEW.amount, NEW.kind, NEW.created_ms)
-                IS DISTINCT FROM (OLD.terminal_id, OLD.cashier, OLD.amount, OLD.kind,
-                                  OLD.created_ms) THEN
-            RAISE EXCEPTION 'payment %: who took it, its amount and its time never change',
-                OLD.app_trans_id USING ERRCODE = 'integrity_constraint_violation';
-        END IF;
-        IF NEW.updated_ms < OLD.updated_ms THEN
-            RAISE EXCEPTION 'payment %: an older snapshot never replaces a newer one',
-                OLD.app_trans_id USING ERRCODE = 'integrity_constraint_violation';
-        END IF;
-        IF OLD.state IN ('succeeded', 'failed', 'refunded') AND (
-                NOT (NEW.state = OLD.state OR (OLD.state = 'succeeded' AND NEW.state = 'refunded'))
-                OR (OLD.provider_trans_id IS NOT NULL
-                    AND NEW.provider_trans_id IS DISTINCT FROM OLD.provider_trans_id)
-                OR NEW.refunded_amount < OLD.refunded_amount
-                OR (OLD.z_number IS NOT NULL AND NEW.z_number IS DISTINCT FROM OLD.z_number)) THEN
-            RAISE EXCEPTION 'payment %: a final payment only moves forward', OLD.app_trans_id
-                USING ERRCODE = 'integrity_constraint_violation';
-        END IF;
-        RETURN NEW;
-    END $$;
-    """,
+    ALTER TABLE payments RENAME COLUMN zp_trans_id TO provider_trans_id;"""
+    + _PAYMENT_FORWARD.format(final_moves=_FINAL_MOVES_V5) + "    ",
+    # version 6 (issue 41): the override of a failed payment flagged for review (money found
+    # after a shop's QR closed: the rest collected another way) moves it failed -> succeeded,
+    # clearing `needs_review`; merge.py and the upsert's guard (store.py) allow the same.
+    _PAYMENT_FORWARD.format(final_moves=_FINAL_MOVES_V6) + "    ",
 )
 
 #: How many months ahead `fleet migrate` keeps partitions ready (run it at least that often).

@@ -371,7 +371,7 @@ class Ledger:
                      f"EXCLUDED.updated_ms AND ({table}.state NOT IN "
                      f"({', '.join(repr(x) for x in sorted(final))}) OR {table}.state = "
                      f"EXCLUDED.state OR ({table}.state = 'succeeded' AND "
-                     "EXCLUDED.state = 'refunded'))")
+                     f"EXCLUDED.state = 'refunded'){_SETTLED_BY_A_PERSON.get(table, '')})")
             cur.executemany(
                 f"INSERT INTO {table}({', '.join(columns)}) VALUES "  # noqa: S608
                 f"({', '.join('%s' for _ in columns)}) ON CONFLICT (provider, {key}, created_ms) "
@@ -400,6 +400,12 @@ class Ledger:
                 Problem("closed_ms", other[1], z["closed_ms"],
                         f"two different Z reports #{z['number']} (journal {other[0]} and this "
                         "one): a journal restored from an older copy closed the day again")))
+
+
+#: merge.settled_by_a_person in the upsert's guard: a flagged failed payment settled as paid
+_SETTLED_BY_A_PERSON = {
+    "payments": " OR (payments.state = 'failed' AND payments.needs_review AND "
+                "EXCLUDED.state = 'succeeded' AND NOT EXCLUDED.needs_review)"}
 
 
 _PROBLEM_SQL = (

@@ -43,7 +43,7 @@ register({
         "Refund {m_refund_id} is {state}: the move {event} needs {guard}; nothing changed.")),
     "payment.not_overridable": _moved(N_(
         "Payment {app_trans_id} is already {state}; only an unresolved payment (submitting, "
-        "processing, unknown) can be overridden.")),
+        "processing, unknown) or one flagged for review can be overridden. Nothing changed.")),
     "payment.by_own_write": N_("Payment {app_trans_id}: {event} is {how} ({writer}); nothing "
                                "changed."),
     "refund.by_own_write": N_("Refund {m_refund_id}: {event} is {how} ({writer}); nothing "

@@ -203,6 +203,14 @@ register({
     "refund.sending": N_("Sending the refund to the wallet service."),
     "refund.intent": N_("refund {amount}"),
     "refund.full": N_("Refunded in full ({amount})."),
+    "refund.by_shop": N_("{amount} returned to the customer by the shop's own bank transfer, "
+                         "not by {wallet}. Recorded by {who}: {reason}"),
+    "refund.by_shop.no_reason": N_("Recording money the shop returned needs a reason (the "
+                                   "bank transfer's reference). Nothing was recorded."),
+    "refund.by_shop.no_who": N_("Recording money the shop returned needs the name of who "
+                                "decided. Nothing was recorded."),
+    "refund.by_shop.wallet_refunds": N_("{wallet} returns money with its own refund: refund "
+                                        "this payment the usual way. Nothing was recorded."),
     "refund.no_answer": N_(
         "No clear answer to the refund ({detail}). It may or may not have been made: the "
         "terminal checks its status. Do not refund again."),

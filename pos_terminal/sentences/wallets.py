@@ -30,9 +30,12 @@ register({
     "unknown.no_information": _no_information,
     "wallet.shop_qr_only": N_("{wallet} takes no code from the customer: the shop shows its QR "
                               "for the customer's bank app (F5, or pay --qr)."),
-    "wallet.no_refunds": N_("{wallet} has no refund: return the money by a bank transfer from "
-                            "the shop, then record it as a manual refund with a supervisor. "
-                            "Nothing was sent."),
+    "wallet.no_refunds": by_front_end(N_(
+        "{wallet} has no refund: return the money by a bank transfer from the shop, then record "
+        "it with a supervisor: pos-terminal refund <payment> --returned-by-shop --reason "
+        "\"<the transfer>\". Nothing was sent."), N_(
+        "{wallet} has no refund: return the money by a bank transfer from the shop, then record "
+        "it with a supervisor in History (F: the shop's transfer). Nothing was sent.")),
     "notice.form": N_("This is not a notice of {wallet} ({what} missing or of the wrong form): "
                       "it was ignored and nothing changed."),
     "notice.signature": N_("This notice does not carry {wallet}'s signature made with this "

@@ -37,7 +37,8 @@ from pos_terminal.journal.views import PaymentView, RefundView
 S, E, RS, RE = PaymentState, PaymentEvent, RefundState, RefundEvent
 SAID = Reason.of("checking")
 # made by the write that creates
-CREATED: set[PaymentEvent | RefundEvent] = {E.INTENT, RE.INTENT, E.REFUNDED_IN_FULL}
+CREATED: set[PaymentEvent | RefundEvent] = {E.INTENT, RE.INTENT, E.REFUNDED_IN_FULL,
+                                             RE.BY_SHOP}
 
 
 @pytest.fixture
@@ -76,8 +77,8 @@ def _refund(journal: Journal, key: str, state: RefundState, **flags: int) -> str
 
 def _satisfying(move: PaymentMove) -> dict[str, int]:
     """The row's flags that make the move's guard hold."""
-    return {"left_for_review": {"needs_review": 1}, "charged_late": {"abandoned": 1}}.get(
-        move.guard, {})
+    return {"left_for_review": {"needs_review": 1}, "review_by_a_person": {"needs_review": 1},
+            "charged_late": {"abandoned": 1}}.get(move.guard, {})
 
 
 @pytest.mark.parametrize("move", [m for m in PAYMENT_MOVES if m.event not in CREATED],
@@ -108,7 +109,8 @@ def test_every_refund_move_of_the_table_is_made_by_apply(journal: Journal,
 
 @pytest.mark.parametrize("move", [m for m in (*PAYMENT_MOVES, *REFUND_MOVES)
                                   if m.event not in CREATED and m.sets is not Flag.NEEDS_REVIEW
-                                  and m.guard not in ("left_for_review", "not_flagged")],
+                                  and m.guard not in ("left_for_review", "review_by_a_person",
+                                                      "not_flagged")],
                          ids=lambda m: f"{m.source.value}-{m.event.value}")
 def test_a_row_waiting_for_a_person_keeps_the_flag_unless_the_move_clears_it(
         journal: Journal, move: PaymentMove | RefundMove) -> None:
@@ -126,7 +128,7 @@ def test_a_row_waiting_for_a_person_keeps_the_flag_unless_the_move_clears_it(
 
 
 @pytest.mark.parametrize("guard", ["not_late", "not_abandoned", "not_flagged",
-                                   "left_for_review", "charged_late"])
+                                   "left_for_review", "review_by_a_person", "charged_late"])
 def test_a_move_whose_guard_fails_is_refused_and_changes_nothing(
         journal: Journal, guard: str) -> None:
     move = next(m for m in PAYMENT_MOVES if m.guard == guard)

@@ -55,8 +55,7 @@ REFUSALS: dict[str, Callable[[Journal], object]] = {
     "report.z_unknown": lambda j: j.z_report(7),
     "payment.not_overridable": lambda j: j.apply(PAYMENT, E.OVERRIDE_FAILED, message="x",
                                                  reason="r", who="w"),
-    "payment.guard": lambda j: j.apply(PAYMENT, E.OVERRIDE_PAID, message="x", reason="r",
-                                       who="w"),
+    "payment.guard": lambda j: j.apply(PAYMENT, E.LATE_REVIEW, message="x"),
     "payment.no_move": lambda j: j.apply(PAYMENT, E.DECLINED, message="x"),
     "payment.by_own_write": lambda j: j.apply(PAYMENT, E.INTENT, message="x"),
 }
@@ -107,7 +106,8 @@ def test_the_english_reads_as_before(journal: Journal) -> None:
         journal.apply(PAYMENT, E.OVERRIDE_FAILED, message="x", reason="r", who="w")
     assert render(overridden.value.why, "en") == (
         f"Payment {PAYMENT} is already succeeded; only an unresolved payment (submitting, "
-        "processing, unknown) can be overridden.")
+        "processing, unknown) or one flagged for review can be overridden. Nothing changed.")
     assert render(overridden.value.why, "vi") == (
         f"Giao dịch {PAYMENT} đã ở trạng thái thành công; chỉ giao dịch chưa có kết quả (đang "
-        "gửi, đang xử lý, chưa rõ) mới được ghi nhận tay.")
+        "gửi, đang xử lý, chưa rõ) hoặc đang chờ kiểm tra mới được ghi nhận tay. Không có gì "
+        "thay đổi.")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pos_terminal.journal import Journal, schema
+from pos_terminal.journal import IllegalTransition, Journal, schema
 from pos_terminal.journal.state_triggers import state_triggers_migration
 from pos_terminal.journal.states import (
     PAYMENT_MOVES,
@@ -51,25 +51,59 @@ def _moves_allowed(conn: sqlite3.Connection, sql: str, args: tuple[object, ...])
     return True
 
 
-def test_payment_rows_make_exactly_the_moves_of_the_table(raw: sqlite3.Connection) -> None:
-    table = {(m.source, m.target) for m in PAYMENT_MOVES
-             if not m.late_only and m.source is not m.target}
-    late = {(m.source, m.target) for m in PAYMENT_MOVES if m.late_only}
-    allowed, allowed_late = set(), set()
+def _payment_moves_allowed(conn: sqlite3.Connection, prefix: str, update: str, *,
+                           flagged: bool = False) -> set[tuple[PaymentState, PaymentState]]:
+    """The (from, to) pairs the database lets `update` (its SET) make, from rows carrying
+    `needs_review` or not."""
+    allowed = set()
     for n, (source, target) in enumerate(itertools.product(PAYMENT_ROW_STATES, repeat=2)):
         if source is target:
             continue
-        _payment(raw, f"p{n}", source)
-        if _moves_allowed(raw, "UPDATE payments SET state=? WHERE app_trans_id=?",
-                          (target.value, f"p{n}")):
+        _payment(conn, f"{prefix}{n}", source)
+        if flagged:
+            conn.execute("UPDATE payments SET needs_review=1 WHERE app_trans_id=?",
+                         (f"{prefix}{n}",))
+        if _moves_allowed(conn, f"UPDATE payments SET {update} WHERE app_trans_id=?",
+                          (target.value, f"{prefix}{n}")):
             allowed.add((source, target))
-        _payment(raw, f"l{n}", source)
-        if _moves_allowed(raw, "UPDATE payments SET state=?, late=1 WHERE app_trans_id=?",
-                          (target.value, f"l{n}")):
-            allowed_late.add((source, target))
-    assert allowed == table
-    assert allowed_late == late == {(S.FAILED, S.SUCCEEDED)}
+    return allowed
+
+
+def test_payment_rows_make_exactly_the_moves_of_the_table(raw: sqlite3.Connection) -> None:
+    table = {(m.source, m.target) for m in PAYMENT_MOVES
+             if not m.own_writer and m.source is not m.target}
+    late = {(m.source, m.target) for m in PAYMENT_MOVES if m.late_only}
+    flagged = {(m.source, m.target) for m in PAYMENT_MOVES if m.flagged_only}
+    assert late == flagged == {(S.FAILED, S.SUCCEEDED)}
+    assert _payment_moves_allowed(raw, "p", "state=?") == table
+    # `late` is set only by a late success (its own trigger refuses it with any other move)
+    assert _payment_moves_allowed(raw, "l", "state=?, late=1") == late
+    # a failed row flagged for review: a person's override to paid, which clears the flag
+    assert _payment_moves_allowed(raw, "r", "state=?, needs_review=0", flagged=True) == (
+        table | flagged)
+    assert _payment_moves_allowed(raw, "k", "state=?", flagged=True) == table  # flag kept
+    assert _payment_moves_allowed(raw, "u", "state=?, needs_review=0") == table  # not flagged
     assert table == {(s, t) for s, targets in PAYMENT_TRANSITIONS.items() for t in targets}
+
+
+def test_a_failed_row_becomes_succeeded_by_hand_only_with_a_flag_of_the_table(
+        raw: sqlite3.Connection) -> None:
+    """Written with sqlite3: an ordinary failed row never becomes succeeded; only a late
+    success (setting `late`) or the override of a row flagged for review (clearing the flag)
+    does. The trigger sees the one UPDATE: the override's reason, who decided and its event are
+    the journal writer's to check (`Journal.override`)."""
+    _payment(raw, "plain", S.FAILED)
+    with pytest.raises(sqlite3.IntegrityError, match="state machine forbids this move"):
+        raw.execute("UPDATE payments SET state='succeeded' WHERE app_trans_id='plain'")
+    with pytest.raises(sqlite3.IntegrityError, match="state machine forbids this move"):
+        raw.execute("UPDATE payments SET state='succeeded', needs_review=0 "
+                    "WHERE app_trans_id='plain'")
+    assert raw.execute("SELECT state FROM payments WHERE app_trans_id='plain'").fetchone() == (
+        "failed",)
+    _payment(raw, "flagged", S.FAILED)
+    raw.execute("UPDATE payments SET needs_review=1 WHERE app_trans_id='flagged'")
+    raw.execute("UPDATE payments SET state='succeeded', needs_review=0 "
+                "WHERE app_trans_id='flagged'")
 
 
 def test_no_payment_row_ever_moves_into_a_refunds_state(raw: sqlite3.Connection) -> None:
@@ -109,7 +143,9 @@ def test_a_refused_move_names_the_state_machine(raw: sqlite3.Connection) -> None
 #: changes: a journal already at its version would not run it again. If the state table changed,
 #: freeze the old text of its migration as a literal and append a new migration instead.
 RELEASED = ("f00d3b2d0ae88eb7", "334efea60c031763", "9993affcbaa247ba", "6a60f9ce9e3f50c7",
-            "90bfa3e5df8c79fb", "5c9e20a97ed0794e", "d7480cc22750ad24")
+            "90bfa3e5df8c79fb", "5c9e20a97ed0794e", "d7480cc22750ad24", "a5bce44f1ccf6bbe",
+            "133f68118698ff61", "2e062a9ddff2554b", "ee5c646e30061f1c", "33a41c825b2a030d",
+            "9b43f89e673de397")
 
 
 def test_released_migrations_never_change() -> None:
@@ -123,8 +159,42 @@ def test_the_newest_triggers_are_the_ones_generated_from_the_table(raw: sqlite3.
         "SELECT name, sql FROM sqlite_master WHERE type='trigger'")}
     assert "payments_final_state" not in stored and "refunds_final_state" not in stored
     generated = state_triggers_migration()
+    assert schema.MIGRATIONS[-1] == generated  # the newest migration made them (version 14)
     for name in ("payments_state_machine", "refunds_state_machine"):
         assert stored[name] in generated
+
+
+def _journal_at(path: Path, version: int) -> sqlite3.Connection:
+    """A journal as a release at schema `version` left it (a raw connection to write rows)."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    for number in range(version):
+        for statement in _split_sql(schema.MIGRATIONS[number]):
+            conn.execute(statement)
+    conn.execute(f"PRAGMA user_version={version}")
+    conn.execute("INSERT INTO meta VALUES ('fingerprint_secret', x'00112233')")
+    return conn
+
+
+def test_a_version_13_journal_gets_the_override_of_a_flagged_failed_row(tmp_path: Path) -> None:
+    """v13 -> v14: the triggers of version 6 are replaced; a failed row flagged for review
+    written before can be settled by a person, an ordinary one still cannot."""
+    path = tmp_path / "v13.sqlite3"
+    conn = _journal_at(path, 13)
+    _payment(conn, "flagged", S.FAILED)
+    _payment(conn, "plain", S.FAILED)
+    conn.execute("UPDATE payments SET needs_review=1 WHERE app_trans_id='flagged'")
+    with pytest.raises(sqlite3.IntegrityError, match="state machine forbids this move"):
+        conn.execute("UPDATE payments SET state='succeeded', needs_review=0 "
+                     "WHERE app_trans_id='flagged'")  # version 13 refuses it
+    conn.close()
+    with Journal.open(path) as journal:
+        assert journal.schema_version == len(schema.MIGRATIONS) == 14
+        view = journal.override("flagged", S.SUCCEEDED, reason="rest in cash", who="sup",
+                                message="kept")
+        assert (view.state, view.needs_review) == (S.SUCCEEDED, False)
+        with pytest.raises(IllegalTransition):
+            journal.override("plain", S.SUCCEEDED, reason="r", who="sup", message="x")
+        assert journal.get("plain").state is S.FAILED
 
 
 def test_a_version_5_journal_gets_the_state_machine_then_the_late_charge_columns(
@@ -132,12 +202,7 @@ def test_a_version_5_journal_gets_the_state_machine_then_the_late_charge_columns
     """v5 -> v6 (generated state triggers) -> v7 (abandoned, auto): an open payment written
     before both can still be given up on, and the state machine still guards it."""
     path = tmp_path / "v5.sqlite3"
-    conn = sqlite3.connect(path, isolation_level=None)
-    for number in range(5):
-        for statement in _split_sql(schema.MIGRATIONS[number]):
-            conn.execute(statement)
-    conn.execute("PRAGMA user_version=5")
-    conn.execute("INSERT INTO meta VALUES ('fingerprint_secret', x'00112233')")
+    conn = _journal_at(path, 5)
     _payment(conn, "old", S.UNKNOWN)
     conn.close()
     with Journal.open(path) as journal:

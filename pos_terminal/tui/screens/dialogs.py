@@ -17,7 +17,7 @@ from pos_terminal.base.amounts import parse_refund_amount
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
 from pos_terminal.base.reasons import Reason
-from pos_terminal.counter.answers import state_label
+from pos_terminal.counter.answers import part_paid, state_label
 from pos_terminal.counter.types import PaymentState, PaymentView, RefundState, RefundView
 from pos_terminal.tui.screens.modal import Dialog, Words, said
 from pos_terminal.tui.widgets.phrases import PhraseLine
@@ -26,6 +26,8 @@ from pos_terminal.tui.widgets.phrases import PhraseLine
 @dataclass(frozen=True)
 class RefundRequestUi:
     amount: int
+    #: the shop's own bank transfer that returned it (a wallet with no refund: payOS)
+    returned_by_shop: str | None = None
 
 
 @dataclass(frozen=True)
@@ -35,16 +37,20 @@ class OverrideRequestUi:
 
 
 class RefundDialog(Dialog[RefundRequestUi | None]):
-    """Type the amount (the rest of the payment by default), Enter, then Y to confirm."""
+    """Type the amount (the rest of the payment by default), Enter, then Y to confirm. With
+    `by_shop` (a wallet with no refund: payOS) it records money the shop returned by its own
+    bank transfer: the amount, then the transfer's reference, Enter, then Y."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", N_("Cancel")),
         Binding("y", "confirm", N_("Yes"), show=False),
     ]
 
-    def __init__(self, view: PaymentView, refunds: Sequence[RefundView] = ()) -> None:
+    def __init__(self, view: PaymentView, refunds: Sequence[RefundView] = (),
+                 by_shop: bool = False) -> None:
         super().__init__(classes="dialog")
         self.view = view
+        self.by_shop = by_shop
         # Refunds still on their way count as given: the journal counts them the same way.
         self.in_flight = sum(r.amount for r in refunds if r.state is RefundState.REFUNDING)
         self.left = max(view.refundable_amount - self.in_flight, 0)
@@ -68,14 +74,22 @@ class RefundDialog(Dialog[RefundRequestUi | None]):
                                    "refunded.").format(
                     amount=paid, refunded=refunded, left=format_vnd(left)))
             yield Input(value=str(left), restrict=r"[0-9]*", max_length=12, id="refund-amount")
+            if self.by_shop:
+                yield PhraseLine(_("The wallet has no refund: the shop returns the money by its "
+                                   "own bank transfer, recorded here (nothing is sent to the "
+                                   "wallet)."))
+                yield Input(placeholder=_("The shop's bank transfer (its reference)"),
+                            max_length=200, id="refund-transfer")
             yield PhraseLine(_("Enter: check the amount · Esc: cancel"), id="refund-message")
 
-    def keep_state(self) -> tuple[str, int | None, bool]:
+    def keep_state(self) -> tuple[str, int | None, bool, str]:
         return (self.query_one("#refund-amount", Input).value, self.pending_amount,
-                self.query_one("#refund-amount", Input).has_focus)
+                self.query_one("#refund-amount", Input).has_focus, self._transfer())
 
-    def restore_state(self, state: tuple[str, int | None, bool]) -> None:
-        value, pending, focused = state
+    def restore_state(self, state: tuple[str, int | None, bool, str]) -> None:
+        value, pending, focused, transfer = state
+        if self.by_shop:
+            self.query_one("#refund-transfer", Input).value = transfer
         field = self.query_one("#refund-amount", Input)
         if field.value != value:  # a Changed event comes for it: not a new amount
             self._restoring = value
@@ -89,9 +103,17 @@ class RefundDialog(Dialog[RefundRequestUi | None]):
         self.pending_amount = amount
         message = self.query_one("#refund-message", Static)
         message.remove_class("error")
-        message.update(_("Refund {amount} to the customer's wallet? Y: yes, refund · "
-                         "Esc: no").format(amount=format_vnd(amount)))
+        if self.by_shop:
+            message.update(_("Record {amount} returned to the customer by the shop's bank "
+                             "transfer? Y: yes, record it · Esc: no").format(
+                                 amount=format_vnd(amount)))
+        else:
+            message.update(_("Refund {amount} to the customer's wallet? Y: yes, refund · "
+                             "Esc: no").format(amount=format_vnd(amount)))
         self.set_focus(None)
+
+    def _transfer(self) -> str:
+        return self.query_one("#refund-transfer", Input).value.strip() if self.by_shop else ""
 
     @on(Input.Changed, "#refund-amount")
     def _changed(self, event: Input.Changed) -> None:
@@ -109,8 +131,15 @@ class RefundDialog(Dialog[RefundRequestUi | None]):
 
     @on(Input.Submitted, "#refund-amount")
     def _check(self, event: Input.Submitted) -> None:
+        self._check_amount(event.value)
+
+    @on(Input.Submitted, "#refund-transfer")
+    def _transfer_typed(self, _event: Input.Submitted) -> None:
+        self._check_amount(self.query_one("#refund-amount", Input).value)
+
+    def _check_amount(self, value: str) -> None:
         left = self.left
-        amount = parse_refund_amount(event.value)  # the refund rule of every front end
+        amount = parse_refund_amount(value)  # the refund rule of every front end
         message = self.query_one("#refund-message", Static)
         if isinstance(amount, Reason):
             message.update(str(amount))
@@ -121,11 +150,16 @@ class RefundDialog(Dialog[RefundRequestUi | None]):
                 low=format_vnd(1), high=format_vnd(left)))
             message.add_class("error")
             return
+        if self.by_shop and not self._transfer():
+            message.update(_("Type the shop's bank transfer (its reference), then Enter."))
+            message.add_class("error")
+            self.query_one("#refund-transfer", Input).focus()
+            return
         self._ask(amount)
 
     def action_confirm(self) -> None:
         if self.pending_amount is not None:
-            self.dismiss(RefundRequestUi(self.pending_amount))
+            self.dismiss(RefundRequestUi(self.pending_amount, self._transfer() or None))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -148,8 +182,16 @@ class OverrideDialog(Dialog[OverrideRequestUi | None]):
             yield PhraseLine(_("Manual override of {app_trans_id} ({state}, {amount})").format(
                 app_trans_id=self.view.app_trans_id, state=state_label(self.view.state.value),
                 amount=format_vnd(self.view.amount)))
-            yield PhraseLine(_("Only after checking the merchant portal. Ctrl+S: it was paid · "
-                               "Ctrl+F: it was not paid"), id="override-state")
+            part = part_paid(self.view)
+            if part:  # a shop QR paid in part: what each key means for the money that arrived
+                yield PhraseLine(_("{paid} arrived, {missing} is missing. Ctrl+S: the rest was "
+                                   "collected another way · Ctrl+F: the shop returned what "
+                                   "arrived").format(paid=format_vnd(part["amount_paid"]),
+                                                     missing=format_vnd(part["amount_missing"])),
+                                 id="override-state")
+            else:
+                yield PhraseLine(_("Only after checking the merchant portal. Ctrl+S: it was "
+                                   "paid · Ctrl+F: it was not paid"), id="override-state")
             yield Input(placeholder=_("Reason (required)"), max_length=200,
                         id="override-reason")
             yield PhraseLine(_("Enter: record the override · Esc: cancel"), id="override-message")

@@ -567,7 +567,9 @@ class PaymentDetailScreen(PosScreen[None]):
                        "refunded.").format(state=state_label(self.view.state.value),
                                            amount=format_vnd(self.view.refunded_amount)), True)
             return
-        self.app.push_screen(RefundDialog(self.view, self.refunds), self._refund_chosen)
+        by_shop = self.pos.counter.refunds.shop_returns(self.app_trans_id)
+        self.app.push_screen(RefundDialog(self.view, self.refunds, by_shop),
+                             self._refund_chosen)
 
     def _refund_chosen(self, request: RefundRequestUi | None) -> None:
         if request is None:
@@ -578,16 +580,24 @@ class PaymentDetailScreen(PosScreen[None]):
 
         def authorised(by: str | None) -> None:
             self.say(_("Refunding {amount}…").format(amount=format_vnd(request.amount)))
-            self.refund(request.amount, by)
+            self.refund(request.amount, by, request.returned_by_shop)
 
         authorise(self, what, authorised)
 
     @work(thread=True, group="refund", exit_on_error=False)
-    def refund(self, amount: int, authorised_by: str | None = None) -> None:
+    def refund(self, amount: int, authorised_by: str | None = None,
+               returned_by_shop: str | None = None) -> None:
+        refunds = self.pos.counter.refunds
         try:  # asked by the cashier signed in here, authorised by the supervisor's PIN
-            result = self.pos.counter.refunds.create(self.app_trans_id, amount,
-                                                     cashier_id=self.pos.cashier_id,
-                                                     authorised_by=authorised_by)
+            if returned_by_shop:  # the shop's own transfer: recorded, nothing sent
+                result = refunds.returned_by_shop(
+                    self.app_trans_id, amount, returned_by_shop,
+                    authorised_by or self.pos.cashier_id or self.pos.settings.terminal.app_user,
+                    cashier_id=self.pos.cashier_id, authorised_by=authorised_by)
+            else:
+                result = refunds.create(self.app_trans_id, amount,
+                                        cashier_id=self.pos.cashier_id,
+                                        authorised_by=authorised_by)
         except Exception as exc:
             text = cashier_message(exc)
             recorded = refund_of(exc)  # this refund's own id, whatever else runs meanwhile
