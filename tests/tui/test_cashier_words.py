@@ -22,10 +22,11 @@ NOT_FOR_A_CASHIER = re.compile(
     r"pos-terminal|\[(service|printer|checkout|scanner|terminal|ui|cashiers|speaker|api)\]"
     r"|POS_[A-Z]|chmod|apt-get|pip install|lsusb|base_url|\.toml")
 #: Reasons only the CLI and the Terminal API give (tokens; a typed code against the [scanner]
-#: filter: `--code`, `payment_code`, checkout/validation.check_code_format), or given before any
-#: screen is up (the journal's file permissions refuse to open it at start-up).
+#: filter: `--code`, `payment_code`, checkout/validation.check_code_format; a wallet refusing
+#: the webhook `register-webhook` asked for), or given before any screen is up (the journal's
+#: file permissions refuse to open it at start-up).
 NEVER_ON_A_SCREEN = {"token.exists", "token.unknown", "token.unknown_scope", "token.bad_name",
-                     "code.length", "code.alphabet",
+                     "code.length", "code.alphabet", "notice.registration_refused",
                      "journal.others_can_write", "journal.others_can_read"}
 #: Every module of the renderer, so that a new one's parameters are given too.
 MODULES = tuple(importlib.import_module(f"pos_terminal.sentences.{m.name}")
