@@ -486,7 +486,7 @@ class EmptyCost:
     lane_ms: list[float] = field(default_factory=list)
 
     def bars(self, note: str = "") -> list[tuple[str, bool, str]]:
-        def bar(what: str, ratios: list[float]) -> tuple[str, bool, str]:
+        def bar(what: str, ratios: list[float], note: str = note) -> tuple[str, bool, str]:
             median = sorted(ratios)[len(ratios) // 2]
             return (f"720p empty-frame p95 <= {EMPTY_BAR}x zxing-cpp alone (QR + Code 128; "
                     f"median of {len(ratios)} repeats over {EMPTY_SYNTHETIC} synthetic + the "
@@ -495,7 +495,7 @@ class EmptyCost:
                     + (f"; {note})" if note else ")"))
 
         return [bar("the single-thread decoder", self.single),
-                bar("the camera thread, beside its second lane", self.thread)]
+                bar("the camera thread, beside its second lane", self.thread, "")]
 
 
 def empty_p95_ratios(photo_frames: list[np.ndarray], synthetic: int = EMPTY_SYNTHETIC,

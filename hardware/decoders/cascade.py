@@ -62,7 +62,8 @@ class CascadeDecoder:
         self.last_stage: str | None = None  # which stage read the last frame (bench, tests)
         parts = [self.primary.name, *(f.name for f in self.families)]
         name = "cascade(" + ">".join(parts) + (f" every {every}" if every > 1 else "") + ")"
-        self.name = name + ">" + rescue.name.removeprefix(self.primary.name + "+")
+        self.name = name + ">" + rescue.name.removeprefix(self.primary.name + "+") + (
+            f" (paced {paced_budget:g})" if paced_budget is not None else "")
 
     @property
     def last_candidates(self) -> list[Box]:
