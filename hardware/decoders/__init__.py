@@ -22,21 +22,27 @@ DECODER_NAMES = ("zxing", "pyzbar", "pyzbar-all")
 
 # The work the rescue pass may do on a frame, in pixels decoded, as a multiple of the frame's
 # pixels (the primary pass alone goes over them several times: rotations, inversion, a
-# downscaled pyramid). 0.3 while it ran on the camera's own thread (issue 33: the empty-frame
-# p95 bar); 0.6 since it runs in the second lane (issue 42), where it reads Code 128 at
-# 1.2-2 px per module on phone screens (bench/bench_phone128.py: 39% at 0.3, 55% at 0.6,
-# 56% at 1.0). Measured in bench/bench_realphotos.py and bench/bench_lane.py.
+# downscaled pyramid). Where it holds up no camera (a still picture, the camera's second lane,
+# a lossless source's frames): 0.6, which reads Code 128 at 1.2-2 px per module on phone
+# screens (issue 42, bench/bench_phone128.py: 39% at 0.3, 55% at 0.6, 56% at 1.0).
 RESCUE_BUDGET = 0.6
+# Where it runs on the camera's own thread (`decode()` on the camera's schedule: the whole
+# cascade on one thread, as before issue 42's second lane, `CameraSource(lane=False)`):
+# issue 33's 0.3, which keeps the empty-frame p95 within its 1.5x bar (0.6 there measured
+# 1.66-1.73x zxing-cpp alone, 0.3 1.2-1.3x: bench/bench_realphotos.py --cost).
+PACED_BUDGET = 0.3
 
 
 def make_decoder(name: str = "zxing", *, rescue: bool = True,
                  budget: float | None = RESCUE_BUDGET, every: int = EXTRAS_EVERY,
                  located_every: int | None = LOCATED_EVERY,
-                 code_filter: CodeFilter | None = None) -> Decoder:
+                 code_filter: CodeFilter | None = None,
+                 paced_budget: float | None = PACED_BUDGET) -> Decoder:
     """The decoder called `name`; when `rescue` is true, followed on frames with no read by
     the other decoder families (asked on one empty frame in `every`, or in `located_every`
     when a QR symbol was located but not read; every=1: all of them on every frame) and the
-    rescue pass. Reads `code_filter` refuses do not count (the camera's payment-code
+    rescue pass (`budget`; at most `paced_budget` in `decode()` on the camera's schedule,
+    every > 1). Reads `code_filter` refuses do not count (the camera's payment-code
     checks)."""
     primary: Decoder
     if name == "zxing":
@@ -60,7 +66,8 @@ def make_decoder(name: str = "zxing", *, rescue: bool = True,
     second = RescueDecoder(primary, crop_decoders=_crop_decoders(primary), budget=budget)
     return CascadeDecoder(second, other_families(primary), every=every,
                           located_every=None if every == 1 else located_every,
-                          code_filter=code_filter)
+                          code_filter=code_filter,
+                          paced_budget=None if every == 1 else paced_budget)
 
 
 def other_families(primary: Decoder) -> tuple[Decoder, ...]:
@@ -101,5 +108,6 @@ def _crop_decoders(primary: Decoder) -> tuple[Decoder, ...]:
         return (bars,)
 
 
-__all__ = ["DECODER_NAMES", "EXTRAS_EVERY", "LOCATED_EVERY", "RESCUE_BUDGET", "CascadeDecoder",
-           "Decoder", "RescueDecoder", "make_decoder", "other_families", "to_gray"]
+__all__ = ["DECODER_NAMES", "EXTRAS_EVERY", "LOCATED_EVERY", "PACED_BUDGET", "RESCUE_BUDGET",
+           "CascadeDecoder", "Decoder", "RescueDecoder", "make_decoder", "other_families",
+           "to_gray"]

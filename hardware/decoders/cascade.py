@@ -19,6 +19,9 @@ symbol it could not decode, at most one in `located_every`: a code held up to th
 in view for many frames, so it is still read within a few seconds, while an empty counter
 costs on average (cost of a family) / k more per frame; the frames that get a family's turn
 sit just above the empty-frame p95 (measured in bench/bench_realphotos.py, docs/scanning.md).
+On that schedule (`decode()` with every > 1: the whole cascade on one thread) the rescue pass
+also keeps the lower `paced_budget`; the camera's second lane (`extra_pass`, no cap) and a
+still picture give it its own.
 """
 
 from __future__ import annotations
@@ -41,7 +44,8 @@ LOCATED_EVERY = 5
 class CascadeDecoder:
     def __init__(self, rescue: RescueDecoder, families: Sequence[Decoder], *,
                  every: int = 1, located_every: int | None = None,
-                 code_filter: CodeFilter | None = None) -> None:
+                 code_filter: CodeFilter | None = None,
+                 paced_budget: float | None = None) -> None:
         if every < 1 or (located_every is not None and located_every < 1):
             raise ValueError("cascade: every and located_every must be at least 1")
         self.rescue_pass = rescue
@@ -50,12 +54,16 @@ class CascadeDecoder:
         self.every = every
         self.located_every = located_every
         self.code_filter = code_filter
+        # the rescue's budget in decode() (the whole cascade on one thread, the camera's
+        # schedule), lower than its own: see hardware.decoders.PACED_BUDGET; None: its own
+        self.paced_budget = paced_budget
         self._since = 0       # empty frames since a family was last asked
         self._turn = 0        # which family the camera asks next
         self.last_stage: str | None = None  # which stage read the last frame (bench, tests)
         parts = [self.primary.name, *(f.name for f in self.families)]
         name = "cascade(" + ">".join(parts) + (f" every {every}" if every > 1 else "") + ")"
-        self.name = name + ">" + rescue.name.removeprefix(self.primary.name + "+")
+        self.name = name + ">" + rescue.name.removeprefix(self.primary.name + "+") + (
+            f" (paced {paced_budget:g})" if paced_budget is not None else "")
 
     @property
     def last_candidates(self) -> list[Box]:
@@ -74,7 +82,7 @@ class CascadeDecoder:
         return {"rescue": self.rescue_pass.options(),
                 "families": tuple(of(f) for f in self.families),
                 "every": self.every, "located_every": self.located_every,
-                "code_filter": self.code_filter}
+                "code_filter": self.code_filter, "paced_budget": self.paced_budget}
 
     def decode(self, gray: np.ndarray) -> list[Decoded]:
         self.rescue_pass.last_candidates = []
@@ -82,7 +90,7 @@ class CascadeDecoder:
         kept, misses = self.primary_pass(gray)
         if kept:
             return kept
-        return self.extra_pass(gray, misses, self._due(bool(misses)))
+        return self.extra_pass(gray, misses, self._due(bool(misses)), cap=self.paced_budget)
 
     def primary_pass(self, gray: np.ndarray) -> tuple[list[Decoded], list[np.ndarray]]:
         """The primary pass alone: its reads the filter keeps, and the corners of the 2-D
@@ -105,13 +113,14 @@ class CascadeDecoder:
 
     def extra_pass(self, gray: np.ndarray, misses: list[np.ndarray],
                    families: Sequence[Decoder] | None = None, *,
-                   rescue_first: bool = False) -> list[Decoded]:
+                   rescue_first: bool = False, cap: float | None = None) -> list[Decoded]:
         """For a frame the primary pass read nothing in: the other families (`families`, all
         of them when None), then the rescue pass; the rescue first when `rescue_first` (the
         second lane asks all of them anyway, and the rescue is the cheapest: a code only it
-        reads is then read on the lane's first frame, not after a full round of the others)."""
+        reads is then read on the lane's first frame, not after a full round of the others).
+        `cap`: the rescue's budget on this frame when lower than its own (decode())."""
         def rescue() -> list[Decoded]:
-            kept = self._kept(self.rescue_pass.rescue(gray, misses))
+            kept = self._kept(self.rescue_pass.rescue(gray, misses, cap=cap))
             self.last_stage = "rescue" if kept else None
             return kept
 

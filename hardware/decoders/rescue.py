@@ -294,15 +294,18 @@ class RescueDecoder:
             return found
         return self.rescue(gray, misses)
 
-    def rescue(self, gray: np.ndarray, misses: list[np.ndarray]) -> list[Decoded]:
+    def rescue(self, gray: np.ndarray, misses: list[np.ndarray], *,
+               cap: float | None = None) -> list[Decoded]:
         """The second chances alone, for a frame where the primary pass read nothing and
         located the 2-D symbols `misses` (corners) it could not decode (the cascade calls this
-        after its other decoders)."""
+        after its other decoders). `cap`: a lower budget for this frame (the cascade's
+        single-thread camera schedule), None: the decoder's own."""
         self.last_candidates = [_box(c) for c in misses]
         self.last_regions = []
         misses = list(misses)
-        budget = _Budget(None if self.budget is None
-                         else self.budget * max(gray.size, BUDGET_FLOOR_PX))
+        share = self.budget if cap is None else (
+            cap if self.budget is None else min(cap, self.budget))
+        budget = _Budget(None if share is None else share * max(gray.size, BUDGET_FLOOR_PX))
         retry = getattr(self.primary, "retry_symbol", None)
         if retry is not None:
             # largest first: the code the customer holds up is the biggest thing in view

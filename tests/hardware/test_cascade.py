@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from hardware import CodeFilter, Decoded, decode_image, make_decoder
-from hardware.decoders import CascadeDecoder
+from hardware.decoders import PACED_BUDGET, RESCUE_BUDGET, CascadeDecoder
+from hardware.decoders.base import Decoder
 from hardware.decoders.opencv import OpenCvQrDecoder
 from hardware.decoders.zxing import ZxingDecoder
-from hardware.render import cluttered_background, place, render_qr
+from hardware.render import cluttered_background, place, render_code128, render_qr
 from tests.hardware.helpers import CODE_A
 from tests.hardware.realphotos import expected, photo
 
@@ -73,3 +74,44 @@ def test_the_cascade_reads_nothing_on_an_empty_counter() -> None:
 def test_the_cascade_rejects_a_bad_schedule() -> None:
     with pytest.raises(ValueError, match="at least 1"):
         make_decoder(every=0)
+
+
+class _Counting:
+    """A crop decoder that adds up the pixels it is given."""
+
+    def __init__(self, inner: Decoder, pixels: list[int]) -> None:
+        self.inner, self.name, self.pixels = inner, inner.name, pixels
+
+    def decode(self, image: np.ndarray) -> list[Decoded]:
+        self.pixels.append(image.size)
+        return self.inner.decode(image)
+
+
+def _rescue_pixels(decoder: CascadeDecoder, run: str, gray: np.ndarray) -> int:
+    pixels: list[int] = []
+    rescue = decoder.rescue_pass
+    rescue.crop_decoders = tuple(_Counting(d, pixels) for d in rescue.crop_decoders)
+    if run == "decode":
+        assert decoder.decode(gray) == []
+    else:  # what the camera's second lane runs on a frame (hardware.camera_loop)
+        assert decoder.extra_pass(gray, [], decoder.lane_families(False), rescue_first=True) == []
+    return sum(pixels)
+
+
+def test_the_single_thread_camera_schedule_keeps_the_paced_rescue_budget() -> None:
+    # decode() on the camera's schedule runs the whole cascade on one thread: its rescue keeps
+    # issue 33's budget (the empty-frame p95 bar); the second lane and a still picture, which
+    # hold up no camera, get the larger one. A blurred Code 128 turned 30 degrees that nothing
+    # reads makes the rescue spend all it may on its bands.
+    frame = place(render_code128(CODE_A, 3), cluttered_background(np.random.default_rng(0),
+                                                                  1280, 720),
+                  center=(640, 360), angle_deg=30)
+    gray = cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (0, 0), 3.0)
+    camera = make_decoder()
+    still = make_decoder(every=1)
+    assert isinstance(camera, CascadeDecoder) and isinstance(still, CascadeDecoder)
+    paced = _rescue_pixels(camera, "decode", gray)
+    lane = _rescue_pixels(make_decoder(), "lane", gray)  # type: ignore[arg-type]
+    assert 0 < paced <= PACED_BUDGET * gray.size
+    assert PACED_BUDGET * gray.size < lane <= RESCUE_BUDGET * gray.size
+    assert _rescue_pixels(still, "decode", gray) == lane
