@@ -52,7 +52,8 @@ S = PaymentState
                    "the cashier who took the payment).")
 @click.option("--returned-by-shop", "by_shop", is_flag=True,
               help="Record money the shop already returned by its own bank transfer (a "
-                   "wallet with no refund, such as payOS); nothing is sent. Needs --reason.")
+                   "wallet with no refund of its own: a bank transfer's QR); nothing is sent. "
+                   "Needs --reason.")
 @click.option("--reason", default=None,
               help="With --returned-by-shop: the shop's transfer (its reference).")
 @click.option("--who", default=None,

@@ -67,15 +67,15 @@ class RefundService:
         return view
 
     def shop_returns(self, app_trans_id: str) -> bool:
-        """Whether this payment's wallet has no refund of its own (payOS): money goes back by
-        the shop's own bank transfer, recorded with `returned_by_shop`."""
+        """Whether this payment's wallet has no refund of its own (a bank transfer's QR): money
+        goes back by the shop's own bank transfer, recorded with `returned_by_shop`."""
         return not wallet_registry.wallet(self._rows.get(app_trans_id).provider).capabilities.refund
 
     def returned_by_shop(self, app_trans_id: str, amount: int | None, reason: str, who: str,
                          *, cashier_id: str | None = None,
                          authorised_by: str | None = None) -> RefundView:
         """Record money the shop returned to the customer by its own bank transfer: only for a
-        wallet with no refund call (payOS), else RefundNotAllowed (refund it the usual way).
+        wallet with no refund call, else RefundNotAllowed (refund it the usual way).
         Nothing is sent; the refund is REFUNDED at once, with `reason` and `who`."""
         name = wallet_registry.wallet(self._rows.get(app_trans_id).provider).display_name("en")
         if not self.shop_returns(app_trans_id):

@@ -26,7 +26,7 @@ from pos_terminal.tui.widgets.phrases import PhraseLine
 @dataclass(frozen=True)
 class RefundRequestUi:
     amount: int
-    #: the shop's own bank transfer that returned it (a wallet with no refund: payOS)
+    #: the shop's own bank transfer that returned it (a wallet with no refund of its own)
     returned_by_shop: str | None = None
 
 
@@ -38,7 +38,7 @@ class OverrideRequestUi:
 
 class RefundDialog(Dialog[RefundRequestUi | None]):
     """Type the amount (the rest of the payment by default), Enter, then Y to confirm. With
-    `by_shop` (a wallet with no refund: payOS) it records money the shop returned by its own
+    `by_shop` (a wallet with no refund of its own) it records money the shop returned by its own
     bank transfer: the amount, then the transfer's reference, Enter, then Y."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
