@@ -26,9 +26,8 @@ from tests.checkout.conftest import add_fault, charged, wait_until, wallet_code,
 from tests.checkout.test_late_charges import _returned
 from tests.cli.conftest import runner_for
 from tests.cli.test_payos_settled_after_close import _closed_empty, _json, _transfer_lands
-from tests.ledger.helpers import backup, restore
-from tests.ledger.old_schema import ledger_at
-from tests.ledger.syncing import sync_now
+from tests.ledger.old_schema import failed_payment, ledger_at
+from tests.ledger.syncing import settled_twice, sync_now
 from tests.wallets.payos_help import with_payos
 
 S = PaymentState
@@ -124,19 +123,13 @@ def test_a_restored_journal_settling_a_failed_payment_differently_is_still_refus
     """FAILED shipped, then a journal restored from a copy of before settles it SUCCEEDED (no
     late charge: an ordinary processing -> succeeded): the ledger keeps FAILED and reports it."""
     counter = make_terminal("R1")
-    path = counter.terminal.journal
-    with Journal.open(path) as journal:
-        journal.record_intent(app_trans_id="261123_R1_1", amount=5000, generation="v2")
-        journal.transition("261123_R1_1", S.PROCESSING, message="processing")
-    backup(path, tmp_path / "early.sqlite3")
-    with Journal.open(path) as journal:
-        journal.transition("261123_R1_1", S.FAILED, message="declined")
-    sync_now(counter)
-    restore(tmp_path / "early.sqlite3", path)
-    with Journal.open(path) as journal:
-        journal.transition("261123_R1_1", S.SUCCEEDED, message="paid", zp_trans_id="9002")
+    settled_twice(
+        counter, tmp_path / "early.sqlite3", "261123_R1_1",
+        lambda journal: journal.transition("261123_R1_1", S.FAILED, message="declined"),
+        lambda journal: journal.transition("261123_R1_1", S.SUCCEEDED, message="paid",
+                                           zp_trans_id="9002"))
+    with Journal.open(counter.terminal.journal) as journal:
         assert journal.get("261123_R1_1").late is False
-    sync_now(counter)
     assert _ledger(ledger_dsn, "261123_R1_1")[:2] == ("failed", False)
     assert ("261123_R1_1", "state", "failed", "succeeded") in _disagreements(ledger_dsn)
 
@@ -167,13 +160,6 @@ def test_a_late_charge_never_loses_its_flag_in_the_merge() -> None:
     assert not verdict.apply and [p.field for p in verdict.problems] == ["late"]
 
 
-_ROW = ("INSERT INTO payments(app_trans_id, terminal_id, cashier, kind, generation, state, "
-        "amount, description, items_json, service_message, message, provider_trans_id, "
-        "refunded_amount, polls, needs_review, created_ms, updated_ms, journal_id, seq, "
-        "provider) VALUES (%s, 'T1', 'c1', 'quick_pay', 'v2', 'failed', 15000, '', '[]', '', "
-        "'', NULL, 0, 0, false, 1793000000000, 1793000000000, 'j', 1, 'zalopay')")
-
-
 def test_a_ledger_of_version_6_learns_the_late_charge_and_refuses_the_rest(
         empty_ledger_dsn: str) -> None:
     from pos_terminal.ledger import schema
@@ -182,7 +168,7 @@ def test_a_ledger_of_version_6_learns_the_late_charge_and_refuses_the_rest(
         with conn.transaction(), conn.cursor() as cur:  # the previous release's `fleet migrate`
             ledger_at(cur, 6)
             for key in ("late", "returned", "plain"):
-                cur.execute(_ROW, (key,))
+                failed_payment(cur, key, wallet="zalopay", amount=15_000)
         assert schema.migrate(conn) == [7]
         flags = conn.execute("SELECT DISTINCT late, abandoned FROM payments").fetchall()
         conn.execute("UPDATE payments SET state='succeeded', late=true, "
