@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,8 +53,11 @@ KINDS: dict[str, tuple[str, str, tuple[str, ...], str]] = {
 }
 
 
-def _json_object(fields: tuple[str, ...], row: str) -> str:
-    return "json_object(" + ", ".join(f"'{f}', {row}{f}" for f in fields) + ")"
+def _json_object(fields: tuple[str, ...], row: str,
+                 columns: Mapping[str, str] | None = None) -> str:
+    """The payload of `fields` (each key read from its column, `columns` naming those renamed)."""
+    return "json_object(" + ", ".join(f"'{f}', {row}{(columns or {}).get(f, f)}"
+                                      for f in fields) + ")"
 
 
 def _migration() -> str:
@@ -94,17 +98,18 @@ OUTBOX_MIGRATION = _migration()
 
 
 def cashier_triggers_migration(kinds: tuple[str, ...] = ("payment", "refund"),
-                               extra: dict[str, tuple[str, ...]] | None = None) -> str:
+                               extra: dict[str, tuple[str, ...]] | None = None,
+                               columns: Mapping[str, str] | None = None) -> str:
     """Schema v5 (cashiers): payment and refund rows carry one more payload key, `cashier` (the
     cashier who took the payment or asked for the refund; null when nobody was signed in). The
     fleet ledger keeps it in its `cashier` column, which holds the counter's app_user when the
     key is null or absent (rows shipped before v5). `extra`: more columns of a kind's payload
-    (v8: a refund's `authorised_by`)."""
+    (v8: a refund's `authorised_by`). `columns`: payload keys whose column was renamed since
+    (v13: `zp_trans_id` is read from `provider_trans_id`)."""
     parts: list[str] = []
     for kind in kinds:
-        table, key, fields, time_col = KINDS[kind]
-        more = "".join(f", '{c}', NEW.{c}" for c in (extra or {}).get(kind, ()))
-        payload = _json_object(fields, "NEW.")[:-1] + f", 'cashier', NEW.cashier_id{more})"
+        table, key, _fields, time_col = KINDS[kind]
+        payload = payload_sql(kind, "NEW.", extra, columns)
         for event in ("INSERT", "UPDATE"):
             name = f"outbox_{table}_{event.lower()}"
             parts.append(
@@ -112,6 +117,39 @@ def cashier_triggers_migration(kinds: tuple[str, ...] = ("payment", "refund"),
                 f"CREATE TRIGGER {name} AFTER {event} ON {table}\n"
                 f"BEGIN INSERT INTO outbox(kind, key, payload, created_ms) VALUES ('{kind}', "
                 f"CAST(NEW.{key} AS TEXT), {payload}, NEW.{time_col}); END;\n")
+    return "".join(parts)
+
+
+def payload_sql(kind: str, row: str, extra: dict[str, tuple[str, ...]] | None = None,
+                columns: Mapping[str, str] | None = None) -> str:
+    """The SQL of a payment's or refund's payload since v5: its fields, `cashier`, the `extra`
+    columns of its kind; `row` is "NEW." in a trigger, "" in a SELECT."""
+    _table, _key, fields, _time_col = KINDS[kind]
+    more = "".join(f", '{c}', {row}{c}" for c in (extra or {}).get(kind, ()))
+    return _json_object(fields, row, columns)[:-1] + f", 'cashier', {row}cashier_id{more})"
+
+
+#: Journal version 15 (a late charge in the fleet ledger): a payment's payload carries `late` and
+#: `abandoned`, a refund's `auto` (the fleet report counts late charges as the counter's X/Z
+#: do; the ledger takes failed -> succeeded/refunded only from a payment shipped `late`).
+LATE_EXTRA: dict[str, tuple[str, ...]] = {
+    "payment": ("provider", "late", "abandoned"),
+    "refund": ("authorised_by", "provider", "auto")}
+#: since v13 (SQLite carried the rename into the triggers that existed then)
+RENAMED_COLUMNS = {"zp_trans_id": "provider_trans_id"}
+
+
+def late_flags_migration() -> str:
+    """The v15 outbox triggers, then the late and abandoned payments and automatic returns
+    already shipped shipped again with their flags (a ledger that refused a late success, from
+    a payload without `late`, takes it now)."""
+    parts = [cashier_triggers_migration(("payment", "refund"), LATE_EXTRA, RENAMED_COLUMNS)]
+    for kind, where in (("payment", "late = 1 OR abandoned = 1"), ("refund", "auto = 1")):
+        table, key, _fields, time_col = KINDS[kind]
+        parts.append(
+            f"INSERT INTO outbox(kind, key, payload, created_ms) SELECT '{kind}', "  # noqa: S608
+            f"CAST({key} AS TEXT), {payload_sql(kind, '', LATE_EXTRA, RENAMED_COLUMNS)}, "
+            f"{time_col} FROM {table} WHERE {where} ORDER BY {time_col};\n")
     return "".join(parts)
 
 

@@ -6,7 +6,11 @@ the file at the old version or the new one, never between.
 
 from __future__ import annotations
 
-from pos_terminal.journal.outbox import OUTBOX_MIGRATION, cashier_triggers_migration
+from pos_terminal.journal.outbox import (
+    OUTBOX_MIGRATION,
+    cashier_triggers_migration,
+    late_flags_migration,
+)
 from pos_terminal.journal.state_triggers import state_triggers_migration
 
 CASHIERS_MIGRATION = """
@@ -169,6 +173,9 @@ _PROVIDER_COLUMNS = """
 """
 PROVIDER_MIGRATION = _PROVIDER_COLUMNS + cashier_triggers_migration(
     ("payment", "refund"), {"payment": ("provider",), "refund": ("authorised_by", "provider")})
+
+#: Version 15 (a late charge in the fleet ledger): see outbox.late_flags_migration.
+LATE_FLAGS_MIGRATION = late_flags_migration()
 
 PROVIDER_TRANS_ID_MIGRATION = """
     ALTER TABLE payments RENAME COLUMN zp_trans_id TO provider_trans_id;
@@ -461,6 +468,12 @@ MIGRATIONS: tuple[str, ...] = (
     # the rest collected; not paid: what arrived returned by the shop). The database allows
     # failed -> succeeded without `late` only from a row flagged `needs_review`, clearing it.
     state_triggers_migration(),
+    # A late charge in the fleet ledger: the outbox's payment payload carries `late` and
+    # `abandoned`, a refund's `auto`, so the ledger tells a late success (failed -> succeeded,
+    # which it takes) from a journal restored and settled differently (which it reports); rows
+    # already late, abandoned or returned automatically are shipped again with them (see
+    # outbox.late_flags_migration).
+    LATE_FLAGS_MIGRATION,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -3,7 +3,8 @@
 The journal is the authority on its own rows, but the ledger never moves a row out of a final
 state: a final row that a journal later shows otherwise (a journal restored from an older copy
 and settled differently, a copy of a journal on a second counter) is kept as the ledger has it
-and the difference is reported as a disagreement, field by field.
+and the difference is reported as a disagreement, field by field. Two moves out of FAILED are the
+journal's own and taken: a late charge (shipped `late`) and a flagged row settled by a person.
 """
 
 from __future__ import annotations
@@ -64,6 +65,16 @@ def settled_by_a_person(existing: Mapping[str, Any], incoming: Mapping[str, Any]
             and incoming["state"] == "succeeded" and not incoming.get("needs_review"))
 
 
+def charged_late(existing: Mapping[str, Any], incoming: Mapping[str, Any]) -> bool:
+    """A failed payment the wallet charged after all (the journal's `failed --late_success-->
+    succeeded`, which sets `late`), maybe already returned (refunded): the ledger takes it only
+    from a row shipped `late` (ledger schema version 7; its trigger and the upsert's guard say
+    the same). A row without `late` (a journal restored from an older copy and settled
+    differently, a payload of a journal before version 15) stays a disagreement."""
+    return (existing["state"] == "failed" and not existing.get("late")
+            and incoming["state"] in ("succeeded", "refunded") and bool(incoming.get("late")))
+
+
 def decide_payment(existing: Mapping[str, Any] | None, incoming: Mapping[str, Any],
                    terminal_id: str) -> Verdict:
     if existing is None:
@@ -75,6 +86,11 @@ def decide_payment(existing: Mapping[str, Any] | None, incoming: Mapping[str, An
         allowed = {state, "refunded"} if state == "succeeded" else {state}
         if settled_by_a_person(existing, incoming):
             allowed.add("succeeded")
+        if charged_late(existing, incoming):
+            allowed.add(incoming["state"])
+        if existing.get("late") and not incoming.get("late"):
+            problems.append(Problem("late", True, False,
+                                    "a payment charged late shows not late in a journal"))
         if incoming["state"] not in allowed:
             problems.append(Problem("state", state, incoming["state"],
                                     f"a {state} payment shows {incoming['state']} in a journal"))

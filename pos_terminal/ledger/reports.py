@@ -52,6 +52,14 @@ class Totals:
     #: the sales above; a wallet's sales_amount is only what arrived through it
     collected_otherwise_count: int = 0
     collected_otherwise_amount: int = 0
+    #: as the counter's X/Z count them (journal/reports.py): sales charged after the counter had
+    #: said failed (in the sales above), their automatic returns (in the refunds above), and
+    #: late charges left for a person; 0 for rows of a journal before version 15
+    late_count: int = 0
+    late_amount: int = 0
+    auto_returned_count: int = 0
+    auto_returned_amount: int = 0
+    late_review_count: int = 0
 
 
 @dataclass
@@ -115,7 +123,11 @@ SELECT terminal_id, cashier, provider, GROUPING(terminal_id, cashier, provider) 
     count(*) FILTER (WHERE state = 'failed') AS failed_count,
     count(*) FILTER (WHERE state IN {_in(PENDING)}) AS open_count,
     coalesce(sum(amount) FILTER (WHERE state IN {_in(PENDING)}), 0) AS open_amount,
-    count(*) FILTER (WHERE needs_review) AS needs_review_count
+    count(*) FILTER (WHERE needs_review) AS needs_review_count,
+    count(*) FILTER (WHERE late AND state IN {_in(SALE)}) AS late_count,
+    coalesce(sum(amount) FILTER (WHERE late AND state IN {_in(SALE)}), 0) AS late_amount,
+    count(*) FILTER (WHERE state = 'succeeded' AND needs_review AND (late OR abandoned))
+        AS late_review_count
 FROM payments WHERE created_ms >= %s AND created_ms < %s AND {LEGIT}
 GROUP BY GROUPING SETS ((terminal_id), (cashier), (provider), ())
 """  # noqa: S608
@@ -125,7 +137,9 @@ SELECT terminal_id, cashier, provider, GROUPING(terminal_id, cashier, provider) 
     coalesce(sum(amount) FILTER (WHERE state = 'refunded'), 0) AS refunds_amount,
     count(*) FILTER (WHERE state = 'refunding') AS refunds_pending_count,
     coalesce(sum(amount) FILTER (WHERE state = 'refunding'), 0) AS refunds_pending_amount,
-    count(*) FILTER (WHERE needs_review) AS needs_review_count
+    count(*) FILTER (WHERE needs_review) AS needs_review_count,
+    count(*) FILTER (WHERE auto AND state = 'refunded') AS auto_returned_count,
+    coalesce(sum(amount) FILTER (WHERE auto AND state = 'refunded'), 0) AS auto_returned_amount
 FROM refunds WHERE created_ms >= %s AND created_ms < %s AND {LEGIT}
 GROUP BY GROUPING SETS ((terminal_id), (cashier), (provider), ())
 """  # noqa: S608

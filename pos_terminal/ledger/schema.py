@@ -45,6 +45,16 @@ _FINAL_MOVES_V6 = """\
                      OR (OLD.state = 'failed' AND NEW.state = 'succeeded' AND OLD.needs_review
                          AND NOT NEW.needs_review))
 """
+#: version 7: a late charge (the journal's `failed --late_success--> succeeded`, which sets `late`,
+#: maybe returned since: refunded) leaves FAILED when the row comes `late`; `late` is never cleared
+_FINAL_MOVES_V7 = """\
+                NOT (NEW.state = OLD.state OR (OLD.state = 'succeeded' AND NEW.state = 'refunded')
+                     OR (OLD.state = 'failed' AND NEW.state = 'succeeded' AND OLD.needs_review
+                         AND NOT NEW.needs_review)
+                     OR (OLD.state = 'failed' AND NEW.state IN ('succeeded', 'refunded')
+                         AND NEW.late AND NOT OLD.late))
+                OR (OLD.late AND NOT NEW.late)
+"""
 
 MIGRATIONS: tuple[str, ...] = (
     # version 1
@@ -530,6 +540,17 @@ MIGRATIONS: tuple[str, ...] = (
     # after a shop's QR closed: the rest collected another way) moves it failed -> succeeded,
     # clearing `needs_review`; merge.py and the upsert's guard (store.py) allow the same.
     _PAYMENT_FORWARD.format(final_moves=_FINAL_MOVES_V6) + "    ",
+    # version 7 (a late charge): payments carry the journal's `late` (charged after the counter
+    # had concluded failed) and `abandoned` (the cashier gave up waiting), refunds `auto` (the
+    # automatic return of such a charge); rows shipped before, and rows from a journal whose
+    # payloads lack them, hold false. A failed payment moves to succeeded or refunded when it
+    # comes `late` (merge.py and the upsert's guard say the same); without it the move is still
+    # refused and reported (a journal restored from an older copy and settled differently).
+    """
+    ALTER TABLE payments ADD COLUMN late boolean NOT NULL DEFAULT false,
+        ADD COLUMN abandoned boolean NOT NULL DEFAULT false;
+    ALTER TABLE refunds ADD COLUMN auto boolean NOT NULL DEFAULT false;"""
+    + _PAYMENT_FORWARD.format(final_moves=_FINAL_MOVES_V7) + "    ",
 )
 
 #: How many months ahead `fleet migrate` keeps partitions ready (run it at least that often).

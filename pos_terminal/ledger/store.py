@@ -328,8 +328,9 @@ class Ledger:
                terminal_id: str, app_user: str, journal_id: str) -> None:
         if not snapshots:
             return
-        columns = (*(COLUMN_OF.get(f, f) for f in fields), "provider", "terminal_id", "cashier",
-                   "journal_id", "seq")
+        flags = FLAGS.get(table, ())
+        columns = (*(COLUMN_OF.get(f, f) for f in fields), *flags, "provider", "terminal_id",
+                   "cashier", "journal_id", "seq")
         with cur.connection.cursor(row_factory=dict_row) as dcur:
             # created_ms never changes: it names the month partition to look in
             dcur.execute(f"SELECT * FROM {table} WHERE {key} = ANY(%s) "  # noqa: S608
@@ -351,13 +352,15 @@ class Ledger:
         problems: list[tuple[Any, ...]] = []
         for k, (seq, data) in snapshots.items():
             data["needs_review"] = bool(data["needs_review"])
+            for flag in flags:  # false in a payload of a journal before version 15
+                data[flag] = bool(data.get(flag))
             verdict = decide(existing.get(k), data, terminal_id)
             if verdict.apply:
                 cashier = str(data.get("cashier") or app_user)
                 # rows shipped before the journal named providers were all the first's
                 provider = str(data.get("provider") or FIRST_PROVIDER)
-                upserts.append((*(data[f] for f in fields), provider, terminal_id, cashier,
-                                journal_id, seq))
+                upserts.append((*(data[f] for f in fields), *(data[f] for f in flags),
+                                provider, terminal_id, cashier, journal_id, seq))
             problems.extend(_problem_row(terminal_id, journal_id, seq, table[:-1], k, p)
                             for p in verdict.problems)
         if upserts:
@@ -371,7 +374,8 @@ class Ledger:
                      f"EXCLUDED.updated_ms AND ({table}.state NOT IN "
                      f"({', '.join(repr(x) for x in sorted(final))}) OR {table}.state = "
                      f"EXCLUDED.state OR ({table}.state = 'succeeded' AND "
-                     f"EXCLUDED.state = 'refunded'){_SETTLED_BY_A_PERSON.get(table, '')})")
+                     f"EXCLUDED.state = 'refunded'){_FAILED_MOVES.get(table, '')})"
+                     f"{_LATE_KEPT.get(table, '')}")
             cur.executemany(
                 f"INSERT INTO {table}({', '.join(columns)}) VALUES "  # noqa: S608
                 f"({', '.join('%s' for _ in columns)}) ON CONFLICT (provider, {key}, created_ms) "
@@ -402,10 +406,17 @@ class Ledger:
                         "one): a journal restored from an older copy closed the day again")))
 
 
-#: merge.settled_by_a_person in the upsert's guard: a flagged failed payment settled as paid
-_SETTLED_BY_A_PERSON = {
+#: The journal's flags a row's payload carries since journal version 15 (ledger version 7).
+FLAGS = {"payments": ("late", "abandoned"), "refunds": ("auto",)}
+#: merge.settled_by_a_person and merge.charged_late in the upsert's guard: a flagged failed
+#: payment settled as paid; a failed payment charged late (maybe returned since)
+_FAILED_MOVES = {
     "payments": " OR (payments.state = 'failed' AND payments.needs_review AND "
-                "EXCLUDED.state = 'succeeded' AND NOT EXCLUDED.needs_review)"}
+                "EXCLUDED.state = 'succeeded' AND NOT EXCLUDED.needs_review)"
+                " OR (payments.state = 'failed' AND NOT payments.late AND EXCLUDED.state IN "
+                "('succeeded', 'refunded') AND EXCLUDED.late)"}
+#: a payment charged late stays late
+_LATE_KEPT = {"payments": " AND (EXCLUDED.late OR NOT payments.late)"}
 
 
 _PROBLEM_SQL = (

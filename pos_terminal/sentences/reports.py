@@ -49,6 +49,20 @@ def _late_lines(count: int, amount: int, review: int = 0) -> list[str]:
     return out
 
 
+def charged_late_lines(report: Any) -> list[str]:
+    """Charges after the terminal said failed, their automatic returns and those left for a
+    person (an X/Z report's or a fleet report's `late_*` and `auto_returned_*`)."""
+    out = []
+    if report.late_count:
+        out.append(
+            _row(CHARGED_LATE, report.late_count, report.late_amount) + " " + _(
+                "(charged after the terminal said failed; in sales above: check none was "
+                "paid twice)")
+        )
+    return out + _late_lines(report.auto_returned_count, report.auto_returned_amount,
+                             report.late_review_count)
+
+
 def wallet_lines(by_provider: dict[str, dict[str, int]]) -> list[str]:
     """Each wallet's sales and refunds (a report's `by_provider`) in the registry's order, when
     there is more than the first wallet (labels.shows_wallets)."""
@@ -85,14 +99,7 @@ def report_lines(report: Any) -> list[str]:
               else "  " + _("no payments yet; as of {time} (Vietnam time)").format(time=until))
     out = [title, period, *total_lines(report), *wallet_lines(report.by_provider),
            *another_way_lines(report)]
-    if report.late_count:
-        out.append(
-            _row(CHARGED_LATE, report.late_count, report.late_amount) + " " + _(
-                "(charged after the terminal said failed; in sales above: check none was "
-                "paid twice)")
-        )
-    out.extend(_late_lines(report.auto_returned_count, report.auto_returned_amount,
-                           report.late_review_count))
+    out.extend(charged_late_lines(report))
     if report.refunds_failed_count:
         out.append("  " + _("refunds failed {count}").format(
             count=f"{report.refunds_failed_count:4d}"))
@@ -138,7 +145,7 @@ def group_lines(group: Any) -> list[str]:
 
 def _fleet_totals(title: str, totals: Any) -> list[str]:
     """One part of the fleet report (ledger.reports.Totals): its title, then its totals."""
-    out = [title, *total_lines(totals), *another_way_lines(totals)]
+    out = [title, *total_lines(totals), *another_way_lines(totals), *charged_late_lines(totals)]
     if totals.open_count or totals.refunds_pending_count:
         out.append(_row(STILL_OPEN, totals.open_count, totals.open_amount) + " " + _(
             "(+{count} refunds in progress)").format(count=totals.refunds_pending_count))

@@ -145,7 +145,7 @@ def test_a_refused_move_names_the_state_machine(raw: sqlite3.Connection) -> None
 RELEASED = ("f00d3b2d0ae88eb7", "334efea60c031763", "9993affcbaa247ba", "6a60f9ce9e3f50c7",
             "90bfa3e5df8c79fb", "5c9e20a97ed0794e", "d7480cc22750ad24", "a5bce44f1ccf6bbe",
             "133f68118698ff61", "2e062a9ddff2554b", "ee5c646e30061f1c", "33a41c825b2a030d",
-            "9b43f89e673de397")
+            "9b43f89e673de397", "4d44191d88c3b294")
 
 
 def test_released_migrations_never_change() -> None:
@@ -159,7 +159,7 @@ def test_the_newest_triggers_are_the_ones_generated_from_the_table(raw: sqlite3.
         "SELECT name, sql FROM sqlite_master WHERE type='trigger'")}
     assert "payments_final_state" not in stored and "refunds_final_state" not in stored
     generated = state_triggers_migration()
-    assert schema.MIGRATIONS[-1] == generated  # the newest migration made them (version 14)
+    assert schema.MIGRATIONS[13] == generated  # the newest one to make them (version 14)
     for name in ("payments_state_machine", "refunds_state_machine"):
         assert stored[name] in generated
 
@@ -188,7 +188,7 @@ def test_a_version_13_journal_gets_the_override_of_a_flagged_failed_row(tmp_path
                      "WHERE app_trans_id='flagged'")  # version 13 refuses it
     conn.close()
     with Journal.open(path) as journal:
-        assert journal.schema_version == len(schema.MIGRATIONS) == 14
+        assert journal.schema_version == len(schema.MIGRATIONS) >= 14
         view = journal.override("flagged", S.SUCCEEDED, reason="rest in cash", who="sup",
                                 message="kept")
         assert (view.state, view.needs_review) == (S.SUCCEEDED, False)

@@ -4,11 +4,14 @@ threads at once."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from pos_terminal.config import Settings
+from pos_terminal.journal import Journal, PaymentState
 from pos_terminal.ledger import LedgerSync, SyncReport
-from tests.ledger.helpers import pay
+from tests.ledger.helpers import backup, pay, restore
 
 
 def sync_now(settings: Settings) -> SyncReport:
@@ -18,6 +21,24 @@ def sync_now(settings: Settings) -> SyncReport:
         return sync.sync_once()
     finally:
         sync.close()
+
+
+def settled_twice(counter: Settings, copy: Path, app_trans_id: str,
+                  first: Callable[[Journal], object], then: Callable[[Journal], object]) -> None:
+    """A payment PROCESSING when the journal was copied to `copy`, settled by `first` and
+    synced; then the journal restored from the copy, settled by `then` and synced."""
+    path = counter.terminal.journal
+    with Journal.open(path) as journal:
+        journal.record_intent(app_trans_id=app_trans_id, amount=5000, generation="v2")
+        journal.transition(app_trans_id, PaymentState.PROCESSING, message="processing")
+    backup(path, copy)
+    with Journal.open(path) as journal:
+        first(journal)
+    sync_now(counter)
+    restore(copy, path)
+    with Journal.open(path) as journal:
+        then(journal)
+    sync_now(counter)
 
 
 def pay_and_sync_concurrently(make_terminal: Any, emulator: Any, *, prefix: str, count: int,

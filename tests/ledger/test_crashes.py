@@ -14,12 +14,12 @@ from typing import Any
 import psycopg
 
 from pos_terminal.config import Settings
-from pos_terminal.journal import Journal, PaymentState
+from pos_terminal.journal import PaymentState
 from pos_terminal.ledger import BackgroundSync
 from tests.ledger.crashes_helpers import run_sync, write_config
 from tests.ledger.helpers import assert_ledger_is_union, backup, pay, restore
 from tests.ledger.pgserver import PgServer
-from tests.ledger.syncing import pay_and_sync_concurrently, sync_now
+from tests.ledger.syncing import pay_and_sync_concurrently, settled_twice, sync_now
 from tests.processes import child_env
 
 
@@ -139,21 +139,13 @@ def test_journal_restored_from_an_older_copy(make_terminal: Any, emulator: Any, 
 def test_a_final_row_changed_in_a_restored_journal_is_reported_not_taken(
         make_terminal: Any, ledger_dsn: str, tmp_path: Path) -> None:
     counter = make_terminal("D1")
-    journal_path = counter.terminal.journal
-    with Journal.open(journal_path) as journal:
-        journal.record_intent(app_trans_id="261123_D1_1", amount=5000, generation="v2")
-        journal.transition("261123_D1_1", PaymentState.PROCESSING, message="processing")
-    backup(journal_path, tmp_path / "early.sqlite3")
-    with Journal.open(journal_path) as journal:
-        journal.transition("261123_D1_1", PaymentState.SUCCEEDED, message="paid",
-                           zp_trans_id="9001")
-    sync_now(counter)
-
-    restore(tmp_path / "early.sqlite3", journal_path)
-    with Journal.open(journal_path) as journal:
-        journal.override("261123_D1_1", PaymentState.FAILED, reason="portal shows nothing",
-                         who="manager", message="marked failed")
-    sync_now(counter)
+    settled_twice(
+        counter, tmp_path / "early.sqlite3", "261123_D1_1",
+        lambda journal: journal.transition("261123_D1_1", PaymentState.SUCCEEDED,
+                                           message="paid", zp_trans_id="9001"),
+        lambda journal: journal.override("261123_D1_1", PaymentState.FAILED,
+                                         reason="portal shows nothing", who="manager",
+                                         message="marked failed"))
 
     with psycopg.connect(ledger_dsn) as conn:
         state = conn.execute("SELECT state, provider_trans_id FROM payments").fetchall()

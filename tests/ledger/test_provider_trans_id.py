@@ -27,7 +27,7 @@ def test_a_ledger_of_the_previous_schema_keeps_its_ids(empty_ledger_dsn: str) ->
                 "journal_id, seq, provider) VALUES ('261101_T1_1', 'T1', 'c1', 'quick_pay', "
                 "'momo-pos-v2', 'succeeded', 5000, '', '[]', '', '', '4000000001', 0, 0, false, "
                 "1793000000000, 1793000000000, 'j', 1, 'momo')")
-        assert schema.migrate(conn) == [5, 6]
+        assert schema.migrate(conn) == [5, 6, 7]
         rows = conn.execute("SELECT app_trans_id, provider_trans_id FROM payments").fetchall()
         with pytest.raises(psycopg.errors.IntegrityConstraintViolation,
                            match="only moves forward"):

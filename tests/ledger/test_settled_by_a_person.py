@@ -16,7 +16,7 @@ from pos_terminal.ledger.merge import decide_payment
 from tests.checkout.conftest import write_config
 from tests.cli.conftest import runner_for
 from tests.cli.test_payos_settled_after_close import _flagged_part_paid, _json
-from tests.ledger.old_schema import ledger_at
+from tests.ledger.old_schema import failed_payment, ledger_at
 from tests.wallets.payos_help import with_payos
 
 FAILED = {"terminal_id": "T1", "amount": 5000, "kind": "gateway", "created_ms": 1,
@@ -39,13 +39,6 @@ def test_the_merge_takes_failed_to_succeeded_only_when_a_person_settled_it(
     assert [p.field for p in verdict.problems] == ([] if taken else ["state"])
 
 
-_ROW = ("INSERT INTO payments(app_trans_id, terminal_id, cashier, kind, generation, state, "
-        "amount, description, items_json, service_message, message, provider_trans_id, "
-        "refunded_amount, polls, needs_review, created_ms, updated_ms, journal_id, seq, "
-        "provider) VALUES (%s, 'T1', 'c1', 'gateway', 'payos', 'failed', 40000, '', '[]', '', "
-        "'', NULL, 0, 0, %s, 1793000000000, 1793000000000, 'j', 1, 'payos')")
-
-
 def test_a_ledger_of_version_5_learns_the_move_and_refuses_the_others(
         empty_ledger_dsn: str) -> None:
     from pos_terminal.ledger import schema
@@ -53,13 +46,13 @@ def test_a_ledger_of_version_5_learns_the_move_and_refuses_the_others(
     with psycopg.connect(empty_ledger_dsn, autocommit=True) as conn:
         with conn.transaction(), conn.cursor() as cur:  # the previous release's `fleet migrate`
             ledger_at(cur, 5)
-            cur.execute(_ROW, ("flagged", True))
-            cur.execute(_ROW, ("plain", False))
+            failed_payment(cur, "flagged", needs_review=True)
+            failed_payment(cur, "plain")
         with pytest.raises(psycopg.errors.IntegrityConstraintViolation,
                            match="only moves forward"):  # version 5 refuses it
             conn.execute("UPDATE payments SET state='succeeded', needs_review=false, "
                          "updated_ms=updated_ms+1 WHERE app_trans_id='flagged'")
-        assert schema.migrate(conn) == [6]
+        assert schema.migrate(conn) == [6, 7]
         conn.execute("UPDATE payments SET state='succeeded', needs_review=false, "
                      "updated_ms=updated_ms+1 WHERE app_trans_id='flagged'")
         for hand_written in ("state='succeeded'", "state='succeeded', needs_review=true"):

@@ -55,7 +55,7 @@ def test_a_ledger_of_the_previous_schema_keeps_its_rows_as_zalopay_s(
                 "refunded_amount, polls, needs_review, created_ms, updated_ms, journal_id, seq) "
                 "VALUES ('261101_T1_1', 'T1', 'c1', 'quick_pay', 'v2', 'unknown', 5000, '', "
                 "'[]', '', '', 0, 0, false, 1793000000000, 1793000000000, 'j', 1)")
-        assert schema.migrate(conn) == [4, 5, 6]
+        assert schema.migrate(conn) == [4, 5, 6, 7]
         rows = conn.execute("SELECT app_trans_id, provider FROM payments").fetchall()
         open_rows = conn.execute("SELECT id, provider FROM open_rows").fetchall()
         # the open row still leaves open_rows when it settles, under its provider's key
