@@ -37,7 +37,7 @@ WALLET = WalletDeclaration(
     emulator="pos_terminal.emulator.payos.routes:PART",
     fault_endpoints=("payos_create", "payos_get", "payos_cancel"),
     demo_settings="pos_terminal.emulator.payos.service:demo_settings",
-    demo_page="/_emulator/payos/bank",
+    demo_page="/payos/bank",
     webhook="pos_terminal.wallets.payos.notices:order_of",
     register_webhook="pos_terminal.wallets.payos.notices:register",
 )
