@@ -3,7 +3,7 @@
 A released migration's text never changes (a journal already at that version would keep the old
 triggers): tests/journal/test_state_triggers.py pins it and tries every (from, to) pair on a real
 journal. After changing the table, freeze the old text of the last migration made by
-`state_triggers_migration()` as a literal in schema.py (journal/schema_frozen.py) and append a
+`state_triggers_migration()` as a literal in schema.py (`STATE_TRIGGERS_V6`) and append a
 new one (version 6 created the triggers; version 14 replaced them, adding the override of a failed
 row flagged for review).
 

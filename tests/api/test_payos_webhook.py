@@ -230,6 +230,9 @@ GARBAGE = [
     (PATH, b'{"data": [], "signature": "secret-sig-value"}', 422, "invalid_request"),
     (PATH, b'{"data": {"orderCode": 1}, "signature": "secret-sig-value"}', 403,
      "notice_refused"),
+    # a signature that is no ASCII hex is simply not payOS's (never a 500)
+    (PATH, '{"data": {"orderCode": 1}, "signature": "sécret-sig-value"}'.encode(), 403,
+     "notice_refused"),
     (PATH, b'{"pad": "' + b"x" * 17_000 + b'"}', 413, "body_too_large"),
     ("/v1/webhooks/zalopay", b'{"data": {}, "signature": "secret-sig-value"}', 404,
      "not_found"),

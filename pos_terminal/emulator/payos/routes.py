@@ -14,6 +14,7 @@ Control API: ``GET /_emulator/payos/requests``; ``POST /_emulator/payos/requests
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -46,8 +47,10 @@ async def _body(request: web.Request) -> JSON | None:
 
 
 def _keys_match(request: web.Request, service: PayOSService) -> bool:
-    return (request.headers.get("x-client-id") == service.client_id
-            and request.headers.get("x-api-key") == service.api_key)
+    return (hmac.compare_digest(request.headers.get("x-client-id", "").encode(),
+                                service.client_id.encode())
+            and hmac.compare_digest(request.headers.get("x-api-key", "").encode(),
+                                    service.api_key.encode()))
 
 
 def _unauthorized() -> web.Response:

@@ -39,4 +39,7 @@ def data_signature(key: str, data: Mapping[str, object]) -> str:
 
 
 def valid_data(key: str, data: Mapping[str, object], given: object) -> bool:
-    return isinstance(given, str) and hmac.compare_digest(data_signature(key, data), given)
+    """Whether `given` is `data`'s signature (compared as bytes, in constant time: a signature
+    that is not ASCII hex is simply not it)."""
+    return isinstance(given, str) and hmac.compare_digest(
+        data_signature(key, data).encode("ascii"), given.encode("utf-8", "replace"))
