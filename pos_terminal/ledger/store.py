@@ -290,16 +290,16 @@ class Ledger:
             "VALUES (%s,%s,%s,%s,%s,%s,%s) ON CONFLICT DO NOTHING",
             [(terminal_id, journal_id, r.seq, r.kind, r.key, r.digest, r.created_ms)
              for r in rows])
-        payments: dict[str, tuple[int, dict[str, Any]]] = {}
-        refunds: dict[str, tuple[int, dict[str, Any]]] = {}
+        payments: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+        refunds: dict[str, list[tuple[int, dict[str, Any]]]] = {}
         events: list[tuple[Any, ...]] = []
         zs: list[tuple[int, dict[str, Any]]] = []
         for r in rows:
             data = json.loads(r.payload)
             if r.kind == "payment":
-                payments[r.key] = (r.seq, data)  # the newest snapshot in the batch wins
+                payments.setdefault(r.key, []).append((r.seq, data))
             elif r.kind == "refund":
-                refunds[r.key] = (r.seq, data)
+                refunds.setdefault(r.key, []).append((r.seq, data))
             elif r.kind == "event":
                 events.append((terminal_id, journal_id, r.seq, data["id"], data["app_trans_id"],
                                data["m_refund_id"], data["time_ms"], data["kind"],
@@ -314,10 +314,12 @@ class Ledger:
                 "m_refund_id, time_ms, kind, from_state, to_state, return_code, "
                 "sub_return_code, message, reason, who) VALUES "
                 "(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) ON CONFLICT DO NOTHING", events)
-        self._merge(cur, "payments", "app_trans_id", PAYMENT_FIELDS, payments, decide_payment,
-                    terminal_id, app_user, journal_id)
-        self._merge(cur, "refunds", "m_refund_id", REFUND_FIELDS, refunds, decide_refund,
-                    terminal_id, app_user, journal_id)
+        for batch in in_order(payments, FINAL_PAYMENT):
+            self._merge(cur, "payments", "app_trans_id", PAYMENT_FIELDS, batch, decide_payment,
+                        terminal_id, app_user, journal_id)
+        for batch in in_order(refunds, FINAL_REFUND):
+            self._merge(cur, "refunds", "m_refund_id", REFUND_FIELDS, batch, decide_refund,
+                        terminal_id, app_user, journal_id)
         for seq, z in zs:
             self._z_report(cur, terminal_id, journal_id, seq, z)
 
@@ -404,6 +406,21 @@ class Ledger:
                 Problem("closed_ms", other[1], z["closed_ms"],
                         f"two different Z reports #{z['number']} (journal {other[0]} and this "
                         "one): a journal restored from an older copy closed the day again")))
+
+
+def in_order(snapshots: dict[str, list[tuple[int, dict[str, Any]]]],
+             final: frozenset[str]) -> list[dict[str, tuple[int, dict[str, Any]]]]:
+    """The snapshots of a batch (each key's in seq order) as rounds merged one after another:
+    round i holds each key's i-th snapshot, so the ledger takes a key's snapshots in the order
+    the journal wrote them, as if each had been shipped in its own batch. A move the ledger
+    takes only from what it has stored (a failed row flagged for review, then settled by a
+    person) is then taken however the syncs fell. An open snapshot followed by another of the
+    same key is left out: the forward-only rule only weighs a stored FINAL row, so it changes
+    nothing but the noise (see docs/fleet.md)."""
+    kept = {key: [s for i, s in enumerate(rows) if i == len(rows) - 1 or s[1]["state"] in final]
+            for key, rows in snapshots.items()}
+    depth = max((len(rows) for rows in kept.values()), default=0)
+    return [{key: rows[i] for key, rows in kept.items() if i < len(rows)} for i in range(depth)]
 
 
 #: The journal's flags a row's payload carries since journal version 15 (ledger version 7).
