@@ -16,7 +16,7 @@ from typing import Any
 
 import psycopg
 
-from pos_terminal.checkout import PaymentState
+from pos_terminal.checkout import PaymentState, RefundState
 from pos_terminal.journal import Journal
 from pos_terminal.ledger.reports import fleet_report, vn_today
 from pos_terminal.ledger.store import in_order
@@ -103,3 +103,52 @@ def test_a_batch_merges_each_final_snapshot_in_order_and_only_the_last_open_one(
     rounds = in_order(batch, frozenset({"succeeded", "failed", "refunded"}))
     assert [{k: seq for k, (seq, _d) in r.items()} for r in rounds] == [
         {"a": 3, "b": 4, "c": 7}, {"a": 5}, {"a": 6}]
+
+
+def _settle_all(journal: Journal, tid: str) -> None:
+    """After the first sync: a failed row flagged and settled by a person, a sale refunded in
+    two parts, a late charge, then the day closed (every row gets its Z number)."""
+    flagged, refunded, late = (f"261128_{tid}_{n}" for n in (1, 2, 3))
+    journal.flag_answer(flagged, "money found after the QR closed")
+    journal.override(flagged, S.SUCCEEDED, reason="rest in cash", who="supervisor",
+                     message="settled as paid")
+    for n, amount in ((1, 3000), (2, None)):
+        m_refund_id = f"{refunded}_r{n}"
+        journal.record_refund_intent(m_refund_id=m_refund_id, app_trans_id=refunded,
+                                     amount=amount, description="refund", request_ms=n)
+        journal.refund_transition(m_refund_id, RefundState.REFUNDED, message="refunded",
+                                  refund_id=f"77{n}")
+    journal.record_late_success(late, message="charged late", return_code=1,
+                                sub_return_code=None, service_message="", zp_trans_id="9003")
+    journal.close_day()
+
+
+def test_the_ledger_ends_the_same_whatever_the_batches_held(
+        make_terminal: Any, ledger_dsn: str) -> None:
+    """Two counters write the same history; one ships every outbox row in its own batch, the
+    other all of it at once: the ledger's rows are the same, and the journal's."""
+    shown: dict[int, list[tuple[Any, ...]]] = {}
+    for tid, batch_size in (("B1", 1), ("B2", 500)):
+        counter = make_terminal(tid, batch_size=batch_size)
+        with Journal.open(counter.terminal.journal) as journal:
+            for n, (amount, state) in enumerate(((5000, S.FAILED), (8000, S.SUCCEEDED),
+                                                 (6000, S.FAILED)), start=1):
+                key = f"261128_{tid}_{n}"
+                journal.record_intent(app_trans_id=key, amount=amount, generation="v2")
+                journal.transition(key, state, message="settled",
+                                   zp_trans_id="9002" if state is S.SUCCEEDED else None)
+        assert sync_now(counter).shipped > 0
+        with Journal.open(counter.terminal.journal) as journal:
+            _settle_all(journal, tid)
+            mine = [(p.state.value, p.needs_review, p.late, p.refunded_amount, p.z_number)
+                    for p in (journal.get(f"261128_{tid}_{n}") for n in (1, 2, 3))]
+        assert sync_now(counter).behind == 0
+        with psycopg.connect(ledger_dsn) as conn:
+            shown[batch_size] = conn.execute(
+                "SELECT state, needs_review, late, refunded_amount, z_number FROM payments "
+                "WHERE terminal_id=%s ORDER BY app_trans_id", (tid,)).fetchall()
+        assert shown[batch_size] == mine
+    assert shown[1] == shown[500] == [("succeeded", False, False, 0, 1),
+                                      ("refunded", False, False, 8000, 1),
+                                      ("succeeded", False, True, 0, 1)]
+    assert _disagreements(ledger_dsn) == []
