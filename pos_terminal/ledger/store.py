@@ -408,16 +408,26 @@ class Ledger:
                         "one): a journal restored from an older copy closed the day again")))
 
 
+#: What the forward-only rule weighs of a stored final row, besides fields a journal only moves
+#: forward (refunded_amount, z_number, the wallet's ids): its state, whether it is flagged
+#: (a person's override) and whether it was charged late.
+WEIGHED = ("state", "needs_review", "late")
+
+
 def in_order(snapshots: dict[str, list[tuple[int, dict[str, Any]]]],
              final: frozenset[str]) -> list[dict[str, tuple[int, dict[str, Any]]]]:
     """The snapshots of a batch (each key's in seq order) as rounds merged one after another:
     round i holds each key's i-th snapshot, so the ledger takes a key's snapshots in the order
-    the journal wrote them, as if each had been shipped in its own batch. A move the ledger
-    takes only from what it has stored (a failed row flagged for review, then settled by a
-    person) is then taken however the syncs fell. An open snapshot followed by another of the
-    same key is left out: the forward-only rule only weighs a stored FINAL row, so it changes
-    nothing but the noise (see docs/fleet.md)."""
-    kept = {key: [s for i, s in enumerate(rows) if i == len(rows) - 1 or s[1]["state"] in final]
+    the journal wrote them, as if each had been shipped in its own batch; a move it takes only
+    from what it has stored (a failed row flagged, then settled by a person) is then taken
+    however the syncs fell. A snapshot is left out when the next one of its key stands for it:
+    it is open (the rule weighs only a stored final row), or the next has the same WEIGHED
+    values. That changes nothing but an extra disagreement (docs/fleet.md)."""
+    def stands_in(row: dict[str, Any], after: dict[str, Any]) -> bool:
+        return row["state"] not in final or all(row.get(f) == after.get(f) for f in WEIGHED)
+
+    kept = {key: [s for s, after in zip(rows, [*rows[1:], None], strict=True)
+                  if after is None or not stands_in(s[1], after[1])]
             for key, rows in snapshots.items()}
     depth = max((len(rows) for rows in kept.values()), default=0)
     return [{key: rows[i] for key, rows in kept.items() if i < len(rows)} for i in range(depth)]

@@ -79,17 +79,20 @@ def test_a_restored_journal_settling_a_failed_row_without_a_person_is_still_refu
     assert (key, "state", "failed", "succeeded") in _disagreements(ledger_dsn)
 
 
-def test_a_batch_merges_each_final_snapshot_in_order_and_only_the_last_open_one() -> None:
-    def snap(seq: int, state: str) -> tuple[int, dict[str, Any]]:
-        return seq, {"state": state}
+def test_a_batch_merges_in_order_each_snapshot_the_rule_weighs() -> None:
+    def snap(seq: int, state: str, **more: Any) -> tuple[int, dict[str, Any]]:
+        return seq, {"state": state, "needs_review": False, "late": False, **more}
 
-    batch = {"a": [snap(1, "pending"), snap(3, "failed"), snap(5, "failed"),
+    batch = {"a": [snap(1, "pending"), snap(3, "failed"), snap(5, "failed", needs_review=True),
                    snap(6, "succeeded")],
              "b": [snap(2, "pending"), snap(4, "processing")],
-             "c": [snap(7, "succeeded")]}
+             "c": [snap(7, "succeeded", late=True),
+                   snap(8, "succeeded", late=True, refunded_amount=3000),
+                   snap(9, "succeeded", late=True, refunded_amount=8000),
+                   snap(10, "refunded", late=True, refunded_amount=8000)]}
     rounds = in_order(batch, frozenset({"succeeded", "failed", "refunded"}))
     assert [{k: seq for k, (seq, _d) in r.items()} for r in rounds] == [
-        {"a": 3, "b": 4, "c": 7}, {"a": 5}, {"a": 6}]
+        {"a": 3, "b": 4, "c": 9}, {"a": 5, "c": 10}, {"a": 6}]
 
 
 def _settle_all(journal: Journal, tid: str) -> None:
