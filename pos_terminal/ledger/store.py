@@ -290,16 +290,16 @@ class Ledger:
             "VALUES (%s,%s,%s,%s,%s,%s,%s) ON CONFLICT DO NOTHING",
             [(terminal_id, journal_id, r.seq, r.kind, r.key, r.digest, r.created_ms)
              for r in rows])
-        payments: dict[str, tuple[int, dict[str, Any]]] = {}
-        refunds: dict[str, tuple[int, dict[str, Any]]] = {}
+        payments: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+        refunds: dict[str, list[tuple[int, dict[str, Any]]]] = {}
         events: list[tuple[Any, ...]] = []
         zs: list[tuple[int, dict[str, Any]]] = []
         for r in rows:
             data = json.loads(r.payload)
             if r.kind == "payment":
-                payments[r.key] = (r.seq, data)  # the newest snapshot in the batch wins
+                payments.setdefault(r.key, []).append((r.seq, data))
             elif r.kind == "refund":
-                refunds[r.key] = (r.seq, data)
+                refunds.setdefault(r.key, []).append((r.seq, data))
             elif r.kind == "event":
                 events.append((terminal_id, journal_id, r.seq, data["id"], data["app_trans_id"],
                                data["m_refund_id"], data["time_ms"], data["kind"],
@@ -314,10 +314,12 @@ class Ledger:
                 "m_refund_id, time_ms, kind, from_state, to_state, return_code, "
                 "sub_return_code, message, reason, who) VALUES "
                 "(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) ON CONFLICT DO NOTHING", events)
-        self._merge(cur, "payments", "app_trans_id", PAYMENT_FIELDS, payments, decide_payment,
-                    terminal_id, app_user, journal_id)
-        self._merge(cur, "refunds", "m_refund_id", REFUND_FIELDS, refunds, decide_refund,
-                    terminal_id, app_user, journal_id)
+        for batch in in_order(payments, FINAL_PAYMENT):
+            self._merge(cur, "payments", "app_trans_id", PAYMENT_FIELDS, batch, decide_payment,
+                        terminal_id, app_user, journal_id)
+        for batch in in_order(refunds, FINAL_REFUND):
+            self._merge(cur, "refunds", "m_refund_id", REFUND_FIELDS, batch, decide_refund,
+                        terminal_id, app_user, journal_id)
         for seq, z in zs:
             self._z_report(cur, terminal_id, journal_id, seq, z)
 
@@ -404,6 +406,31 @@ class Ledger:
                 Problem("closed_ms", other[1], z["closed_ms"],
                         f"two different Z reports #{z['number']} (journal {other[0]} and this "
                         "one): a journal restored from an older copy closed the day again")))
+
+
+#: What the forward-only rule weighs of a stored final row, besides fields a journal only moves
+#: forward (refunded_amount, z_number, the wallet's ids): its state, whether it is flagged
+#: (a person's override) and whether it was charged late.
+WEIGHED = ("state", "needs_review", "late")
+
+
+def in_order(snapshots: dict[str, list[tuple[int, dict[str, Any]]]],
+             final: frozenset[str]) -> list[dict[str, tuple[int, dict[str, Any]]]]:
+    """The snapshots of a batch (each key's in seq order) as rounds merged one after another:
+    round i holds each key's i-th snapshot, so the ledger takes a key's snapshots in the order
+    the journal wrote them, as if each had been shipped in its own batch; a move it takes only
+    from what it has stored (a failed row flagged, then settled by a person) is then taken
+    however the syncs fell. A snapshot is left out when the next one of its key stands for it:
+    it is open (the rule weighs only a stored final row), or the next has the same WEIGHED
+    values. That changes nothing but an extra disagreement (docs/fleet.md)."""
+    def stands_in(row: dict[str, Any], after: dict[str, Any]) -> bool:
+        return row["state"] not in final or all(row.get(f) == after.get(f) for f in WEIGHED)
+
+    kept = {key: [s for s, after in zip(rows, [*rows[1:], None], strict=True)
+                  if after is None or not stands_in(s[1], after[1])]
+            for key, rows in snapshots.items()}
+    depth = max((len(rows) for rows in kept.values()), default=0)
+    return [{key: rows[i] for key, rows in kept.items() if i < len(rows)} for i in range(depth)]
 
 
 #: The journal's flags a row's payload carries since journal version 15 (ledger version 7).
