@@ -11,16 +11,11 @@ from __future__ import annotations
 import requests
 
 from pos_terminal.journal import PaymentState
+from tests.api import test_payos_webhook as webhook
 from tests.api.conftest import Api, wait_until
-from tests.api.test_payos_webhook import (  # noqa: F401 (the fixtures `shop`, `shop_cli`)
-    Published,
-    _deliveries,
-    _post,
-    _qr_sale_given_up,
-    _rows,
-    shop,
-    shop_cli,
-)
+from tests.api.test_payos_webhook import Published, _deliveries, _post, _qr_sale_given_up, _rows
+
+shop, shop_cli = webhook.shop, webhook.shop_cli  # its counter taking payOS, webhook registered
 
 
 def _pay(api: Api, code: int, amount: int) -> None:

@@ -20,16 +20,17 @@ from pos_terminal import wallet_registry
 from pos_terminal.config import Settings
 from pos_terminal.journal import Journal
 from tests.checkout.conftest import write_config
+from tests.cli import test_payos_settled_after_close as settled_after_close
 from tests.cli.conftest import Run, runner_for
-from tests.cli.test_payos_settled_after_close import (  # noqa: F401 (the fixture `cli`)
+from tests.cli.test_payos_settled_after_close import (
     _flagged_part_paid,
     _json,
     _staff,
     _transfer_lands,
-    cli,
 )
 from tests.wallets.payos_help import with_payos
 
+cli = settled_after_close.cli  # its CLI taking payOS at the emulator
 SUPERVISOR = ("--supervisor", "boss", "--pin-stdin")
 
 
@@ -74,7 +75,9 @@ def test_an_override_the_wallet_cannot_confirm_is_refused_and_changes_nothing(
     section = wallet_registry.wallet("payos").section
     unreachable = with_payos(settings, emulator).replace_section(
         section, base_url="http://127.0.0.1:9")
-    offline = runner_for(write_config(unreachable, tmp_path / "offline.toml"))
+    offline_toml = write_config(unreachable, tmp_path / "offline.toml")
+    offline_toml.chmod(0o600)
+    offline = runner_for(offline_toml)
     with Journal.open(settings.terminal.journal) as journal:
         before = (journal.get(app_trans_id), journal.events(app_trans_id))
     refused = offline("override", app_trans_id, "--mark", "paid", "--reason", "rest in cash",
