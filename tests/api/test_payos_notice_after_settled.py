@@ -63,3 +63,18 @@ def test_a_new_transfer_after_the_settlement_is_flagged_keeping_the_decision(sho
     assert view.why.params["amount"] == 60_000
     assert "settled by hand" in view.message and "returned by the shop" in view.message
     assert "VCB 123" in view.message
+
+
+def test_an_open_qr_says_each_newer_part_that_arrived(shop: Api) -> None:
+    """An open QR (not closed, not flagged) paid in two parts: each notice makes it say what
+    arrived in all and what is still missing."""
+    order = shop.counter.payments.create_gateway_order(45_000, provider="payos")
+    app_trans_id = order.app_trans_id
+    for part, arrived in ((20_000, 20_000), (10_000, 30_000)):
+        _pay(shop, int(app_trans_id), part)
+        wait_until(f"{arrived} seen", lambda arrived=arrived: shop.counter.payments.get(
+            app_trans_id).why.params.get("amount") == arrived)
+        view = shop.counter.payments.get(app_trans_id)
+        assert not view.is_final and not view.needs_review
+        assert (view.why.code, view.why.params["missing"]) == (
+            "shop_qr.underpaid", 45_000 - arrived)
