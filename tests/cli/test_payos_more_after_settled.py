@@ -56,6 +56,8 @@ def test_a_second_part_after_the_flag_is_what_the_override_and_the_reports_say(
         assert (row["amount_paid"], row["amount_missing"]) == (25_000, 15_000), row
         _code, status = _json(cli, "status", app_trans_id)
         assert (status["amount_paid"], status["amount_missing"]) == (25_000, 15_000), status
+        _code, same = _json(cli, "reconcile")  # asked again, nothing new: not listed again
+        assert app_trans_id not in {p["app_trans_id"] for p in same["payments"]}
     code, settled = _override(cli, app_trans_id, "paid", "rest in cash")
     assert code == 0 and settled["outcome"] == "paid", settled
     assert (settled["amount_paid"], settled["amount_missing"]) == (25_000, 15_000), settled
