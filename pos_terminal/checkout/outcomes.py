@@ -302,12 +302,22 @@ def _said_amount(view: PaymentView) -> int:
     return int(view.why.params.get("amount", 0) or 0)
 
 
+def counted(view: PaymentView) -> int:
+    """What the wallet counted as arrived when the row's reason was written: a settlement's
+    `at_wallet` (money the shop returned included), else its `amount`."""
+    return int(view.why.params.get("at_wallet", _said_amount(view)) or 0)
+
+
 def more_after_settled(view: PaymentView, now: int) -> Reason:
-    """More money reached a shop QR after a person settled what had arrived: theirs to decide
-    again, their earlier decision kept in the sentence."""
-    decided = view.why.params.get("decided", view.why)
-    return Reason.of(MORE_AFTER_SETTLED, wallet=view.why.params.get("wallet") or view.provider,
-                     amount=now, ordered=view.amount, decided=decided)
+    """More money reached a shop QR after a person settled what had arrived ("returned by the
+    shop": all the wallet counted then went back, `returned`): theirs to decide again, their
+    earlier decision kept in the sentence."""
+    params = view.why.params
+    again = view.why.code == MORE_AFTER_SETTLED
+    return Reason.of(MORE_AFTER_SETTLED, wallet=params.get("wallet") or view.provider,
+                     amount=now, ordered=view.amount,
+                     returned=int(params.get("returned", 0)) if again else counted(view),
+                     decided=params.get("decided") if again else view.why)
 
 
 def recheck_final(journal: Answers, view: PaymentView, result: ChargeAnswer) -> PaymentView:
@@ -324,7 +334,7 @@ def recheck_final(journal: Answers, view: PaymentView, result: ChargeAnswer) -> 
     if current.why.code in PART_SETTLED_FAILED or current.why.code == MORE_AFTER_SETTLED:
         # the wallet still counts money the shop returned by its own transfer: only a GROWN
         # amount is news, and never a late success as if all of it were at the shop
-        if now is None or now <= _said_amount(current):
+        if now is None or now <= counted(current):
             return current
         return needs_review(journal, current, more_after_settled(current, now), result)
     if result.why.code in PART_PAID_REASONS:

@@ -46,8 +46,12 @@ def settled(view: PaymentView, result: ChargeAnswer, *, paid: bool, who: str,
             and view.why.code != outcomes.MORE_AFTER_SETTLED:
         raise IllegalTransition(Reason.of("override.answer_changed", wallet=_wallet(view),
                                           app_trans_id=view.app_trans_id, said=result.why))
-    now = outcomes.arrived(result) or 0
+    now = outcomes.arrived(result) or 0  # what the wallet counts in all
+    # the shop holds what it counts less what the shop had returned before (a row settled
+    # "returned by the shop", then more arrived)
+    held = max(now - int(view.why.params.get("returned", 0) or 0), 0)
     ordered = int(result.why.params.get("ordered", view.amount) or view.amount)
     return Reason.of("override.rest_collected" if paid else "override.part_returned",
-                     wallet=_wallet(view), amount=now, ordered=ordered,
-                     missing=max(ordered - now, 0), who=who.strip(), reason=reason.strip())
+                     wallet=_wallet(view), amount=held, ordered=ordered,
+                     missing=max(ordered - held, 0), at_wallet=now, who=who.strip(),
+                     reason=reason.strip())

@@ -60,7 +60,7 @@ def test_a_new_transfer_after_the_settlement_is_flagged_keeping_the_decision(sho
     view = shop.counter.payments.get(app_trans_id)
     assert (view.state, view.late, view.why.code) == (
         PaymentState.FAILED, False, "shop_qr.more_after_settled")
-    assert view.why.params["amount"] == 60_000
+    assert (view.why.params["amount"], view.why.params["returned"]) == (60_000, 15_000)
     assert "settled by hand" in view.message and "returned by the shop" in view.message
     assert "VCB 123" in view.message
 

@@ -91,13 +91,19 @@ def test_an_override_the_wallet_cannot_confirm_is_refused_and_changes_nothing(
         assert (journal.get(app_trans_id), journal.events(app_trans_id)) == before
 
 
+@pytest.mark.parametrize(("mark", "said", "at_payos"), [
+    ("paid", "25.000 ₫ arrived of 40.000 ₫; the missing 15.000 ₫ was collected another way",
+     25_000),
+    ("failed", "the 25.000 ₫ that arrived was returned by the shop", 0),
+])
 def test_the_rest_transferred_after_the_shop_returned_the_part_is_flagged_not_paid(
-        cli: Run, emulator: Any) -> None:
+        cli: Run, emulator: Any, mark: str, said: str, at_payos: int) -> None:
     """15.000 ₫ of 40.000 ₫ arrived after the QR closed; the shop returned it (override not
     paid). The customer then transfers the 25.000 ₫ "rest": payOS says 40.000 ₫ paid, but
     15.000 ₫ of it went back. Never a late success of 40.000 ₫: flagged for a person, the
-    sentence saying what payOS holds now and what had been decided; asked again, nothing more
-    changes; the person settles it again from a fresh answer."""
+    sentence saying what payOS counts, what the shop had returned and what had been decided;
+    asked again, nothing more changes. The person settles it again from a fresh answer, with
+    what the shop holds (25.000 ₫), and it stays settled."""
     _staff(cli)
     app_trans_id = _flagged_part_paid(cli, emulator)
     code, returned = _override(cli, app_trans_id, "failed", "shop transfer VCB 123")
@@ -110,14 +116,19 @@ def test_the_rest_transferred_after_the_shop_returned_the_part_is_flagged_not_pa
     assert (row["state"], row["late"], row["needs_review"], row["paid"]) == (
         "failed", False, True, False), row
     assert row["reason_code"] == "shop_qr.more_after_settled", row
-    assert "now holds 40.000 ₫ of 40.000 ₫" in row["message"], row["message"]
-    assert "returned by the shop" in row["message"] and "VCB 123" in row["message"]
+    assert ("now counts 40.000 ₫ arrived of 40.000 ₫, 15.000 ₫ of it returned by the shop"
+            in row["message"]), row["message"]
+    assert "VCB 123" in row["message"]  # what was decided stays visible
     _code, again = _json(cli, "reconcile")
     assert again["late"] == 0
+    assert app_trans_id not in {p["app_trans_id"] for p in again["payments"]}
     code, status = _json(cli, "status", app_trans_id)
     assert (status["state"], status["late"], status["message"]) == (
         "failed", False, row["message"]), status
-    code, settled = _override(cli, app_trans_id, "failed", "returned 25k too, VCB 124")
-    assert code == 1 and not settled["needs_review"], settled
-    assert settled["reason_code"] == "override.part_returned", settled
-    assert "the 40.000 ₫ that arrived was returned by the shop" in settled["message"]
+    code, settled = _override(cli, app_trans_id, mark, "second look, VCB 124")
+    assert code == (0 if mark == "paid" else 1) and not settled["needs_review"], settled
+    assert said in settled["message"], settled["message"]
+    _code, after = _json(cli, "reconcile")  # payOS still counts 40.000 ₫: nothing new
+    assert app_trans_id not in {p["app_trans_id"] for p in after["payments"]}
+    _code, report = _json(cli, "report", "x")
+    assert report["by_provider"].get("payos", {}).get("amount", 0) == at_payos, report
