@@ -465,10 +465,11 @@ class Checkout:
         """Its wallet says something happened to this payment (a notice, checked by the wallet,
         never believed by itself): one status query of an open row or of a FAILED one, however
         old, so money that reached a QR given up, cancelled or expired is found at once as a
-        late payment (only a success or money that arrived changes a FAILED row:
-        outcomes.recheck_final). A row paid or refunded already has nothing a notice can add,
-        and an open row flagged for review is a person's to decide: both are left as they are,
-        nothing asked (a notice sent again and again makes no request for them)."""
+        late payment (only a success or money that arrived changes a FAILED row, and a row a
+        person settled only if more arrived since: outcomes.recheck_final). A row paid or
+        refunded already has nothing a notice can add, and an open row flagged for review is a
+        person's to decide: both are left as they are, nothing asked (a notice sent again and
+        again makes no request for them)."""
         view = self.journal.get(app_trans_id)
         if (view.is_final and view.state is not S.FAILED) or (
                 view.needs_review and not view.is_final):
