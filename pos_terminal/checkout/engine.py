@@ -24,8 +24,22 @@ from pos_terminal.base.wallet_errors import (
     ServiceRefused,
     UnreadableAnswer,
 )
-from pos_terminal.base.wallet_types import Item, Order, PreparedCharge, WalletOutcome
-from pos_terminal.checkout import gateway, late_charges, outcomes, recovery, refunds, two_step
+from pos_terminal.base.wallet_types import (
+    ChargeAnswer,
+    Item,
+    Order,
+    PreparedCharge,
+    WalletOutcome,
+)
+from pos_terminal.checkout import (
+    gateway,
+    late_charges,
+    outcomes,
+    part_overrides,
+    recovery,
+    refunds,
+    two_step,
+)
 from pos_terminal.checkout.answer_checks import other_order
 from pos_terminal.checkout.errors import AnswerNotRecorded, CodeRefused, Stopped, mark_intent
 from pos_terminal.checkout.hooks import pause_point
@@ -419,6 +433,10 @@ class Checkout:
             if view.is_final:
                 return self.journal.get(view.app_trans_id)
             return outcomes.stay(self.journal, view, unexpected(exc))
+        return self._take_answer(view, result)
+
+    def _take_answer(self, view: PaymentView, result: ChargeAnswer) -> PaymentView:
+        """Commit a status answer about `view` (query_once's, or an override's)."""
         if view.is_final:
             after = outcomes.recheck_final(self.journal, view, result)
             if result.outcome is WalletOutcome.AUTHORISED:
@@ -447,10 +465,11 @@ class Checkout:
         """Its wallet says something happened to this payment (a notice, checked by the wallet,
         never believed by itself): one status query of an open row or of a FAILED one, however
         old, so money that reached a QR given up, cancelled or expired is found at once as a
-        late payment (only a success or money that arrived changes a FAILED row:
-        outcomes.recheck_final). A row paid or refunded already has nothing a notice can add,
-        and an open row flagged for review is a person's to decide: both are left as they are,
-        nothing asked (a notice sent again and again makes no request for them)."""
+        late payment (only a success or money that arrived changes a FAILED row, and a row a
+        person settled only if more arrived since: outcomes.recheck_final). A row paid or
+        refunded already has nothing a notice can add, and an open row flagged for review is a
+        person's to decide: both are left as they are, nothing asked (a notice sent again and
+        again makes no request for them)."""
         view = self.journal.get(app_trans_id)
         if (view.is_final and view.state is not S.FAILED) or (
                 view.needs_review and not view.is_final):
@@ -522,18 +541,19 @@ class Checkout:
         self, app_trans_id: str, to_state: PaymentState, reason: str, who: str,
         *, cashier_id: str | None = None,
     ) -> PaymentView:
+        """A person's decision. A shop QR paid in part is settled from a fresh status answer
+        (part_overrides: what arrived now, never the row's older reason)."""
         paid = to_state is S.SUCCEEDED
-        said = Reason.of("override.paid" if paid else "override.failed",
-                         who=who.strip(), reason=reason.strip())
-        part = self.journal.get(app_trans_id).why
-        if part.code in gateway.PART_PAID_REASONS:  # a shop QR paid in part: what arrived
-            said = Reason.of("override.rest_collected" if paid else "override.part_returned",
-                             **{k: part.params.get(k, "") for k in (
-                                 "wallet", "amount", "ordered", "missing")},
-                             who=who.strip(), reason=reason.strip())
         if to_state not in (S.SUCCEEDED, S.FAILED):
             raise IllegalTransition(
                 f"An override can only mark a payment succeeded or failed, not {to_state.value}.")
+        said = Reason.of("override.paid" if paid else "override.failed",
+                         who=who.strip(), reason=reason.strip())
+        view = self.journal.get(app_trans_id)
+        if view.why.code in part_overrides.SETTLED_FRESH and reason.strip() and who.strip():
+            result = part_overrides.ask(self, view)
+            self._take_answer(view, result)  # what it says is recorded, even if refused below
+            said = part_overrides.settled(view, result, paid=paid, who=who, reason=reason)
         return self.journal.apply(
             app_trans_id, E.OVERRIDE_PAID if paid else E.OVERRIDE_FAILED, message=said,
             reason=reason, who=who, cashier_id=cashier_id)

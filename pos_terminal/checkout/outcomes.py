@@ -74,12 +74,22 @@ def never_arrived(view: PaymentView) -> bool:
 
 #: the reasons of a shop-QR payment some of whose money arrived (never "paid" by itself)
 PART_PAID_REASONS = frozenset({"shop_qr.underpaid", "shop_qr.closed_with_money"})
+#: a part-paid shop QR a person settled not paid: what arrived was returned by the shop
+PART_SETTLED_FAILED = frozenset({"override.part_returned"})
+#: a shop QR a person had settled, found holding more money since (flagged for them again)
+MORE_AFTER_SETTLED = "shop_qr.more_after_settled"
+
+
+#: FAILED rows of a shop QR a bank transfer can still reach: closed empty, closed holding part
+#: of the money (flagged), or settled by a person (more can arrive after any of them)
+_SHOP_QR_CLOSED = frozenset({"shop_qr.closed", MORE_AFTER_SETTLED}) | PART_PAID_REASONS \
+    | PART_SETTLED_FAILED
 
 
 def may_land_late(view: PaymentView) -> bool:
     """Concluded FAILED, yet money may still arrive: the wallet had no record of it, or the
-    shop's QR was closed (a bank transfer to it can land after that)."""
-    return never_arrived(view) or (view.state is S.FAILED and view.why.code == "shop_qr.closed")
+    shop's QR was closed (a bank transfer to it can land after that, more of it too)."""
+    return never_arrived(view) or (view.state is S.FAILED and view.why.code in _SHOP_QR_CLOSED)
 
 
 def _settle(
@@ -278,18 +288,64 @@ def apply_refund_result(
                           result=result, release=release)
 
 
+def arrived(result: ChargeAnswer) -> int | None:
+    """What an answer says reached the wallet for its order: part of it (a part-paid reason's
+    amount), all of it (PAID), or nothing known (None)."""
+    if result.why.code in PART_PAID_REASONS:
+        return int(result.why.params.get("amount", 0) or 0)
+    if result.outcome is WalletOutcome.PAID:
+        return result.amount
+    return None
+
+
+def _said_amount(view: PaymentView) -> int:
+    return int(view.why.params.get("amount", 0) or 0)
+
+
+def counted(view: PaymentView) -> int:
+    """What the wallet counted as arrived when the row's reason was written: a settlement's
+    `at_wallet` (money the shop returned included), else its `amount`."""
+    return int(view.why.params.get("at_wallet", _said_amount(view)) or 0)
+
+
+def more_after_settled(view: PaymentView, now: int) -> Reason:
+    """More money reached a shop QR after a person settled what had arrived ("returned by the
+    shop": all the wallet counted then went back, `returned`): theirs to decide again, their
+    earlier decision kept in the sentence."""
+    params = view.why.params
+    again = view.why.code == MORE_AFTER_SETTLED
+    return Reason.of(MORE_AFTER_SETTLED, wallet=params.get("wallet") or view.provider,
+                     amount=now, ordered=view.amount,
+                     returned=int(params.get("returned", 0)) if again else counted(view),
+                     decided=params.get("decided") if again else view.why)
+
+
 def recheck_final(journal: Answers, view: PaymentView, result: ChargeAnswer) -> PaymentView:
-    """A status answer about a row already final: only a success for a FAILED row changes it
-    (a late success; or, if the answer does not fit the order, a flag for review), or money
-    that arrived in part to a closed shop QR (a flag for review)."""
+    """A status answer about a row already final: only a FAILED row can change. A success
+    becomes a late success (or, if the answer does not fit the order, a flag for review); money
+    that arrived in part to a closed shop QR flags it for review, and a flagged one takes the
+    answer's newer amount. A row a person settled (what arrived returned by the shop) changes
+    only if MORE money arrived since: flagged for them again, their decision kept in the
+    sentence (a notice sent again, or an answer saying the same, changes nothing)."""
     current = journal.get(view.app_trans_id)
-    if (current.state is S.FAILED and not current.needs_review
-            and result.order_id == view.app_trans_id and result.why.code in PART_PAID_REASONS):
+    if current.state is not S.FAILED or result.order_id != view.app_trans_id:
+        return current
+    now = arrived(result)
+    if current.why.code in PART_SETTLED_FAILED or current.why.code == MORE_AFTER_SETTLED:
+        # the wallet still counts money the shop returned by its own transfer: only a GROWN
+        # amount is news, and never a late success as if all of it were at the shop
+        if now is None or now <= counted(current):
+            return current
+        return needs_review(journal, current, more_after_settled(current, now), result)
+    if result.why.code in PART_PAID_REASONS:
         # part of a transfer landed after the shop's QR was closed empty: the cashier's to
-        # handle (what arrived, what is missing), never "not paid"
+        # handle (what arrived, what is missing), never "not paid"; a newer amount replaces
+        # the one the flag said
+        if current.needs_review and (current.why.code not in PART_PAID_REASONS
+                                     or now == _said_amount(current)):
+            return current
         return needs_review(journal, current, result.why, result)
-    if (current.state is not S.FAILED or result.outcome is not WalletOutcome.PAID
-            or result.order_id != view.app_trans_id):
+    if result.outcome is not WalletOutcome.PAID:
         return current
     problems = answer_problems(current, result)
     if problems:

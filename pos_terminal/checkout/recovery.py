@@ -133,7 +133,9 @@ def reconcile(
         if p.app_trans_id in skip or p.app_trans_id in payment_ids:
             continue
         rechecked = co.query_once(p)
-        if rechecked.late or rechecked.needs_review:
+        # listed (and published by the counter) when the answer changed it: a row flagged
+        # already, asked again with nothing new, is not news at every pass
+        if rechecked.updated_ms != p.updated_ms and (rechecked.late or rechecked.needs_review):
             payment_ids.append(rechecked.app_trans_id)
             if on_progress is not None:
                 on_progress(rechecked)

@@ -37,7 +37,7 @@ Translate = Callable[[str], str]
 #: A sentence: a msgid formatted with the parameters, or a function of them.
 Sentence = str | Callable[["Said"], str]
 
-AMOUNT_PARAMS = frozenset({"amount", "minimum", "maximum", "ordered", "missing"})
+AMOUNT_PARAMS = frozenset({"amount", "minimum", "maximum", "ordered", "missing", "returned"})
 PATH_PARAMS = frozenset({"picture", "folder", "path", "config"})
 #: Amounts repeat (a History screen renders many rows' reasons): Babel's formatting is the
 #: costly part of a render, so it is done once an amount.

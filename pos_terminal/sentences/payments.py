@@ -171,6 +171,11 @@ register({
                                   "{who}: {reason}"),
     "override.part_returned": N_("{wallet}: the {amount} that arrived was returned by the shop "
                                  "(not by {wallet}). Marked not paid by hand by {who}: {reason}"),
+    "override.unconfirmed": N_("{wallet} could not confirm what arrived for payment "
+                               "{app_trans_id} ({detail}). Nothing changed: try again when it "
+                               "answers."),
+    "override.answer_changed": N_("{wallet} now says of payment {app_trans_id}: {said} Nothing "
+                                  "was overridden: look at the payment again."),
     # late charges
     "late.success": by_front_end(N_(
         "CHARGED LATE: the wallet service reports this payment charged ({amount}) after the "

@@ -55,6 +55,10 @@ register({
                                     "({missing} missing): the money is there; collect the rest "
                                     "another way or have the shop return it. Never charge "
                                     "again."),
+    "shop_qr.more_after_settled": N_("{wallet} now counts {amount} arrived of {ordered}, "
+                                     "{returned} of it returned by the shop before: more arrived "
+                                     "after this payment was settled by hand ({decided}). Check "
+                                     "the account and settle it again. Never charge again."),
     "refused.provider_credentials": by_front_end(N_(
         "{wallet} refused this terminal's credentials (code {code}): nothing is known of the "
         "money yet. Check the [providers] settings of {wallet} (partner code, access key, secret "
