@@ -43,6 +43,14 @@ def cancels_its_qr(provider: str) -> bool:
     return wallet_registry.wallet(provider).capabilities.shop_qr_cancels
 
 
+def unseen(view: PaymentView) -> bool:
+    """An open order whose create answer was lost, of a wallet that closes its QR: nobody saw
+    it, so nobody can pay it; it is closed at once (its status then decides) instead of
+    watched."""
+    return (not view.is_final and not (view.qr_code or view.order_url)
+            and cancels_its_qr(view.provider))
+
+
 def shop_qr_wallet(wallets: tuple[str, ...], provider: str | None) -> str | None:
     """`provider`, else the first of this counter's `wallets` that shows a shop QR."""
     if provider:
@@ -61,9 +69,7 @@ def qr_sale(payments: PaymentService, amount: int, *, provider: str, description
     if on_shown is not None:
         on_shown(qr)
     view = order.payment
-    # the create's answer was lost: nobody sees this QR, so nobody pays it; closed at once below
-    unseen = qr is None and cancels_its_qr(provider)
-    if not view.is_final and not unseen:
+    if not view.is_final and not unseen(view):  # unseen: closed at once below
         view = payments.follow(view.app_trans_id, deadline_s=deadline_s, cancel=cancel, sale=sale)
     arrived: dict[str, int] = {}
     if answers.of_payment(view) is answers.Verdict.UNKNOWN:  # the cashier gives up

@@ -10,6 +10,7 @@ import re
 import shutil
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +46,17 @@ def notice_of(screen: str) -> str:
     """The notification's text, drawn over the screen's right side behind a "▌" edge."""
     return " ".join(line.split("▌", 1)[1].strip() for line in screen.splitlines()
                     if "▌" in line)
+
+
+def wait_for_words(session: Tmux, said: Callable[[str], bool], what: str,
+                   timeout: float = 30.0) -> str:
+    """The screen's words (see `words`) once `said` holds for them."""
+    deadline = time.monotonic() + timeout
+    while not said(shown := words(session.screen())):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the screen does not say {what}:\n{session.screen()}")
+        time.sleep(0.2)
+    return shown
 
 
 def wait_for_notice(session: Tmux, text: str, timeout: float = 30.0) -> str:
@@ -87,12 +99,9 @@ def show_an_order(session: Tmux, amount: str) -> str:
         time.sleep(0.1)  # a person typing
     session.keys("Enter")
     # drawn with the code, or with no code: the sentence beside it says which
-    deadline = time.monotonic() + 30
-    while not re.search(r"can scan it|No QR code here", words(screen := session.screen())):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"no order shown; the screen:\n{screen}")
-        time.sleep(0.2)
-    return screen
+    wait_for_words(session, lambda said: bool(re.search(r"can scan it|No QR code here", said)),
+                   "an order shown")
+    return session.screen()
 
 
 def test_at_80x24_the_code_on_screen_scans_and_the_customer_pays_it(tmp_path: Path) -> None:

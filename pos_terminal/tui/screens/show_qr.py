@@ -24,7 +24,7 @@ from pos_terminal.base.errors import cashier_message
 from pos_terminal.base.i18n import N_, _
 from pos_terminal.base.money import format_vnd
 from pos_terminal.counter import answers
-from pos_terminal.counter.qr_sales import cancels_its_qr, shop_qr_wallets
+from pos_terminal.counter.qr_sales import cancels_its_qr, shop_qr_wallets, unseen
 from pos_terminal.counter.types import PaymentState, PaymentView
 from pos_terminal.sentences.labels import wallet_name
 from pos_terminal.tui.order_words import still_open, where_to_scan
@@ -166,8 +166,7 @@ class ShowQrScreen(PosScreen[NextSale | None]):
             return
         self.app.call_from_thread(self._created, view)
         try:
-            if not (view.is_final or view.qr_code or view.order_url) and cancels_its_qr(
-                    view.provider):  # its answer was lost: nobody sees it, so nobody pays it
+            if unseen(view):  # its create answer was lost: nobody sees it, nobody pays it
                 view = self.pos.counter.payments.cancel_gateway_order(view.app_trans_id)
                 if view.is_final and not self.cancel.is_set():
                     self.app.call_from_thread(self._finished, view)
